@@ -1,0 +1,4 @@
+// Package sim is the bundled household simulator: a 2D world read from YAML,
+// a mobile manipulator with seeded outcomes, rendered camera images, served as a
+// plain MCP server over stdio.
+package sim

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// EventKind names an event of a task's stream.
+type EventKind string
+
+// Event kinds. Exactly one EventDone ends every fully consumed stream.
+const (
+	EventTaskStart   EventKind = "task_start"
+	EventContext     EventKind = "context"      // context built: tokens per lifetime
+	EventObservation EventKind = "observation"  // a fresh Observation (images saved by the run log)
+	EventModel       EventKind = "model"        // model response: progress text, tool call
+	EventHook        EventKind = "hook"         // one hook verdict
+	EventToolCall    EventKind = "tool_call"    // a call about to execute (after pre-hooks)
+	EventToolResult  EventKind = "tool_result"  // its envelope
+	EventEvaluation  EventKind = "evaluation"   // evaluator verdict
+	EventCompaction  EventKind = "compaction"   // a checkpoint written, or a failed attempt
+	EventNotify      EventKind = "notification" // notify_user
+	EventQuestion    EventKind = "question"     // query_user and its answer
+	EventReplan      EventKind = "replan"       // instruction revised inside the task
+	EventCancel      EventKind = "cancel"
+	EventMemory      EventKind = "memory" // consolidation outcome
+	EventDone        EventKind = "done"
+)
+
+// DoneReason says why a task ended.
+type DoneReason string
+
+// Reasons a task ends.
+const (
+	DoneFinal         DoneReason = "final_answer"
+	DoneMaxTurns      DoneReason = "max_turns"
+	DoneFailureBudget DoneReason = "failure_budget"
+	DoneLoopDetected  DoneReason = "loop_detected"
+	DoneCancelled     DoneReason = "cancelled"
+	DoneError         DoneReason = "error"
+)
+
+// Event is one thing that happened in a task. Payload fields are set by kind.
+type Event struct {
+	Kind EventKind `json:"kind"`
+	Time time.Time `json:"time"`
+	Task int       `json:"task"`
+	Turn int       `json:"turn"`
+
+	Text   string         `json:"text,omitempty"`
+	Tool   string         `json:"tool,omitempty"`
+	CallID string         `json:"call_id,omitempty"`
+	Args   map[string]any `json:"args,omitempty"`
+	Result *Envelope      `json:"result,omitempty"`
+
+	Hook        *HookVerdict        `json:"hook,omitempty"`
+	Verdict     *schema.Verdict     `json:"verdict,omitempty"`
+	Observation *schema.Observation `json:"observation,omitempty"`
+	Tokens      *TokenCounts        `json:"tokens,omitempty"`
+	Compaction  *CompactionInfo     `json:"compaction,omitempty"`
+	Done        *Report             `json:"done,omitempty"`
+	// Images travel with observation and tool-result events so the run log
+	// can save them as files; they are never written inline.
+	Images []schema.Image `json:"-"`
+}
+
+// TokenCounts are estimated tokens per context lifetime of one request.
+type TokenCounts struct {
+	Resident    int `json:"resident"`
+	Refreshed   int `json:"refreshed"`
+	Accumulated int `json:"accumulated"`
+	Total       int `json:"total"`
+}
+
+// CompactionInfo describes one compaction attempt.
+type CompactionInfo struct {
+	OK             bool   `json:"ok"`
+	Error          string `json:"error,omitempty"`
+	Rounds         int    `json:"rounds"`
+	MessagesBefore int    `json:"messages_before"`
+	MessagesAfter  int    `json:"messages_after"`
+	TokensBefore   int    `json:"tokens_before"`
+	TokensAfter    int    `json:"tokens_after"`
+}
+
+// Report ends a task: the final text and why it ended.
+type Report struct {
+	Text   string     `json:"text"`
+	Reason DoneReason `json:"reason"`
+	Turns  int        `json:"turns"`
+	Error  string     `json:"error,omitempty"`
+	RunDir string     `json:"run_dir,omitempty"`
+}

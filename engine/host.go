@@ -1,0 +1,58 @@
+package engine
+
+import "context"
+
+// Host is what in-process (builtin) tools may reach of their session. The
+// engine implements it; toolsets receive it when they are built.
+type Host interface {
+	User() UserChannel
+	// LoadSkill returns a skill's body and adds it to Resident context for the
+	// rest of the current task.
+	LoadSkill(name string) (string, error)
+	// SceneLookup returns the scene-graph entries matching a query (a name, a
+	// class or a room), for the model to ask for detail beyond the Brief.
+	SceneLookup(query string) []SceneEntry
+	// Emit sends an event to the active task's stream (notification, question).
+	Emit(Event)
+}
+
+// SceneEntry is one object of the scene graph as tools and the Brief see it.
+type SceneEntry struct {
+	Ref      string  `json:"ref"`
+	Name     string  `json:"name"`
+	Class    string  `json:"class,omitempty"`
+	Relation string  `json:"relation,omitempty"`
+	Target   string  `json:"target,omitempty"`
+	Room     string  `json:"room,omitempty"`
+	Source   string  `json:"source"`    // which tool or camera last reported it
+	SeenTurn int     `json:"seen_turn"` // freshness
+	Stale    bool    `json:"stale,omitempty"`
+	DistM    float64 `json:"distance_m,omitempty"`
+}
+
+// Question is what query_user asks; Refs are scene-graph refs attached as
+// candidates so the answer can be grounded.
+type Question struct {
+	Text    string   `json:"text"`
+	Choices []string `json:"choices,omitempty"`
+	Refs    []string `json:"refs,omitempty"`
+}
+
+// UserChannel is the person at the other end of query_user and notify_user.
+// Implementations: terminal (interactive) and script (tests, demos).
+type UserChannel interface {
+	// Ask blocks until the user answers or ctx ends.
+	Ask(ctx context.Context, q Question) (string, error)
+	// Notify tells without waiting.
+	Notify(ctx context.Context, text string) error
+}
+
+// SkillCatalog is the session's fixed set of skills (name + description
+// resident; bodies loaded on demand).
+type SkillCatalog interface {
+	// Render is the resident catalog text (names and descriptions).
+	Render() string
+	// Body returns one skill's instruction body, or an error naming the skill.
+	Body(name string) (string, error)
+	Names() []string
+}

@@ -1,0 +1,4 @@
+// Package model owns the model interface every provider adapter implements:
+// requests of messages with text and image parts, tool definitions, and
+// responses of text, reasoning and tool calls with usage.
+package model

@@ -1,0 +1,130 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// Role is who a message is from.
+type Role string
+
+// Roles of a model request.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Purpose says why a request is made; the script provider keys its answers on
+// it and adapters may pick settings by it.
+type Purpose string
+
+// Purposes of a model request.
+const (
+	PurposeDecide      Purpose = "decide"
+	PurposeCompact     Purpose = "compact"
+	PurposeConsolidate Purpose = "consolidate"
+	PurposeEvaluate    Purpose = "evaluate"
+)
+
+// Part is one piece of a message: text or an image.
+type Part struct {
+	Text  string        `json:"text,omitempty"`
+	Image *schema.Image `json:"image,omitempty"`
+}
+
+// Message is one message of a request.
+type Message struct {
+	Role  Role   `json:"role"`
+	Parts []Part `json:"parts,omitempty"`
+	// ToolCalls are the assistant's calls (assistant messages only).
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID answers a call (tool messages only).
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+// Text joins the message's text parts.
+func (m Message) Text() string {
+	s := ""
+	for _, p := range m.Parts {
+		s += p.Text
+	}
+	return s
+}
+
+// ToolCall is one call the model asks for.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolDef is a tool definition offered to the model (the MCP shape).
+type ToolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// Request is one model call.
+type Request struct {
+	Purpose  Purpose   `json:"purpose"`
+	Messages []Message `json:"messages"`
+	Tools    []ToolDef `json:"tools,omitempty"`
+}
+
+// Usage is the token accounting of one response.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Response is the model's answer: text, tool calls, or both.
+type Response struct {
+	Text      string     `json:"text,omitempty"`
+	Reasoning string     `json:"reasoning,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	Usage     Usage      `json:"usage"`
+}
+
+// Model is the small interface every provider adapter implements.
+type Model interface {
+	Generate(ctx context.Context, req Request) (Response, error)
+}
+
+// Provider builds a model from its spec section. dir is the spec's directory
+// (script and replay files resolve against it).
+type Provider func(cfg schema.Model, dir string) (Model, error)
+
+// Providers is an explicit registry of model providers by spec name.
+type Providers struct{ m map[string]Provider }
+
+// NewProviders makes an empty provider registry.
+func NewProviders() *Providers { return &Providers{m: map[string]Provider{}} }
+
+// Register adds a provider; a duplicate name is an error.
+func (p *Providers) Register(name string, f Provider) error {
+	if _, ok := p.m[name]; ok {
+		return fmt.Errorf("model provider %q registered twice", name)
+	}
+	p.m[name] = f
+	return nil
+}
+
+// New builds the model a spec section names.
+func (p *Providers) New(cfg schema.Model, dir string) (Model, error) {
+	f, ok := p.m[cfg.Provider]
+	if !ok {
+		return nil, fmt.Errorf("model provider %q is not available in this build", cfg.Provider)
+	}
+	m, err := f(cfg, dir)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %q: %w", cfg.Provider, err)
+	}
+	return m, nil
+}

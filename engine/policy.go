@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Policy is the hook chains of a session: pre-execution hooks that may allow,
+// block, rewrite, clamp or ask for confirmation, and post-execution hooks that
+// evaluate or note. The engine cannot call a tool except through it.
+type Policy interface {
+	// Pre runs the pre-execution chain. A blocked call never runs; its reason
+	// returns to the model through the ordinary result channel.
+	Pre(ctx context.Context, cc *CallContext) PreResult
+	// Post runs the post-execution chain on a call that ran; it may attach a
+	// verdict to the envelope (never the post-condition).
+	Post(ctx context.Context, cc *CallContext, res *Envelope) PostResult
+}
+
+// PolicyEnv is what a policy may use: the session's tools (for a fresh
+// clearance reading and post-execution evidence), the evaluator model, the
+// user (confirm hooks).
+type PolicyEnv struct {
+	Spec      *schema.Spec
+	Tools     ToolCaller
+	Evaluator model.Model
+	User      UserChannel
+}
+
+// ToolCaller calls a registered tool by name, bypassing no hook: it is used by
+// the harness itself for hidden tools (observation, clearance, evidence).
+type ToolCaller interface {
+	CallTool(ctx context.Context, name string, args map[string]any) Envelope
+	Lookup(name string) (*RegisteredTool, bool)
+}
+
+// PolicyFactory builds the session's policy from the spec.
+type PolicyFactory func(env PolicyEnv) (Policy, error)
+
+// CallContext is one call going through the chains.
+type CallContext struct {
+	Call *Call
+	Tool *RegisteredTool
+	// Observation is the latest Observation before the call (may be nil).
+	Observation *schema.Observation
+	Emit        func(Event)
+}
+
+// PreResult is the outcome of the pre-execution chain.
+type PreResult struct {
+	Allowed bool
+	// Args are the arguments to execute with (rewritten or clamped).
+	Args   map[string]any
+	Reason string
+	Hook   string
+	// Verdicts are every hook's decision, in order (also emitted as events).
+	Verdicts []HookVerdict
+}
+
+// PostResult is the outcome of the post-execution chain.
+type PostResult struct {
+	Verdict *schema.Verdict
+	// Notes are lines for the Task Notes timeline.
+	Notes []string
+}
+
+// HookVerdict is one hook's decision on one call.
+type HookVerdict struct {
+	Hook     string         `json:"hook"`
+	Phase    string         `json:"phase"`    // pre | post
+	Decision string         `json:"decision"` // allow | block | rewrite | clamp | confirm | evaluate | note | skip
+	Reason   string         `json:"reason,omitempty"`
+	Before   map[string]any `json:"before,omitempty"`
+	After    map[string]any `json:"after,omitempty"`
+}

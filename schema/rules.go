@@ -1,0 +1,29 @@
+package schema
+
+import "github.com/expr-lang/expr/vm"
+
+// Rules holds every expr rule of a spec, compiled once at load time against
+// CallEnv (hooks) or CheckEnv (tool checks). Slices are indexed like
+// Spec.Hooks.Pre / Spec.Hooks.Post; a nil program means the field was empty.
+type Rules struct {
+	Pre    []PreRules
+	Post   []PostRules
+	Checks map[string]*vm.Program // by tool name
+}
+
+// PreRules are the compiled expressions of one pre-hook.
+type PreRules struct {
+	When     *vm.Program
+	Rule     *vm.Program
+	Rewrite  map[string]*vm.Program
+	ClampMin *vm.Program
+	ClampMax *vm.Program
+	// ReadsClearance is true when any expression of the hook (its when
+	// included) reads `clearance`: the chain takes a fresh reading first.
+	ReadsClearance bool
+}
+
+// PostRules are the compiled expressions of one post-hook.
+type PostRules struct {
+	When *vm.Program
+}

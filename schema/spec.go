@@ -1,0 +1,314 @@
+package schema
+
+// Spec is the decoded, validated plan of one robot. It is built once by Load and
+// never mutated afterwards: the run reads it, it never re-reads configuration.
+// Every field mirrors a field of the embedded CUE schema (schema/cue/*.cue); the
+// defaults live there, not here.
+type Spec struct {
+	Name         string                  `json:"name"`
+	Description  string                  `json:"description,omitempty"`
+	SystemPrompt string                  `json:"system_prompt"`
+	Model        Model                   `json:"model"`
+	Evaluator    Evaluator               `json:"evaluator"`
+	Embodiment   Embodiment              `json:"embodiment"`
+	Observation  ObservationSource       `json:"observation"`
+	Toolsets     map[string]Toolset      `json:"toolsets"`
+	Tools        map[string]ToolContract `json:"tools"`
+	Hooks        Hooks                   `json:"hooks"`
+	Context      ContextConfig           `json:"context"`
+	Memory       Memory                  `json:"memory"`
+	Skills       Skills                  `json:"skills"`
+	Safety       Safety                  `json:"safety"`
+	User         User                    `json:"user"`
+	Loop         Loop                    `json:"loop"`
+	SceneGraph   SceneGraph              `json:"scene_graph"`
+	RunLog       RunLog                  `json:"run_log"`
+	Tests        []RuleTest              `json:"tests,omitempty"`
+
+	// Dir is the directory of the first spec file; relative paths in the spec
+	// (scripts, skills dirs, memory dir, cwd) resolve against it.
+	Dir string `json:"-"`
+	// Files are the spec files this plan was loaded from, in load order.
+	Files []string `json:"-"`
+	// Rules holds every expr rule of the spec compiled once at load time.
+	Rules *Rules `json:"-"`
+}
+
+// Model selects a model provider and its settings. Secrets never live in the
+// spec: APIKeyEnv names the environment variable that holds the key.
+type Model struct {
+	Provider    string   `json:"provider"` // openai | anthropic | ollama | google | script | replay | human
+	Name        string   `json:"name,omitempty"`
+	BaseURL     string   `json:"base_url,omitempty"`
+	APIKeyEnv   string   `json:"api_key_env,omitempty"`
+	Temperature float64  `json:"temperature"`
+	MaxTokens   int      `json:"max_tokens"`
+	Timeout     Duration `json:"timeout"`
+	Retries     int      `json:"retries"`
+	// Script is the file of scripted model turns (provider "script"), or the run
+	// log to replay (provider "replay"); relative to Spec.Dir.
+	Script string `json:"script,omitempty"`
+}
+
+// Evaluator configures the hidden evaluate_run post-hook.
+type Evaluator struct {
+	// Model judges post-conditions; nil means the main model.
+	Model *Model `json:"model,omitempty"`
+	// Evidence is the tool called after an evaluated tool to obtain the
+	// post-execution Observation for its run; empty means Observation.Tool.
+	Evidence string `json:"evidence,omitempty"`
+	// RunIDArg is the argument of the evidence tool that receives the run id
+	// (empty: the evidence tool takes no run id).
+	RunIDArg string `json:"run_id_arg,omitempty"`
+	// VerdictThreshold is the minimum confidence for a model "success" verdict.
+	VerdictThreshold float64 `json:"verdict_threshold"`
+}
+
+// Embodiment is the Embodiment Profile: the body's cameras, frames and limits.
+type Embodiment struct {
+	Name    string   `json:"name"`
+	Summary string   `json:"summary,omitempty"`
+	Cameras []Camera `json:"cameras"`
+	Frames  []Frame  `json:"frames"`
+	Limits  Limits   `json:"limits"`
+}
+
+// Camera is one camera of the body.
+type Camera struct {
+	Name   string  `json:"name"`
+	Frame  string  `json:"frame"`
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	FovDeg float64 `json:"fov_deg"`
+	Role   string  `json:"role,omitempty"`
+}
+
+// Frame is one coordinate frame of the body.
+type Frame struct {
+	Name        string `json:"name"`
+	Parent      string `json:"parent,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Limits are the physical limits of the body; hook rules read them as `limits`.
+type Limits struct {
+	MaxTranslationM float64 `json:"max_translation_m" expr:"max_translation_m"`
+	MaxRotationDeg  float64 `json:"max_rotation_deg" expr:"max_rotation_deg"`
+	MinClearanceM   float64 `json:"min_clearance_m" expr:"min_clearance_m"`
+	SafetyMarginM   float64 `json:"safety_margin_m" expr:"safety_margin_m"`
+	ReachM          float64 `json:"reach_m" expr:"reach_m"`
+	MaxSpeedMps     float64 `json:"max_speed_mps" expr:"max_speed_mps"`
+	PayloadKg       float64 `json:"payload_kg" expr:"payload_kg"`
+}
+
+// ObservationSource binds the Observation slot to a tool called before every
+// model call.
+type ObservationSource struct {
+	Tool string         `json:"tool,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// Toolset is one source of tools: in process (builtin) or an MCP back-end.
+type Toolset struct {
+	Kind string `json:"kind"` // builtin | mcp
+	// Tools limits which tools of the toolset are registered; empty means all.
+	Tools []string `json:"tools,omitempty"`
+	// MCP over stdio. A command whose first word is "thea" runs this binary.
+	Command []string          `json:"command,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	// EnvPassthrough lists the caller's environment variables the subprocess
+	// may see; nothing else of the caller's environment is passed.
+	EnvPassthrough []string `json:"env_passthrough,omitempty"`
+	Cwd            string   `json:"cwd,omitempty"`
+	// MCP over streamable HTTP.
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// Timeout is the default per-call timeout of the toolset's tools.
+	Timeout      Duration `json:"timeout"`
+	StartTimeout Duration `json:"start_timeout"`
+	Restart      Restart  `json:"restart"`
+	// OnUncertain says what happens after a timeout or crash during a physical
+	// call: "refuse_physical" (until a fresh observation or the operator clears
+	// it) or "continue".
+	OnUncertain string `json:"on_uncertain"`
+}
+
+// Restart bounds how a crashed MCP back-end is restarted.
+type Restart struct {
+	MaxRestarts int      `json:"max_restarts"`
+	Backoff     Duration `json:"backoff"`
+}
+
+// ToolContract is the spec's side of one tool's contract. The back-end gives
+// name, description and inputSchema; the spec adds what only the harness reads.
+type ToolContract struct {
+	// Description is appended to the back-end's description (the model sees it).
+	Description string   `json:"description,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	// PostCondition is read only by the evaluator, never by the acting model.
+	PostCondition string `json:"post_condition,omitempty"`
+	// Check is an optional deterministic expr over CheckEnv that decides the
+	// verdict instead of the evaluator model.
+	Check    string   `json:"check,omitempty"`
+	Timeout  Duration `json:"timeout"`
+	Physical bool     `json:"physical"`
+	// Hidden tools are called by the harness (observation, clearance) but not
+	// offered to the model.
+	Hidden bool `json:"hidden"`
+	// Segmented tools may be judged "process" (continue with another segment)
+	// up to MaxSegments times.
+	Segmented   bool `json:"segmented"`
+	MaxSegments int  `json:"max_segments"`
+}
+
+// Hooks are the pre- and post-execution chains, run in the order given.
+type Hooks struct {
+	Pre  []PreHook  `json:"pre,omitempty"`
+	Post []PostHook `json:"post,omitempty"`
+}
+
+// PreHook preflights a call. When selects it (expr over CallEnv); Action says
+// what it does. A rule that errors at run time fails closed (blocks).
+type PreHook struct {
+	Name   string `json:"name"`
+	When   string `json:"when"`   // bool expr over CallEnv; default "true"
+	Action string `json:"action"` // allow | block | rewrite | clamp | confirm
+	// Rule is a bool expr over CallEnv: block blocks when it holds, allow ends
+	// the chain allowing the call when it holds; default "true".
+	Rule   string `json:"rule"`
+	Reason string `json:"reason,omitempty"`
+	// Rewrite maps an argument name to an expr giving its new value.
+	Rewrite map[string]string `json:"rewrite,omitempty"`
+	Clamp   *Clamp            `json:"clamp,omitempty"`
+	// Prompt is the question a confirm hook asks the user.
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// Clamp limits one numeric argument to bounds given as expr over CallEnv.
+type Clamp struct {
+	Arg string `json:"arg"`
+	Min string `json:"min,omitempty"`
+	Max string `json:"max,omitempty"`
+}
+
+// PostHook runs after a completed call.
+type PostHook struct {
+	Name   string `json:"name"`
+	When   string `json:"when"`   // bool expr over CallEnv (+ result); default "true"
+	Action string `json:"action"` // evaluate | note
+	// Note is the text a note hook adds to the Task Notes timeline.
+	Note string `json:"note,omitempty"`
+}
+
+// ContextConfig configures the context store.
+type ContextConfig struct {
+	Compaction Compaction `json:"compaction"`
+}
+
+// Compaction holds exactly the seed's budget fields and an optional model.
+type Compaction struct {
+	Enabled            bool   `json:"enabled"`
+	ContextWindow      int    `json:"context_window"`
+	ReserveTokens      int    `json:"reserve_tokens"`
+	KeepRecentTurns    int    `json:"keep_recent_turns"`
+	KeepRecentTokens   int    `json:"keep_recent_tokens"`
+	ToolResultMaxChars int    `json:"tool_result_max_chars"`
+	ReasoningMaxChars  int    `json:"reasoning_max_chars"`
+	MaxInputChars      int    `json:"max_input_chars"`
+	MaxSummaryRounds   int    `json:"max_summary_rounds"`
+	CompactionModel    *Model `json:"compaction_model,omitempty"`
+}
+
+// Memory configures MEMORY.md, tool_experience/ and consolidation.
+type Memory struct {
+	Dir           string        `json:"dir"`
+	Consolidation Consolidation `json:"consolidation"`
+}
+
+// Consolidation is the task-end call that writes durable memory.
+type Consolidation struct {
+	Enabled   bool    `json:"enabled"`
+	Threshold float64 `json:"threshold"`
+	Model     *Model  `json:"model,omitempty"`
+}
+
+// Skills lists directories holding skill folders (each with a SKILL.md).
+type Skills struct {
+	Dirs []string `json:"dirs,omitempty"`
+}
+
+// Safety bounds what the loop may do.
+type Safety struct {
+	// ClearanceTool is read fresh before any pre-hook that reads `clearance`;
+	// with none configured such hooks fail closed.
+	ClearanceTool string        `json:"clearance_tool,omitempty"`
+	FailureBudget FailureBudget `json:"failure_budget"`
+	MaxTurns      int           `json:"max_turns"`
+	LoopDetection LoopDetection `json:"loop_detection"`
+}
+
+// FailureBudget ends a task after too many failed calls.
+type FailureBudget struct {
+	Consecutive int `json:"consecutive"`
+	Total       int `json:"total"`
+}
+
+// LoopDetection ends a task when the same call (tool and arguments) repeats.
+type LoopDetection struct {
+	Enabled bool `json:"enabled"`
+	Repeats int  `json:"repeats"`
+}
+
+// User configures the channel of query_user and notify_user.
+type User struct {
+	Channel string `json:"channel"` // terminal | script | none
+	// Script is a file of answers (channel "script"), relative to Spec.Dir.
+	Script string `json:"script,omitempty"`
+	// Timeout bounds how long query_user waits; zero waits until cancelled.
+	Timeout Duration `json:"timeout"`
+}
+
+// Loop declares the turn pipeline.
+type Loop struct {
+	Stages []string `json:"stages"`
+}
+
+// SceneGraph configures the harness-owned world state and its Brief.
+type SceneGraph struct {
+	Enabled bool `json:"enabled"`
+	// MaxBriefObjects bounds the rendered Brief.
+	MaxBriefObjects int `json:"max_brief_objects"`
+	// StaleAfterTurns marks entries not re-observed for this many turns stale.
+	StaleAfterTurns int `json:"stale_after_turns"`
+}
+
+// RunLog configures the JSONL run log.
+type RunLog struct {
+	Enabled bool   `json:"enabled"`
+	Dir     string `json:"dir"`
+}
+
+// RuleTest is one test of the pre-hook chain, run by `thea validate`.
+type RuleTest struct {
+	Name      string     `json:"name"`
+	Call      TestCall   `json:"call"`
+	Clearance *Clearance `json:"clearance,omitempty"`
+	// Confirm is the user's answer to confirm hooks during the test.
+	Confirm *bool      `json:"confirm,omitempty"`
+	Expect  TestExpect `json:"expect"`
+}
+
+// TestCall is the call a rule test sends through the pre-hook chain.
+type TestCall struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// TestExpect is what a rule test expects of the chain.
+type TestExpect struct {
+	Verdict string `json:"verdict"` // allow | block
+	// Args are expected argument values after rewrite and clamp (a subset).
+	Args           map[string]any `json:"args,omitempty"`
+	Hook           string         `json:"hook,omitempty"`
+	ReasonContains string         `json:"reason_contains,omitempty"`
+}
