@@ -34,8 +34,10 @@ type Toolset interface {
 	Close() error
 }
 
-// ToolsetFactory builds a toolset of one kind ("builtin", "mcp") from its spec.
-type ToolsetFactory func(ctx context.Context, name string, cfg schema.Toolset, host Host) (Toolset, error)
+// ToolsetFactory builds the toolset spec.Toolsets[name] of one kind
+// ("builtin", "mcp"). Every tool it returns is guarded: arguments validated
+// against the inputSchema, panics recovered, the contract's timeout applied.
+type ToolsetFactory func(ctx context.Context, spec *schema.Spec, name string, host Host) (Toolset, error)
 
 // RegisteredTool is a tool in the session's flat registry with the spec's side
 // of its contract. The model cannot tell builtin and MCP tools apart.

@@ -1,0 +1,26 @@
+package schema
+
+import "fmt"
+
+// Pos is a position in a spec file (1-based line and column).
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Diagnostic is one problem found in a spec, at the user's position.
+type Diagnostic struct {
+	Pos     Pos    `json:"pos"`
+	Path    string `json:"path,omitempty"` // spec path, e.g. hooks.pre[0].rule
+	Message string `json:"message"`
+}
+
+func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Message) }
