@@ -46,9 +46,9 @@ type fakeSet struct {
 	closes *atomic.Int64
 }
 
-func (s *fakeSet) Name() string                                  { return s.name }
+func (s *fakeSet) Name() string                                 { return s.name }
 func (s *fakeSet) Tools(context.Context) ([]engine.Tool, error) { return s.tools, nil }
-func (s *fakeSet) Close() error                                  { s.closes.Add(1); return nil }
+func (s *fakeSet) Close() error                                 { s.closes.Add(1); return nil }
 
 // effects records the order of things that happened, across tools, models
 // and stages.
@@ -123,9 +123,11 @@ type fixture struct {
 	compact *recorder
 	policy  passPolicy
 	closes  atomic.Int64
+	opens   atomic.Int64
 	log     *effects
 	skills  engine.SkillCatalog
 	wrap    bool // wrap stages to log their order
+	host    engine.Host
 }
 
 func newFixture(t *testing.T, rs ...model.Response) *fixture {
@@ -180,7 +182,9 @@ func (f *fixture) tool(name string) *fakeTool {
 func (f *fixture) options(t *testing.T) engine.Options {
 	t.Helper()
 	sets := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
-	must(t, sets.Register("builtin", func(_ context.Context, _ *schema.Spec, name string, _ engine.Host) (engine.Toolset, error) {
+	must(t, sets.Register("builtin", func(_ context.Context, _ *schema.Spec, name string, host engine.Host) (engine.Toolset, error) {
+		f.host = host
+		f.opens.Add(1)
 		return &fakeSet{name: name, tools: f.tools[name], closes: &f.closes}, nil
 	}))
 	st := engine.NewRegistry[engine.StageFactory]("stage")
