@@ -230,7 +230,9 @@ func TestNewRejectsBadSpecs(t *testing.T) {
 			f.addTool("other", "move", nil)
 		}, `tool "move" is provided by toolsets "core" and "other"`},
 		{"unknown kind", func(f *fixture) { f.spec.Toolsets["x"] = schema.Toolset{Kind: "grpc"} }, `unknown toolset kind "grpc"`},
-		{"allow-list names a missing tool", func(f *fixture) { f.spec.Toolsets["core"] = schema.Toolset{Kind: "builtin", Tools: []string{"observe", "jump"}} }, `toolset does not provide "jump"`},
+		{"allow-list names a missing tool", func(f *fixture) {
+			f.spec.Toolsets["core"] = schema.Toolset{Kind: "builtin", Tools: []string{"observe", "jump"}}
+		}, `toolset does not provide "jump"`},
 		{"contract for a missing tool", func(f *fixture) { f.spec.Tools["jump"] = schema.ToolContract{} }, "tools.jump: no toolset provides this tool"},
 		{"unknown stage", func(f *fixture) { f.spec.Loop.Stages = append(f.spec.Loop.Stages, "dream") }, `unknown stage "dream"`},
 		{"missing decide", func(f *fixture) { f.spec.Loop.Stages = []string{"execute", "record"} }, `the "decide" stage is required`},
