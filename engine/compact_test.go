@@ -133,7 +133,9 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 		t.Fatalf("purpose %s", s.reqs[0].Purpose)
 	}
 	// A second compaction updates the previous checkpoint and keeps its start.
-	s.answer = func(_ int, prev, _ string) (model.Response, error) { return model.Response{Text: prev + " + more"}, nil }
+	s.answer = func(_ int, prev, _ string) (model.Response, error) {
+		return model.Response{Text: prev + " + more"}, nil
+	}
 	more := append(out, history(14, 100)[30:]...) // turns 11..14
 	out2, _, err := c.run(t.Context(), more, 0)
 	if err != nil {
