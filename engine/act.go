@@ -44,8 +44,8 @@ func (tn *Turn) Decide(ctx context.Context) error {
 		reasoning: boundMiddle(resp.Reasoning, h.spec.Context.Compaction.ReasoningMaxChars)})
 	ev := Event{Kind: EventModel, Text: resp.Text}
 	if len(resp.ToolCalls) > 0 {
-		ev.Tool, ev.CallID = resp.ToolCalls[0].Name, resp.ToolCalls[0].ID
-		ev.Args = decodeArgs(resp.ToolCalls[0].Arguments)
+		tn.args, tn.argsErr = parseArgs(resp.ToolCalls[0].Arguments)
+		ev.Tool, ev.CallID, ev.Args = resp.ToolCalls[0].Name, resp.ToolCalls[0].ID, tn.args
 	}
 	h.emit(t, ev)
 	if len(resp.ToolCalls) == 0 {
@@ -105,10 +105,11 @@ func (tn *Turn) Execute(ctx context.Context) error {
 		res.env = Failure("not executed: the instruction was revised before this call ran; decide again for the revised instruction")
 		return nil
 	}
-	if err := json.Unmarshal(orEmpty(first.Arguments), &res.args); err != nil || res.args == nil {
-		res.env = Failure(fmt.Sprintf("invalid arguments for %s: want a JSON object (%v)", first.Name, err))
+	if tn.argsErr != nil {
+		res.env = Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, tn.argsErr))
 		return nil
 	}
+	res.args = tn.args
 	rt, ok := h.tools.byName[first.Name]
 	if !ok || rt.Contract.Hidden {
 		res.env = Failure(fmt.Sprintf("unknown tool %q; available tools: %s", first.Name, h.visibleNames()))
@@ -149,9 +150,18 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	return nil
 }
 
-func orEmpty(raw json.RawMessage) json.RawMessage {
+// parseArgs decodes a call's arguments; they must be a JSON object (empty
+// means no arguments).
+func parseArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 {
-		return json.RawMessage("{}")
+		return map[string]any{}, nil
 	}
-	return raw
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("want a JSON object: %w", err)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("want a JSON object, got %s", raw)
+	}
+	return m, nil
 }

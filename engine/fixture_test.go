@@ -79,12 +79,16 @@ type recorder struct {
 	log   *effects
 	mu    sync.Mutex
 	reqs  []model.Request
+	// noKeep drops requests (benchmarks).
+	noKeep bool
 }
 
 func (r *recorder) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	r.mu.Lock()
-	r.reqs = append(r.reqs, req)
-	r.mu.Unlock()
+	if !r.noKeep {
+		r.mu.Lock()
+		r.reqs = append(r.reqs, req)
+		r.mu.Unlock()
+	}
 	r.log.add(r.name + ":" + string(req.Purpose))
 	return r.inner.Generate(ctx, req)
 }
@@ -130,7 +134,7 @@ type fixture struct {
 	host    engine.Host
 }
 
-func newFixture(t *testing.T, rs ...model.Response) *fixture {
+func newFixture(t testing.TB, rs ...model.Response) *fixture {
 	t.Helper()
 	log := &effects{}
 	f := &fixture{log: log, tools: map[string][]engine.Tool{}}
@@ -179,7 +183,9 @@ func (f *fixture) tool(name string) *fakeTool {
 	panic("no tool " + name)
 }
 
-func (f *fixture) options(t *testing.T) engine.Options {
+func (f *fixture) options(t *testing.T) engine.Options { return f.optionsFor(t) }
+
+func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	t.Helper()
 	sets := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
 	must(t, sets.Register("builtin", func(_ context.Context, _ *schema.Spec, name string, host engine.Host) (engine.Toolset, error) {
@@ -216,7 +222,7 @@ func (f *fixture) harness(t *testing.T) *engine.Harness {
 }
 
 // wrapStages decorates every registered stage so its start is logged.
-func wrapStages(t *testing.T, in *engine.Registry[engine.StageFactory], log *effects) *engine.Registry[engine.StageFactory] {
+func wrapStages(t testing.TB, in *engine.Registry[engine.StageFactory], log *effects) *engine.Registry[engine.StageFactory] {
 	out := engine.NewRegistry[engine.StageFactory]("stage")
 	for _, name := range in.Names() {
 		f, err := in.Lookup(name)
@@ -239,7 +245,7 @@ func (l loggedStage) Run(ctx context.Context, t *engine.Turn) error {
 	return l.Stage.Run(ctx, t)
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -53,8 +53,9 @@ type Harness struct {
 	groupN int
 
 	// hostMu guards what tools may reach from their own goroutines.
-	hostMu sync.Mutex
-	task   *task
+	hostMu    sync.Mutex
+	task      *task
+	lastNotes *TaskNotes
 }
 
 // New builds a session from a validated spec: model clients, toolsets, the

@@ -201,6 +201,10 @@ func (h *Harness) finish(t *task, rep Report) Report {
 		rep.Text = "Task ended by an error: " + rep.Error
 	}
 	h.flush(t)
+	notes := t.notes.clone()
+	h.hostMu.Lock()
+	h.lastNotes = &notes
+	h.hostMu.Unlock()
 	h.emit(t, Event{Kind: EventDone, Text: rep.Text, Done: &rep})
 	if t.log != nil {
 		if err := t.log.close(); err != nil {
@@ -257,4 +261,15 @@ func (h *Harness) cancelled(ctx context.Context, t *task, where string) *Report 
 	h.emit(t, Event{Kind: EventCancel, Text: fmt.Sprintf("cancelled before %s (%s)", where, why)})
 	rep := h.terminate(t, DoneCancelled, "cancelled before "+where+" ("+why+")")
 	return &rep
+}
+
+// LastTaskNotes returns a copy of the finished notes of the last task (the
+// input of memory consolidation); false before any task ended.
+func (h *Harness) LastTaskNotes() (TaskNotes, bool) {
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	if h.lastNotes == nil {
+		return TaskNotes{}, false
+	}
+	return h.lastNotes.clone(), true
 }

@@ -99,7 +99,8 @@ func TestReplanAtDocumentedPoints(t *testing.T) {
 		}
 		return "", false
 	})
-	evs := collect(f.harness(t).RunStream(t.Context(), "bring the mug", replan))
+	h := f.harness(t)
+	evs := collect(h.RunStream(t.Context(), "bring the mug", replan))
 	if !slices.Contains(kinds(evs), engine.EventReplan) || countDone(evs) != 1 {
 		t.Fatalf("events %v", kinds(evs))
 	}
@@ -111,6 +112,10 @@ func TestReplanAtDocumentedPoints(t *testing.T) {
 		if !strings.Contains(last, want) {
 			t.Errorf("request after replan lacks %q", want)
 		}
+	}
+	notes, ok := h.LastTaskNotes()
+	if !ok || notes.Goal != "bring the plate instead" || len(notes.Timeline) != 2 || !strings.Contains(notes.Timeline[1].Text, "not executed") {
+		t.Fatalf("last task notes %+v", notes)
 	}
 	if polls != 5 {
 		t.Fatalf("poll_replan called %d times, want before each of 3 decisions and 2 tool executions", polls)

@@ -21,6 +21,8 @@ type Turn struct {
 	group int
 
 	resp     *model.Response
+	args     map[string]any // the first call's decoded arguments
+	argsErr  error
 	results  []callResult
 	recorded bool
 	end      *Report
@@ -63,7 +65,7 @@ func (tn *Turn) Observe(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventObservation, Tool: spec.Observation.Tool, Text: "observation unavailable: " + env.Reason})
 		return
 	}
-	obs, err := decodeObservation(env)
+	obs, text, err := decodeObservation(env)
 	if err != nil {
 		h.store.setObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %v", tn.Number, err), nil)
 		tn.t.observation = nil
@@ -71,7 +73,6 @@ func (tn *Turn) Observe(ctx context.Context) {
 		return
 	}
 	tn.t.observation = obs
-	text, _ := json.Marshal(obs) // plain data: cannot fail
 	h.store.setObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", tn.Number, spec.Observation.Tool, text), obs.Images)
 	h.hostMu.Lock()
 	h.scene.Update(obs.Detections, h.groupN, spec.Observation.Tool)
@@ -79,19 +80,20 @@ func (tn *Turn) Observe(ctx context.Context) {
 	h.emit(tn.t, Event{Kind: EventObservation, Tool: spec.Observation.Tool, Observation: obs, Images: obs.Images})
 }
 
-// decodeObservation reads an envelope's value as the documented Observation;
-// images come from the envelope's image content.
-func decodeObservation(env Envelope) (*schema.Observation, error) {
+// decodeObservation reads an envelope's value as the documented Observation
+// and returns it with its JSON text (one encode, one decode); images come
+// from the envelope's image content.
+func decodeObservation(env Envelope) (*schema.Observation, []byte, error) {
 	b, err := json.Marshal(env.Value)
 	if err != nil {
-		return nil, fmt.Errorf("observation value: %w", err)
+		return nil, nil, fmt.Errorf("observation value: %w", err)
 	}
 	var obs schema.Observation
 	if err := json.Unmarshal(b, &obs); err != nil {
-		return nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
+		return nil, nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
 	}
 	obs.Images = matchImages(obs.Images, env.Images)
-	return &obs, nil
+	return &obs, b, nil
 }
 
 // matchImages pairs the image metadata of the observation JSON with the
