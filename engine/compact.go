@@ -61,6 +61,17 @@ func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 		}
 		tailStart = start
 	}
+	// Transient images not yet sent stay with their turn, verbatim: the
+	// model call that consumes them has not happened.
+	for i := 0; i < tailStart; i++ {
+		if acc[i].pending {
+			for i > 0 && acc[i-1].group == acc[i].group && acc[i-1].kind != kindCheckpoint {
+				i--
+			}
+			tailStart = i
+			break
+		}
+	}
 	pinned = -1
 	for i := len(acc) - 1; i >= 0; i-- {
 		if acc[i].kind == kindNotes {

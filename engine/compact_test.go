@@ -85,10 +85,17 @@ func TestCompactionRetainedTail(t *testing.T) {
 		{"zero keeps nothing", 0, 0, 0, 11},
 		{"current turn always kept, not counted", 2, 1 << 20, 10, 8},
 		{"current turn kept even with zero budget", 0, 0, 10, 10},
+		{"unsent transient images keep their turn", 0, 0, -9, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := compactor{cfg: budget()}
 			c.cfg.KeepRecentTurns, c.cfg.KeepRecentTokens = tc.turns, tc.tokens
+			acc := acc
+			if tc.current < 0 { // an image of turn -current not yet sent
+				acc = append([]entry(nil), acc...)
+				acc[3*(-tc.current-1)+2].pending = true
+				tc.current = 0
+			}
 			start, _ := c.plan(acc, tc.current)
 			got := 11
 			if start < len(acc) {

@@ -322,3 +322,35 @@ func (c fakeCatalog) Body(name string) (string, error) {
 	return "", errors.New("no skill " + name)
 }
 func (c fakeCatalog) Names() []string { return []string{"drawer"} }
+
+// Tools reach their session through Host: events they emit join the stream
+// in order, and scene lookup returns refs a question can carry.
+func TestHostEmitAndSceneLookup(t *testing.T) {
+	f := newFixture(t, toolResp("", call("ask", `{}`)), toolResp("done"))
+	var refs []string
+	f.addTool("core", "ask", func(context.Context, map[string]any) engine.Envelope {
+		for _, e := range f.host.SceneLookup("cup") {
+			refs = append(refs, e.Ref)
+		}
+		f.host.Emit(engine.Event{Kind: engine.EventQuestion, Text: "which mug?"})
+		f.host.Emit(engine.Event{Kind: engine.EventNotify, Text: "looking"})
+		return engine.Envelope{Success: true}
+	})
+	h := f.harness(t)
+	evs := collect(h.RunStream(t.Context(), "find my mug"))
+	if !slices.Equal(refs, []string{"obj:mug"}) {
+		t.Fatalf("scene lookup refs %v", refs)
+	}
+	ks := kinds(evs)
+	q, n, r := slices.Index(ks, engine.EventQuestion), slices.Index(ks, engine.EventNotify), slices.Index(ks, engine.EventToolResult)
+	if q < 0 || n != q+1 || r < n {
+		t.Fatalf("tool events out of order: %v", ks)
+	}
+	if evs[q].Task != 1 || evs[q].Turn != 1 || evs[q].Time.IsZero() {
+		t.Fatalf("queued event not stamped: %+v", evs[q])
+	}
+	f.host.Emit(engine.Event{Kind: engine.EventNotify, Text: "after the task"}) // dropped, no panic
+	if _, err := f.host.LoadSkill("x"); err == nil {
+		t.Fatal("load_skill without skills must fail")
+	}
+}
