@@ -14,6 +14,8 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 )
 
+var _ ToolCaller = (*Harness)(nil)
+
 // toolRegistry is the session's flat tool registry: every tool of every
 // toolset under one name, with its contract.
 type toolRegistry struct {

@@ -26,6 +26,16 @@ func Register(r *engine.Registry[engine.StageFactory]) error {
 	return nil
 }
 
+var (
+	_ engine.Stage = TaskNotes{}
+	_ engine.Stage = Observe{}
+	_ engine.Stage = SceneBrief{}
+	_ engine.Stage = Compact{}
+	_ engine.Stage = Decide{}
+	_ engine.Stage = Execute{}
+	_ engine.Stage = Record{}
+)
+
 // TaskNotes appends a Task Notes snapshot when the notes changed (R3.1).
 type TaskNotes struct{}
 
