@@ -82,6 +82,9 @@ type CompactionInfo struct {
 	MessagesAfter  int    `json:"messages_after"`
 	TokensBefore   int    `json:"tokens_before"`
 	TokensAfter    int    `json:"tokens_after"`
+	// Kind and Source are the checkpoint's stable metadata (as on its message).
+	Kind   string `json:"kind,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 // Report ends a task: the final text and why it ended.

@@ -284,8 +284,9 @@ type SceneGraph struct {
 
 // RunLog configures the JSONL run log.
 type RunLog struct {
-	Enabled bool   `json:"enabled"`
-	Dir     string `json:"dir"`
+	Enabled bool     `json:"enabled"`
+	Dir     string   `json:"dir"`
+	Redact  []string `json:"redact,omitempty"`
 }
 
 // RuleTest is one test of the pre-hook chain, run by `thea validate`.

@@ -46,6 +46,9 @@ type Message struct {
 	// ToolCallID answers a call (tool messages only).
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// Meta is harness metadata about the message (a compaction checkpoint's
+	// kind and source); adapters do not send it.
+	Meta map[string]string `json:"meta,omitempty"`
 }
 
 // Text joins the message's text parts.

@@ -1,0 +1,249 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// CheckpointKind is the stable kind of a compaction checkpoint message
+// (Message.Meta["kind"]), so later compactions and run-log readers find it.
+const CheckpointKind = "compaction_checkpoint"
+
+const compactInstruction = "You maintain the checkpoint summary of an embodied agent's earlier task history. " +
+	"Update the previous checkpoint with the new messages, oldest first. Keep every fact needed to continue: " +
+	"instructions and goals, user answers, where objects are, what succeeded and what failed and why. " +
+	"Reply with the updated summary text only."
+
+// compactor replaces an older prefix of Accumulated context by one checkpoint.
+type compactor struct {
+	cfg       schema.Compaction
+	model     model.Model
+	modelName string
+}
+
+// errNothingToCompact means the whole Accumulated context is retained tail.
+var errNothingToCompact = errors.New("nothing to compact: every accumulated turn is within the retained tail")
+
+// due reports whether the estimated request reaches context_window - reserve_tokens.
+func (c *compactor) due(total int) bool {
+	return c.cfg.Enabled && total >= c.cfg.ContextWindow-c.cfg.ReserveTokens
+}
+
+// plan splits acc into the prefix to summarise and what stays. It returns
+// the index where the retained tail starts and the index of the entry that
+// is pinned (the current Task Notes snapshot) or -1. current is the group of
+// the turn in progress, always retained.
+func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
+	tailStart = len(acc)
+	turns, tokens := 0, 0
+	for tailStart > 0 {
+		g := acc[tailStart-1].group
+		if acc[tailStart-1].kind == kindCheckpoint {
+			break
+		}
+		start, sum := tailStart, 0
+		for start > 0 && acc[start-1].group == g && acc[start-1].kind != kindCheckpoint {
+			start--
+			sum += acc[start].tokens
+		}
+		if g != current {
+			if turns+1 > c.cfg.KeepRecentTurns || tokens+sum > c.cfg.KeepRecentTokens {
+				break
+			}
+			turns++
+			tokens += sum
+		}
+		tailStart = start
+	}
+	// Transient images not yet sent stay with their turn, verbatim: the
+	// model call that consumes them has not happened.
+	for i := 0; i < tailStart; i++ {
+		if acc[i].pending {
+			for i > 0 && acc[i-1].group == acc[i].group && acc[i-1].kind != kindCheckpoint {
+				i--
+			}
+			tailStart = i
+			break
+		}
+	}
+	pinned = -1
+	for i := len(acc) - 1; i >= 0; i-- {
+		if acc[i].kind == kindNotes {
+			if i < tailStart {
+				pinned = i
+			}
+			break
+		}
+	}
+	return tailStart, pinned
+}
+
+// run compacts acc; on any failure it returns the error and acc is not
+// touched (the caller keeps its slice). On success it returns the new slice.
+func (c *compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
+	info := CompactionInfo{MessagesBefore: len(acc)}
+	tailStart, pinned := c.plan(acc, current)
+	from := 0
+	prev, first := "", -1
+	if len(acc) > 0 && acc[0].kind == kindCheckpoint {
+		prev, first, from = acc[0].summary, acc[0].first, 1
+	}
+	var items []item
+	for i := from; i < tailStart; {
+		j := i
+		var b strings.Builder
+		for j < tailStart && acc[j].group == acc[i].group {
+			if j != pinned {
+				c.render(&b, &acc[j])
+			}
+			j++
+		}
+		if b.Len() > 0 {
+			items = append(items, item{text: b.String(), start: i, end: j})
+		}
+		i = j
+	}
+	if len(items) == 0 {
+		return nil, info, errNothingToCompact
+	}
+	if first < 0 {
+		first = acc[items[0].start].group
+	}
+	summary, used, rounds, err := c.summarise(ctx, prev, items)
+	info.Rounds = rounds
+	if err != nil {
+		return nil, info, err
+	}
+	cut := items[used-1].end
+	last := acc[cut-1].group
+	cp := c.checkpoint(summary, first, last, cut-from, rounds)
+	out := make([]entry, 0, len(acc)-cut+2)
+	out = append(out, cp)
+	if pinned >= 0 && pinned < cut {
+		out = append(out, acc[pinned])
+	}
+	out = append(out, acc[cut:]...)
+	info.OK = true
+	info.MessagesAfter = len(out)
+	info.Kind = CheckpointKind
+	info.Source = cp.msg.Meta["source"]
+	return out, info, nil
+}
+
+// item is the sanitised text of one complete turn of the prefix.
+type item struct {
+	text       string
+	start, end int
+}
+
+// summarise runs ordered rounds, each updating the previous checkpoint with
+// the next chunk of items, each request within max_input_chars. It stops
+// after max_summary_rounds; the items it did not reach stay verbatim (used
+// says how many were summarised), so the middle is never dropped.
+func (c *compactor) summarise(ctx context.Context, prev string, items []item) (summary string, used, rounds int, err error) {
+	summary = prev
+	maxRounds := max(c.cfg.MaxSummaryRounds, 1)
+	for used < len(items) && rounds < maxRounds {
+		room := c.cfg.MaxInputChars - len(summary)
+		if room <= 0 {
+			return "", 0, rounds, fmt.Errorf("compaction: the checkpoint (%d chars) leaves no room within max_input_chars (%d)", len(summary), c.cfg.MaxInputChars)
+		}
+		var chunk strings.Builder
+		for used < len(items) {
+			t := items[used].text
+			if chunk.Len() == 0 && len(t) > room {
+				t = boundMiddle(t, room) // one turn larger than a whole request
+			} else if chunk.Len()+len(t) > room {
+				break
+			}
+			chunk.WriteString(t)
+			used++
+		}
+		rounds++
+		summary, err = c.round(ctx, summary, chunk.String())
+		if err != nil {
+			return "", 0, rounds, fmt.Errorf("compaction round %d: %w", rounds, err)
+		}
+	}
+	return summary, used, rounds, nil
+}
+
+func (c *compactor) round(ctx context.Context, prev, chunk string) (string, error) {
+	if prev == "" {
+		prev = "(none)"
+	}
+	req := model.Request{Purpose: model.PurposeCompact, Messages: []model.Message{
+		{Role: model.RoleSystem, Parts: []model.Part{{Text: compactInstruction}}},
+		{Role: model.RoleUser, Parts: []model.Part{{Text: "Previous checkpoint:\n" + prev + "\n\nNew messages:\n" + chunk}}},
+	}}
+	resp, err := c.model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("summary model: %w", err)
+	}
+	text := strings.TrimSpace(resp.Text)
+	switch {
+	case len(resp.ToolCalls) > 0:
+		return "", errors.New("malformed summary: the model answered with a tool call")
+	case text == "":
+		return "", errors.New("malformed summary: empty text")
+	}
+	return text, nil
+}
+
+// render writes one entry as sanitised text: media as placeholders, tool
+// results and reasoning bounded keeping beginning and end.
+func (c *compactor) render(b *strings.Builder, e *entry) {
+	fmt.Fprintf(b, "[turn %d] ", e.group)
+	switch e.kind {
+	case kindToolResult:
+		fmt.Fprintf(b, "result of %s: %s\n", e.msg.Name, boundMiddle(partsText(e.msg.Parts), c.cfg.ToolResultMaxChars))
+		return
+	case kindResponse:
+		b.WriteString("assistant: ")
+		b.WriteString(boundMiddle(partsText(e.msg.Parts), c.cfg.ToolResultMaxChars))
+		if e.reasoning != "" {
+			b.WriteString(" (reasoning: " + boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars) + ")")
+		}
+		for _, tc := range e.msg.ToolCalls {
+			fmt.Fprintf(b, " call %s%s", tc.Name, boundMiddle(string(tc.Arguments), c.cfg.ToolResultMaxChars))
+		}
+		b.WriteString("\n")
+		return
+	}
+	b.WriteString(string(e.msg.Role) + ": " + partsText(e.msg.Parts) + "\n")
+}
+
+// partsText is a message's text with every image replaced by a bounded
+// placeholder: stored media never reaches a summary request.
+func partsText(ps []model.Part) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Text)
+		if p.Image != nil {
+			fmt.Fprintf(&b, "[image omitted: %s %dx%d]", p.Image.Camera, p.Image.Width, p.Image.Height)
+		}
+	}
+	return b.String()
+}
+
+func (c *compactor) checkpoint(summary string, first, last, messages, rounds int) entry {
+	source := fmt.Sprintf("accumulated turns %d-%d (%d messages) summarised by %s in %d round(s)", first, last, messages, c.modelName, rounds)
+	text := fmt.Sprintf("Checkpoint summary of earlier context (turns %d-%d):\n%s", first, last, summary)
+	e := entry{kind: kindCheckpoint, group: last, first: first, last: last, summary: summary, msg: model.Message{
+		Role:  model.RoleUser,
+		Parts: []model.Part{{Text: text}},
+		Meta: map[string]string{
+			"kind": CheckpointKind, "source": source,
+			"first_turn": strconv.Itoa(first), "last_turn": strconv.Itoa(last),
+			"model": c.modelName, "rounds": strconv.Itoa(rounds),
+		},
+	}}
+	e.tokens = estimateMessage(&e.msg)
+	return e
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/thea-harness/thea/engine/model"
+)
+
+// Token estimation is a deliberately cheap heuristic, the same for every
+// provider: one token per four characters of text (rounded up), a fixed
+// overhead per message, and a fixed cost per image. It only has to be
+// monotonic and roughly right for the compaction trigger; it is not billing.
+const (
+	charsPerToken   = 4
+	messageOverhead = 4
+	imageTokens     = 800
+)
+
+func textTokens(n int) int { return (n + charsPerToken - 1) / charsPerToken }
+
+func estimateMessage(m *model.Message) int {
+	n := messageOverhead
+	for _, p := range m.Parts {
+		n += textTokens(len(p.Text))
+		if p.Image != nil {
+			n += imageTokens
+		}
+	}
+	for _, c := range m.ToolCalls {
+		n += textTokens(len(c.Name) + len(c.Arguments))
+	}
+	return n
+}
+
+func estimateTools(defs []model.ToolDef) int {
+	n := 0
+	for _, d := range defs {
+		n += textTokens(len(d.Name)+len(d.Description)+len(d.InputSchema)) + messageOverhead
+	}
+	return n
+}
+
+// boundMiddle keeps the beginning and the end of s within max bytes, marking
+// what was cut; verbose results keep both the call's setup and its outcome.
+func boundMiddle(s string, limit int) string {
+	if limit <= 0 || len(s) <= limit {
+		return s
+	}
+	marker := fmt.Sprintf(" …[%d chars omitted]… ", len(s)-limit)
+	room := limit - len(marker)
+	if room < 2 {
+		return cutRune(s, limit)
+	}
+	head := cutRune(s, room/2)
+	tailLen := room - len(head)
+	start := len(s) - tailLen
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return head + marker + s[start:]
+}
+
+// cutRune returns the longest prefix of s of at most n bytes ending on a rune
+// boundary.
+func cutRune(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return boundMiddle(s, limit)
+}

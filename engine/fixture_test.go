@@ -1,0 +1,314 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/stages"
+)
+
+// fakeTool is an in-process tool whose behaviour a test supplies.
+type fakeTool struct {
+	def   engine.ToolDef
+	fn    func(ctx context.Context, args map[string]any) engine.Envelope
+	calls atomic.Int64
+	log   *effects
+}
+
+func (f *fakeTool) Def() engine.ToolDef { return f.def }
+
+func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) engine.Envelope {
+	f.calls.Add(1)
+	f.log.add("tool:" + f.def.Name)
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return engine.Failure("bad args: " + err.Error())
+	}
+	if f.fn == nil {
+		return engine.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
+	}
+	return f.fn(ctx, args)
+}
+
+// fakeSet is a toolset of fake tools that counts Close calls.
+type fakeSet struct {
+	name   string
+	tools  []engine.Tool
+	closes *atomic.Int64
+}
+
+func (s *fakeSet) Name() string                                 { return s.name }
+func (s *fakeSet) Tools(context.Context) ([]engine.Tool, error) { return s.tools, nil }
+func (s *fakeSet) Close() error                                 { s.closes.Add(1); return nil }
+
+// effects records the order of things that happened, across tools, models
+// and stages.
+type effects struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (e *effects) add(s string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.l = append(e.l, s)
+	e.mu.Unlock()
+}
+
+func (e *effects) list() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.l...)
+}
+
+// recorder wraps a model and keeps every request it was sent.
+type recorder struct {
+	inner model.Model
+	name  string
+	log   *effects
+	mu    sync.Mutex
+	reqs  []model.Request
+	// noKeep drops requests (benchmarks).
+	noKeep bool
+}
+
+func (r *recorder) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	if !r.noKeep {
+		r.mu.Lock()
+		r.reqs = append(r.reqs, req)
+		r.mu.Unlock()
+	}
+	r.log.add(r.name + ":" + string(req.Purpose))
+	return r.inner.Generate(ctx, req)
+}
+
+func (r *recorder) requests() []model.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]model.Request(nil), r.reqs...)
+}
+
+// passPolicy allows every call unless pre says otherwise; post may judge.
+type passPolicy struct {
+	pre  func(cc *engine.CallContext) engine.PreResult
+	post func(cc *engine.CallContext, env *engine.Envelope) engine.PostResult
+}
+
+func (p passPolicy) Pre(_ context.Context, cc *engine.CallContext) engine.PreResult {
+	if p.pre != nil {
+		return p.pre(cc)
+	}
+	return engine.PreResult{Allowed: true, Args: cc.Call.Args}
+}
+
+func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *engine.Envelope) engine.PostResult {
+	if p.post != nil {
+		return p.post(cc, env)
+	}
+	return engine.PostResult{}
+}
+
+// fixture builds a Harness from a spec, fake tools and a decide model.
+type fixture struct {
+	spec    *schema.Spec
+	tools   map[string][]engine.Tool // by toolset name
+	decide  *recorder
+	compact *recorder
+	policy  passPolicy
+	closes  atomic.Int64
+	opens   atomic.Int64
+	log     *effects
+	skills  engine.SkillCatalog
+	wrap    bool // wrap stages to log their order
+	host    engine.Host
+}
+
+func newFixture(t testing.TB, rs ...model.Response) *fixture {
+	t.Helper()
+	log := &effects{}
+	f := &fixture{log: log, tools: map[string][]engine.Tool{}}
+	f.spec = &schema.Spec{
+		Name:         "test",
+		SystemPrompt: "You control a robot through tools. One tool call per turn.",
+		Model:        schema.Model{Provider: "test", Name: "main"},
+		Embodiment:   schema.Embodiment{Name: "testbot", Limits: schema.Limits{MaxTranslationM: 1}},
+		Observation:  schema.ObservationSource{Tool: "observe"},
+		Toolsets:     map[string]schema.Toolset{"core": {Kind: "builtin"}},
+		Tools:        map[string]schema.ToolContract{"observe": {Hidden: true}},
+		Loop:         schema.Loop{Stages: []string{"task_notes", "observe", "scene_brief", "compact", "decide", "execute", "record"}},
+		SceneGraph:   schema.SceneGraph{Enabled: true, MaxBriefObjects: 8, StaleAfterTurns: 3},
+		Safety:       schema.Safety{MaxTurns: 50},
+		Context: schema.ContextConfig{Compaction: schema.Compaction{
+			ContextWindow: 200000, ReserveTokens: 16384, KeepRecentTurns: 4, KeepRecentTokens: 20000,
+			ToolResultMaxChars: 2000, ReasoningMaxChars: 2000, MaxInputChars: 400000, MaxSummaryRounds: 8,
+		}},
+		Dir: t.TempDir(),
+	}
+	f.decide = &recorder{inner: script.FromResponses(rs...), name: "model", log: log}
+	f.addTool("core", "observe", func(context.Context, map[string]any) engine.Envelope {
+		return engine.Envelope{Success: true, Value: map[string]any{
+			"detections": []any{map[string]any{"name": "mug", "class": "cup", "relation": "on", "target": "table", "room": "kitchen", "visible": true}},
+			"summary":    "kitchen",
+		}}
+	})
+	f.addTool("core", "move", nil)
+	return f
+}
+
+func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) engine.Envelope) *fakeTool {
+	tool := &fakeTool{def: engine.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, fn: fn, log: f.log}
+	f.tools[set] = append(f.tools[set], tool)
+	return tool
+}
+
+func (f *fixture) tool(name string) *fakeTool {
+	for _, ts := range f.tools {
+		for _, t := range ts {
+			if t.Def().Name == name {
+				return t.(*fakeTool)
+			}
+		}
+	}
+	panic("no tool " + name)
+}
+
+func (f *fixture) options(t *testing.T) engine.Options { return f.optionsFor(t) }
+
+func (f *fixture) optionsFor(t testing.TB) engine.Options {
+	t.Helper()
+	sets := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
+	must(t, sets.Register("builtin", func(_ context.Context, _ *schema.Spec, name string, host engine.Host) (engine.Toolset, error) {
+		f.host = host
+		f.opens.Add(1)
+		return &fakeSet{name: name, tools: f.tools[name], closes: &f.closes}, nil
+	}))
+	st := engine.NewRegistry[engine.StageFactory]("stage")
+	must(t, stages.Register(st))
+	if f.wrap {
+		st = wrapStages(t, st, f.log)
+	}
+	models := model.NewProviders()
+	must(t, models.Register("test", func(cfg schema.Model, _ string) (model.Model, error) {
+		if cfg.Name == "summariser" && f.compact != nil {
+			return f.compact, nil
+		}
+		return f.decide, nil
+	}))
+	return engine.Options{
+		Toolsets: sets, Stages: st, Models: models, Skills: f.skills,
+		Policy: func(engine.PolicyEnv) (engine.Policy, error) { return f.policy, nil },
+	}
+}
+
+func (f *fixture) harness(t *testing.T) *engine.Harness {
+	t.Helper()
+	h, err := engine.New(t.Context(), f.spec, f.options(t))
+	if err != nil {
+		t.Fatalf("engine.New: %v", err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	return h
+}
+
+// wrapStages decorates every registered stage so its start is logged.
+func wrapStages(t testing.TB, in *engine.Registry[engine.StageFactory], log *effects) *engine.Registry[engine.StageFactory] {
+	out := engine.NewRegistry[engine.StageFactory]("stage")
+	for _, name := range in.Names() {
+		f, err := in.Lookup(name)
+		must(t, err)
+		must(t, out.Register(name, func(s *schema.Spec) (engine.Stage, error) {
+			st, err := f(s)
+			return loggedStage{st, log}, err
+		}))
+	}
+	return out
+}
+
+type loggedStage struct {
+	engine.Stage
+	log *effects
+}
+
+func (l loggedStage) Run(ctx context.Context, t *engine.Turn) error {
+	l.log.add("stage:" + l.Name())
+	return l.Stage.Run(ctx, t)
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func call(name string, args string) model.ToolCall {
+	return model.ToolCall{Name: name, Arguments: json.RawMessage(args)}
+}
+
+func toolResp(text string, calls ...model.ToolCall) model.Response {
+	return model.Response{Text: text, ToolCalls: calls}
+}
+
+func collect(seq func(func(engine.Event) bool)) []engine.Event {
+	var evs []engine.Event
+	for ev := range seq {
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func kinds(evs []engine.Event) []engine.EventKind {
+	out := make([]engine.EventKind, len(evs))
+	for i, e := range evs {
+		out[i] = e.Kind
+	}
+	return out
+}
+
+func countDone(evs []engine.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == engine.EventDone {
+			n++
+		}
+	}
+	return n
+}
+
+// requestText flattens a request's text for containment checks.
+func requestText(req model.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		fmt.Fprintf(&b, "<%s>%s", m.Role, m.Text())
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(&b, "[call %s %s]", c.Name, c.Arguments)
+		}
+	}
+	for _, d := range req.Tools {
+		fmt.Fprintf(&b, "<tool %s>%s", d.Name, d.Description)
+	}
+	return b.String()
+}
+
+func imageCount(req model.Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		for _, p := range m.Parts {
+			if p.Image != nil {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Harness is one session: the tools, clients, stages and context of one
+// robot, running one task at a time.
+type Harness struct {
+	spec  *schema.Spec
+	opts  Options
+	log   *slog.Logger
+	clock func() time.Time
+
+	model     model.Model
+	compactor compactor
+	policy    Policy
+	toolsets  []Toolset
+	tools     *toolRegistry
+	stages    []Stage
+
+	memoryDir string
+	runLogDir string // empty: no run log
+	secrets   []string
+	redact    []*regexp.Regexp
+	profile   string
+	catalog   string
+
+	busy      atomic.Bool
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+
+	// Session state, touched only by the task running (busy) or by
+	// ResetSession when idle.
+	store  store
+	scene  *scenegraph.Graph
+	taskN  int
+	groupN int
+
+	// hostMu guards what tools may reach from their own goroutines.
+	hostMu    sync.Mutex
+	task      *task
+	lastNotes *TaskNotes
+}
+
+// New builds a session from a validated spec: model clients, toolsets, the
+// flat tool registry, the policy and the stage pipeline, all by name through
+// the registries in opts. On error everything already built is closed.
+func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error) {
+	switch {
+	case spec == nil:
+		return nil, errors.New("engine.New: nil spec")
+	case opts.Toolsets == nil:
+		return nil, errors.New("engine.New: Options.Toolsets is nil")
+	case opts.Stages == nil:
+		return nil, errors.New("engine.New: Options.Stages is nil")
+	case opts.Models == nil:
+		return nil, errors.New("engine.New: Options.Models is nil")
+	case opts.Policy == nil:
+		return nil, errors.New("engine.New: Options.Policy is nil")
+	}
+	h := &Harness{spec: spec, opts: opts, log: opts.Logger, clock: opts.Clock}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.clock == nil {
+		h.clock = time.Now
+	}
+	if err := h.build(ctx); err != nil {
+		return nil, errors.Join(err, h.Close())
+	}
+	return h, nil
+}
+
+func (h *Harness) build(ctx context.Context) error {
+	spec := h.spec
+	var err error
+	if h.model, err = h.opts.Models.New(spec.Model, spec.Dir); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if err := h.buildCompactor(); err != nil {
+		return err
+	}
+	evaluator := h.model
+	if spec.Evaluator.Model != nil {
+		if evaluator, err = h.opts.Models.New(*spec.Evaluator.Model, spec.Dir); err != nil {
+			return fmt.Errorf("evaluator.model: %w", err)
+		}
+	}
+	if err := h.buildTools(ctx); err != nil {
+		return err
+	}
+	if err := h.buildStages(); err != nil {
+		return err
+	}
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Tools: h, Evaluator: evaluator, User: h.opts.User}); err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns)
+	if spec.Memory.Dir != "" {
+		h.memoryDir = h.resolve(spec.Memory.Dir)
+	}
+	if err := h.buildRunLog(); err != nil {
+		return err
+	}
+	h.profile = h.renderProfile()
+	if h.opts.Skills != nil {
+		h.catalog = h.opts.Skills.Render()
+	}
+	return nil
+}
+
+func (h *Harness) buildCompactor() error {
+	c := h.spec.Context.Compaction
+	h.compactor = compactor{cfg: c, model: h.model, modelName: modelName(h.spec.Model)}
+	if !c.Enabled {
+		return nil
+	}
+	switch {
+	case c.ContextWindow <= c.ReserveTokens:
+		return fmt.Errorf("context.compaction: context_window (%d) must exceed reserve_tokens (%d)", c.ContextWindow, c.ReserveTokens)
+	case c.MaxInputChars <= 0:
+		return fmt.Errorf("context.compaction.max_input_chars: must be positive, got %d", c.MaxInputChars)
+	case c.MaxSummaryRounds <= 0:
+		return fmt.Errorf("context.compaction.max_summary_rounds: must be positive, got %d", c.MaxSummaryRounds)
+	case c.KeepRecentTurns < 0 || c.KeepRecentTokens < 0:
+		return errors.New("context.compaction: keep_recent_turns and keep_recent_tokens must not be negative")
+	}
+	if c.CompactionModel != nil {
+		m, err := h.opts.Models.New(*c.CompactionModel, h.spec.Dir)
+		if err != nil {
+			return fmt.Errorf("context.compaction.compaction_model: %w", err)
+		}
+		h.compactor.model, h.compactor.modelName = m, modelName(*c.CompactionModel)
+	}
+	return nil
+}
+
+func modelName(m schema.Model) string {
+	if m.Name != "" {
+		return m.Provider + "/" + m.Name
+	}
+	return m.Provider
+}
+
+func (h *Harness) buildStages() error {
+	seen := map[string]bool{}
+	for i, name := range h.spec.Loop.Stages {
+		if seen[name] {
+			return fmt.Errorf("loop.stages[%d]: stage %q listed twice", i, name)
+		}
+		seen[name] = true
+		f, err := h.opts.Stages.Lookup(name)
+		if err != nil {
+			return fmt.Errorf("loop.stages[%d]: %w", i, err)
+		}
+		st, err := f(h.spec)
+		if err != nil {
+			return fmt.Errorf("loop.stages[%d] %q: %w", i, name, err)
+		}
+		h.stages = append(h.stages, st)
+	}
+	// A turn without a decision, an execution or a record would loop
+	// forever or leave a tool call unanswered.
+	for _, need := range []string{"decide", "execute", "record"} {
+		if !seen[need] {
+			return fmt.Errorf("loop.stages: the %q stage is required", need)
+		}
+	}
+	return nil
+}
+
+func (h *Harness) resolve(p string) string {
+	if filepath.IsAbs(p) || h.spec.Dir == "" {
+		return p
+	}
+	return filepath.Join(h.spec.Dir, p)
+}
+
+func (h *Harness) renderProfile() string {
+	if h.opts.RenderProfile != nil {
+		return h.opts.RenderProfile(h.spec.Embodiment)
+	}
+	b, err := json.MarshalIndent(h.spec.Embodiment, "", "  ")
+	if err != nil {
+		return "Embodiment Profile unavailable: " + err.Error()
+	}
+	return "Embodiment Profile:\n" + string(b)
+}
+
+// ResetSession clears Accumulated context (and the working Task Notes)
+// while keeping clients, tools and the scene graph. It fails with ErrBusy
+// while a task runs.
+func (h *Harness) ResetSession() error {
+	if !h.busy.CompareAndSwap(false, true) {
+		return ErrBusy
+	}
+	defer h.busy.Store(false)
+	h.store.clearAccumulated()
+	h.store.setObservation("", nil)
+	h.store.setBrief("")
+	return nil
+}
+
+// Close releases every owned resource: each toolset (MCP subprocesses
+// included) is closed once. It is idempotent and returns the first call's
+// errors on every call.
+func (h *Harness) Close() error {
+	h.closeOnce.Do(func() {
+		h.closed.Store(true)
+		var errs []error
+		for i := len(h.toolsets) - 1; i >= 0; i-- {
+			if err := h.toolsets[i].Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close toolset %s: %w", h.toolsets[i].Name(), err))
+			}
+		}
+		h.closeErr = errors.Join(errs...)
+	})
+	return h.closeErr
+}
+
+// Spec returns the plan the session was built from.
+func (h *Harness) Spec() *schema.Spec { return h.spec }
+
+// Tools lists the registered tools' names, sorted (hidden ones included).
+func (h *Harness) Tools() []string { return append([]string(nil), h.tools.names...) }
+
+func (h *Harness) readEnv(name string) string { return os.Getenv(name) }

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// hostAdapter is the Host that in-process tools receive. Tools may call it
+// from their own goroutines, so it goes through hostMu.
+type hostAdapter struct{ h *Harness }
+
+var _ Host = hostAdapter{}
+
+func (a hostAdapter) User() UserChannel { return a.h.opts.User }
+
+// LoadSkill returns a skill body and adds it to Resident context for the
+// rest of the current task.
+func (a hostAdapter) LoadSkill(name string) (string, error) {
+	h := a.h
+	if h.opts.Skills == nil {
+		return "", errors.New("load_skill: this session has no skills")
+	}
+	body, err := h.opts.Skills.Body(name)
+	if err != nil {
+		return "", fmt.Errorf("load_skill: %w", err)
+	}
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	if h.task == nil {
+		return "", errors.New("load_skill: no task is running")
+	}
+	if !slices.ContainsFunc(h.task.skills, func(s loadedSkill) bool { return s.name == name }) {
+		h.task.skills = append(h.task.skills, loadedSkill{name: name, body: body})
+		h.task.residentDirty = true
+	}
+	return body, nil
+}
+
+// SceneLookup returns the scene-graph entries matching query.
+func (a hostAdapter) SceneLookup(query string) []SceneEntry {
+	h := a.h
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	found := h.scene.Lookup(query)
+	out := make([]SceneEntry, len(found))
+	for i, e := range found {
+		out[i] = SceneEntry{Ref: e.Ref, Name: e.Name, Class: e.Class, Relation: e.Relation, Target: e.Target,
+			Room: e.Room, Source: e.Source, SeenTurn: e.SeenTurn, Stale: e.Stale, DistM: e.DistM}
+	}
+	return out
+}
+
+// Emit queues an event for the running task's stream; the loop delivers it
+// at its next step. Without a running task the event is logged and dropped.
+func (a hostAdapter) Emit(ev Event) { a.h.queue(ev) }
+
+func (h *Harness) queue(ev Event) {
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	if h.task == nil {
+		h.log.Warn("event emitted outside a task dropped", "kind", ev.Kind)
+		return
+	}
+	h.task.pending = append(h.task.pending, ev)
+}

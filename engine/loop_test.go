@@ -1,0 +1,315 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/schema"
+)
+
+// R3: before every model call, in order: Task Notes snapshot, a new
+// Observation, the Scene Graph Brief, compaction; then the decision.
+func TestR3OrderBeforeEveryModelCall(t *testing.T) {
+	f := newFixture(t,
+		toolResp("", call("move", `{"d":1}`)),
+		toolResp("", call("move", `{"d":2}`)),
+		toolResp("done"))
+	f.wrap = true
+	f.spec.Context.Compaction.Enabled = true
+	f.spec.Context.Compaction.ContextWindow = 20000 // the first request is far below
+	f.spec.Context.Compaction.ReserveTokens = 19990 // ... so every turn is due
+	f.spec.Context.Compaction.KeepRecentTurns = 0
+	f.spec.Context.Compaction.KeepRecentTokens = 0
+	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
+	f.compact = &recorder{inner: mustScript(t, compactEntries(10)...), name: "summariser", log: f.log}
+	rep, err := f.harness(t).Run(t.Context(), "tidy up")
+	if err != nil || rep.Reason != engine.DoneFinal || rep.Text != "done" {
+		t.Fatalf("Run = %+v, %v", rep, err)
+	}
+	var got []string
+	for _, e := range f.log.list() {
+		if e == "tool:move" || e == "stage:execute" || e == "stage:record" {
+			continue
+		}
+		got = append(got, e)
+	}
+	turn := func(compacts bool) []string {
+		s := []string{"stage:task_notes", "stage:observe", "tool:observe", "stage:scene_brief", "stage:compact"}
+		if compacts {
+			s = append(s, "summariser:compact")
+		}
+		return append(s, "stage:decide", "model:decide")
+	}
+	// Turn 1 holds only the instruction and the current notes (never
+	// summarised): nothing to compact. Later turns compact the older prefix.
+	want := slices.Concat(turn(false), turn(true), turn(true))
+	if !slices.Equal(got, want) {
+		t.Fatalf("effects order\n got %v\nwant %v", got, want)
+	}
+	reqs := f.decide.requests()
+	for i, req := range reqs {
+		txt := requestText(req)
+		last := req.Messages[len(req.Messages)-1].Text()
+		if !strings.Contains(last, "Scene Graph Brief") || !strings.Contains(last, "Observation (turn ") {
+			t.Errorf("request %d: refreshed context is not the last message: %q", i, last)
+		}
+		if i > 0 && !strings.Contains(txt, "turn "+itoa(i)+": move: ok") {
+			t.Errorf("request %d: the notes snapshot lacks the previous tool result:\n%s", i, txt)
+		}
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+func mustScript(t *testing.T, es ...script.Entry) model.Model {
+	t.Helper()
+	m, err := script.FromEntries("test script", es...)
+	must(t, err)
+	return m
+}
+
+func compactEntries(n int) []script.Entry {
+	out := make([]script.Entry, n)
+	for i := range out {
+		out[i] = script.Entry{Purpose: model.PurposeCompact, Text: "summary"}
+	}
+	return out
+}
+
+func TestFinalAnswerEndsTaskWithOneDone(t *testing.T) {
+	f := newFixture(t, toolResp("I see a mug"))
+	evs := collect(f.harness(t).RunStream(t.Context(), "look"))
+	if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+		t.Fatalf("events %v: want exactly one done, last", kinds(evs))
+	}
+	d := evs[len(evs)-1].Done
+	if d.Reason != engine.DoneFinal || d.Text != "I see a mug" || d.Turns != 1 {
+		t.Fatalf("done = %+v", d)
+	}
+	if evs[0].Kind != engine.EventTaskStart {
+		t.Fatalf("first event %s, want task_start", evs[0].Kind)
+	}
+}
+
+func TestOneDonePerStreamOnErrorAndCancel(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   func(cancel context.CancelFunc) []engine.RunOption
+		resps  []model.Response
+		reason engine.DoneReason
+		cancel bool
+	}{
+		{name: "script exhausted is an error", resps: []model.Response{toolResp("", call("move", `{}`))}, reason: engine.DoneError},
+		{name: "should_cancel", reason: engine.DoneCancelled, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")},
+			opts: func(context.CancelFunc) []engine.RunOption {
+				n := 0
+				return []engine.RunOption{engine.WithShouldCancel(func() bool { n++; return n > 2 })}
+			}},
+		{name: "context cancelled", reason: engine.DoneCancelled, cancel: true, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, tc.resps...)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if tc.cancel {
+				f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope { cancel(); return engine.Failure("interrupted") }
+			}
+			var opts []engine.RunOption
+			if tc.opts != nil {
+				opts = tc.opts(cancel)
+			}
+			evs := collect(f.harness(t).RunStream(ctx, "go", opts...))
+			if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+				t.Fatalf("events %v: want exactly one done, last", kinds(evs))
+			}
+			if got := evs[len(evs)-1].Done.Reason; got != tc.reason {
+				t.Fatalf("reason %s, want %s (%+v)", got, tc.reason, evs[len(evs)-1].Done)
+			}
+		})
+	}
+}
+
+func TestEarlyBreakStopsTheStream(t *testing.T) {
+	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("", call("move", `{}`)), toolResp("done"))
+	h := f.harness(t)
+	n := 0
+	for ev := range h.RunStream(t.Context(), "go") {
+		n++
+		if ev.Kind == engine.EventModel {
+			break // the runtime panics if the engine yields again
+		}
+	}
+	if f.tool("move").calls.Load() != 0 {
+		t.Fatalf("the tool ran after the consumer stopped")
+	}
+	// The session is free again and answers the next task.
+	if _, err := h.Run(t.Context(), "again"); err != nil && errors.Is(err, engine.ErrBusy) {
+		t.Fatalf("session still busy after early break: %v", err)
+	}
+}
+
+func TestExecuteAnswersEveryCall(t *testing.T) {
+	f := newFixture(t,
+		toolResp("two at once", call("move", `{"d":1}`), call("move", `{"d":2}`)),
+		toolResp("", call("fly", `{}`)),
+		toolResp("", call("move", `not json`)),
+		toolResp("", call("observe", `{}`)), // hidden: not model-selectable
+		toolResp("finished"))
+	h := f.harness(t)
+	evs := collect(h.RunStream(t.Context(), "go"))
+	var results []*engine.Envelope
+	for _, e := range evs {
+		if e.Kind == engine.EventToolResult {
+			results = append(results, e.Result)
+		}
+	}
+	if len(results) != 5 {
+		t.Fatalf("got %d tool results, want 5: %v", len(results), kinds(evs))
+	}
+	wants := []struct {
+		ok     bool
+		reason string
+	}{{true, ""}, {false, "one tool call per turn"}, {false, `unknown tool "fly"; available tools: move`}, {false, "invalid arguments"}, {false, `unknown tool "observe"`}}
+	for i, w := range wants {
+		if results[i].Success != w.ok || !strings.Contains(results[i].Reason, w.reason) {
+			t.Errorf("result %d = %+v, want ok=%v reason containing %q", i, results[i], w.ok, w.reason)
+		}
+	}
+	if n := f.tool("move").calls.Load(); n != 1 {
+		t.Fatalf("move ran %d times, want 1 (extra calls never run)", n)
+	}
+	// Every call has its result in the next request, by id.
+	last := f.decide.requests()[4]
+	calls, answered := 0, map[string]bool{}
+	for _, m := range last.Messages {
+		for _, c := range m.ToolCalls {
+			calls++
+			answered[c.ID] = false
+		}
+		if m.Role == model.RoleTool {
+			answered[m.ToolCallID] = true
+		}
+	}
+	for id, ok := range answered {
+		if !ok {
+			t.Errorf("call %s has no result in the request", id)
+		}
+	}
+	if calls != 5 {
+		t.Fatalf("%d calls in the transcript, want 5", calls)
+	}
+}
+
+// A blocked call never runs and returns through the ordinary result channel;
+// a post-hook verdict reaches the model but the post-condition never does.
+func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
+	const secret = "POSTCONDITION-the mug is in the drawer"
+	f := newFixture(t, toolResp("", call("move", `{"d":5}`)), toolResp("", call("grasp", `{}`)), toolResp("ok"))
+	f.addTool("core", "grasp", nil)
+	f.spec.Tools["grasp"] = schema.ToolContract{PostCondition: secret, Description: "Grasp carefully."}
+	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
+		if cc.Call.Tool == "move" {
+			v := engine.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
+			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []engine.HookVerdict{v}}
+		}
+		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
+	}
+	f.policy.post = func(cc *engine.CallContext, _ *engine.Envelope) engine.PostResult {
+		if cc.Tool.Contract.PostCondition != secret {
+			t.Errorf("post hook sees contract %+v", cc.Tool.Contract)
+		}
+		return engine.PostResult{Verdict: &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}}
+	}
+	evs := collect(f.harness(t).RunStream(t.Context(), "stow the mug"))
+	if f.tool("move").calls.Load() != 0 {
+		t.Fatal("a blocked call ran")
+	}
+	if !slices.Contains(kinds(evs), engine.EventHook) || !slices.Contains(kinds(evs), engine.EventEvaluation) {
+		t.Fatalf("missing hook/evaluation events: %v", kinds(evs))
+	}
+	reqs := f.decide.requests()
+	if !strings.Contains(requestText(reqs[1]), "blocked by hook clearance: too close") {
+		t.Fatalf("block reason not in the next request")
+	}
+	final := requestText(reqs[2])
+	if !strings.Contains(final, "mug still on table") || !strings.Contains(final, `"status":"failure"`) || !strings.Contains(final, "wrist camera") {
+		t.Fatalf("verdict not visible to the model:\n%s", final)
+	}
+	if !strings.Contains(final, "Grasp carefully.") {
+		t.Fatal("contract description addendum missing from the tool definition")
+	}
+	for i, r := range reqs {
+		if strings.Contains(requestText(r), "POSTCONDITION") {
+			t.Fatalf("request %d contains the post-condition", i)
+		}
+	}
+}
+
+func TestHarnessTerminations(t *testing.T) {
+	fail := func(context.Context, map[string]any) engine.Envelope { return engine.Failure("stuck") }
+	repeat := func(n int, args string) []model.Response {
+		var rs []model.Response
+		for i := range n {
+			a := args
+			if a == "" {
+				a = `{"i":` + itoa(i) + `}`
+			}
+			rs = append(rs, toolResp("", call("move", a)))
+		}
+		return rs
+	}
+	cases := []struct {
+		name   string
+		resps  []model.Response
+		setup  func(f *fixture)
+		reason engine.DoneReason
+		turns  int
+	}{
+		{"max turns", repeat(10, ""), func(f *fixture) { f.spec.Safety.MaxTurns = 3 }, engine.DoneMaxTurns, 3},
+		{"consecutive failures", repeat(10, ""), func(f *fixture) {
+			f.tool("move").fn = fail
+			f.spec.Safety.FailureBudget.Consecutive = 2
+		}, engine.DoneFailureBudget, 2},
+		{"total failures", repeat(10, ""), func(f *fixture) {
+			n := 0
+			f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
+				n++
+				if n%2 == 0 {
+					return engine.Envelope{Success: true}
+				}
+				return engine.Failure("flaky")
+			}
+			f.spec.Safety.FailureBudget = schema.FailureBudget{Consecutive: 5, Total: 3}
+		}, engine.DoneFailureBudget, 5},
+		{"failure verdict counts", repeat(10, ""), func(f *fixture) {
+			f.policy.post = func(*engine.CallContext, *engine.Envelope) engine.PostResult {
+				return engine.PostResult{Verdict: &schema.Verdict{Status: "failure"}}
+			}
+			f.spec.Safety.FailureBudget.Consecutive = 3
+		}, engine.DoneFailureBudget, 3},
+		{"loop detected", repeat(10, `{"d":1}`), func(f *fixture) {
+			f.spec.Safety.LoopDetection = schema.LoopDetection{Enabled: true, Repeats: 4}
+		}, engine.DoneLoopDetected, 4},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, tc.resps...)
+			tc.setup(f)
+			rep, err := f.harness(t).Run(t.Context(), "go")
+			if err != nil || rep.Reason != tc.reason || rep.Turns != tc.turns {
+				t.Fatalf("Run = %+v, %v; want %s after %d turns", rep, err, tc.reason, tc.turns)
+			}
+			if !strings.Contains(rep.Text, "Task ended by the harness") {
+				t.Fatalf("report text %q", rep.Text)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// ErrBusy is returned when a task is started while another runs on the same
+// Harness: one Harness owns one session and runs one task at a time.
+var ErrBusy = errors.New("harness busy: a task is already running on this session")
+
+// ErrClosed is returned when a task is started on a closed Harness.
+var ErrClosed = errors.New("harness closed")
+
+// Options are the registries and collaborators a Harness is built from. The
+// caller (the CLI, a test) supplies every one; the engine never imports an
+// implementation package.
+type Options struct {
+	Toolsets *Registry[ToolsetFactory]
+	Stages   *Registry[StageFactory]
+	Models   *model.Providers
+	Policy   PolicyFactory
+	User     UserChannel
+	// Skills is the session's Skill Catalog; nil means no skills.
+	Skills SkillCatalog
+	// RenderProfile renders the Embodiment Profile for Resident context; nil
+	// falls back to its JSON form.
+	RenderProfile func(schema.Embodiment) string
+	// Clock stamps events and names run directories; nil means time.Now.
+	Clock func() time.Time
+	// RunLogDir overrides spec.RunLog.Dir (and enables the run log).
+	RunLogDir string
+	Logger    *slog.Logger
+}
+
+// RunOption configures one task of RunStream.
+type RunOption func(*runConfig)
+
+type runConfig struct {
+	pollReplan   func() (string, bool)
+	shouldCancel func() bool
+}
+
+// WithPollReplan is polled before every model decision and before every tool
+// execution; a revision (text, true) replaces the task's goal inside the
+// active task.
+func WithPollReplan(f func() (string, bool)) RunOption {
+	return func(c *runConfig) { c.pollReplan = f }
+}
+
+// WithShouldCancel is checked before every model decision and before every
+// tool execution; true ends the task with DoneCancelled.
+func WithShouldCancel(f func() bool) RunOption {
+	return func(c *runConfig) { c.shouldCancel = f }
+}

@@ -1,0 +1,275 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/thea-harness/thea/schema"
+	"strings"
+)
+
+// task is the state of the running task.
+type task struct {
+	n           int
+	instruction string
+	cfg         runConfig
+	yield       func(Event) bool
+	stopped     bool // the consumer stopped reading: emit nothing more
+	log         *runLog
+	notes       TaskNotes
+	snapshotted int // notes version last snapshotted; -1: none yet
+	turn        int
+
+	skills        []loadedSkill
+	residentDirty bool
+	memory        string
+	pending       []Event
+	observation   *schema.Observation
+
+	consecutive, total int
+	lastKey            string
+	repeats            int
+	report             *Report
+}
+
+type loadedSkill struct{ name, body string }
+
+// Run runs one task to its end and returns its report. A task ended by an
+// error returns the report and the error; ErrBusy when another task runs.
+func (h *Harness) Run(ctx context.Context, instruction string) (Report, error) {
+	return h.run(ctx, instruction, nil, func(Event) bool { return true })
+}
+
+// RunStream runs one task, yielding its events. A fully consumed stream
+// yields exactly one EventDone, last; after the consumer stops early no
+// more events are yielded and the task ends at its next step.
+func (h *Harness) RunStream(ctx context.Context, instruction string, opts ...RunOption) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		_, _ = h.run(ctx, instruction, opts, yield) // the report travels in the done event
+	}
+}
+
+func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption, yield func(Event) bool) (Report, error) {
+	var cfg runConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if h.closed.Load() {
+		return h.refuse(yield, ErrClosed)
+	}
+	if !h.busy.CompareAndSwap(false, true) {
+		return h.refuse(yield, ErrBusy)
+	}
+	defer h.busy.Store(false)
+
+	t := h.startTask(ctx, instruction, cfg, yield)
+	rep := h.finish(t, h.loop(ctx, t))
+	if rep.Reason == DoneError {
+		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
+	}
+	return rep, nil
+}
+
+// refuse answers a task that cannot start with a single done event.
+func (h *Harness) refuse(yield func(Event) bool, err error) (Report, error) {
+	rep := Report{Reason: DoneError, Error: err.Error(), Text: "Task not started: " + err.Error()}
+	yield(Event{Kind: EventDone, Time: h.clock(), Done: &rep})
+	return rep, err
+}
+
+// startTask resets Task Notes, reads Memory and tool experience, assembles
+// the visible Tool Definitions and appends the instruction.
+func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConfig, yield func(Event) bool) *task {
+	h.taskN++
+	t := &task{n: h.taskN, instruction: instruction, cfg: cfg, yield: yield, snapshotted: -1}
+	t.notes.reset(instruction)
+	h.hostMu.Lock()
+	h.task = t
+	h.hostMu.Unlock()
+	if h.runLogDir != "" {
+		l, err := openRunLog(h.runLogDir, h.clock(), t.n, h.secrets, h.redact)
+		if err != nil {
+			t.report = &Report{Reason: DoneError, Error: err.Error()}
+		} else {
+			t.log = l
+		}
+	}
+	h.emit(t, Event{Kind: EventTaskStart, Text: instruction})
+	if t.report != nil {
+		return t
+	}
+	mem, err := h.readMemoryFile("MEMORY.md")
+	if err != nil {
+		t.report = &Report{Reason: DoneError, Error: err.Error()}
+		return t
+	}
+	t.memory = mem
+	if err := h.refreshResident(t, true); err != nil {
+		t.report = &Report{Reason: DoneError, Error: err.Error()}
+		return t
+	}
+	text := "Instruction: " + instruction
+	if len(h.store.acc) > 0 {
+		text = fmt.Sprintf("New instruction (task %d): %s", t.n, instruction)
+	}
+	h.store.append(entry{kind: kindInstruction, group: h.groupN + 1, msg: userText(text)})
+	return t
+}
+
+// refreshResident re-renders the Resident system message (task start, or a
+// skill body loaded during the task).
+func (h *Harness) refreshResident(t *task, withTools bool) error {
+	tools := h.store.tools
+	if withTools {
+		var err error
+		if tools, err = h.assembleTools(); err != nil {
+			return err
+		}
+	}
+	h.hostMu.Lock()
+	skills := append([]loadedSkill(nil), t.skills...)
+	t.residentDirty = false
+	h.hostMu.Unlock()
+	parts := []string{h.spec.SystemPrompt}
+	if t.memory != "" {
+		parts = append(parts, "Memory (from earlier tasks):\n"+t.memory)
+	}
+	parts = append(parts, h.profile)
+	if h.catalog != "" {
+		parts = append(parts, h.catalog)
+	}
+	for _, s := range skills {
+		parts = append(parts, fmt.Sprintf("Skill %q (loaded):\n%s", s.name, s.body))
+	}
+	h.store.setResident(joinNonEmpty(parts...), tools)
+	return nil
+}
+
+// loop runs turns until the task ends.
+func (h *Harness) loop(ctx context.Context, t *task) Report {
+	if t.report != nil {
+		return *t.report
+	}
+	for {
+		if max := h.spec.Safety.MaxTurns; max > 0 && t.turn >= max {
+			return h.terminate(t, DoneMaxTurns, fmt.Sprintf("the turn limit (max_turns %d) was reached", max))
+		}
+		t.turn++
+		h.groupN++
+		turn := &Turn{Number: t.turn, h: h, t: t, group: h.groupN}
+		for _, st := range h.stages {
+			if err := st.Run(ctx, turn); err != nil {
+				turn.end = &Report{Reason: DoneError, Error: fmt.Sprintf("stage %s: %v", st.Name(), err)}
+			}
+			h.flush(t)
+			if t.stopped && turn.end == nil {
+				turn.end = &Report{Reason: DoneCancelled, Text: "The consumer stopped reading the event stream."}
+			}
+			if turn.end != nil {
+				break
+			}
+		}
+		turn.settle()
+		if turn.end != nil {
+			return *turn.end
+		}
+	}
+}
+
+// terminate builds the report of a task the harness ends.
+func (h *Harness) terminate(t *task, reason DoneReason, why string) Report {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task ended by the harness after %d turns: %s.", t.turn, why)
+	ev := t.notes.Timeline
+	if len(ev) > 3 {
+		ev = ev[len(ev)-3:]
+	}
+	for _, e := range ev {
+		fmt.Fprintf(&b, "\n- turn %d: %s", e.Turn, e.Text)
+	}
+	return Report{Text: b.String(), Reason: reason}
+}
+
+// finish emits the one terminal done event and closes the task.
+func (h *Harness) finish(t *task, rep Report) Report {
+	rep.Turns = t.turn
+	if t.log != nil {
+		rep.RunDir = t.log.dir
+	}
+	if rep.Reason == DoneError && rep.Text == "" {
+		rep.Text = "Task ended by an error: " + rep.Error
+	}
+	h.flush(t)
+	notes := t.notes.clone()
+	h.hostMu.Lock()
+	h.lastNotes = &notes
+	h.hostMu.Unlock()
+	h.emit(t, Event{Kind: EventDone, Text: rep.Text, Done: &rep})
+	if t.log != nil {
+		if err := t.log.close(); err != nil {
+			h.log.Error("run log close", "err", err)
+		}
+	}
+	h.hostMu.Lock()
+	h.task = nil
+	h.hostMu.Unlock()
+	return rep
+}
+
+// emit stamps an event, writes it to the run log and yields it unless the
+// consumer has stopped.
+func (h *Harness) emit(t *task, ev Event) {
+	ev.Time = h.clock()
+	ev.Task = t.n
+	ev.Turn = t.turn
+	if t.log != nil {
+		if err := t.log.write(ev); err != nil {
+			h.log.Error("run log write", "err", err, "kind", ev.Kind)
+		}
+	}
+	if t.stopped {
+		return
+	}
+	if !t.yield(ev) {
+		t.stopped = true
+	}
+}
+
+// flush delivers events queued by tools and hooks.
+func (h *Harness) flush(t *task) {
+	h.hostMu.Lock()
+	pending := t.pending
+	t.pending = nil
+	h.hostMu.Unlock()
+	for _, ev := range pending {
+		h.emit(t, ev)
+	}
+}
+
+// cancelled checks cooperative cancellation: the context and should_cancel.
+func (h *Harness) cancelled(ctx context.Context, t *task, where string) *Report {
+	why := ""
+	switch {
+	case ctx.Err() != nil:
+		why = "context: " + ctx.Err().Error()
+	case t.cfg.shouldCancel != nil && t.cfg.shouldCancel():
+		why = "should_cancel"
+	default:
+		return nil
+	}
+	h.emit(t, Event{Kind: EventCancel, Text: fmt.Sprintf("cancelled before %s (%s)", where, why)})
+	rep := h.terminate(t, DoneCancelled, "cancelled before "+where+" ("+why+")")
+	return &rep
+}
+
+// LastTaskNotes returns a copy of the finished notes of the last task (the
+// input of memory consolidation); false before any task ended.
+func (h *Harness) LastTaskNotes() (TaskNotes, bool) {
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	if h.lastNotes == nil {
+		return TaskNotes{}, false
+	}
+	return h.lastNotes.clone(), true
+}

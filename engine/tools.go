@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/thea-harness/thea/engine/model"
+)
+
+var _ ToolCaller = (*Harness)(nil)
+
+// toolRegistry is the session's flat tool registry: every tool of every
+// toolset under one name, with its contract.
+type toolRegistry struct {
+	byName map[string]*RegisteredTool
+	names  []string // sorted
+	base   map[string]string
+}
+
+// buildTools instantiates every toolset of the spec through the registry by
+// kind and flattens their tools. A name clash is a load error.
+func (h *Harness) buildTools(ctx context.Context) error {
+	reg := &toolRegistry{byName: map[string]*RegisteredTool{}, base: map[string]string{}}
+	setNames := make([]string, 0, len(h.spec.Toolsets))
+	for name := range h.spec.Toolsets {
+		setNames = append(setNames, name)
+	}
+	slices.Sort(setNames)
+	for _, setName := range setNames {
+		cfg := h.spec.Toolsets[setName]
+		factory, err := h.opts.Toolsets.Lookup(cfg.Kind)
+		if err != nil {
+			return fmt.Errorf("toolsets.%s: %w", setName, err)
+		}
+		set, err := factory(ctx, h.spec, setName, hostAdapter{h})
+		if err != nil {
+			return fmt.Errorf("toolsets.%s: build: %w", setName, err)
+		}
+		h.toolsets = append(h.toolsets, set)
+		tools, err := set.Tools(ctx)
+		if err != nil {
+			return fmt.Errorf("toolsets.%s: list tools: %w", setName, err)
+		}
+		allowed := map[string]bool{}
+		for _, n := range cfg.Tools {
+			allowed[n] = false
+		}
+		for _, t := range tools {
+			def := t.Def()
+			if len(cfg.Tools) > 0 {
+				if _, ok := allowed[def.Name]; !ok {
+					continue
+				}
+				allowed[def.Name] = true
+			}
+			if prev, ok := reg.byName[def.Name]; ok {
+				return fmt.Errorf("tool %q is provided by toolsets %q and %q: tool names must be unique", def.Name, prev.Toolset, setName)
+			}
+			reg.byName[def.Name] = &RegisteredTool{Tool: t, Toolset: setName, Contract: h.spec.Tools[def.Name], Def: def}
+			reg.base[def.Name] = def.Description
+			reg.names = append(reg.names, def.Name)
+		}
+		for n, seen := range allowed {
+			if !seen {
+				return fmt.Errorf("toolsets.%s.tools: toolset does not provide %q", setName, n)
+			}
+		}
+	}
+	slices.Sort(reg.names)
+	for name := range h.spec.Tools {
+		if _, ok := reg.byName[name]; !ok {
+			return fmt.Errorf("tools.%s: no toolset provides this tool (known: %s)", name, strings.Join(reg.names, ", "))
+		}
+	}
+	for path, name := range map[string]string{"observation.tool": h.spec.Observation.Tool, "safety.clearance_tool": h.spec.Safety.ClearanceTool} {
+		if _, ok := reg.byName[name]; name != "" && !ok {
+			return fmt.Errorf("%s: no toolset provides tool %q (known: %s)", path, name, strings.Join(reg.names, ", "))
+		}
+	}
+	h.tools = reg
+	return nil
+}
+
+// assembleTools sets each tool's model-visible definition for a task: the
+// back-end description, the contract's addendum and the tool-experience
+// summary read now from <memory.dir>/tool_experience/<tool>.md. Hidden tools
+// are not offered.
+func (h *Harness) assembleTools() ([]model.ToolDef, error) {
+	defs := make([]model.ToolDef, 0, len(h.tools.names))
+	for _, name := range h.tools.names {
+		rt := h.tools.byName[name]
+		desc := joinNonEmpty(h.tools.base[name], rt.Contract.Description)
+		exp, err := h.readMemoryFile(filepath.Join("tool_experience", name+".md"))
+		if err != nil {
+			return nil, err
+		}
+		if exp != "" {
+			desc = joinNonEmpty(desc, "Experience from earlier tasks:\n"+exp)
+		}
+		rt.Def.Description = desc
+		if rt.Contract.Hidden {
+			continue
+		}
+		defs = append(defs, model.ToolDef{Name: name, Description: desc, InputSchema: rt.Def.InputSchema})
+	}
+	return defs, nil
+}
+
+// readMemoryFile reads a file under memory.dir; a missing file is empty.
+func (h *Harness) readMemoryFile(rel string) (string, error) {
+	if h.memoryDir == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(filepath.Join(h.memoryDir, rel))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read memory: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// Lookup finds a registered tool by name (hidden tools included).
+func (h *Harness) Lookup(name string) (*RegisteredTool, bool) {
+	rt, ok := h.tools.byName[name]
+	return rt, ok
+}
+
+// CallTool calls a registered tool directly, for the harness's own use
+// (observation, clearance, evidence); it never raises: an unknown tool or
+// unencodable arguments come back as a failure envelope.
+func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) Envelope {
+	rt, ok := h.tools.byName[name]
+	if !ok {
+		return Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
+	}
+	return h.invoke(ctx, rt, raw)
+}
+
+func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) Envelope {
+	start := time.Now()
+	env := rt.Tool.Call(ctx, raw)
+	env.Duration = time.Since(start)
+	return env
+}
+
+// visibleNames lists the tools the model may call, for failure reasons.
+func (h *Harness) visibleNames() string {
+	var out []string
+	for _, n := range h.tools.names {
+		if !h.tools.byName[n].Contract.Hidden {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
