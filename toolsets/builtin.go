@@ -38,9 +38,9 @@ type staticToolset struct {
 	tools []engine.Tool
 }
 
-func (s *staticToolset) Name() string                                  { return s.name }
+func (s *staticToolset) Name() string                                 { return s.name }
 func (s *staticToolset) Tools(context.Context) ([]engine.Tool, error) { return s.tools, nil }
-func (s *staticToolset) Close() error                                  { return nil }
+func (s *staticToolset) Close() error                                 { return nil }
 
 // NewBuiltinFactory builds the in-process toolset: query_user, notify_user,
 // load_skill and scene_lookup.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -47,12 +48,16 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 		}
 		tr := transport.NewStdioWithOptions(argv[0], env, argv[1:],
 			transport.WithCommandLogger(quiet()),
-			transport.WithCommandStderrWriter(c.stderr),
 			transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
 				// Not CommandContext: the back-end outlives the start-up context.
 				cmd := exec.Command(command, args...)
 				cmd.Env = env
 				cmd.Dir = dir
+				// Our writer rather than the transport's drain: Wait then
+				// guarantees the crash's last words are captured before the
+				// crash is reported. WaitDelay bounds a grandchild holding it.
+				cmd.Stderr = c.stderr
+				cmd.WaitDelay = time.Second
 				// Its own process group, so Close can end grandchildren too.
 				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 				c.cmd = cmd
@@ -66,7 +71,7 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 		return nil, fmt.Errorf("starting %s: %w", ts.key, err)
 	}
 	_, err := c.client.Initialize(sctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
+		ProtocolVersion: mcp.LATEST_LEGACY_PROTOCOL_VERSION,
 		ClientInfo:      mcp.Implementation{Name: "thea", Version: "0.1.0"},
 	}})
 	if err != nil {

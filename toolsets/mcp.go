@@ -228,12 +228,17 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 }
 
 // dropConn forgets a crashed connection (if still current) and ends it.
-func (ts *MCPToolset) dropConn(c *conn, why string) {
+func (ts *MCPToolset) dropConn(c *conn) {
 	ts.mu.Lock()
 	if ts.conn == c {
 		ts.conn = nil
 	}
-	ts.lastCrash = why
 	ts.mu.Unlock()
 	c.close()
+}
+
+func (ts *MCPToolset) setLastCrash(why string) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.lastCrash = why
 }

@@ -20,7 +20,7 @@ type fixture struct {
 	processes string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -46,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) start(t *testing.T) *MCPToolset {
+func (f *fixture) start(t testing.TB) *MCPToolset {
 	t.Helper()
 	ts, err := StartMCP(t.Context(), f.spec, "sim", Deps{})
 	if err != nil {
@@ -56,7 +56,7 @@ func (f *fixture) start(t *testing.T) *MCPToolset {
 	return ts
 }
 
-func toolByName(t *testing.T, ts engine.Toolset, name string) engine.Tool {
+func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
 	t.Helper()
 	tools, err := ts.Tools(t.Context())
 	if err != nil {

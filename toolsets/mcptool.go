@@ -43,7 +43,7 @@ func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 	if c == nil {
 		return engine.Failure(reason)
 	}
-	res, err := c.client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: t.def.Name, Arguments: args}})
+	res, err := c.client.CallTool(ctx, mcpCallRequest(t.def.Name, args))
 	if err != nil {
 		return t.failed(ctx, c, err)
 	}
@@ -67,8 +67,9 @@ func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelop
 		}
 		return engine.Failure(fmt.Sprintf("%s %s; its effect is unknown: observe before retrying", t.def.Name, what))
 	case isCrash(err):
+		ts.dropConn(c) // waits for the process, so its stderr is complete
 		note := c.stderrNote()
-		ts.dropConn(c, err.Error()+note)
+		ts.setLastCrash(err.Error() + note)
 		if t.physical {
 			ts.markUncertain(t.def.Name, "crashed")
 		}
@@ -86,4 +87,8 @@ func isCrash(err error) bool {
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.As(err, &uerr)
+}
+
+func mcpCallRequest(name string, args json.RawMessage) mcp.CallToolRequest {
+	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}}
 }
