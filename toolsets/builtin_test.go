@@ -201,4 +201,6 @@ type schemaTool struct{ s string }
 func (s *schemaTool) Def() engine.ToolDef {
 	return engine.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
 }
-func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope { return engine.Failure("unused") }
+func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope {
+	return engine.Failure("unused")
+}
