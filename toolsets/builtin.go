@@ -64,7 +64,13 @@ func NewBuiltinFactory() engine.ToolsetFactory {
 			if !keep[t.def.Name] {
 				continue
 			}
-			g, err := Guard(t, contractFor(spec, name, t.def.Name), cfg.Timeout.D())
+			timeout := cfg.Timeout.D()
+			if t.def.Name == "query_user" {
+				// A person answers on their own time: the user channel's timeout
+				// (zero: until cancelled), not the toolset's, bounds the wait.
+				timeout = spec.User.Timeout.D()
+			}
+			g, err := Guard(t, contractFor(spec, name, t.def.Name), timeout)
 			if err != nil {
 				return nil, fmt.Errorf("builtin toolset %q: %w", name, err)
 			}

@@ -148,10 +148,11 @@ func TestQueryUserTimeout(t *testing.T) {
 	t.Cleanup(func() { _ = w.Close() })
 	spec := builtinSpec()
 	cfg := spec.Toolsets["core"]
-	cfg.Timeout = schema.Duration(20 * time.Millisecond)
+	cfg.Timeout = schema.Duration(time.Nanosecond) // not query_user's
 	spec.Toolsets["core"] = cfg
+	spec.User.Timeout = schema.Duration(20 * time.Millisecond)
 	ts := newBuiltin(t, spec, &fakeHost{user: user.NewTerminal(r, io.Discard)})
-	wantFailure(t, call(t, ts, "query_user", `{"question":"anyone?"}`), "timed out")
+	wantFailure(t, call(t, ts, "query_user", `{"question":"anyone?"}`), "query_user timed out after 20ms")
 }
 
 // blockingTool ignores its context; the guard must still return.

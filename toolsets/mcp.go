@@ -33,6 +33,9 @@ type MCPToolset struct {
 	key   string
 	tools []engine.Tool
 
+	// startMu serialises restarts (and their backoff) without holding mu, so
+	// state queries and an operator's clear never wait for a restart.
+	startMu   sync.Mutex
 	mu        sync.Mutex
 	conn      *conn // nil after a crash, until the next call restarts it
 	restarts  int
@@ -193,34 +196,42 @@ func (ts *MCPToolset) markUncertain(tool, what string) {
 // connection returns the live connection, restarting a crashed back-end with
 // backoff within the restart budget.
 func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
+	ts.startMu.Lock()
+	defer ts.startMu.Unlock()
 	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if ts.closed {
+	closed, c, restarts, backoff, lastCrash := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash
+	ts.mu.Unlock()
+	switch {
+	case closed:
 		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
-	}
-	if ts.conn != nil {
-		return ts.conn, ""
-	}
-	if ts.restarts >= ts.cfg.Restart.MaxRestarts {
+	case c != nil:
+		return c, ""
+	case restarts >= ts.cfg.Restart.MaxRestarts:
 		return nil, fmt.Sprintf("the %s back-end is down (%s) and was restarted %d times, the most allowed: its tools are unavailable, tell the user",
-			ts.name, ts.lastCrash, ts.restarts)
+			ts.name, lastCrash, restarts)
 	}
-	if ts.backoff > 0 {
-		t := time.NewTimer(ts.backoff)
+	if backoff > 0 {
+		t := time.NewTimer(backoff)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			return nil, fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
 		}
-		ts.backoff *= 2
 	}
-	ts.restarts++
 	c, err := ts.start(ctx)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.restarts++
+	ts.backoff *= 2
 	if err != nil {
 		ts.lastCrash = err.Error()
 		ts.logger.Warn("mcp back-end restart failed", "restart", ts.restarts, "err", err)
 		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
+	}
+	if ts.closed { // closed while restarting
+		c.close()
+		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
 	}
 	ts.logger.Info("mcp back-end restarted", "restart", ts.restarts)
 	ts.conn = c

@@ -14,10 +14,9 @@ import (
 )
 
 type fixture struct {
-	spec      *schema.Spec
-	marker    string // written by the server when a move is cancelled
-	started   string // written by the server when a move starts
-	processes string
+	spec    *schema.Spec
+	marker  string // written by the server when a move is cancelled
+	started string // written by the server when a move starts
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -196,4 +195,62 @@ func TestMCPEnvironmentAllowListAndCwd(t *testing.T) {
 	if env.Value["value"] != "yes" {
 		t.Fatalf("passthrough = %v", env.Value)
 	}
+}
+
+func TestMCPStartErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  schema.Toolset
+		want string
+	}{
+		{"no transport", schema.Toolset{Kind: "mcp"}, "needs a command"},
+		{"both transports", schema.Toolset{Kind: "mcp", URL: "http://x", Command: []string{"x"}}, "not both"},
+		{"missing binary", schema.Toolset{Kind: "mcp", Command: []string{"/nonexistent/robot-server"}}, "/nonexistent/robot-server"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
+			_, err := StartMCP(t.Context(), spec, "sim", Deps{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	t.Setenv("THEA_TEST_PASS", "p")
+	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
+		spec: &schema.Spec{Dir: "/specs"}}
+	argv, env, dir, err := ts.commandLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	if argv[0] != self || strings.Join(argv[1:], " ") != "sim serve" {
+		t.Fatalf("argv = %v", argv)
+	}
+	if strings.Join(env, ",") != "THEA_TEST_PASS=p,A=1" || dir != "/specs/rel" {
+		t.Fatalf("env = %v, dir = %s", env, dir)
+	}
+}
+
+func TestRegister(t *testing.T) {
+	r := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
+	if err := Register(r, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Names(), ","); got != "builtin,mcp" {
+		t.Fatalf("kinds = %s", got)
+	}
+	if err := Register(r, Deps{}); err == nil {
+		t.Fatal("registering twice succeeded")
+	}
+	f, _ := r.Lookup("mcp")
+	ts, err := f(t.Context(), newFixture(t).spec, "sim", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	wantSuccess(t, call(t, ts, "echo", `{"text":"via registry"}`))
 }
