@@ -3,6 +3,9 @@ package toolsets
 import (
 	"encoding/json"
 	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/schema"
 )
 
 // BenchmarkMCPRoundTrip is one guarded call of a trivial tool over stdio to a
@@ -31,3 +34,22 @@ func BenchmarkMCPRawClient(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGuard is the guard's own cost around an in-process tool: argument
+// parsing, schema validation, timeout and panic recovery.
+func BenchmarkGuard(b *testing.B) {
+	h := &fakeHost{user: nil}
+	g, err := Guard(builtinTools(h)[3], schemaContract(), time.Minute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"query":"mug"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env := g.Call(b.Context(), args); !env.Success {
+			b.Fatal(env.Reason)
+		}
+	}
+}
+
+func schemaContract() schema.ToolContract { return schema.ToolContract{} }

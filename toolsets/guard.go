@@ -45,8 +45,8 @@ func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Dura
 
 func (g *guarded) Def() engine.ToolDef { return g.def }
 
-// Call validates, then runs the tool in its own goroutine so that a tool that
-// ignores its context still returns at the timeout.
+// Call validates, then runs the tool; a tool not known to honour its context
+// runs in its own goroutine so that it still returns at the timeout.
 func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
 	start := time.Now()
 	args, failure := g.check(args)
@@ -60,26 +60,38 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 		ctx, cancel = context.WithTimeout(ctx, g.timeout)
 		defer cancel()
 	}
-	done := make(chan engine.Envelope, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- engine.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
-			}
-		}()
-		done <- g.inner.Call(ctx, args)
-	}()
 	var env engine.Envelope
-	select {
-	case env = <-done:
-	case <-ctx.Done():
-		env = engine.Failure(g.contextReason(ctx))
+	if _, ok := g.inner.(contextBound); ok {
+		env = g.inline(ctx, args)
+	} else {
+		done := make(chan engine.Envelope, 1)
+		go func() { done <- g.inline(ctx, args) }()
+		select {
+		case env = <-done:
+		case <-ctx.Done():
+			env = engine.Failure(g.contextReason(ctx))
+		}
 	}
 	if !env.Success && ctx.Err() != nil && env.Reason == "" {
 		env.Reason = g.contextReason(ctx)
 	}
 	env.Duration = time.Since(start)
 	return env
+}
+
+// contextBound marks tools that return promptly when their context ends (the
+// MCP client does): the guard calls them on the caller's goroutine, saving a
+// goroutine hand-off per call.
+type contextBound interface{ returnsOnCancel() }
+
+// inline runs the tool, turning a panic into a failure envelope.
+func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env engine.Envelope) {
+	defer func() {
+		if r := recover(); r != nil {
+			env = engine.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
+		}
+	}()
+	return g.inner.Call(ctx, args)
 }
 
 func (g *guarded) contextReason(ctx context.Context) string {

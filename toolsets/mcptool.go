@@ -25,6 +25,9 @@ type mcpTool struct {
 
 func (t *mcpTool) Def() engine.ToolDef { return t.def }
 
+// returnsOnCancel: the mcp-go client returns as soon as the context ends.
+func (t *mcpTool) returnsOnCancel() {}
+
 func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
 	ts := t.ts
 	if t.physical {
