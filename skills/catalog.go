@@ -1,0 +1,117 @@
+package skills
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Catalog is a session's fixed set of skills: names and descriptions are
+// resident, bodies are loaded on demand.
+type Catalog struct {
+	skills map[string]Skill
+	names  []string
+}
+
+var _ engine.SkillCatalog = (*Catalog)(nil)
+
+// NewCatalog builds a catalog; a name used twice is an error naming both files.
+func NewCatalog(skills ...Skill) (*Catalog, error) {
+	c := &Catalog{skills: map[string]Skill{}}
+	var errs []error
+	for _, s := range skills {
+		if prev, ok := c.skills[s.Name]; ok {
+			errs = append(errs, fmt.Errorf("%s: skill %q is already defined in %s", s.Path, s.Name, prev.Path))
+			continue
+		}
+		c.skills[s.Name] = s
+		c.names = append(c.names, s.Name)
+	}
+	slices.Sort(c.names)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// Load scans each directory for <skill>/SKILL.md. Every problem is reported,
+// each naming its file; sub-directories without a SKILL.md are not skills.
+func Load(dirs []string) (*Catalog, error) {
+	var skills []Skill
+	var errs []error
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("skills dir: %w", err))
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			path := filepath.Join(dir, e.Name(), SkillFile)
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			s, err := Parse(path)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			skills = append(skills, s)
+		}
+	}
+	c, err := NewCatalog(skills...)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// Render is the resident catalog: one line "- name: description" per skill.
+func (c *Catalog) Render() string {
+	var b strings.Builder
+	for _, n := range c.names {
+		fmt.Fprintf(&b, "- %s: %s\n", n, c.skills[n].Description)
+	}
+	return b.String()
+}
+
+// Body returns a skill's instructions and a line listing its resource files,
+// which the model reads only when the instructions call for them.
+func (c *Catalog) Body(name string) (string, error) {
+	s, ok := c.skills[name]
+	if !ok {
+		known := "none"
+		if len(c.names) > 0 {
+			known = strings.Join(c.names, ", ")
+		}
+		return "", fmt.Errorf("unknown skill %q (known skills: %s)", name, known)
+	}
+	if len(s.Resources) == 0 {
+		return s.Body, nil
+	}
+	paths := make([]string, len(s.Resources))
+	for i, r := range s.Resources {
+		paths[i] = filepath.Join(s.Dir, filepath.FromSlash(r))
+	}
+	return s.Body + "\n\nResources of this skill (read one only when the instructions above call for it): " +
+		strings.Join(paths, ", "), nil
+}
+
+// Names lists the skills, sorted.
+func (c *Catalog) Names() []string { return slices.Clone(c.names) }
+
+// Skill returns one parsed skill.
+func (c *Catalog) Skill(name string) (Skill, bool) {
+	s, ok := c.skills[name]
+	return s, ok
+}

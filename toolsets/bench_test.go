@@ -1,0 +1,55 @@
+package toolsets
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// BenchmarkMCPRoundTrip is one guarded call of a trivial tool over stdio to a
+// real subprocess server, argument validation included (target under 150 µs).
+func BenchmarkMCPRoundTrip(b *testing.B) {
+	ts := newFixture(b).start(b)
+	echo := toolByName(b, ts, "echo")
+	args := json.RawMessage(`{"text":"hi"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env := echo.Call(b.Context(), args); !env.Success {
+			b.Fatal(env.Reason)
+		}
+	}
+}
+
+// BenchmarkMCPRawClient is the same round trip through mcp-go's client alone,
+// to separate the guard's share from the transport's.
+func BenchmarkMCPRawClient(b *testing.B) {
+	ts := newFixture(b).start(b)
+	c, _ := ts.connection(b.Context())
+	req := mcpCallRequest("echo", json.RawMessage(`{"text":"hi"}`))
+	for b.Loop() {
+		if _, err := c.client.CallTool(b.Context(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGuard is the guard's own cost around an in-process tool: argument
+// parsing, schema validation, timeout and panic recovery.
+func BenchmarkGuard(b *testing.B) {
+	h := &fakeHost{user: nil}
+	g, err := Guard(builtinTools(h)[3], schemaContract(), time.Minute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"query":"mug"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env := g.Call(b.Context(), args); !env.Success {
+			b.Fatal(env.Reason)
+		}
+	}
+}
+
+func schemaContract() schema.ToolContract { return schema.ToolContract{} }

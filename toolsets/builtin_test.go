@@ -1,0 +1,207 @@
+package toolsets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/user"
+)
+
+// fakeHost is the session side the builtin tools reach.
+type fakeHost struct {
+	user    engine.UserChannel
+	mu      sync.Mutex
+	events  []engine.Event
+	skills  map[string]string
+	entries []engine.SceneEntry
+	panics  bool
+}
+
+func (h *fakeHost) User() engine.UserChannel { return h.user }
+func (h *fakeHost) LoadSkill(name string) (string, error) {
+	if b, ok := h.skills[name]; ok {
+		return b, nil
+	}
+	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
+}
+func (h *fakeHost) SceneLookup(q string) []engine.SceneEntry {
+	if h.panics {
+		panic("scene graph corrupted")
+	}
+	var out []engine.SceneEntry
+	for _, e := range h.entries {
+		if strings.Contains(e.Name, q) || e.Class == q {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+func (h *fakeHost) Emit(e engine.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.events = append(h.events, e)
+}
+
+func builtinSpec(tools ...string) *schema.Spec {
+	return &schema.Spec{Toolsets: map[string]schema.Toolset{"core": {Kind: "builtin", Tools: tools}}}
+}
+
+func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
+	t.Helper()
+	r := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
+	if err := Register(r, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := r.Lookup("builtin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := f(t.Context(), spec, "core", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+func TestQueryUser(t *testing.T) {
+	script := user.NewScript(user.Answer{Match: "which mug", Answer: "2"})
+	h := &fakeHost{user: script}
+	ts := newBuiltin(t, builtinSpec(), h)
+	env := call(t, ts, "query_user", `{"question":"Put away which mug?","choices":["red","blue"],"refs":["obj:3","obj:7"]}`)
+	wantSuccess(t, env)
+	if env.Value["answer"] != "blue" {
+		t.Fatalf("answer = %v", env.Value)
+	}
+	if q := script.Questions(); len(q) != 1 || strings.Join(q[0].Refs, ",") != "obj:3,obj:7" {
+		t.Fatalf("questions = %+v", q)
+	}
+	if len(h.events) != 1 || h.events[0].Kind != engine.EventQuestion || h.events[0].Args["answer"] != "blue" {
+		t.Fatalf("events = %+v", h.events)
+	}
+	// Nothing left to answer: a failure the model can act on.
+	wantFailure(t, call(t, ts, "query_user", `{"question":"Really?"}`), "did not answer", "no answer")
+	wantFailure(t, call(t, ts, "query_user", `{"question":""}`), `argument "question"`)
+}
+
+func TestNotifyUser(t *testing.T) {
+	script := user.NewScript()
+	h := &fakeHost{user: script}
+	ts := newBuiltin(t, builtinSpec(), h)
+	wantSuccess(t, call(t, ts, "notify_user", `{"message":"halfway there"}`))
+	if n := script.Notifications(); len(n) != 1 || n[0] != "halfway there" {
+		t.Fatalf("notifications = %v", n)
+	}
+	if len(h.events) != 1 || h.events[0].Kind != engine.EventNotify || h.events[0].Text != "halfway there" {
+		t.Fatalf("events = %+v", h.events)
+	}
+}
+
+func TestLoadSkillAndSceneLookup(t *testing.T) {
+	h := &fakeHost{user: user.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
+		entries: []engine.SceneEntry{{Ref: "obj:1", Name: "red mug", Class: "mug", Source: "head", SeenTurn: 3}}}
+	ts := newBuiltin(t, builtinSpec(), h)
+	env := call(t, ts, "load_skill", `{"name":"open_drawer"}`)
+	wantSuccess(t, env)
+	if env.Value["instructions"] != "Pull the handle." {
+		t.Fatalf("load_skill = %v", env.Value)
+	}
+	wantFailure(t, call(t, ts, "load_skill", `{"name":"fly"}`), `unknown skill "fly"`, "open_drawer")
+
+	env = call(t, ts, "scene_lookup", `{"query":"mug"}`)
+	wantSuccess(t, env)
+	entries, _ := env.Value["entries"].([]any)
+	if env.Value["count"] != 1 || len(entries) != 1 || entries[0].(map[string]any)["ref"] != "obj:1" {
+		t.Fatalf("scene_lookup = %v", env.Value)
+	}
+}
+
+func TestBuiltinPanicBecomesFailure(t *testing.T) {
+	h := &fakeHost{user: user.NewScript(), panics: true}
+	ts := newBuiltin(t, builtinSpec(), h)
+	wantFailure(t, call(t, ts, "scene_lookup", `{"query":"mug"}`), "internal error", "scene graph corrupted")
+}
+
+func TestBuiltinRestriction(t *testing.T) {
+	ts := newBuiltin(t, builtinSpec("notify_user"), &fakeHost{user: user.NewScript()})
+	tools, _ := ts.Tools(t.Context())
+	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
+		t.Fatalf("tools = %v", tools)
+	}
+	f := NewBuiltinFactory()
+	_, err := f(t.Context(), builtinSpec("notify_user", "teleport"), "core", &fakeHost{})
+	if err == nil || !strings.Contains(err.Error(), "teleport") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestQueryUserTimeout(t *testing.T) {
+	// A terminal nobody types into: the toolset's timeout ends the wait.
+	r, w := io.Pipe()
+	t.Cleanup(func() { _ = w.Close() })
+	spec := builtinSpec()
+	cfg := spec.Toolsets["core"]
+	cfg.Timeout = schema.Duration(time.Nanosecond) // not query_user's
+	spec.Toolsets["core"] = cfg
+	spec.User.Timeout = schema.Duration(20 * time.Millisecond)
+	ts := newBuiltin(t, spec, &fakeHost{user: user.NewTerminal(r, io.Discard)})
+	wantFailure(t, call(t, ts, "query_user", `{"question":"anyone?"}`), "query_user timed out after 20ms")
+}
+
+// blockingTool ignores its context; the guard must still return.
+type blockingTool struct {
+	calls   int
+	release chan struct{}
+}
+
+func (b *blockingTool) Def() engine.ToolDef {
+	return engine.ToolDef{Name: "stuck", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
+}
+func (b *blockingTool) Call(context.Context, json.RawMessage) engine.Envelope {
+	b.calls++
+	<-b.release
+	return engine.Envelope{Success: true}
+}
+
+func TestGuard(t *testing.T) {
+	inner := &blockingTool{release: make(chan struct{})}
+	defer close(inner.release)
+	g, err := Guard(inner, schema.ToolContract{Timeout: schema.Duration(10 * time.Millisecond)}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{}`, `missing required argument "n"`},
+		{`{"n":"3"}`, `argument "n" must be integer, got string`},
+		{`{"n":1,"m":2}`, `unknown argument "m" (accepted: n)`},
+		{`[1]`, "must be a JSON object"},
+		{`{"n":`, "not valid JSON"},
+	} {
+		wantFailure(t, g.Call(t.Context(), []byte(tc.args)), tc.want)
+	}
+	if inner.calls != 0 {
+		t.Fatalf("invalid arguments reached the tool %d times", inner.calls)
+	}
+	wantFailure(t, g.Call(t.Context(), []byte(`{"n":1}`)), "stuck timed out after 10ms")
+
+	_, err = Guard(&schemaTool{`{"type":"object","properties":{"n":{"type":"nope"}}}`}, schema.ToolContract{}, 0)
+	if err == nil || !strings.Contains(err.Error(), `tool "bad"`) {
+		t.Fatalf("bad schema: %v", err)
+	}
+}
+
+type schemaTool struct{ s string }
+
+func (s *schemaTool) Def() engine.ToolDef {
+	return engine.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
+}
+func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope {
+	return engine.Failure("unused")
+}

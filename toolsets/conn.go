@@ -1,0 +1,167 @@
+package toolsets
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// conn is one running back-end: an initialised client and, over stdio, the
+// process group of its subprocess.
+type conn struct {
+	client *client.Client
+	cmd    *exec.Cmd // nil over HTTP
+	stderr *tail
+	once   sync.Once
+}
+
+// quiet is given to mcp-go's transports: they log expected events (a closed
+// pipe after a crash) as errors; the toolset reports what matters itself.
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
+	sctx, cancel := context.WithTimeout(ctx, ts.startTimeout())
+	defer cancel()
+	c := &conn{}
+	if ts.cfg.URL != "" {
+		cl, err := client.NewStreamableHttpClient(ts.cfg.URL,
+			transport.WithHTTPHeaders(ts.cfg.Headers), transport.WithHTTPLogger(quiet()))
+		if err != nil {
+			return nil, fmt.Errorf("connecting to %s: %w", ts.cfg.URL, err)
+		}
+		c.client = cl
+	} else {
+		c.stderr = &tail{max: 2048}
+		argv, env, dir, err := ts.commandLine()
+		if err != nil {
+			return nil, err
+		}
+		tr := transport.NewStdioWithOptions(argv[0], env, argv[1:],
+			transport.WithCommandLogger(quiet()),
+			transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
+				// Not CommandContext: the back-end outlives the start-up context.
+				cmd := exec.Command(command, args...)
+				cmd.Env = env
+				cmd.Dir = dir
+				// Our writer rather than the transport's drain: Wait then
+				// guarantees the crash's last words are captured before the
+				// crash is reported. WaitDelay bounds a grandchild holding it.
+				cmd.Stderr = c.stderr
+				cmd.WaitDelay = time.Second
+				// Its own process group, so Close can end grandchildren too.
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				c.cmd = cmd
+				return cmd, nil
+			}))
+		c.client = client.NewClient(tr)
+	}
+	// The transport keeps this context for the connection's lifetime.
+	if err := c.client.Start(context.WithoutCancel(ctx)); err != nil {
+		c.close()
+		return nil, fmt.Errorf("starting %s: %w", ts.key, err)
+	}
+	_, err := c.client.Initialize(sctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: mcp.LATEST_LEGACY_PROTOCOL_VERSION,
+		ClientInfo:      mcp.Implementation{Name: "thea", Version: "0.1.0"},
+	}})
+	if err != nil {
+		c.close()
+		return nil, fmt.Errorf("initializing %s: %w%s", ts.key, err, c.stderrNote())
+	}
+	return c, nil
+}
+
+// commandLine resolves the command ("thea" runs this binary), the allow-listed
+// environment (env plus env_passthrough, nothing else) and the working
+// directory (relative to the spec's directory).
+func (ts *MCPToolset) commandLine() (argv, env []string, dir string, err error) {
+	argv = append([]string(nil), ts.cfg.Command...)
+	if argv[0] == "thea" {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("resolving the thea binary: %w", err)
+		}
+		argv[0] = self
+	}
+	env = []string{} // non-nil: a nil Env would inherit the whole environment
+	for _, k := range ts.cfg.EnvPassthrough {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	for k, v := range ts.cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	dir = ts.cfg.Cwd
+	if dir == "" {
+		dir = ts.spec.Dir
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(ts.spec.Dir, dir)
+	}
+	return argv, env, dir, nil
+}
+
+// close ends the connection once: stdin is closed first so a well-behaved
+// server exits by itself, then the whole process group is killed so nothing
+// it started survives.
+func (c *conn) close() {
+	c.once.Do(func() {
+		if c.client != nil {
+			_ = c.client.Close() // errors here are the crash already reported
+		}
+		if c.cmd != nil && c.cmd.Process != nil {
+			// ESRCH means the group is already gone.
+			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
+}
+
+func (c *conn) stderrNote() string {
+	if c.stderr == nil {
+		return ""
+	}
+	if s := c.stderr.String(); s != "" {
+		return " (stderr: " + s + ")"
+	}
+	return ""
+}
+
+// tail keeps the last max bytes written (the back-end's stderr).
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(trimSpace(t.b))
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == ' ' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,129 @@
+package toolsets
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// guarded wraps a tool so that its arguments are checked against the
+// inputSchema before anything runs, a panic becomes a failure envelope and the
+// timeout (the contract's, else the toolset's) is applied.
+type guarded struct {
+	inner   engine.Tool
+	def     engine.ToolDef
+	schema  *jsonschema.Schema
+	props   []string
+	timeout time.Duration
+}
+
+// Guard wraps t. The tool's inputSchema is compiled once here; a schema that
+// does not compile is an error naming the tool.
+func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Duration) (engine.Tool, error) {
+	def := t.Def()
+	g := &guarded{inner: t, def: def, timeout: toolsetTimeout}
+	if contract.Timeout > 0 {
+		g.timeout = contract.Timeout.D()
+	}
+	if len(bytes.TrimSpace(def.InputSchema)) > 0 {
+		sch, props, err := compileSchema(def.Name, def.InputSchema)
+		if err != nil {
+			return nil, err
+		}
+		g.schema, g.props = sch, props
+	}
+	return g, nil
+}
+
+func (g *guarded) Def() engine.ToolDef { return g.def }
+
+// Call validates, then runs the tool; a tool not known to honour its context
+// runs in its own goroutine so that it still returns at the timeout.
+func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+	start := time.Now()
+	args, failure := g.check(args)
+	if failure != "" {
+		env := engine.Failure(failure)
+		env.Duration = time.Since(start)
+		return env
+	}
+	if g.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, g.timeout)
+		defer cancel()
+	}
+	var env engine.Envelope
+	if _, ok := g.inner.(contextBound); ok {
+		env = g.inline(ctx, args)
+	} else {
+		done := make(chan engine.Envelope, 1)
+		go func() { done <- g.inline(ctx, args) }()
+		select {
+		case env = <-done:
+		case <-ctx.Done():
+			env = engine.Failure(g.contextReason(ctx))
+		}
+	}
+	if !env.Success && ctx.Err() != nil && env.Reason == "" {
+		env.Reason = g.contextReason(ctx)
+	}
+	env.Duration = time.Since(start)
+	return env
+}
+
+// contextBound marks tools that return promptly when their context ends (the
+// MCP client does): the guard calls them on the caller's goroutine, saving a
+// goroutine hand-off per call.
+type contextBound interface{ returnsOnCancel() }
+
+// inline runs the tool, turning a panic into a failure envelope.
+func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env engine.Envelope) {
+	defer func() {
+		if r := recover(); r != nil {
+			env = engine.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
+		}
+	}()
+	return g.inner.Call(ctx, args)
+}
+
+func (g *guarded) contextReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("%s timed out after %s; its effect is unknown: observe before retrying", g.def.Name, g.timeout)
+	}
+	return fmt.Sprintf("%s was cancelled before it finished; its effect is unknown", g.def.Name)
+}
+
+// check parses and validates the arguments; it returns the normalised JSON or a
+// reason the model can act on.
+func (g *guarded) check(args json.RawMessage) (json.RawMessage, string) {
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+	if err != nil {
+		return nil, fmt.Sprintf("the arguments of %s are not valid JSON (%v): send one JSON object", g.def.Name, err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, jsonType(v))
+	}
+	if g.schema == nil {
+		return trimmed, ""
+	}
+	if err := g.schema.Validate(v); err != nil {
+		var verr *jsonschema.ValidationError
+		if errors.As(err, &verr) {
+			return nil, fmt.Sprintf("invalid arguments for %s: %s", g.def.Name, describe(verr, g.props))
+		}
+		return nil, fmt.Sprintf("invalid arguments for %s: %v", g.def.Name, err)
+	}
+	return trimmed, ""
+}

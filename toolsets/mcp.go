@@ -1,0 +1,255 @@
+package toolsets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// defaultStartTimeout bounds start-up (spawn, Initialize, ListTools) when the
+// spec gives none.
+const defaultStartTimeout = 30 * time.Second
+
+// MCPToolset is one MCP back-end: a subprocess over stdio or a server over
+// streamable HTTP. It restarts a crashed back-end on the next call (with
+// backoff, a bounded number of times) and tracks whether the robot's state is
+// uncertain after a physical call timed out or crashed.
+type MCPToolset struct {
+	name   string
+	cfg    schema.Toolset
+	spec   *schema.Spec
+	logger *slog.Logger
+	locks  *PhysicalLocks
+	// key is the back-end's identity for PhysicalLocks: command line or URL.
+	key   string
+	tools []engine.Tool
+
+	// startMu serialises restarts (and their backoff) without holding mu, so
+	// state queries and an operator's clear never wait for a restart.
+	startMu   sync.Mutex
+	mu        sync.Mutex
+	conn      *conn // nil after a crash, until the next call restarts it
+	restarts  int
+	backoff   time.Duration
+	lastCrash string
+	uncertain string // why physical calls are refused; "" when certain
+	closed    bool
+}
+
+var _ engine.Toolset = (*MCPToolset)(nil)
+
+// NewMCPFactory builds MCP toolsets sharing deps.
+func NewMCPFactory(deps Deps) engine.ToolsetFactory {
+	deps = deps.withDefaults()
+	return func(ctx context.Context, spec *schema.Spec, name string, _ engine.Host) (engine.Toolset, error) {
+		ts, err := StartMCP(ctx, spec, name, deps)
+		if err != nil {
+			return nil, err
+		}
+		return ts, nil
+	}
+}
+
+// StartMCP starts the back-end spec.Toolsets[name], lists its tools and keeps
+// the ones the spec allows.
+func StartMCP(ctx context.Context, spec *schema.Spec, name string, deps Deps) (*MCPToolset, error) {
+	deps = deps.withDefaults()
+	cfg, ok := spec.Toolsets[name]
+	if !ok {
+		return nil, fmt.Errorf("mcp toolset %q: not in the spec", name)
+	}
+	ts := &MCPToolset{
+		name: name, cfg: cfg, spec: spec, locks: deps.Locks,
+		logger:  deps.Logger.With("toolset", name),
+		backoff: cfg.Restart.Backoff.D(),
+	}
+	switch {
+	case cfg.URL != "" && len(cfg.Command) > 0:
+		return nil, fmt.Errorf("mcp toolset %q: give either command or url, not both", name)
+	case cfg.URL != "":
+		ts.key = "url:" + cfg.URL
+	case len(cfg.Command) > 0:
+		ts.key = "cmd:" + strings.Join(cfg.Command, " ")
+	default:
+		return nil, fmt.Errorf("mcp toolset %q: needs a command (stdio) or a url (streamable HTTP)", name)
+	}
+	c, err := ts.start(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcp toolset %q: %w", name, err)
+	}
+	ts.conn = c
+	if err := ts.listTools(ctx, c); err != nil {
+		c.close()
+		return nil, fmt.Errorf("mcp toolset %q: %w", name, err)
+	}
+	ts.logger.Debug("mcp back-end started", "tools", len(ts.tools))
+	return ts, nil
+}
+
+func (ts *MCPToolset) startTimeout() time.Duration {
+	if d := ts.cfg.StartTimeout.D(); d > 0 {
+		return d
+	}
+	return defaultStartTimeout
+}
+
+func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
+	lctx, cancel := context.WithTimeout(ctx, ts.startTimeout())
+	defer cancel()
+	res, err := c.client.ListTools(lctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return fmt.Errorf("listing tools: %w", err)
+	}
+	have := make([]string, len(res.Tools))
+	for i, t := range res.Tools {
+		have[i] = t.Name
+	}
+	keep, missing := restrict(ts.cfg.Tools, have)
+	if len(missing) > 0 {
+		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), strings.Join(have, ", "))
+	}
+	for _, t := range res.Tools {
+		if !keep[t.Name] {
+			continue
+		}
+		// mcp-go decodes inputSchema into a struct; re-encoding it keeps
+		// type, properties (verbatim), required, additionalProperties and $defs.
+		in, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return fmt.Errorf("tool %q: encoding its inputSchema: %w", t.Name, err)
+		}
+		contract := contractFor(ts.spec, ts.name, t.Name)
+		mt := &mcpTool{ts: ts, physical: contract.Physical,
+			observation: isTool(ts.spec.Observation.Tool, ts.name, t.Name),
+			def:         engine.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
+		g, err := Guard(mt, contract, ts.cfg.Timeout.D())
+		if err != nil {
+			return err
+		}
+		ts.tools = append(ts.tools, g)
+	}
+	return nil
+}
+
+// Name is the toolset's name in the spec.
+func (ts *MCPToolset) Name() string { return ts.name }
+
+// Tools returns the guarded tools listed at start.
+func (ts *MCPToolset) Tools(context.Context) ([]engine.Tool, error) { return ts.tools, nil }
+
+// Close ends the back-end (its whole process group); it is idempotent.
+func (ts *MCPToolset) Close() error {
+	ts.mu.Lock()
+	c := ts.conn
+	ts.conn, ts.closed = nil, true
+	ts.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+	return nil
+}
+
+// ClearUncertain is the operator's clear: physical calls are allowed again.
+func (ts *MCPToolset) ClearUncertain() {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.uncertain = ""
+}
+
+// Uncertain returns why physical calls are refused, or "".
+func (ts *MCPToolset) Uncertain() string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.uncertain
+}
+
+// Restarts returns how many times the back-end was restarted.
+func (ts *MCPToolset) Restarts() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.restarts
+}
+
+func (ts *MCPToolset) markUncertain(tool, what string) {
+	if ts.cfg.OnUncertain == "continue" {
+		return
+	}
+	obs := ts.spec.Observation.Tool
+	if obs == "" {
+		obs = "the observation tool"
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.uncertain = fmt.Sprintf("the robot's state is uncertain since %s %s on the %s back-end: physical calls are refused until a successful %s call or an operator clears it",
+		tool, what, ts.name, obs)
+}
+
+// connection returns the live connection, restarting a crashed back-end with
+// backoff within the restart budget.
+func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
+	ts.startMu.Lock()
+	defer ts.startMu.Unlock()
+	ts.mu.Lock()
+	closed, c, restarts, backoff, lastCrash := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash
+	ts.mu.Unlock()
+	switch {
+	case closed:
+		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
+	case c != nil:
+		return c, ""
+	case restarts >= ts.cfg.Restart.MaxRestarts:
+		return nil, fmt.Sprintf("the %s back-end is down (%s) and was restarted %d times, the most allowed: its tools are unavailable, tell the user",
+			ts.name, lastCrash, restarts)
+	}
+	if backoff > 0 {
+		t := time.NewTimer(backoff)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil, fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
+		}
+	}
+	c, err := ts.start(ctx)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.restarts++
+	ts.backoff *= 2
+	if err != nil {
+		ts.lastCrash = err.Error()
+		ts.logger.Warn("mcp back-end restart failed", "restart", ts.restarts, "err", err)
+		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
+	}
+	if ts.closed { // closed while restarting
+		c.close()
+		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
+	}
+	ts.logger.Info("mcp back-end restarted", "restart", ts.restarts)
+	ts.conn = c
+	return c, ""
+}
+
+// dropConn forgets a crashed connection (if still current) and ends it.
+func (ts *MCPToolset) dropConn(c *conn) {
+	ts.mu.Lock()
+	if ts.conn == c {
+		ts.conn = nil
+	}
+	ts.mu.Unlock()
+	c.close()
+}
+
+func (ts *MCPToolset) setLastCrash(why string) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.lastCrash = why
+}

@@ -1,0 +1,256 @@
+package toolsets
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/internal/testserver"
+)
+
+type fixture struct {
+	spec    *schema.Spec
+	marker  string // written by the server when a move is cancelled
+	started string // written by the server when a move starts
+}
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f := &fixture{marker: filepath.Join(dir, "cancelled"), started: filepath.Join(dir, "started")}
+	f.spec = &schema.Spec{
+		Dir: dir,
+		Toolsets: map[string]schema.Toolset{"sim": {
+			Kind:    "mcp",
+			Command: []string{self, "-test.run=^$"},
+			Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
+				testserver.StartedEnv: f.started},
+			Timeout: schema.Duration(10 * time.Second),
+			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
+		}},
+		Tools: map[string]schema.ToolContract{
+			"move": {Physical: true},
+		},
+		Observation: schema.ObservationSource{Tool: "sim.observe"},
+	}
+	return f
+}
+
+func (f *fixture) start(t testing.TB) *MCPToolset {
+	t.Helper()
+	ts, err := StartMCP(t.Context(), f.spec, "sim", Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ts.Close() })
+	return ts
+}
+
+func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
+	t.Helper()
+	tools, err := ts.Tools(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Def().Name == name {
+			return tl
+		}
+	}
+	t.Fatalf("no tool %q", name)
+	return nil
+}
+
+func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+	t.Helper()
+	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
+}
+
+func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
+	t.Helper()
+	if env.Success {
+		t.Fatalf("want failure, got success %v", env.Value)
+	}
+	for _, c := range contains {
+		if !strings.Contains(env.Reason, c) {
+			t.Fatalf("reason %q does not contain %q", env.Reason, c)
+		}
+	}
+}
+
+func wantSuccess(t *testing.T, env engine.Envelope) {
+	t.Helper()
+	if !env.Success {
+		t.Fatalf("want success, got failure %q", env.Reason)
+	}
+}
+
+func TestMCPListAndCall(t *testing.T) {
+	ts := newFixture(t).start(t)
+	tools, _ := ts.Tools(t.Context())
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Def().Name)
+	}
+	if got := strings.Join(names, ","); !strings.Contains(got, "echo") || !strings.Contains(got, "observe") || len(names) != 9 {
+		t.Fatalf("tools = %s", got)
+	}
+	var sch map[string]any
+	if err := json.Unmarshal(toolByName(t, ts, "echo").Def().InputSchema, &sch); err != nil {
+		t.Fatal(err)
+	}
+	if req, _ := sch["required"].([]any); len(req) != 1 || req[0] != "text" {
+		t.Fatalf("echo inputSchema = %s", toolByName(t, ts, "echo").Def().InputSchema)
+	}
+
+	env := call(t, ts, "echo", `{"text":"hi"}`)
+	wantSuccess(t, env)
+	if env.Value["echo"] != "hi" || env.RunID != "run-echo" || env.Value["run_id"] != nil {
+		t.Fatalf("echo = %+v", env)
+	}
+	env = call(t, ts, "plain", `{}`)
+	wantSuccess(t, env)
+	if env.Value["text"] != "just words" {
+		t.Fatalf("plain = %+v", env)
+	}
+	wantFailure(t, call(t, ts, "refuse", `{}`), "the gripper is empty")
+	wantFailure(t, call(t, ts, "broken", `{}`), "arm fault 17")
+
+	env = call(t, ts, "observe", `{}`)
+	wantSuccess(t, env)
+	if env.Value["summary"] != "kitchen" || len(env.Images) != 2 {
+		t.Fatalf("observe = %+v", env)
+	}
+	if im := env.Images[0]; im.Camera != "head" || im.MIME != "image/png" || string(im.Data) != "PNGDATA" {
+		t.Fatalf("image 0 = %+v", im)
+	}
+	if env.Images[1].Camera != "image-2" {
+		t.Fatalf("image 1 camera = %q", env.Images[1].Camera)
+	}
+}
+
+func TestMCPInvalidArgumentsRefused(t *testing.T) {
+	ts := newFixture(t).start(t)
+	wantFailure(t, call(t, ts, "echo", `{}`), `missing required argument "text"`)
+	wantFailure(t, call(t, ts, "echo", `{"text":"a","colour":"red"}`), `unknown argument "colour"`, "accepted: text, times")
+	wantFailure(t, call(t, ts, "echo", `{"text":3}`), `argument "text" must be string, got number`)
+	wantFailure(t, call(t, ts, "echo", `{"text":`), "not valid JSON")
+	// A refused call never reached the server: it is still the first process.
+	if ts.Restarts() != 0 {
+		t.Fatalf("restarts = %d", ts.Restarts())
+	}
+}
+
+func TestMCPAllowList(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.spec.Toolsets["sim"]
+	cfg.Tools = []string{"echo", "teleport"}
+	f.spec.Toolsets["sim"] = cfg
+	_, err := StartMCP(t.Context(), f.spec, "sim", Deps{})
+	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
+		t.Fatalf("err = %v", err)
+	}
+	cfg.Tools = []string{"echo"}
+	f.spec.Toolsets["sim"] = cfg
+	ts := f.start(t)
+	tools, _ := ts.Tools(t.Context())
+	if len(tools) != 1 || tools[0].Def().Name != "echo" {
+		t.Fatalf("tools = %v", tools)
+	}
+}
+
+func TestMCPEnvironmentAllowListAndCwd(t *testing.T) {
+	t.Setenv("THEA_TEST_SECRET", "s3cret")
+	t.Setenv("THEA_TEST_PASS", "yes")
+	f := newFixture(t)
+	if err := os.Mkdir(filepath.Join(f.spec.Dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := f.spec.Toolsets["sim"]
+	cfg.EnvPassthrough = []string{"THEA_TEST_PASS"}
+	cfg.Cwd = "work"
+	f.spec.Toolsets["sim"] = cfg
+	ts := f.start(t)
+	env := call(t, ts, "getenv", `{"name":"THEA_TEST_SECRET"}`)
+	wantSuccess(t, env)
+	if env.Value["set"] != false {
+		t.Fatalf("secret leaked: %v", env.Value)
+	}
+	if env.Value["count"] != float64(len(cfg.Env)+1) {
+		t.Fatalf("environment has %v variables, want %d", env.Value["count"], len(cfg.Env)+1)
+	}
+	if want := filepath.Join(f.spec.Dir, "work"); env.Value["cwd"] != want {
+		t.Fatalf("cwd = %v, want %s", env.Value["cwd"], want)
+	}
+	env = call(t, ts, "getenv", `{"name":"THEA_TEST_PASS"}`)
+	if env.Value["value"] != "yes" {
+		t.Fatalf("passthrough = %v", env.Value)
+	}
+}
+
+func TestMCPStartErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  schema.Toolset
+		want string
+	}{
+		{"no transport", schema.Toolset{Kind: "mcp"}, "needs a command"},
+		{"both transports", schema.Toolset{Kind: "mcp", URL: "http://x", Command: []string{"x"}}, "not both"},
+		{"missing binary", schema.Toolset{Kind: "mcp", Command: []string{"/nonexistent/robot-server"}}, "/nonexistent/robot-server"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
+			_, err := StartMCP(t.Context(), spec, "sim", Deps{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	t.Setenv("THEA_TEST_PASS", "p")
+	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
+		spec: &schema.Spec{Dir: "/specs"}}
+	argv, env, dir, err := ts.commandLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	if argv[0] != self || strings.Join(argv[1:], " ") != "sim serve" {
+		t.Fatalf("argv = %v", argv)
+	}
+	if strings.Join(env, ",") != "THEA_TEST_PASS=p,A=1" || dir != "/specs/rel" {
+		t.Fatalf("env = %v, dir = %s", env, dir)
+	}
+}
+
+func TestRegister(t *testing.T) {
+	r := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
+	if err := Register(r, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Names(), ","); got != "builtin,mcp" {
+		t.Fatalf("kinds = %s", got)
+	}
+	if err := Register(r, Deps{}); err == nil {
+		t.Fatal("registering twice succeeded")
+	}
+	f, _ := r.Lookup("mcp")
+	ts, err := f(t.Context(), newFixture(t).spec, "sim", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	wantSuccess(t, call(t, ts, "echo", `{"text":"via registry"}`))
+}

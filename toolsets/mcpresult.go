@@ -1,0 +1,89 @@
+package toolsets
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// toEnvelope converts an MCP tool result. Text that parses as a JSON object is
+// the value (its success and reason fields, when present, decide the
+// envelope); other text goes under "text"; images become transient images; a
+// run_id field becomes the envelope's RunID.
+func toEnvelope(tool string, res *mcp.CallToolResult) engine.Envelope {
+	value := map[string]any{}
+	var texts []string
+	var images []schema.Image
+	if m, ok := res.StructuredContent.(map[string]any); ok {
+		for k, v := range m {
+			value[k] = v
+		}
+	}
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case mcp.TextContent:
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(c.Text), &obj); err == nil && obj != nil {
+				for k, v := range obj {
+					value[k] = v
+				}
+				continue
+			}
+			texts = append(texts, c.Text)
+		case mcp.ImageContent:
+			data, err := base64.StdEncoding.DecodeString(c.Data)
+			if err != nil {
+				return engine.Failure(fmt.Sprintf("%s returned an image that is not valid base64: %v", tool, err))
+			}
+			images = append(images, schema.Image{Camera: cameraName(c, len(images)+1), MIME: c.MIMEType, Data: data})
+		}
+	}
+	if len(texts) > 0 {
+		value["text"] = strings.Join(texts, "\n")
+	}
+	env := engine.Envelope{Success: true, Images: images}
+	if id, ok := value["run_id"].(string); ok {
+		env.RunID = id
+		delete(value, "run_id")
+	}
+	reason, _ := value["reason"].(string)
+	delete(value, "reason")
+	if ok, present := value["success"].(bool); present {
+		env.Success = ok
+		delete(value, "success")
+	}
+	if res.IsError {
+		env.Success = false
+		if reason == "" {
+			reason = strings.Join(texts, "\n")
+			delete(value, "text")
+		}
+	}
+	if !env.Success {
+		if reason == "" {
+			reason = tool + " reported a failure without a reason"
+		}
+		env.Reason = reason
+	}
+	if len(value) > 0 {
+		env.Value = value
+	}
+	return env
+}
+
+// cameraName reads the camera from the image's metadata ("camera" in _meta),
+// else names it by position.
+func cameraName(c mcp.ImageContent, n int) string {
+	if c.Meta != nil {
+		if s, ok := c.Meta.AdditionalFields["camera"].(string); ok && s != "" {
+			return s
+		}
+	}
+	return fmt.Sprintf("image-%d", n)
+}

@@ -1,0 +1,97 @@
+package toolsets
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// mcpTool is one tool of an MCP back-end (unguarded; the toolset guards it).
+type mcpTool struct {
+	ts          *MCPToolset
+	def         engine.ToolDef
+	physical    bool
+	observation bool // the spec's observation tool: a success clears uncertainty
+}
+
+func (t *mcpTool) Def() engine.ToolDef { return t.def }
+
+// returnsOnCancel: the mcp-go client returns as soon as the context ends.
+func (t *mcpTool) returnsOnCancel() {}
+
+func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+	ts := t.ts
+	if t.physical {
+		unlock, err := ts.locks.Lock(ctx, ts.key)
+		if err != nil {
+			return engine.Failure(fmt.Sprintf("%s did not run: %v", t.def.Name, err))
+		}
+		defer unlock()
+		// Checked under the lock: a physical call that timed out marks the
+		// back-end uncertain before it releases the lock.
+		if reason := ts.Uncertain(); reason != "" {
+			return engine.Failure(reason)
+		}
+	}
+	c, reason := ts.connection(ctx)
+	if c == nil {
+		return engine.Failure(reason)
+	}
+	res, err := c.client.CallTool(ctx, mcpCallRequest(t.def.Name, args))
+	if err != nil {
+		return t.failed(ctx, c, err)
+	}
+	env := toEnvelope(t.def.Name, res)
+	if env.Success && t.observation {
+		ts.ClearUncertain()
+	}
+	return env
+}
+
+func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelope {
+	ts := t.ts
+	switch {
+	case ctx.Err() != nil:
+		what := "was cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			what = "timed out"
+		}
+		if t.physical {
+			ts.markUncertain(t.def.Name, what)
+		}
+		return engine.Failure(fmt.Sprintf("%s %s; its effect is unknown: observe before retrying", t.def.Name, what))
+	case isCrash(err):
+		ts.dropConn(c) // waits for the process, so its stderr is complete
+		note := c.stderrNote()
+		ts.setLastCrash(err.Error() + note)
+		if t.physical {
+			ts.markUncertain(t.def.Name, "crashed")
+		}
+		ts.logger.Warn("mcp back-end crashed", "tool", t.def.Name, "err", err)
+		return engine.Failure(fmt.Sprintf("the %s back-end crashed during %s: %v%s; it is restarted on the next call", ts.name, t.def.Name, err, note))
+	}
+	return engine.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
+}
+
+// isCrash tells a dead back-end (closed pipe, refused connection) from an error
+// the back-end answered with.
+func isCrash(err error) bool {
+	var uerr *url.Error
+	return errors.Is(err, transport.ErrTransportClosed) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.As(err, &uerr)
+}
+
+func mcpCallRequest(name string, args json.RawMessage) mcp.CallToolRequest {
+	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}}
+}

@@ -1,0 +1,101 @@
+package user
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Terminal asks questions on an io.Writer and reads answers line by line from
+// an io.Reader. A number answering a question with choices picks that choice.
+type Terminal struct {
+	mu    sync.Mutex // one question at a time; notifications interleave cleanly
+	out   io.Writer
+	lines chan lineResult
+	once  sync.Once
+	in    io.Reader
+}
+
+type lineResult struct {
+	text string
+	err  error
+}
+
+var _ engine.UserChannel = (*Terminal)(nil)
+
+// NewTerminal makes a terminal channel over in and out.
+func NewTerminal(in io.Reader, out io.Writer) *Terminal {
+	return &Terminal{in: in, out: out, lines: make(chan lineResult)}
+}
+
+// startReader reads lines in one goroutine for the channel's lifetime, so Ask
+// can give up when its context ends without losing the reader's position.
+func (t *Terminal) startReader() {
+	t.once.Do(func() {
+		go func() {
+			sc := bufio.NewScanner(t.in)
+			for sc.Scan() {
+				t.lines <- lineResult{text: sc.Text()}
+			}
+			err := sc.Err()
+			if err == nil {
+				err = io.EOF
+			}
+			for {
+				t.lines <- lineResult{err: err}
+			}
+		}()
+	})
+}
+
+// Ask prints the question (numbered choices, attached refs) and waits for a line.
+func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.startReader()
+	var b strings.Builder
+	fmt.Fprintf(&b, "? %s\n", q.Text)
+	for i, c := range q.Choices {
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, c)
+	}
+	if len(q.Refs) > 0 {
+		fmt.Fprintf(&b, "  (about: %s)\n", strings.Join(q.Refs, ", "))
+	}
+	b.WriteString("> ")
+	if _, err := io.WriteString(t.out, b.String()); err != nil {
+		return "", fmt.Errorf("terminal: writing the question: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return "", fmt.Errorf("terminal: no answer: %w", ctx.Err())
+	case l := <-t.lines:
+		if l.err != nil {
+			return "", fmt.Errorf("terminal: reading the answer: %w", l.err)
+		}
+		return pickChoice(strings.TrimSpace(l.text), q.Choices), nil
+	}
+}
+
+// pickChoice maps "2" to the second choice; anything else is the answer as typed.
+func pickChoice(answer string, choices []string) string {
+	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(choices) {
+		return choices[n-1]
+	}
+	return answer
+}
+
+// Notify prints the message and returns at once.
+func (t *Terminal) Notify(_ context.Context, text string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := fmt.Fprintf(t.out, "i %s\n", text); err != nil {
+		return fmt.Errorf("terminal: writing a notification: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package user
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+func TestTerminalAsk(t *testing.T) {
+	var out strings.Builder
+	term := NewTerminal(strings.NewReader("2\n  the green one \n"), &out)
+	got, err := term.Ask(t.Context(), engine.Question{Text: "Which mug?", Choices: []string{"red", "blue"}, Refs: []string{"obj:1"}})
+	if err != nil || got != "blue" {
+		t.Fatalf("Ask = %q, %v", got, err)
+	}
+	got, err = term.Ask(t.Context(), engine.Question{Text: "Colour?", Choices: []string{"red"}})
+	if err != nil || got != "the green one" {
+		t.Fatalf("free answer = %q, %v", got, err)
+	}
+	for _, want := range []string{"? Which mug?", "  1) red", "  2) blue", "(about: obj:1)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output %q lacks %q", out.String(), want)
+		}
+	}
+	if _, err := term.Ask(t.Context(), engine.Question{Text: "More?"}); err == nil {
+		t.Fatal("answer after end of input")
+	}
+	if err := term.Notify(t.Context(), "done"); err != nil || !strings.Contains(out.String(), "i done\n") {
+		t.Fatalf("notify: %v, %q", err, out.String())
+	}
+}
+
+func TestTerminalAskCancelled(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close(); _ = r.Close() })
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := NewTerminal(r, &strings.Builder{}).Ask(ctx, engine.Question{Text: "?"}); err == nil {
+		t.Fatal("Ask returned an answer after cancel")
+	}
+}
+
+func TestScriptFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	yaml := "answers:\n  - answer: first\n  - match: drawer\n    answer: top\n  - answer: \"1\"\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadScript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(q engine.Question) string {
+		t.Helper()
+		a, err := s.Ask(t.Context(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := ask(engine.Question{Text: "Which drawer?"}); a != "top" {
+		t.Fatalf("match answer = %q", a)
+	}
+	if a := ask(engine.Question{Text: "Ready?"}); a != "first" {
+		t.Fatalf("ordered answer = %q", a)
+	}
+	if a := ask(engine.Question{Text: "Pick", Choices: []string{"mug", "cup"}}); a != "mug" {
+		t.Fatalf("numbered answer = %q", a)
+	}
+	if _, err := s.Ask(t.Context(), engine.Question{Text: "Again?"}); err == nil || !strings.Contains(err.Error(), "Again?") {
+		t.Fatalf("unanswerable: %v", err)
+	}
+	if len(s.Questions()) != 4 {
+		t.Fatalf("questions = %v", s.Questions())
+	}
+}
+
+func TestScriptFileErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte("answer: [oops\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadScript(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := LoadScript(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
+		t.Fatal("missing file loaded")
+	}
+}

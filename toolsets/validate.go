@@ -1,0 +1,122 @@
+package toolsets
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// compileSchema compiles one tool's inputSchema and lists its top-level
+// property names (for "unknown argument" messages).
+func compileSchema(tool string, raw json.RawMessage) (*jsonschema.Schema, []string, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: inputSchema is not JSON: %w", tool, err)
+	}
+	// An argument the schema does not name is refused even when the schema
+	// leaves additionalProperties open: a misspelt argument silently ignored
+	// would make the model believe it had been used.
+	if m, ok := doc.(map[string]any); ok {
+		if _, hasProps := m["properties"]; hasProps {
+			if _, set := m["additionalProperties"]; !set {
+				m["additionalProperties"] = false
+			}
+		}
+	}
+	url := "thea:///tools/" + tool + ".json"
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", tool, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tool %q: inputSchema does not compile: %w", tool, err)
+	}
+	var props []string
+	if m, ok := doc.(map[string]any); ok {
+		if p, ok := m["properties"].(map[string]any); ok {
+			for k := range p {
+				props = append(props, k)
+			}
+			sort.Strings(props)
+		}
+	}
+	return sch, props, nil
+}
+
+// describe turns a validation error into one sentence per problem, naming the
+// argument and saying what is wrong.
+func describe(verr *jsonschema.ValidationError, props []string) string {
+	p := message.NewPrinter(language.English)
+	var parts []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		parts = append(parts, leaf(e, props, p))
+	}
+	walk(verr)
+	return strings.Join(parts, "; ")
+}
+
+func leaf(e *jsonschema.ValidationError, props []string, p *message.Printer) string {
+	where := "the arguments"
+	if len(e.InstanceLocation) > 0 {
+		where = fmt.Sprintf("argument %q", strings.Join(e.InstanceLocation, "."))
+	}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		return fmt.Sprintf("missing required argument %s", quoteAll(k.Missing, e.InstanceLocation))
+	case *kind.AdditionalProperties:
+		msg := fmt.Sprintf("unknown argument %s", quoteAll(k.Properties, e.InstanceLocation))
+		if len(e.InstanceLocation) == 0 && len(props) > 0 {
+			msg += fmt.Sprintf(" (accepted: %s)", strings.Join(props, ", "))
+		}
+		return msg
+	case *kind.Type:
+		return fmt.Sprintf("%s must be %s, got %s", where, strings.Join(k.Want, " or "), k.Got)
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			b, _ := json.Marshal(w)
+			want[i] = string(b)
+		}
+		return fmt.Sprintf("%s must be one of %s", where, strings.Join(want, ", "))
+	}
+	return fmt.Sprintf("%s: %s", where, e.ErrorKind.LocalizedString(p))
+}
+
+func quoteAll(names, prefix []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", strings.Join(append(append([]string{}, prefix...), n), "."))
+	}
+	return strings.Join(q, ", ")
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}
