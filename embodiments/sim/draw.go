@@ -111,7 +111,7 @@ func (c *canvas) ring(p Vec, radius, width float64, col color.RGBA) {
 func (c *canvas) label(x, y int, text string, fg, bg color.RGBA) {
 	w := font.MeasureString(basicfont.Face7x13, text).Ceil()
 	box := image.Rect(x-1, y, x+w+1, y+13)
-	draw.Draw(c.img, box, image.NewUniform(bg), image.Point{}, draw.Over)
+	draw.Draw(c.img, box, image.NewUniform(bg), image.Point{}, draw.Src)
 	d := font.Drawer{Dst: c.img, Src: image.NewUniform(fg), Face: basicfont.Face7x13, Dot: fixed.P(x, y+11)}
 	d.DrawString(text)
 }

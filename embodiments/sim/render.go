@@ -19,7 +19,7 @@ var (
 	colRobot     = color.RGBA{30, 80, 200, 255}
 	colFov       = color.RGBA{120, 160, 230, 255}
 	colText      = color.RGBA{0, 0, 0, 255}
-	colTextBg    = color.RGBA{255, 255, 255, 200}
+	colTextBg    = color.RGBA{255, 255, 255, 255}
 	colHeader    = color.RGBA{20, 20, 20, 255}
 	colWhite     = color.RGBA{255, 255, 255, 255}
 	colReach     = color.RGBA{40, 160, 60, 255}
@@ -60,16 +60,22 @@ func (s *simulator) drawScene(cv *canvas, c Camera, wallPx float64) {
 		cv.line(wall.A, wall.B, wallPx, colWall)
 	}
 	for _, r := range s.w.Rooms {
-		cv.labelAt(r.Outline.Centroid(), -6, r.Name, colText, colTextBg)
+		// In the room's north-west corner, clear of the furniture.
+		b := r.Outline.Bounds()
+		q := cv.proj(Vec{b.Min.X, b.Max.Y})
+		cv.label(int(math.Round(q.X))+5, int(math.Round(q.Y))+5, r.Name, colText, colTextBg)
 	}
 	for _, f := range s.w.Furniture {
-		cv.labelAt(f.Footprint.Center(), -6, f.Name, colText, colTextBg)
+		// Names above the footprint, drawer states below it, so objects
+		// drawn on top stay clear.
+		top, bottom := Vec{f.Footprint.Center().X, f.Footprint.Max.Y}, Vec{f.Footprint.Center().X, f.Footprint.Min.Y}
+		cv.labelAt(top, -14, f.Name, colText, colTextBg)
 		for k, ct := range f.Containers {
 			state := "closed"
 			if s.open[ct.Name] {
 				state = "OPEN"
 			}
-			cv.labelAt(f.Footprint.Center(), 7+13*k, ct.Name+" "+state, colText, colTextBg)
+			cv.labelAt(bottom, 1+13*k, ct.Name+" "+state, colText, colTextBg)
 		}
 	}
 	for _, o := range s.w.Objects {
@@ -107,7 +113,11 @@ func (s *simulator) renderMap(c Camera) *canvas {
 		cv.line(center, center.Add(heading(s.pose.ThetaDeg+a).Scale(c.RangeM)), 1, colFov)
 	}
 	s.drawRobot(cv, mapScale)
-	cv.label(2, 1, fmt.Sprintf("%s | %s | (%.2f, %.2f) %.0f deg | north up", c.Name, s.w.roomAt(center), center.X, center.Y, s.pose.ThetaDeg), colWhite, colHeader)
+	cv.label(2, 1, fmt.Sprintf("%s | %s | (%.2f,%.2f) %.0fdeg", c.Name, s.w.roomAt(center), center.X, center.Y, s.pose.ThetaDeg), colWhite, colHeader)
+	// A north arrow: the map is north up.
+	cv.pixelLine(Vec{w - 10, 34}, Vec{w - 10, 18}, 2, colText)
+	cv.fillPixelPoly(Polygon{{w - 10, 14}, {w - 15, 22}, {w - 5, 22}}, colText)
+	cv.label(c.Width-23, 22, "N", colText, colTextBg)
 	bar := Vec{8, h - 8}
 	cv.pixelLine(bar, bar.Add(Vec{mapScale, 0}), 2, colText)
 	cv.label(int(bar.X)+mapScale+4, int(bar.Y)-10, "1 m", colText, colTextBg)
