@@ -302,6 +302,9 @@ func compile(f *worldFile) (*World, error) {
 			return nil, fmt.Errorf("%s.relation: %q must be on or in", field, of.Relation)
 		}
 		o.Position = host.Footprint.Center()
+		if of.Relation == "in" {
+			o.Position = inset(host.Footprint, host.frontMid())
+		}
 		if of.Position != nil {
 			p, err := point(field+".position", of.Position)
 			if err != nil {
@@ -466,6 +469,23 @@ func (w *World) furniture(name string) *Furniture {
 		}
 	}
 	return nil
+}
+
+// frontMid is the middle of the side a piece of furniture is approached
+// from (its centre when any side will do): where a drawer's contents sit.
+func (f *Furniture) frontMid() Vec {
+	r, c := f.Footprint, f.Footprint.Center()
+	switch f.Front {
+	case "north":
+		return Vec{c.X, r.Max.Y}
+	case "south":
+		return Vec{c.X, r.Min.Y}
+	case "east":
+		return Vec{r.Max.X, c.Y}
+	case "west":
+		return Vec{r.Min.X, c.Y}
+	}
+	return c
 }
 
 // containerOwner is the furniture holding a container, or nil.
