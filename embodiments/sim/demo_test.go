@@ -35,6 +35,9 @@ func TestDemoEpisode(t *testing.T) {
 	if x, y, th := num(t, nav, "pose", "x"), num(t, nav, "pose", "y"), num(t, nav, "pose", "theta_deg"); !near(x, 10.05) || !near(y, 2.5) || !near(th, 0) {
 		t.Fatalf("navigate_to table ended at (%v, %v, %v), want the west standoff (10.05, 2.5, 0)", x, y, th)
 	}
+	if d := num(t, nav, "distance_to_target_m"); !near(d, 0.85) {
+		t.Fatalf("distance from the table's standoff pose to its edge = %v, want 0.85 (0.6 gap + 0.25 radius)", d)
+	}
 	reason := mustFail(t, c, "pick_up", map[string]any{"object_name": "mug"})
 	if want := "too far from the target to grasp (1.10 m, reach 0.80 m); move closer"; reason != want {
 		t.Fatalf("pick_up from the standoff: reason %q, want %q", reason, want)

@@ -61,9 +61,13 @@ func (s *simulator) approaches(f *Furniture, focus *Vec) []Pose {
 func (s *simulator) navigateTo(target string) result {
 	run := s.nextRun()
 	var goals []Pose
+	// distance measures, after arrival, how far the target is (nil for a room).
+	var distance func() float64
 	switch {
 	case s.w.furniture(target) != nil:
-		goals = s.approaches(s.w.furniture(target), nil)
+		f := s.w.furniture(target)
+		goals = s.approaches(f, nil)
+		distance = func() float64 { return f.Footprint.Dist(s.pose.Pos) }
 	case s.objects[target] != nil:
 		if s.held == target {
 			return fail(run, "already holding %s; navigate_to a furniture or room to place it", target)
@@ -74,8 +78,11 @@ func (s *simulator) navigateTo(target string) result {
 			host = s.w.containerOwner(pl.Target)
 		}
 		goals = s.approaches(host, &pl.Position)
+		distance = func() float64 { return s.pose.Pos.Dist(pl.Position) }
 	case s.w.containerOwner(target) != nil:
-		goals = s.approaches(s.w.containerOwner(target), nil)
+		f := s.w.containerOwner(target)
+		goals = s.approaches(f, nil)
+		distance = func() float64 { return f.Footprint.Dist(s.pose.Pos) }
 	default:
 		i := slices.IndexFunc(s.w.Rooms, func(r Room) bool { return r.Name == target })
 		if i < 0 {
@@ -106,7 +113,11 @@ func (s *simulator) navigateTo(target string) result {
 		}
 	}
 	s.pose = Pose{goal.Pos, normDeg(goal.ThetaDeg)}
-	return ok(result{"run_id": run, "arrived_at": target, "pose": s.poseJSON(), "path_length_m": round3(bestLen)})
+	r := ok(result{"run_id": run, "arrived_at": target, "pose": s.poseJSON(), "path_length_m": round3(bestLen)})
+	if distance != nil {
+		r["distance_to_target_m"] = round3(distance())
+	}
+	return r
 }
 
 // freeNear is the free grid cell nearest a room's centroid, inside the room.

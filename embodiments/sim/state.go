@@ -59,14 +59,6 @@ func (s *simulator) succeeds(tool string) bool {
 	return s.rng.Float64() < s.w.SuccessProbability[tool]
 }
 
-// objectPos is where an object is now; a held object moves with the robot.
-func (s *simulator) objectPos(name string) Vec {
-	if s.held == name {
-		return s.pose.Pos
-	}
-	return s.objects[name].Position
-}
-
 // visible reports whether camera c sees point p: within range and field of
 // view, and no wall between. An object in a closed container is never seen.
 func (s *simulator) visible(c Camera, p Vec) bool {

@@ -85,6 +85,9 @@ func TestNavigateTo(t *testing.T) {
 	if x, y, th := num(t, nav, "pose", "x"), num(t, nav, "pose", "y"), num(t, nav, "pose", "theta_deg"); !near(x, 6.5) || !near(y, 3.4) || !near(th, 90) {
 		t.Fatalf("navigate_to remote ended at (%v, %v, %v), want (6.5, 3.4, 90) in front of the sofa", x, y, th)
 	}
+	if d := num(t, nav, "distance_to_target_m"); !near(d, 0.75) {
+		t.Fatalf("remote %v m away after navigate_to, want 0.75 (within reach)", d)
+	}
 	nav = mustSucceed(t, c, "navigate_to", map[string]any{"target": "bedroom"})
 	if nav["pose"].(map[string]any)["room"] != "bedroom" || num(t, nav, "path_length_m") < 2 {
 		t.Fatalf("navigate_to bedroom: %v", nav)
