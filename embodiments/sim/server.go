@@ -51,6 +51,25 @@ type observeArgs struct {
 
 type clearanceArgs struct{}
 
+// missing names an empty required argument, so the model reads "target:
+// required" rather than a failure about an object called "".
+func (a navigateArgs) missing() string { return firstEmpty("target", a.Target) }
+func (a moveArgs) missing() string     { return firstEmpty("direction", a.Direction) }
+func (a pickArgs) missing() string     { return firstEmpty("object_name", a.ObjectName) }
+func (a placeArgs) missing() string {
+	return firstEmpty("object_name", a.ObjectName, "target", a.Target, "relation", a.Relation)
+}
+func (a drawerArgs) missing() string { return firstEmpty("name", a.Name) }
+
+func firstEmpty(pairs ...string) string {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return pairs[i]
+		}
+	}
+	return ""
+}
+
 // NewServer builds an MCP server simulating w; its state is private to the
 // server and every random outcome comes from seed.
 func NewServer(w *World, seed uint64) *server.MCPServer {
@@ -77,22 +96,34 @@ func NewServer(w *World, seed uint64) *server.MCPServer {
 			return ok(result{"front": c.Front, "back": c.Back, "left": c.Left, "right": c.Right})
 		}))
 	add(mcp.NewTool("observe", mcp.WithDescription(descObserve), mcp.WithInputSchema[observeArgs]()),
-		mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a observeArgs) (*mcp.CallToolResult, error) {
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var a observeArgs
+			if err := req.BindArguments(&a); err != nil {
+				return textResult(fail("", "invalid arguments: %v; see the tool's input schema", err))
+			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			return s.observeResult(a.RunID)
-		}))
+		})
 	return srv
 }
 
-// typed adapts a simulator action to an MCP handler: one call at a time,
-// the envelope as JSON text, IsError set on failure.
+// typed adapts a simulator action to an MCP handler: arguments decoded into
+// A (a bad or missing argument is a failure envelope naming it), one call at
+// a time, the envelope as JSON text, IsError set on failure.
 func typed[A any](s *simulator, act func(A) result) server.ToolHandlerFunc {
-	return mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a A) (*mcp.CallToolResult, error) {
+	return func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var a A
+		if err := req.BindArguments(&a); err != nil {
+			return textResult(fail("", "invalid arguments: %v; see the tool's input schema", err))
+		}
+		if m, has := any(a).(interface{ missing() string }); has && m.missing() != "" {
+			return textResult(fail("", "%s: required", m.missing()))
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return textResult(act(a))
-	})
+	}
 }
 
 func textResult(r result) (*mcp.CallToolResult, error) {

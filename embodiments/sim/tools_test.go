@@ -279,3 +279,13 @@ func TestObserveImages(t *testing.T) {
 		t.Fatalf("observe run-1 echoed %v", got["run_id"])
 	}
 }
+
+// TestBadArguments: malformed or missing arguments come back as readable
+// failure envelopes, not protocol errors.
+func TestBadArguments(t *testing.T) {
+	c := simClient(t, "", 1)
+	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "forward", "distance_m": "far"}), "invalid arguments")
+	wantReason(t, mustFail(t, c, "pick_up", map[string]any{}), "object_name: required")
+	wantReason(t, mustFail(t, c, "place", map[string]any{"object_name": "mug", "target": "table"}), "relation: required")
+	wantReason(t, mustFail(t, c, "navigate_to", nil), "target: required")
+}
