@@ -46,6 +46,13 @@ func (c *canvas) fillPoly(pg Polygon, col color.RGBA) {
 }
 
 func (c *canvas) fillPixelPoly(px Polygon, col color.RGBA) {
+	if axisAligned(px) {
+		// Same pixels as the general test (centres inside), far cheaper.
+		b := px.Bounds()
+		r := image.Rect(int(math.Ceil(b.Min.X-0.5)), int(math.Ceil(b.Min.Y-0.5)), int(math.Ceil(b.Max.X-0.5)), int(math.Ceil(b.Max.Y-0.5)))
+		draw.Draw(c.img, r.Intersect(c.img.Bounds()), image.NewUniform(col), image.Point{}, draw.Src)
+		return
+	}
 	b := c.bbox(px, 0)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -121,4 +128,19 @@ func (c *canvas) labelAt(p Vec, dy int, text string, fg, bg color.RGBA) {
 	q := c.proj(p)
 	w := font.MeasureString(basicfont.Face7x13, text).Ceil()
 	c.label(int(math.Round(q.X))-w/2, int(math.Round(q.Y))+dy, text, fg, bg)
+}
+
+// axisAligned reports whether a polygon is a rectangle with axis-parallel
+// sides (rooms and footprints in the north-up map).
+func axisAligned(pg Polygon) bool {
+	if len(pg) != 4 {
+		return false
+	}
+	for i := range pg {
+		a, b := pg[i], pg[(i+1)%4]
+		if a.X != b.X && a.Y != b.Y {
+			return false
+		}
+	}
+	return true
 }

@@ -38,7 +38,10 @@ func (s *simulator) renderPNG(c Camera) ([]byte, error) {
 		cv = s.renderCloseup(c)
 	}
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, cv.img); err != nil {
+	// Fast compression: an observation is encoded every turn, and images are
+	// small anyway.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, cv.img); err != nil {
 		return nil, fmt.Errorf("encode png: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -65,16 +68,28 @@ func (s *simulator) drawScene(cv *canvas, c Camera, wallPx float64) {
 		cv.label(int(math.Round(q.X))+5, int(math.Round(q.Y))+5, r.Name, colText(), colTextBg())
 	}
 	for _, f := range s.w.Furniture {
-		// Names above the footprint, drawer states below it, so objects
-		// drawn on top stay clear.
-		top, bottom := Vec{f.Footprint.Center().X, f.Footprint.Max.Y}, Vec{f.Footprint.Center().X, f.Footprint.Min.Y}
-		cv.labelAt(top, -14, f.Name, colText(), colTextBg())
-		for k, ct := range f.Containers {
+		lines := []string{f.Name}
+		for _, ct := range f.Containers {
 			state := "closed"
 			if s.open[ct.Name] {
 				state = "OPEN"
 			}
-			cv.labelAt(bottom, 1+13*k, ct.Name+" "+state, colText(), colTextBg())
+			lines = append(lines, ct.Name+" "+state)
+		}
+		if c.View == "map" {
+			// Name above the footprint, drawer states below it, so objects
+			// drawn on top stay clear.
+			cv.labelAt(Vec{f.Footprint.Center().X, f.Footprint.Max.Y}, -14, lines[0], colText(), colTextBg())
+			for k, l := range lines[1:] {
+				cv.labelAt(Vec{f.Footprint.Center().X, f.Footprint.Min.Y}, 1+13*k, l, colText(), colTextBg())
+			}
+			continue
+		}
+		// Close up (heading up), stack the lines inside the footprint just
+		// beyond its edge nearest the robot, clear of the gripper.
+		n := len(lines)
+		for k, l := range lines {
+			cv.labelAt(f.Footprint.Nearest(s.pose.Pos), -4-13*(n-k), l, colText(), colTextBg())
 		}
 	}
 	for _, o := range s.w.Objects {
@@ -144,7 +159,6 @@ func (s *simulator) renderCloseup(c Camera) *canvas {
 	if s.held != "" {
 		status = c.Name + " | holding " + s.held
 		cv.disc(p.Add(fwd.Scale(r)), 8, colObject())
-		cv.labelAt(p.Add(fwd.Scale(r)), -22, s.held, colObject(), colTextBg())
 	}
 	cv.label(2, 1, status, colWhite(), colHeader())
 	cv.label(c.Width-50, 15, "reach", colReach(), colTextBg())
