@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,12 +14,25 @@ func TestHouseholdWorld(t *testing.T) {
 	if len(w.Rooms) != 3 || len(w.Objects) != 4 || w.Robot.ReachM != 0.8 {
 		t.Fatalf("household: %d rooms, %d objects, reach %v", len(w.Rooms), len(w.Objects), w.Robot.ReachM)
 	}
-	// The cameras must match embodiments/profiles/household_sim.cue.
-	want := []Camera{{Name: "head", Width: 320, Height: 240, FovDeg: 90}, {Name: "wrist", Width: 160, Height: 120, FovDeg: 70}}
-	for i, c := range w.Robot.Cameras {
-		if c.Name != want[i].Name || c.Width != want[i].Width || c.Height != want[i].Height || c.FovDeg != want[i].FovDeg {
-			t.Errorf("camera %d = %+v, want %+v", i, c, want[i])
-		}
+	// The cameras and reach must match embodiments/profiles/household_sim.cue
+	// (read as text: this package does not depend on CUE).
+	cue, err := os.ReadFile("../profiles/household_sim.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range w.Robot.Cameras {
+		got = append(got, fmt.Sprintf("%s %dx%d fov %g", c.Name, c.Width, c.Height, c.FovDeg))
+	}
+	var want []string
+	for _, m := range regexp.MustCompile(`name:\s*"(\w+)",[^}]*width:\s*(\d+),\s*height:\s*(\d+),\s*fov_deg:\s*([\d.]+)`).FindAllStringSubmatch(string(cue), -1) {
+		want = append(want, fmt.Sprintf("%s %sx%s fov %s", m[1], m[2], m[3], m[4]))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("world cameras %q, profile cameras %q", got, want)
+	}
+	if m := regexp.MustCompile(`reach_m:\s*([\d.]+)`).FindStringSubmatch(string(cue)); m == nil || fmt.Sprint(w.Robot.ReachM) != m[1] {
+		t.Errorf("world reach %v, profile %v", w.Robot.ReachM, m)
 	}
 	if got := w.roomAt(w.Robot.Start.Pos); got != "living_room" {
 		t.Errorf("robot starts in %q", got)
