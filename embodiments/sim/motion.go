@@ -1,28 +1,10 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 )
-
-// result is a tool's JSON envelope: {"success": true, ...} or
-// {"success": false, "reason": ...}.
-type result map[string]any
-
-func ok(fields result) result {
-	fields["success"] = true
-	return fields
-}
-
-func fail(runID, format string, a ...any) result {
-	r := result{"success": false, "reason": fmt.Sprintf(format, a...)}
-	if runID != "" {
-		r["run_id"] = runID
-	}
-	return r
-}
 
 func (s *simulator) poseJSON() map[string]any {
 	return map[string]any{"x": round3(s.pose.Pos.X), "y": round3(s.pose.Pos.Y),
@@ -63,6 +45,9 @@ func (s *simulator) navigateTo(target string) result {
 	var goals []Pose
 	// distance measures, after arrival, how far the target is (nil for a room).
 	var distance func() float64
+	// focus is an object's position: the approach nearest it wins, so the
+	// arm ends up as close as the standoff allows.
+	var focus *Vec
 	switch {
 	case s.w.furniture(target) != nil:
 		f := s.w.furniture(target)
@@ -77,7 +62,7 @@ func (s *simulator) navigateTo(target string) result {
 		if pl.Relation == "in" {
 			host = s.w.containerOwner(pl.Target)
 		}
-		goals = s.approaches(host, &pl.Position)
+		goals, focus = s.approaches(host, &pl.Position), &pl.Position
 		distance = func() float64 { return s.pose.Pos.Dist(pl.Position) }
 	case s.w.containerOwner(target) != nil:
 		f := s.w.containerOwner(target)
@@ -92,11 +77,19 @@ func (s *simulator) navigateTo(target string) result {
 			goals = []Pose{{p, math.NaN()}}
 		}
 	}
-	best, bestLen := -1, math.Inf(1)
+	best, bestLen, bestNear := -1, math.Inf(1), math.Inf(1)
 	var bestPath []Vec
 	for i, g := range goals {
-		if path, l, found := s.grid.plan(s.pose.Pos, g.Pos); found && l < bestLen {
-			best, bestLen, bestPath = i, l, path
+		path, l, found := s.grid.plan(s.pose.Pos, g.Pos)
+		if !found {
+			continue
+		}
+		near := 0.0
+		if focus != nil {
+			near = math.Round(g.Pos.Dist(*focus)*100) / 100 // centimetres: ties go to the shorter path
+		}
+		if near < bestNear || (near == bestNear && l < bestLen) {
+			best, bestLen, bestNear, bestPath = i, l, near, path
 		}
 	}
 	if best < 0 {

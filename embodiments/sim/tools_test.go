@@ -295,3 +295,23 @@ func TestBadArguments(t *testing.T) {
 	wantReason(t, mustFail(t, c, "place", map[string]any{"object_name": "mug", "target": "table"}), "relation: required")
 	wantReason(t, mustFail(t, c, "navigate_to", nil), "target: required")
 }
+
+// TestNavigateToObjectPrefersNearestSide: from the cabinet, navigate_to the
+// table takes the shortest path (its north side), but navigate_to the mug
+// (near the table's west edge) ends on the west side, nearest the mug.
+func TestNavigateToObjectPrefersNearestSide(t *testing.T) {
+	c := simClient(t, "", 1)
+	mustSucceed(t, c, "navigate_to", map[string]any{"target": "cabinet"})
+	north := mustSucceed(t, c, "navigate_to", map[string]any{"target": "table"})
+	if !near(num(t, north, "pose", "y"), 3.75) || !near(num(t, north, "pose", "theta_deg"), -90) {
+		t.Fatalf("navigate_to table from the cabinet: %v, want the north side", north["pose"])
+	}
+	mustSucceed(t, c, "navigate_to", map[string]any{"target": "cabinet"})
+	nav := mustSucceed(t, c, "navigate_to", map[string]any{"target": "mug"})
+	if x, th := num(t, nav, "pose", "x"), num(t, nav, "pose", "theta_deg"); !near(x, 10.05) || !near(th, 0) {
+		t.Fatalf("navigate_to mug ended at %v, want the west side facing east", nav["pose"])
+	}
+	if d := num(t, nav, "distance_to_target_m"); !near(d, 1.1) {
+		t.Fatalf("mug %v m away, want 1.10", d)
+	}
+}
