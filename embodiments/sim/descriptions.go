@@ -5,7 +5,7 @@ package sim
 const (
 	descNavigate = "Drive the base to a target (a furniture, object, drawer or room name from the map) along a planned collision-free path. " +
 		"Stops at a standoff pose facing the target, a safety gap from its footprint (wide around tables): it may end just out of the arm's reach, then move_base forward a little. " +
-		"Fails with a reason for an unknown target or when no path exists; the robot then has not moved. Returns the new pose and a run_id."
+		"Fails with a reason for an unknown target or when no path exists; the robot then has not moved. Returns the new pose, distance_to_target_m and a run_id."
 	descMove = "Translate the base directly, without planning, forward, backward, left or right relative to its heading, by distance_m metres. " +
 		"Use it for short corrections, e.g. to get within reach. It stops at contact with an obstacle and reports how far it got (success false, moved_m). " +
 		"Check get_clearance first; if blocked, move another way or use navigate_to. Returns the new pose and a run_id."
@@ -21,7 +21,7 @@ const (
 	descClose = "Close an open drawer by its handle. Preconditions: the drawer is open, its furniture in view and within reach. " +
 		"Objects inside stay inside and are no longer visible. Returns the drawer state and a run_id."
 	descObserve = "Read every sensor: the clearance in four directions, the objects each camera detects (with relation on/in, target, room and distance), " +
-		"the held object, the pose and room, drawer states, a one-line summary, and one labelled PNG per camera (head: a top-down local map, north up; " +
-		"wrist: a close-up of what is within reach, heading up). Pass run_id to mark the observation as evidence for that run."
+		"the held object, the pose and room, drawer states, a one-line summary, and one labelled PNG per camera (the first camera: a top-down local map, north up; " +
+		"the others: a close-up of what is within reach, heading up). Pass run_id to mark the observation as evidence for that run."
 	descClearance = "Measure how far the base can translate forward, backward, left and right before touching an obstacle (metres, capped at 5). Read-only and fast."
 )
