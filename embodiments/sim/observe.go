@@ -1,0 +1,74 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// readClearance takes the four-direction reading.
+func (s *simulator) readClearance() schema.Clearance {
+	return schema.Clearance{Front: round3(s.clearance(0)), Back: round3(s.clearance(180)),
+		Left: round3(s.clearance(90)), Right: round3(s.clearance(-90))}
+}
+
+// detections lists, camera by camera, the objects each one sees.
+func (s *simulator) detections() []schema.Detection {
+	var out []schema.Detection
+	for _, c := range s.w.Robot.Cameras {
+		for _, o := range s.w.Objects {
+			if !s.objectSeenBy(c, o.Name) {
+				continue
+			}
+			pl := s.objects[o.Name]
+			out = append(out, schema.Detection{Name: o.Name, Class: o.Class, Camera: c.Name,
+				Relation: pl.Relation, Target: pl.Target, Room: s.w.roomAt(pl.Position),
+				DistanceM: round3(s.pose.Pos.Dist(pl.Position)), Visible: true})
+		}
+	}
+	return out
+}
+
+// observation is the documented Observation of the current state.
+func (s *simulator) observation(runID string) schema.Observation {
+	cl := s.readClearance()
+	drawers := map[string]any{}
+	for name, open := range s.open {
+		drawers[name] = map[bool]string{true: "open", false: "closed"}[open]
+	}
+	obs := schema.Observation{RunID: runID, Clearance: &cl, Detections: s.detections(), Held: s.held,
+		Pose:  &schema.Pose{X: round3(s.pose.Pos.X), Y: round3(s.pose.Pos.Y), ThetaDeg: round3(s.pose.ThetaDeg), Room: s.w.roomAt(s.pose.Pos)},
+		State: map[string]any{"drawers": drawers}}
+	for _, c := range s.w.Robot.Cameras {
+		obs.Images = append(obs.Images, schema.Image{Camera: c.Name, MIME: "image/png", Width: c.Width, Height: c.Height})
+	}
+	obs.Summary = s.summary(obs)
+	return obs
+}
+
+// summary is the observation in one line of text.
+func (s *simulator) summary(o schema.Observation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "In the %s at (%.2f, %.2f) facing %.0f°; ", o.Pose.Room, o.Pose.X, o.Pose.Y, o.Pose.ThetaDeg)
+	if o.Held != "" {
+		fmt.Fprintf(&b, "holding %s; ", o.Held)
+	} else {
+		b.WriteString("gripper empty; ")
+	}
+	seen := map[string]bool{}
+	var parts []string
+	for _, d := range o.Detections {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			parts = append(parts, fmt.Sprintf("%s %s %s at %.2f m", d.Name, d.Relation, d.Target, d.DistanceM))
+		}
+	}
+	if len(parts) == 0 {
+		b.WriteString("sees no objects; ")
+	} else {
+		fmt.Fprintf(&b, "sees %s; ", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "clearance front %.2f m, back %.2f m, left %.2f m, right %.2f m.", o.Clearance.Front, o.Clearance.Back, o.Clearance.Left, o.Clearance.Right)
+	return b.String()
+}
