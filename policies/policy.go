@@ -27,6 +27,9 @@ type Policy struct {
 	mu sync.Mutex
 	// segments counts consecutive "process" verdicts per tool.
 	segments map[string]int
+	// refused holds the ids of calls the pre chain blocked, so a Post on one
+	// of them never evaluates it (entries are dropped when Post sees them).
+	refused map[string]bool
 }
 
 type preHook struct {
@@ -72,7 +75,7 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 			len(rules.Pre), len(rules.Post), len(s.Hooks.Pre), len(s.Hooks.Post))
 	}
 	p := &Policy{spec: s, tools: env.Tools, evaluator: env.Evaluator, user: env.User,
-		checks: rules.Checks, segments: map[string]int{}}
+		checks: rules.Checks, segments: map[string]int{}, refused: map[string]bool{}}
 	for i := range s.Hooks.Pre {
 		h := &s.Hooks.Pre[i]
 		act, err := actions.Pre.Lookup(h.Action)
@@ -172,6 +175,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		}
 		if step.Block {
 			res.Reason = step.Reason
+			p.markRefused(cc.Call.ID)
 			return res
 		}
 		if step.Stop {
@@ -247,4 +251,22 @@ func emit(cc *engine.CallContext, ev engine.Event) {
 	ev.Tool = cc.Call.Tool
 	ev.CallID = cc.Call.ID
 	cc.Emit(ev)
+}
+
+func (p *Policy) markRefused(id string) {
+	if id == "" {
+		return
+	}
+	p.mu.Lock()
+	p.refused[id] = true
+	p.mu.Unlock()
+}
+
+// wasRefused reports (once) whether the pre chain blocked the call id.
+func (p *Policy) wasRefused(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.refused[id]
+	delete(p.refused, id)
+	return r
 }

@@ -25,10 +25,11 @@ type PostCall struct {
 }
 
 // Post runs the post-execution chain on a call the tool executed. The engine
-// calls it only for executed calls, so refused calls are never evaluated; the
-// returned verdict never carries the post-condition.
+// calls it only for executed calls; a call the pre chain refused is ignored
+// here too, so it is never evaluated. The returned verdict never carries the
+// post-condition.
 func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.Envelope) engine.PostResult {
-	if res == nil {
+	if res == nil || p.wasRefused(cc.Call.ID) {
 		return engine.PostResult{}
 	}
 	env := p.callEnv(cc, cc.Call.Args)
