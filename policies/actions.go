@@ -82,7 +82,7 @@ func actRewrite(_ context.Context, c *PreCall) Step {
 	before := make(map[string]any, len(keys))
 	after := make(map[string]any, len(keys))
 	for _, k := range keys {
-		v, err := c.eval(c.Rules.Rewrite[k])
+		v, err := c.Eval(c.Rules.Rewrite[k])
 		if err != nil {
 			return block(fmt.Sprintf("hook %q: rewrite of %q failed: %v", c.Hook.Name, k, err))
 		}

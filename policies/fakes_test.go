@@ -137,3 +137,12 @@ func callCtx(s *schema.Spec, tool string, args map[string]any, evs *[]engine.Eve
 		Emit: func(e engine.Event) { *evs = append(*evs, e) },
 	}
 }
+
+// benchTools returns one clearance reading without recording calls.
+type benchTools struct{ reading engine.Envelope }
+
+func (f *benchTools) CallTool(context.Context, string, map[string]any) engine.Envelope {
+	return f.reading
+}
+
+func (f *benchTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }

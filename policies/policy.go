@@ -121,8 +121,6 @@ type PreCall struct {
 // Eval runs a compiled expression against the call's environment.
 func (c *PreCall) Eval(p *vm.Program) (any, error) { return c.vm.Run(p, c.Env) }
 
-func (c *PreCall) eval(p *vm.Program) (any, error) { return c.Eval(p) }
-
 // evalBool runs a bool rule; a nil program (an empty when or rule) is true.
 func (c *PreCall) evalBool(p *vm.Program) (bool, error) {
 	if p == nil {
