@@ -47,7 +47,10 @@ type postHook struct {
 	action PostAction
 }
 
-var _ engine.Policy = (*Policy)(nil)
+var (
+	_ engine.Policy        = (*Policy)(nil)
+	_ engine.PolicyFactory = New
+)
 
 // New builds the policy of env.Spec with the default actions; it is an
 // engine.PolicyFactory.

@@ -351,3 +351,33 @@ func TestRefusedCallsNeverEvaluated(t *testing.T) {
 		t.Errorf("an allowed call was not evaluated: %+v", res.Verdict)
 	}
 }
+
+func TestPostWhenErrors(t *testing.T) {
+	s := evidenceSpec()
+	s.Hooks.Post = []schema.PostHook{
+		{Name: "eval", When: "args.force > 1", Action: "evaluate"},
+		{Name: "timeline", When: "args.force > 1", Action: "note"},
+	}
+	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	m := &fakeModel{text: `{"status": "success", "confidence": 0.9}`}
+	p := newPolicy(t, s, tools, m, nil)
+	var evs []engine.Event
+	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"force": "hard"}, &evs), executed())
+	// An evaluate hook whose selection fails still judges the call (fail
+	// closed); a note hook whose selection fails is skipped with the error.
+	if res.Verdict == nil || len(m.reqs) != 1 {
+		t.Errorf("verdict = %+v after %d model calls, want an evaluation", res.Verdict, len(m.reqs))
+	}
+	if len(res.Notes) != 0 {
+		t.Errorf("notes = %v, want none", res.Notes)
+	}
+	var last *engine.HookVerdict
+	for _, e := range evs {
+		if e.Kind == engine.EventHook {
+			last = e.Hook
+		}
+	}
+	if last == nil || last.Decision != "skip" || !strings.Contains(last.Reason, "when failed") {
+		t.Errorf("note hook verdict = %+v, want a skip naming the error", last)
+	}
+}

@@ -96,3 +96,49 @@ func TestRunRuleTestsUncompilableRules(t *testing.T) {
 		t.Errorf("diagnostics = %v", diags)
 	}
 }
+
+// TestHouseholdExampleRules runs the bundled household example's hooks,
+// checks and rule tests (copied here as Go) through CompileRules and
+// RunRuleTests.
+func TestHouseholdExampleRules(t *testing.T) {
+	s := &schema.Spec{
+		Embodiment: schema.Embodiment{Limits: schema.Limits{MaxTranslationM: 1.0, MinClearanceM: 0.3, SafetyMarginM: 0.1}},
+		Safety:     schema.Safety{ClearanceTool: "get_clearance"},
+		Tools: map[string]schema.ToolContract{
+			"move_base":     {Tags: []string{"base_motion"}, Physical: true},
+			"navigate_to":   {Tags: []string{"base_motion"}, Physical: true},
+			"place":         {Tags: []string{"manipulation"}, Check: "any(after.detections, .name == args.object_name && .relation == args.relation && .target == args.target)"},
+			"open_drawer":   {Tags: []string{"manipulation"}, Check: `after.state.drawers[args.name] == "open"`},
+			"get_clearance": {Hidden: true},
+		},
+		Hooks: schema.Hooks{
+			Pre: []schema.PreHook{
+				{Name: "boxed_in", When: "'base_motion' in tool.tags", Action: "block", Rule: "!clearance.any_admissible", Reason: "No direction has enough clearance"},
+				{Name: "clamp_translation", When: "tool.name == 'move_base'", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Min: "0",
+					Max: "min(limits.max_translation_m, clearance.toward(args.direction) - limits.safety_margin_m)"}},
+				{Name: "confirm_nothing", When: "false", Action: "confirm", Prompt: "Allow this call?"},
+			},
+			Post: []schema.PostHook{
+				{Name: "evaluate_manipulation", When: "'manipulation' in tool.tags", Action: "evaluate"},
+				{Name: "note_navigation", When: "tool.name == 'navigate_to' && result.success", Action: "note", Note: "Arrived"},
+			},
+		},
+		Tests: []schema.RuleTest{
+			{Name: "boxed in", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.5}},
+				Clearance: &schema.Clearance{Front: 0.1, Back: 0.1, Left: 0.1, Right: 0.1},
+				Expect:    schema.TestExpect{Verdict: "block", Hook: "boxed_in"}},
+			{Name: "clamped", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1.0}},
+				Clearance: &schema.Clearance{Front: 0.5, Back: 2, Left: 2, Right: 2},
+				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.4}}},
+			{Name: "unchanged", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.3}},
+				Clearance: &schema.Clearance{Front: 3, Back: 3, Left: 3, Right: 3},
+				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.3}}},
+		},
+	}
+	if _, errs := schema.CompileRules(s); len(errs) > 0 {
+		t.Fatalf("CompileRules: %v", errs)
+	}
+	if diags := RunRuleTests(t.Context(), s); len(diags) != 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+}
