@@ -1,0 +1,184 @@
+package policies
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// actEvaluate is the hidden evaluate_run hook: it judges a completed call by
+// the tool's check or the evaluator model, once per call.
+func actEvaluate(ctx context.Context, c *PostCall) engine.HookVerdict {
+	if c.Verdict != nil {
+		return engine.HookVerdict{Decision: "skip", Reason: "already evaluated"}
+	}
+	v := c.policy.evaluate(ctx, c)
+	v = scrub(v, c.policy.contract(c.CC).PostCondition)
+	c.Verdict = &v
+	emit(c.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &v})
+	r := v.Status
+	if v.Reason != "" {
+		r += ": " + v.Reason
+	}
+	return engine.HookVerdict{Decision: "evaluate", Reason: r}
+}
+
+func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {
+	if cc.Tool != nil {
+		return cc.Tool.Contract
+	}
+	return p.spec.Tools[cc.Call.Tool]
+}
+
+func failure(source, format string, a ...any) schema.Verdict {
+	return schema.Verdict{Status: "failure", Reason: fmt.Sprintf(format, a...), Source: source}
+}
+
+// evaluate decides one verdict. Only the tool's name, its arguments, the
+// post-condition and the evidence for the run reach the judge: never the
+// acting model's reasoning, the instruction or the back-end's claim.
+func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
+	name := c.CC.Call.Tool
+	contract := p.contract(c.CC)
+	if !c.Result.Success {
+		p.resetSegments(name)
+		return schema.Verdict{Status: "failure", Reason: c.Result.Reason, Source: "tool", Confidence: 1}
+	}
+	runID := c.Result.RunID
+	if runID == "" {
+		runID = c.CC.Call.RunID
+	}
+	after, err := p.evidence(ctx, runID)
+	if err != nil {
+		p.resetSegments(name)
+		return failure("evaluator", "no evidence for the run: %v", err)
+	}
+	if check := p.checkProgram(name); check != nil {
+		p.resetSegments(name)
+		return p.runCheck(c, check, after)
+	}
+	v := p.askModel(ctx, name, c.CC.Call.Args, contract.PostCondition, after)
+	return p.admit(name, contract, v)
+}
+
+// evidence reads the post-execution Observation for a run from the spec's
+// evidence tool (default: the observation tool).
+func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation, error) {
+	tool := p.spec.Evaluator.Evidence
+	args := map[string]any{}
+	if tool == "" {
+		tool = p.spec.Observation.Tool
+		for k, v := range p.spec.Observation.Args {
+			args[k] = v
+		}
+	}
+	if tool == "" {
+		return schema.Observation{}, fmt.Errorf("no evidence tool is configured (evaluator.evidence or observation.tool)")
+	}
+	if p.tools == nil {
+		return schema.Observation{}, fmt.Errorf("evidence tool %q cannot be called: the policy has no tools", tool)
+	}
+	if p.spec.Evaluator.RunIDArg != "" && runID != "" {
+		args[p.spec.Evaluator.RunIDArg] = runID
+	}
+	env := p.tools.CallTool(ctx, tool, args)
+	if !env.Success {
+		return schema.Observation{}, fmt.Errorf("evidence tool %q failed: %s", tool, env.Reason)
+	}
+	value := env.Value
+	if nested, ok := value["observation"].(map[string]any); ok {
+		value = nested
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return schema.Observation{}, fmt.Errorf("evidence from %q: %w", tool, err)
+	}
+	var obs schema.Observation
+	if err := json.Unmarshal(raw, &obs); err != nil {
+		return schema.Observation{}, fmt.Errorf("evidence from %q is not an observation: %w", tool, err)
+	}
+	if runID != "" && obs.RunID != "" && obs.RunID != runID {
+		return schema.Observation{}, fmt.Errorf("evidence from %q is for run %q, not %q", tool, obs.RunID, runID)
+	}
+	obs.Images = env.Images
+	return obs, nil
+}
+
+func (p *Policy) checkProgram(name string) *vm.Program { return p.checks[name] }
+
+// runCheck decides deterministically with the contract's check; a run-time
+// error is a failure.
+func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observation) schema.Verdict {
+	env := schema.CheckEnv{
+		Tool:   c.Env.Tool,
+		Args:   c.CC.Call.Args,
+		After:  after,
+		Result: c.Env.Result,
+		Limits: p.spec.Embodiment.Limits,
+	}
+	if c.CC.Observation != nil {
+		env.Before = *c.CC.Observation
+	}
+	out, err := expr.Run(check, &env)
+	if err != nil {
+		return failure("check", "the check of %s could not be evaluated: %v", c.CC.Call.Tool, err)
+	}
+	if ok, _ := out.(bool); !ok {
+		return failure("check", "the post-execution observation does not satisfy the check of %s", c.CC.Call.Tool)
+	}
+	return schema.Verdict{Status: "success", Evidence: "the deterministic check held on the post-execution observation",
+		Confidence: 1, Source: "check"}
+}
+
+// admit applies the spec's limits to a model verdict: process only for
+// segmented tools and at most max_segments times in a row, success only
+// above the confidence threshold.
+func (p *Policy) admit(name string, contract schema.ToolContract, v schema.Verdict) schema.Verdict {
+	if v.Status != "process" {
+		p.resetSegments(name)
+	}
+	switch v.Status {
+	case "process":
+		if !contract.Segmented {
+			return failure("model", "the evaluator answered process, but %s is not a segmented tool", name)
+		}
+		p.mu.Lock()
+		p.segments[name]++
+		n := p.segments[name]
+		p.mu.Unlock()
+		if n > contract.MaxSegments {
+			p.resetSegments(name)
+			return failure("model", "%s still in process after %d segments (max_segments %d)", name, n-1, contract.MaxSegments)
+		}
+	case "success":
+		if th := p.spec.Evaluator.VerdictThreshold; v.Confidence < th {
+			return failure("model", "the evaluator's confidence %.2f is below the threshold %.2f", v.Confidence, th)
+		}
+	}
+	return v
+}
+
+func (p *Policy) resetSegments(name string) {
+	p.mu.Lock()
+	delete(p.segments, name)
+	p.mu.Unlock()
+}
+
+// scrub keeps the post-condition out of what returns to the engine even if
+// the judge quoted it.
+func scrub(v schema.Verdict, postCondition string) schema.Verdict {
+	pc := strings.TrimSpace(postCondition)
+	if pc == "" {
+		return v
+	}
+	v.Reason = strings.ReplaceAll(v.Reason, pc, "[post-condition]")
+	v.Evidence = strings.ReplaceAll(v.Evidence, pc, "[post-condition]")
+	return v
+}

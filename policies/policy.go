@@ -1,0 +1,273 @@
+package policies
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Policy runs a spec's hook chains for one session.
+type Policy struct {
+	spec      *schema.Spec
+	tools     engine.ToolCaller
+	evaluator model.Model
+	user      engine.UserChannel
+	pre       []preHook
+	post      []postHook
+	checks    map[string]*vm.Program
+
+	mu sync.Mutex
+	// segments counts consecutive "process" verdicts per tool.
+	segments map[string]int
+	// refused holds the ids of calls the pre chain blocked, so a Post on one
+	// of them never evaluates it (entries are dropped when Post sees them).
+	refused map[string]bool
+}
+
+type preHook struct {
+	hook   *schema.PreHook
+	rules  *schema.PreRules
+	action PreAction
+	// whenReadsClearance: the reading is needed before selecting the hook;
+	// otherwise it is taken only for hooks whose when holds.
+	whenReadsClearance bool
+}
+
+type postHook struct {
+	hook   *schema.PostHook
+	rules  *schema.PostRules
+	action PostAction
+}
+
+var (
+	_ engine.Policy        = (*Policy)(nil)
+	_ engine.PolicyFactory = New
+)
+
+// New builds the policy of env.Spec with the default actions; it is an
+// engine.PolicyFactory.
+func New(env engine.PolicyEnv) (engine.Policy, error) {
+	return NewWithActions(env, NewActions())
+}
+
+// NewWithActions builds the policy with a caller's action registry. Rules come
+// from env.Spec.Rules (compiled at load); a spec not loaded through the schema
+// loader is compiled here, and any rule error fails.
+func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
+	s := env.Spec
+	if s == nil {
+		return nil, errors.New("policies: no spec")
+	}
+	rules := s.Rules
+	if rules == nil {
+		var errs []schema.RuleError
+		if rules, errs = schema.CompileRules(s); len(errs) > 0 {
+			return nil, fmt.Errorf("policies: compiling rules: %w", joinRuleErrors(errs))
+		}
+	}
+	if len(rules.Pre) != len(s.Hooks.Pre) || len(rules.Post) != len(s.Hooks.Post) {
+		return nil, fmt.Errorf("policies: compiled rules (%d pre, %d post) do not match the spec's hooks (%d pre, %d post)",
+			len(rules.Pre), len(rules.Post), len(s.Hooks.Pre), len(s.Hooks.Post))
+	}
+	p := &Policy{spec: s, tools: env.Tools, evaluator: env.Evaluator, user: env.User,
+		checks: rules.Checks, segments: map[string]int{}, refused: map[string]bool{}}
+	for i := range s.Hooks.Pre {
+		h := &s.Hooks.Pre[i]
+		act, err := actions.Pre.Lookup(h.Action)
+		if err != nil {
+			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): %w", i, h.Name, err)
+		}
+		if h.Action == "clamp" && (h.Clamp == nil || h.Clamp.Arg == "") {
+			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): clamp needs clamp.arg", i, h.Name)
+		}
+		r := &rules.Pre[i]
+		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: schema.ReadsIdent(r.When, "clearance")})
+	}
+	for i := range s.Hooks.Post {
+		h := &s.Hooks.Post[i]
+		act, err := actions.Post.Lookup(h.Action)
+		if err != nil {
+			return nil, fmt.Errorf("policies: hooks.post[%d] (%s): %w", i, h.Name, err)
+		}
+		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act})
+	}
+	return p, nil
+}
+
+func joinRuleErrors(errs []schema.RuleError) error {
+	es := make([]error, len(errs))
+	for i, e := range errs {
+		es[i] = e
+	}
+	return errors.Join(es...)
+}
+
+// PreCall is one pre-hook applied to one call: what an action reads and
+// changes. Env.Args and Args are the same map.
+type PreCall struct {
+	Hook  *schema.PreHook
+	Rules *schema.PreRules
+	Env   *schema.CallEnv
+	Args  map[string]any
+	User  engine.UserChannel
+	vm    *vm.VM
+}
+
+// Eval runs a compiled expression against the call's environment.
+func (c *PreCall) Eval(p *vm.Program) (any, error) { return c.vm.Run(p, c.Env) }
+
+// evalBool runs a bool rule; a nil program (an empty when or rule) is true.
+func (c *PreCall) evalBool(p *vm.Program) (bool, error) {
+	if p == nil {
+		return true, nil
+	}
+	v, err := c.Eval(p)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("rule gave %T, not a bool", v)
+	}
+	return b, nil
+}
+
+func (c *PreCall) evalFloat(p *vm.Program) (float64, error) {
+	v, err := c.Eval(p)
+	if err != nil {
+		return 0, err
+	}
+	f, ok := toFloat(v)
+	if !ok {
+		return 0, fmt.Errorf("bound gave %T, not a number", v)
+	}
+	return f, nil
+}
+
+// Pre runs the pre-execution chain in spec order. The first hook whose
+// expressions read `clearance` triggers one fresh reading for the whole chain.
+func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResult {
+	args := make(map[string]any, len(cc.Call.Args))
+	for k, v := range cc.Call.Args {
+		args[k] = v
+	}
+	env := p.callEnv(cc, args)
+	reading := &clearanceOnce{policy: p, env: &env}
+	machine := &vm.VM{}
+	res := engine.PreResult{Args: args}
+	for i := range p.pre {
+		h := &p.pre[i]
+		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, User: p.user, vm: machine}
+		step := p.preStep(ctx, h, c, reading)
+		v := engine.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
+			Reason: step.Reason, Before: step.Before, After: step.After}
+		res.Verdicts = append(res.Verdicts, v)
+		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
+		if step.Decision != "skip" {
+			res.Hook = h.hook.Name
+		}
+		if step.Block {
+			res.Reason = step.Reason
+			p.markRefused(cc.Call.ID)
+			return res
+		}
+		if step.Stop {
+			break
+		}
+	}
+	res.Allowed = true
+	return res
+}
+
+// preStep selects and applies one hook; every error (a missing reading, a rule
+// failing at run time, a panicking action) blocks the call.
+func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *clearanceOnce) (step Step) {
+	defer func() {
+		if r := recover(); r != nil {
+			step = block(fmt.Sprintf("hook %q failed: %v", h.hook.Name, r))
+		}
+	}()
+	if h.whenReadsClearance {
+		if err := reading.take(ctx); err != nil {
+			return block(fmt.Sprintf("hook %q: %v; blocked to stay safe", h.hook.Name, err))
+		}
+	}
+	ok, err := c.evalBool(h.rules.When)
+	if err != nil {
+		return block(fmt.Sprintf("hook %q: when failed: %v", h.hook.Name, err))
+	}
+	if !ok {
+		return Step{Decision: "skip", Reason: "when does not hold"}
+	}
+	if h.rules.ReadsClearance {
+		if err := reading.take(ctx); err != nil {
+			return block(fmt.Sprintf("hook %q: %v; blocked to stay safe", h.hook.Name, err))
+		}
+	}
+	ok, err = c.evalBool(h.rules.Rule)
+	if err != nil {
+		return block(fmt.Sprintf("hook %q: rule failed: %v", h.hook.Name, err))
+	}
+	if !ok {
+		return Step{Decision: "skip", Reason: "rule does not hold"}
+	}
+	return h.action(ctx, c)
+}
+
+// callEnv is the rule view of a call: the tool's contract, its arguments, the
+// profile's limits, the latest observation and the turn.
+func (p *Policy) callEnv(cc *engine.CallContext, args map[string]any) schema.CallEnv {
+	name := cc.Call.Tool
+	var toolset string
+	contract := p.spec.Tools[name]
+	if cc.Tool != nil {
+		toolset, contract = cc.Tool.Toolset, cc.Tool.Contract
+	}
+	env := schema.CallEnv{
+		Tool:   schema.ToolInfo{Name: name, Toolset: toolset, Tags: contract.Tags, Physical: contract.Physical},
+		Args:   args,
+		Limits: p.spec.Embodiment.Limits,
+		Turn:   cc.Call.Turn,
+	}
+	if cc.Observation != nil {
+		env.Observation = *cc.Observation
+	}
+	return env
+}
+
+func emit(cc *engine.CallContext, ev engine.Event) {
+	if cc.Emit == nil {
+		return
+	}
+	ev.Time = time.Now()
+	ev.Turn = cc.Call.Turn
+	ev.Tool = cc.Call.Tool
+	ev.CallID = cc.Call.ID
+	cc.Emit(ev)
+}
+
+func (p *Policy) markRefused(id string) {
+	if id == "" {
+		return
+	}
+	p.mu.Lock()
+	p.refused[id] = true
+	p.mu.Unlock()
+}
+
+// wasRefused reports (once) whether the pre chain blocked the call id.
+func (p *Policy) wasRefused(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.refused[id]
+	delete(p.refused, id)
+	return r
+}

@@ -1,0 +1,94 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// PostCall is the post-execution chain of one completed call: what post
+// actions read and the verdict and notes they produce.
+type PostCall struct {
+	Hook   *schema.PostHook
+	CC     *engine.CallContext
+	Result *engine.Envelope
+	Env    *schema.CallEnv
+	// Verdict is set by the first evaluate hook; later ones do not run again,
+	// so a call is evaluated exactly once.
+	Verdict *schema.Verdict
+	Notes   []string
+	policy  *Policy
+}
+
+// Post runs the post-execution chain on a call the tool executed. The engine
+// calls it only for executed calls; a call the pre chain refused is ignored
+// here too, so it is never evaluated. The returned verdict never carries the
+// post-condition.
+func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.Envelope) engine.PostResult {
+	if res == nil || p.wasRefused(cc.Call.ID) {
+		return engine.PostResult{}
+	}
+	env := p.callEnv(cc, cc.Call.Args)
+	env.Result = schema.ResultEnv{Success: res.Success, Reason: res.Reason, Value: res.Value}
+	pc := &PostCall{CC: cc, Result: res, Env: &env, policy: p}
+	machine := &vm.VM{}
+	for i := range p.post {
+		h := &p.post[i]
+		pc.Hook = h.hook
+		v := p.postStep(ctx, h, pc, machine)
+		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
+	}
+	return engine.PostResult{Verdict: pc.Verdict, Notes: pc.Notes}
+}
+
+func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.HookVerdict) {
+	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: "skip"}
+	defer func() {
+		if r := recover(); r != nil {
+			v.Reason = fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)
+		}
+	}()
+	if h.rules.When != nil {
+		out, err := machine.Run(h.rules.When, pc.Env)
+		if err != nil {
+			// A post-hook cannot block a call that already ran; an evaluate
+			// hook whose selection fails still judges the call (fail closed).
+			if h.hook.Action != "evaluate" {
+				v.Reason = fmt.Sprintf("when failed: %v", err)
+				return v
+			}
+		} else if b, _ := out.(bool); !b {
+			v.Reason = "when does not hold"
+			return v
+		}
+	}
+	v = h.action(ctx, pc)
+	v.Hook, v.Phase = h.hook.Name, "post"
+	return v
+}
+
+// actNote adds the hook's note, or a one-line outcome, to the Task Notes.
+func actNote(_ context.Context, c *PostCall) engine.HookVerdict {
+	text := c.Hook.Note
+	if text == "" {
+		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
+	}
+	c.Notes = append(c.Notes, text)
+	return engine.HookVerdict{Decision: "note", Reason: text}
+}
+
+func outcome(res *engine.Envelope, v *schema.Verdict) string {
+	switch {
+	case v != nil && v.Status == "failure":
+		return "failed: " + v.Reason
+	case v != nil && v.Status == "process":
+		return "in progress"
+	case !res.Success:
+		return "failed: " + res.Reason
+	}
+	return "success"
+}

@@ -1,0 +1,248 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+)
+
+// RuleError is one expr rule that does not compile or names something the
+// spec does not declare. Path is the spec path of the expression
+// (hooks.pre[1].when, tools.pick_up.check); Line and Col are 1-based inside
+// the expression text, 0 when unknown. The loader turns them into file
+// positions.
+type RuleError struct {
+	Path    string
+	Line    int
+	Col     int
+	Message string
+}
+
+func (e RuleError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s (%d:%d): %s", e.Path, e.Line, e.Col, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Message)
+}
+
+// CompileRules compiles every expr rule of s once: hook when/rule/rewrite/clamp
+// expressions against CallEnv, tool checks against CheckEnv. It returns every
+// problem it finds, not only the first; Rules is nil when there are errors.
+func CompileRules(s *Spec) (*Rules, []RuleError) {
+	c := &ruleCompiler{spec: s, tags: map[string]bool{}}
+	for _, t := range s.Tools {
+		for _, tag := range t.Tags {
+			c.tags[tag] = true
+		}
+	}
+	r := &Rules{
+		Pre:    make([]PreRules, len(s.Hooks.Pre)),
+		Post:   make([]PostRules, len(s.Hooks.Post)),
+		Checks: map[string]*vm.Program{},
+	}
+	for i, h := range s.Hooks.Pre {
+		r.Pre[i] = c.preHook(fmt.Sprintf("hooks.pre[%d]", i), h)
+	}
+	for i, h := range s.Hooks.Post {
+		r.Post[i].When = c.compile(fmt.Sprintf("hooks.post[%d].when", i), h.When, expr.Env(CallEnv{}), expr.AsBool())
+	}
+	names := make([]string, 0, len(s.Tools))
+	for name := range s.Tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if src := s.Tools[name].Check; src != "" {
+			r.Checks[name] = c.compile("tools."+name+".check", src, expr.Env(CheckEnv{}), expr.AsBool())
+		}
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	return r, nil
+}
+
+type ruleCompiler struct {
+	spec *Spec
+	tags map[string]bool
+	errs []RuleError
+}
+
+func (c *ruleCompiler) fail(path string, line, col int, format string, a ...any) {
+	c.errs = append(c.errs, RuleError{Path: path, Line: line, Col: col, Message: fmt.Sprintf(format, a...)})
+}
+
+func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
+	var pr PreRules
+	pr.When = c.compile(path+".when", h.When, expr.Env(CallEnv{}), expr.AsBool())
+	pr.Rule = c.compile(path+".rule", h.Rule, expr.Env(CallEnv{}), expr.AsBool())
+	switch h.Action {
+	case "rewrite":
+		if len(h.Rewrite) == 0 {
+			c.fail(path+".rewrite", 0, 0, "a rewrite hook needs at least one argument to rewrite")
+		}
+	case "clamp":
+		switch {
+		case h.Clamp == nil || h.Clamp.Arg == "":
+			c.fail(path+".clamp", 0, 0, "a clamp hook needs clamp.arg and a min or max bound")
+		case h.Clamp.Min == "" && h.Clamp.Max == "":
+			c.fail(path+".clamp", 0, 0, "clamp of %q needs a min or a max bound", h.Clamp.Arg)
+		}
+	}
+	if len(h.Rewrite) > 0 {
+		pr.Rewrite = make(map[string]*vm.Program, len(h.Rewrite))
+		keys := make([]string, 0, len(h.Rewrite))
+		for k := range h.Rewrite {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := c.compile(path+".rewrite."+k, h.Rewrite[k], expr.Env(CallEnv{}))
+			if p == nil && h.Rewrite[k] == "" {
+				c.fail(path+".rewrite."+k, 0, 0, "empty expression")
+			}
+			pr.Rewrite[k] = p
+		}
+	}
+	if h.Clamp != nil {
+		// AsFloat64 rejects a bound of a known non-numeric type at load time;
+		// a bound of unknown type (an argument) is checked when it runs.
+		pr.ClampMin = c.compile(path+".clamp.min", h.Clamp.Min, expr.Env(CallEnv{}), expr.AsFloat64())
+		pr.ClampMax = c.compile(path+".clamp.max", h.Clamp.Max, expr.Env(CallEnv{}), expr.AsFloat64())
+	}
+	for _, p := range []*vm.Program{pr.When, pr.Rule, pr.ClampMin, pr.ClampMax} {
+		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
+	}
+	for _, p := range pr.Rewrite {
+		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
+	}
+	return pr
+}
+
+// compile compiles one expression; an empty source gives a nil program (the
+// caller reads nil as "true" for when/rule and as "no bound" for clamps).
+func (c *ruleCompiler) compile(path, src string, opts ...expr.Option) *vm.Program {
+	if src == "" {
+		return nil
+	}
+	p, err := expr.Compile(src, opts...)
+	if err != nil {
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			line, col := fe.Line, fe.Column+1
+			if line == 0 {
+				col = 0
+			}
+			c.fail(path, line, col, "%s", fe.Message)
+		} else {
+			c.fail(path, 0, 0, "%v", err)
+		}
+		return nil
+	}
+	c.lint(path, src)
+	return p
+}
+
+// lint reports names a rule uses that the spec does not declare: a tag no
+// tool contract carries, a tool name with no contract. It reads the parsed
+// (not optimised) tree so `tool.name in ['a', 'b']` keeps its literals.
+func (c *ruleCompiler) lint(path, src string) {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return // compile already succeeded; nothing more to learn here
+	}
+	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
+		b, ok := n.(*ast.BinaryNode)
+		if !ok {
+			return
+		}
+		switch {
+		case b.Operator == "in" && isToolField(b.Right, "tags"):
+			if s, ok := b.Left.(*ast.StringNode); ok && !c.tags[s.Value] {
+				line, col := offsetPos(src, s.Location().From)
+				c.fail(path, line, col, "unknown tool tag %q (no tool contract in tools declares it)", s.Value)
+			}
+		case b.Operator == "in" && isToolField(b.Left, "name"):
+			if arr, ok := b.Right.(*ast.ArrayNode); ok {
+				for _, e := range arr.Nodes {
+					c.checkToolName(path, src, e)
+				}
+			}
+		case b.Operator == "==" || b.Operator == "!=":
+			if isToolField(b.Left, "name") {
+				c.checkToolName(path, src, b.Right)
+			} else if isToolField(b.Right, "name") {
+				c.checkToolName(path, src, b.Left)
+			}
+		}
+	}))
+}
+
+func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
+	s, ok := n.(*ast.StringNode)
+	if !ok || len(c.spec.Tools) == 0 {
+		return
+	}
+	if _, ok := c.spec.Tools[s.Value]; !ok {
+		line, col := offsetPos(src, s.Location().From)
+		c.fail(path, line, col, "tool %q has no contract in tools", s.Value)
+	}
+}
+
+// isToolField reports whether n is `tool.<field>` (or `tool["field"]`).
+func isToolField(n ast.Node, field string) bool {
+	m, ok := n.(*ast.MemberNode)
+	if !ok {
+		return false
+	}
+	id, ok := m.Node.(*ast.IdentifierNode)
+	if !ok || id.Value != "tool" {
+		return false
+	}
+	p, ok := m.Property.(*ast.StringNode)
+	return ok && p.Value == field
+}
+
+// ReadsIdent reports whether a compiled program reads the top-level
+// identifier name (e.g. `clearance`); a nil program reads nothing.
+func ReadsIdent(p *vm.Program, name string) bool {
+	if p == nil {
+		return false
+	}
+	found := false
+	node := p.Node()
+	ast.Walk(&node, visitFunc(func(n ast.Node) {
+		if id, ok := n.(*ast.IdentifierNode); ok && id.Value == name {
+			found = true
+		}
+	}))
+	return found
+}
+
+// offsetPos turns a rune offset of src into a 1-based line and column.
+func offsetPos(src string, from int) (line, col int) {
+	line, col = 1, 1
+	i := 0
+	for _, r := range src {
+		if i == from {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i++
+	}
+	return line, col
+}
+
+type visitFunc func(ast.Node)
+
+func (f visitFunc) Visit(n *ast.Node) { f(*n) }
