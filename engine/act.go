@@ -117,11 +117,10 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	}
 	call := &Call{ID: first.ID, Tool: first.Name, Args: res.args, Raw: first.Arguments, Turn: tn.Number}
 	cc := &CallContext{Call: call, Tool: rt, Observation: t.observation, Emit: h.queue}
+	// The policy emits its hook and evaluation events through cc.Emit as they
+	// happen (a confirm hook may wait on a person); they are flushed in order.
 	pre := h.policy.Pre(ctx, cc)
 	h.flush(t)
-	for i := range pre.Verdicts {
-		h.emit(t, Event{Kind: EventHook, Tool: first.Name, CallID: first.ID, Hook: &pre.Verdicts[i]})
-	}
 	if !pre.Allowed {
 		res.env = Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason))
 		return nil
@@ -142,7 +141,6 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	h.flush(t)
 	if post.Verdict != nil {
 		res.env.Verdict = post.Verdict
-		h.emit(t, Event{Kind: EventEvaluation, Tool: first.Name, CallID: first.ID, Verdict: post.Verdict})
 	}
 	for _, n := range post.Notes {
 		t.notes.add(tn.Number, n)

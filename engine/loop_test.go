@@ -218,6 +218,7 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
 		if cc.Call.Tool == "move" {
 			v := engine.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
+			cc.Emit(engine.Event{Kind: engine.EventHook, Hook: &v})
 			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []engine.HookVerdict{v}}
 		}
 		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
@@ -226,7 +227,9 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 		if cc.Tool.Contract.PostCondition != secret {
 			t.Errorf("post hook sees contract %+v", cc.Tool.Contract)
 		}
-		return engine.PostResult{Verdict: &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}}
+		v := &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
+		cc.Emit(engine.Event{Kind: engine.EventEvaluation, Verdict: v})
+		return engine.PostResult{Verdict: v}
 	}
 	evs := collect(f.harness(t).RunStream(t.Context(), "stow the mug"))
 	if f.tool("move").calls.Load() != 0 {

@@ -39,7 +39,9 @@ type ToolCaller interface {
 // PolicyFactory builds the session's policy from the spec.
 type PolicyFactory func(env PolicyEnv) (Policy, error)
 
-// CallContext is one call going through the chains.
+// CallContext is one call going through the chains. The policy emits one
+// EventHook per hook decision and one EventEvaluation per verdict through Emit,
+// as they happen; the engine does not emit them again.
 type CallContext struct {
 	Call *Call
 	Tool *RegisteredTool
