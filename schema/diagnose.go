@@ -1,0 +1,270 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	cueerrors "cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
+)
+
+// CUE reports only some problems when several are present (a missing field
+// hides behind a conflict, an unknown field beside others is dropped), so
+// unknown and missing fields are found by walking the user's syntax and the
+// unified value here; CUE's own errors supply the rest.
+
+// checkFields reports every literal field the schema does not allow, walking
+// the user's syntax tree alongside the schema.
+func (l *loader) checkFields(schema cue.Value, decls []ast.Decl, path, file string) {
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *ast.Field:
+			label, ok := fieldLabel(d.Label)
+			if !ok {
+				continue
+			}
+			p := joinPath(path, label)
+			if !schema.Allows(cue.Str(label)) {
+				l.errorf(tokenPos(d.Label.Pos()), p, "unknown field %q%s", label, suggest(label, fieldNames(schema)))
+				continue
+			}
+			l.checkExpr(schemaField(schema, label), d.Value, p, file)
+		case *ast.EmbedDecl:
+			l.checkExpr(schema, d.Expr, path, file)
+		}
+	}
+}
+
+func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
+	if !schema.Exists() {
+		return
+	}
+	switch x := x.(type) {
+	case *ast.StructLit:
+		if schema.IncompleteKind()&cue.StructKind != 0 {
+			l.checkFields(schema, x.Elts, path, file)
+		}
+	case *ast.ListLit:
+		elem := schema.LookupPath(cue.MakePath(cue.AnyIndex))
+		for i, e := range x.Elts {
+			l.checkExpr(elem, e, indexPath(path, i), file)
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.AND {
+			l.checkExpr(schema, x.X, path, file)
+			l.checkExpr(schema, x.Y, path, file)
+		}
+	case *ast.ParenExpr:
+		l.checkExpr(schema, x.X, path, file)
+	}
+}
+
+// schemaField is the schema of a field: its declaration, else the pattern
+// constraint of a map such as toolsets.
+func schemaField(schema cue.Value, label string) cue.Value {
+	if v := schema.LookupPath(cue.MakePath(cue.Str(label))); v.Exists() {
+		return v
+	}
+	return schema.LookupPath(cue.MakePath(cue.AnyString))
+}
+
+// fieldNames lists the declared fields of a schema struct.
+func fieldNames(schema cue.Value) []string {
+	var names []string
+	it, err := schema.Fields(cue.Optional(true))
+	if err != nil {
+		return nil
+	}
+	for it.Next() {
+		names = append(names, it.Selector().Unquoted())
+	}
+	return names
+}
+
+// checkRequired reports every required field left out, at its parent's
+// position in the user's file.
+func (l *loader) checkRequired(v cue.Value, path string) {
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		it, err := v.Fields(cue.Optional(true))
+		if err != nil {
+			return
+		}
+		for it.Next() {
+			sel := it.Selector()
+			p := joinPath(path, sel.Unquoted())
+			if sel.ConstraintType() == cue.RequiredConstraint {
+				l.errorf(l.pos.lookup(path), p, "missing required field %q", sel.Unquoted())
+				continue
+			}
+			if !it.IsOptional() {
+				l.checkRequired(it.Value(), p)
+			}
+		}
+	case cue.ListKind:
+		it, err := v.List()
+		if err != nil {
+			return
+		}
+		for i := 0; it.Next(); i++ {
+			l.checkRequired(it.Value(), indexPath(path, i))
+		}
+	}
+}
+
+// convertErrors turns CUE errors into diagnostics at the user's positions.
+func (l *loader) convertErrors(err error) {
+	if err == nil {
+		return
+	}
+	for _, e := range cueerrors.Errors(err) {
+		path := specPath(e.Path())
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		switch {
+		case strings.Contains(msg, "field is required but not present"):
+			continue // checkRequired reports these, at the user's position
+		case strings.Contains(msg, "field not allowed"):
+			if _, literal := l.pos[path]; literal {
+				continue // checkFields reported it with a suggestion
+			}
+			msg = "unknown field"
+		case strings.Contains(msg, "empty disjunction"):
+			msg = l.summariseDisjunction(path, e)
+		}
+		l.errorf(l.userPos(e, path), path, "%s", msg)
+	}
+}
+
+// userPos picks the position of an error in the user's files, else the
+// nearest written ancestor of its path.
+func (l *loader) userPos(e cueerrors.Error, path string) Pos {
+	for _, p := range cueerrors.Positions(e) {
+		if slices.Contains(l.paths, p.Filename()) {
+			return tokenPos(p)
+		}
+	}
+	if p, ok := l.pos[valueKey(path)]; ok {
+		return p
+	}
+	return l.pos.lookup(path)
+}
+
+// summariseDisjunction replaces the list of failed branches with "must be
+// one of …" for enums, or with the branch error that names the type.
+func (l *loader) summariseDisjunction(path string, e cueerrors.Error) string {
+	if opts := enumOptions(l.schemaAt(path)); len(opts) > 0 {
+		return "must be one of " + strings.Join(opts, ", ")
+	}
+	var last string
+	for _, sub := range cueerrors.Errors(cueerrors.Unwrap(e)) {
+		format, args := sub.Msg()
+		last = fmt.Sprintf(format, args...)
+	}
+	if last == "" || strings.Contains(last, "empty disjunction") {
+		return "value matches none of the allowed forms"
+	}
+	return last
+}
+
+// schemaAt walks the schema along a spec path, using element and pattern
+// constraints for list indexes and map keys.
+func (l *loader) schemaAt(path string) cue.Value {
+	v := l.schema
+	for _, sel := range splitPath(path) {
+		if _, err := strconv.Atoi(sel); err == nil {
+			v = v.LookupPath(cue.MakePath(cue.AnyIndex))
+			continue
+		}
+		v = schemaField(v, sel)
+	}
+	return v
+}
+
+// enumOptions returns the quoted literals of a disjunction of concrete values.
+func enumOptions(v cue.Value) []string {
+	op, args := v.Expr()
+	if op != cue.OrOp {
+		return nil
+	}
+	var out []string
+	for _, a := range args {
+		if !a.IsConcrete() || a.IncompleteKind()&(cue.StringKind|cue.NumberKind|cue.BoolKind) == 0 {
+			return nil
+		}
+		out = append(out, fmt.Sprint(a))
+	}
+	return out
+}
+
+// specPath renders a CUE error path ([hooks pre 0 rule]) as hooks.pre[0].rule.
+func specPath(sels []string) string {
+	var b strings.Builder
+	for _, s := range sels {
+		if _, err := strconv.Atoi(s); err == nil {
+			b.WriteString("[" + s + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// splitPath splits hooks.pre[0].rule into [hooks pre 0 rule].
+func splitPath(path string) []string {
+	path = strings.ReplaceAll(path, "[", ".")
+	path = strings.ReplaceAll(path, "]", "")
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, ".")
+}
+
+func tokenPos(p token.Pos) Pos {
+	if !p.IsValid() {
+		return Pos{}
+	}
+	return Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest known name, if close.
+func suggest(name string, known []string) string {
+	best, bestD := "", len(name)/2+1
+	for _, k := range known {
+		if d := editDistance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
