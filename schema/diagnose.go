@@ -66,8 +66,10 @@ func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
 // schemaField is the schema of a field: its declaration, else the pattern
 // constraint of a map such as toolsets.
 func schemaField(schema cue.Value, label string) cue.Value {
-	if v := schema.LookupPath(cue.MakePath(cue.Str(label))); v.Exists() {
-		return v
+	for _, sel := range []cue.Selector{cue.Str(label), cue.Str(label).Required(), cue.Str(label).Optional()} {
+		if v := schema.LookupPath(cue.MakePath(sel)); v.Exists() {
+			return v
+		}
 	}
 	return schema.LookupPath(cue.MakePath(cue.AnyString))
 }
@@ -117,10 +119,19 @@ func (l *loader) checkRequired(v cue.Value, path string) {
 }
 
 // convertErrors turns CUE errors into diagnostics at the user's positions.
+// A failed disjunction arrives as a summary plus one error per branch; those
+// are grouped by path and reported once.
 func (l *loader) convertErrors(err error) {
 	if err == nil {
 		return
 	}
+	type group struct {
+		pos      Pos
+		msgs     []string
+		disjunct bool
+	}
+	groups := map[string]*group{}
+	var order []string
 	for _, e := range cueerrors.Errors(err) {
 		path := specPath(e.Path())
 		format, args := e.Msg()
@@ -133,10 +144,35 @@ func (l *loader) convertErrors(err error) {
 				continue // checkFields reported it with a suggestion
 			}
 			msg = "unknown field"
-		case strings.Contains(msg, "empty disjunction"):
-			msg = l.summariseDisjunction(path, e)
 		}
-		l.errorf(l.userPos(e, path), path, "%s", msg)
+		g := groups[path]
+		if g == nil {
+			g = &group{}
+			groups[path] = g
+			order = append(order, path)
+		}
+		p := l.userPos(e, path)
+		if g.pos.File == "" || (p.Line > 1 || p.Col > 1) && g.pos.Line <= 1 && g.pos.Col <= 1 {
+			g.pos = p
+		}
+		if strings.Contains(msg, "empty disjunction") {
+			g.disjunct = true
+			continue
+		}
+		g.msgs = append(g.msgs, msg)
+	}
+	for _, path := range order {
+		g := groups[path]
+		if len(g.msgs) == 0 {
+			continue // a consequence of an error reported at another path
+		}
+		if !g.disjunct {
+			for _, m := range g.msgs {
+				l.errorf(g.pos, path, "%s", m)
+			}
+			continue
+		}
+		l.errorf(g.pos, path, "%s", l.summariseDisjunction(path, g.msgs))
 	}
 }
 
@@ -154,21 +190,21 @@ func (l *loader) userPos(e cueerrors.Error, path string) Pos {
 	return l.pos.lookup(path)
 }
 
-// summariseDisjunction replaces the list of failed branches with "must be
-// one of …" for enums, or with the branch error that names the type.
-func (l *loader) summariseDisjunction(path string, e cueerrors.Error) string {
+// summariseDisjunction replaces the errors of every failed branch with
+// "must be one of …" for enums, else with the branch error that says most.
+func (l *loader) summariseDisjunction(path string, msgs []string) string {
 	if opts := enumOptions(l.schemaAt(path)); len(opts) > 0 {
 		return "must be one of " + strings.Join(opts, ", ")
 	}
-	var last string
-	for _, sub := range cueerrors.Errors(cueerrors.Unwrap(e)) {
-		format, args := sub.Msg()
-		last = fmt.Sprintf(format, args...)
+	for _, m := range msgs {
+		if !strings.HasPrefix(m, "conflicting values") || strings.Contains(m, "mismatched types") {
+			return m
+		}
 	}
-	if last == "" || strings.Contains(last, "empty disjunction") {
-		return "value matches none of the allowed forms"
+	if len(msgs) > 0 {
+		return msgs[len(msgs)-1]
 	}
-	return last
+	return "value matches none of the allowed forms"
 }
 
 // schemaAt walks the schema along a spec path, using element and pattern
@@ -187,7 +223,7 @@ func (l *loader) schemaAt(path string) cue.Value {
 
 // enumOptions returns the quoted literals of a disjunction of concrete values.
 func enumOptions(v cue.Value) []string {
-	op, args := v.Expr()
+	op, args := v.Eval().Expr()
 	if op != cue.OrOp {
 		return nil
 	}
@@ -203,6 +239,9 @@ func enumOptions(v cue.Value) []string {
 
 // specPath renders a CUE error path ([hooks pre 0 rule]) as hooks.pre[0].rule.
 func specPath(sels []string) string {
+	if len(sels) > 0 && sels[0] == "#Spec" {
+		sels = sels[1:]
+	}
 	var b strings.Builder
 	for _, s := range sels {
 		if _, err := strconv.Atoi(s); err == nil {

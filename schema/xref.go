@@ -246,4 +246,3 @@ func (l *loader) valuePos(path string) Pos {
 }
 
 func keys(m map[string]bool) []string { return sortedKeys(m) }
-
