@@ -109,6 +109,21 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("hooks") {
 		for i, h := range s.Hooks.Pre {
+			p := indexPath("hooks.pre", i)
+			switch {
+			case h.Action == "clamp" && h.Clamp == nil:
+				l.errorf(l.pos.lookup(p+".action"), p, "a clamp hook needs clamp: {arg, min, max}")
+			case h.Action == "rewrite" && len(h.Rewrite) == 0:
+				l.errorf(l.pos.lookup(p+".action"), p, "a rewrite hook needs rewrite: {arg: expr}")
+			}
+		}
+		for i, h := range s.Hooks.Post {
+			if h.Action == "note" && h.Note == "" {
+				p := indexPath("hooks.post", i)
+				l.errorf(l.pos.lookup(p+".action"), p, "a note hook needs note")
+			}
+		}
+		for i, h := range s.Hooks.Pre {
 			if h.Clamp != nil && h.Clamp.Min == "" && h.Clamp.Max == "" {
 				p := indexPath("hooks.pre", i) + ".clamp"
 				l.errorf(l.pos.lookup(p), p, "a clamp needs min, max or both")
@@ -133,6 +148,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 		l.checkScript(dir, "memory.consolidation.model", s.Memory.Consolidation.Model)
 	}
 	if ok.all("user") && s.User.Channel == "script" {
+		if s.User.Script == "" {
+			l.errorf(l.pos.lookup("user.channel"), "user", "the script channel needs script: a file of answers")
+		}
 		l.checkPath(dir, "user.script", s.User.Script, false)
 	}
 	if ok.all("run_log") {
@@ -207,6 +225,10 @@ func providedTools(s *Spec) (provided map[string]bool, open bool) {
 // checkScript checks that a script or replay model's file exists.
 func (l *loader) checkScript(dir, path string, m *Model) {
 	if m == nil || (m.Provider != "script" && m.Provider != "replay") {
+		return
+	}
+	if m.Script == "" {
+		l.errorf(l.pos.lookup(path+".provider"), path, "provider %q needs script: the file of model turns", m.Provider)
 		return
 	}
 	l.checkPath(dir, path+".script", m.Script, false)
