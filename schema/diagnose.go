@@ -88,32 +88,41 @@ func fieldNames(schema cue.Value) []string {
 }
 
 // checkRequired reports every required field left out, at its parent's
-// position in the user's file.
-func (l *loader) checkRequired(v cue.Value, path string) {
-	switch v.IncompleteKind() {
+// position in the user's file. It walks the schema beside the user's own
+// value (built without the schema, so other errors cannot hide these).
+func (l *loader) checkRequired(schema, user cue.Value, path string) {
+	switch user.IncompleteKind() {
 	case cue.StructKind:
-		it, err := v.Fields(cue.Optional(true))
+		if it, err := schema.Fields(cue.Optional(true)); err == nil {
+			for it.Next() {
+				sel := it.Selector()
+				if sel.ConstraintType() != cue.RequiredConstraint {
+					continue
+				}
+				name := sel.Unquoted()
+				if !user.LookupPath(cue.MakePath(cue.Str(name))).Exists() {
+					l.errorf(l.pos.lookup(path), joinPath(path, name), "missing required field %q", name)
+				}
+			}
+		}
+		it, err := user.Fields()
 		if err != nil {
 			return
 		}
 		for it.Next() {
-			sel := it.Selector()
-			p := joinPath(path, sel.Unquoted())
-			if sel.ConstraintType() == cue.RequiredConstraint {
-				l.errorf(l.pos.lookup(path), p, "missing required field %q", sel.Unquoted())
-				continue
-			}
-			if !it.IsOptional() {
-				l.checkRequired(it.Value(), p)
+			name := it.Selector().Unquoted()
+			if child := schemaField(schema, name); child.Exists() {
+				l.checkRequired(child, it.Value(), joinPath(path, name))
 			}
 		}
 	case cue.ListKind:
-		it, err := v.List()
+		it, err := user.List()
 		if err != nil {
 			return
 		}
+		elem := schema.LookupPath(cue.MakePath(cue.AnyIndex))
 		for i := 0; it.Next(); i++ {
-			l.checkRequired(it.Value(), indexPath(path, i))
+			l.checkRequired(elem, it.Value(), indexPath(path, i))
 		}
 	}
 }

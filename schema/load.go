@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/encoding/yaml"
 )
@@ -100,7 +103,7 @@ func (l *loader) load(paths []string) *Spec {
 	}
 	unified := l.schema.Unify(user)
 	l.convertErrors(unified.Validate(cue.Concrete(true), cue.All()))
-	l.checkRequired(unified, "")
+	l.checkRequired(l.schema, user, "")
 	if len(l.diags) > 0 {
 		// Still cross-check the sections that are valid on their own.
 		partial, ok := partialSpec(unified)
@@ -164,7 +167,7 @@ func (l *loader) parse(path string, yamlMode bool) {
 		f, err = parser.ParseFile(path, src, parser.ParseComments)
 	}
 	if err != nil {
-		l.convertErrors(err)
+		l.parseError(path, err)
 		return
 	}
 	l.files = append(l.files, f)
@@ -282,4 +285,25 @@ func jsonFields(v any) []string {
 		}
 	}
 	return out
+}
+
+// yamlLine finds the line in a YAML parser message ("spec.yaml:4: ...").
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?(?:line )?(\d+): (.*)$`)
+
+// parseError reports a syntax error; YAML errors carry their line only in
+// the message.
+func (l *loader) parseError(path string, err error) {
+	for _, e := range cueerrors.Errors(err) {
+		if p := e.Position(); p.IsValid() {
+			l.convertErrors(e)
+			continue
+		}
+		msg := strings.TrimPrefix(strings.TrimPrefix(e.Error(), path), ":")
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			l.errorf(Pos{File: path, Line: line, Col: 1}, "", "%s", m[2])
+			continue
+		}
+		l.errorf(Pos{File: path, Line: 1, Col: 1}, "", "%s", msg)
+	}
 }
