@@ -87,6 +87,12 @@ func fixup(x any) {
 			}
 		}
 		delete(x, "nullable")
+		// CUE structs are closed: say so, or editors accept misspelt fields.
+		if _, ok := x["properties"]; ok {
+			if _, set := x["additionalProperties"]; !set {
+				x["additionalProperties"] = false
+			}
+		}
 		for _, v := range x {
 			fixup(v)
 		}
