@@ -15,13 +15,18 @@ import (
 // complete and check YAML specs; Load remains the authority (expr rules and
 // cross-references are checked only there).
 func JSONSchema() ([]byte, error) {
-	v := cuecontext.New().CompileBytes(schemaSource, cue.Filename(schemaFile))
+	ctx := cuecontext.New()
+	v := ctx.CompileBytes(schemaSource, cue.Filename(schemaFile))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}
-	oapi, err := openapi.Gen(v, &openapi.Config{ExpandReferences: false})
+	f, err := openapi.Generate(v, &openapi.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("generating OpenAPI from the schema: %w", err)
+	}
+	oapi, err := ctx.BuildFile(f).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encoding generated OpenAPI: %w", err)
 	}
 	var doc struct {
 		Components struct {

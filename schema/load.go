@@ -106,7 +106,7 @@ func (l *loader) load(paths []string) *Spec {
 	l.checkRequired(l.schema, user, "")
 	if len(l.diags) > 0 {
 		// Still cross-check the sections that are valid on their own.
-		partial, ok := partialSpec(unified)
+		partial, ok := partialSpec(l.ctx, unified)
 		l.crossCheck(partial, ok)
 		return nil
 	}

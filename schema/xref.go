@@ -30,9 +30,9 @@ func (s sections) all(names ...string) bool {
 }
 
 // partialSpec decodes the top-level sections that validate on their own.
-func partialSpec(unified cue.Value) (*Spec, sections) {
+func partialSpec(ctx *cue.Context, unified cue.Value) (*Spec, sections) {
 	ok := sections{}
-	whole := unified.Context().CompileString("{}")
+	whole := ctx.CompileString("{}")
 	it, err := unified.Fields()
 	if err != nil {
 		return &Spec{}, ok
