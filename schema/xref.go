@@ -64,6 +64,11 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("loop") {
 		for i, st := range s.Loop.Stages {
+			if slices.Contains(s.Loop.Stages[:i], st) {
+				p := indexPath("loop.stages", i)
+				l.errorf(l.valuePos(p), p, "stage %q is listed twice", st)
+				continue
+			}
 			if !slices.Contains(stageNames, st) {
 				p := indexPath("loop.stages", i)
 				l.errorf(l.valuePos(p), p, "unknown stage %q%s (stages: %s)", st, suggest(st, stageNames), strings.Join(stageNames, ", "))
