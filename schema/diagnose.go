@@ -149,6 +149,9 @@ func (l *loader) convertErrors(err error) {
 		switch {
 		case strings.Contains(msg, "field is required but not present"):
 			continue // checkRequired reports these, at the user's position
+		case strings.HasPrefix(msg, "undefined field: ") && path == "embodiment":
+			msg += suggest(strings.TrimPrefix(msg, "undefined field: "), sortedKeys(l.opts.Profiles)) +
+				" (bundled profiles: " + strings.Join(sortedKeys(l.opts.Profiles), ", ") + ")"
 		case strings.Contains(msg, "field not allowed"):
 			if _, literal := l.pos[path]; literal {
 				continue // checkFields reported it with a suggestion

@@ -298,7 +298,7 @@ func (l *loader) parseError(path string, err error) {
 			l.convertErrors(e)
 			continue
 		}
-		msg := strings.TrimPrefix(strings.TrimPrefix(e.Error(), path), ":")
+		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e.Error(), path), ":"))
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			l.errorf(Pos{File: path, Line: line, Col: 1}, "", "%s", m[2])
