@@ -88,3 +88,26 @@ func TestProfilesAreOptional(t *testing.T) {
 		t.Errorf("want a positioned error for the missing profile, got %v", diags)
 	}
 }
+
+// TestPos maps spec paths to where the user wrote them; a path not written
+// (a default) reports its nearest written ancestor.
+func TestPos(t *testing.T) {
+	const f = "testdata/valid/pos.yaml"
+	s := mustLoad(t, f)
+	for _, tc := range []struct {
+		path      string
+		line, col int
+	}{
+		{"model.provider", 3, 3},
+		{"hooks.pre[1]", 13, 7},
+		{"hooks.pre[1].rule", 15, 7},
+		{"tests[1]", 20, 5},
+		{"tests[1].call.tool", 21, 12},
+		{"hooks.pre[0].rule", 11, 7}, // default: reported at the hook
+		{"", 1, 1},
+	} {
+		if p := s.Pos(tc.path); p != (schema.Pos{File: f, Line: tc.line, Col: tc.col}) {
+			t.Errorf("Pos(%q) = %v, want %s:%d:%d", tc.path, p, f, tc.line, tc.col)
+		}
+	}
+}

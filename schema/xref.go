@@ -122,6 +122,14 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 				l.errorf(l.pos.lookup(p+".action"), p, "a rewrite hook needs rewrite: {arg: expr}")
 			}
 		}
+		seen := map[string]bool{}
+		for i, h := range s.Hooks.Pre {
+			if seen[h.Name] {
+				p := indexPath("hooks.pre", i) + ".name"
+				l.errorf(l.valuePos(p), p, "another pre-hook is already named %q (rule tests and the run log name hooks)", h.Name)
+			}
+			seen[h.Name] = true
+		}
 		for i, h := range s.Hooks.Post {
 			if h.Action == "note" && h.Note == "" {
 				p := indexPath("hooks.post", i)

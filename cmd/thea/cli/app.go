@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/thea-harness/thea/schema"
@@ -58,15 +60,22 @@ func (a *App) newRootCmd() *cobra.Command {
 }
 
 // readConfig binds the command's flags to viper with THEA_* environment
-// variables and an optional config file, after flags are parsed.
+// variables and an optional config file, after flags are parsed. A command's
+// own flags are keyed by its name, so `validate.format` is THEA_VALIDATE_FORMAT
+// and `validate: {format: json}` in the config file, apart from
+// `schema.format`; persistent flags keep their bare name (THEA_CONFIG).
 func (a *App) readConfig(cmd *cobra.Command) error {
 	a.v.SetEnvPrefix("THEA")
 	a.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	a.v.AutomaticEnv()
-	if err := a.v.BindPFlags(cmd.Flags()); err != nil {
-		return fmt.Errorf("binding flags: %w", err)
-	}
-	if err := a.v.BindPFlags(cmd.InheritedFlags()); err != nil {
+	var err error
+	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		err = errors.Join(err, a.v.BindPFlag(a.key(cmd, f.Name), f))
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		err = errors.Join(err, a.v.BindPFlag(f.Name, f))
+	})
+	if err != nil {
 		return fmt.Errorf("binding flags: %w", err)
 	}
 	if file := a.v.GetString("config"); file != "" {
@@ -83,3 +92,9 @@ type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
+
+// key is the configuration key of a command's own flag.
+func (a *App) key(cmd *cobra.Command, flag string) string { return cmd.Name() + "." + flag }
+
+// str reads a command's own setting (flag > environment > config > default).
+func (a *App) str(cmd *cobra.Command, flag string) string { return a.v.GetString(a.key(cmd, flag)) }

@@ -54,14 +54,14 @@ func TestUsageErrors(t *testing.T) {
 // TestFormatPrecedence checks flag > THEA_* environment > config file.
 func TestFormatPrecedence(t *testing.T) {
 	cfg := t.TempDir() + "/thea.yaml"
-	if err := os.WriteFile(cfg, []byte("format: jsonschema\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("schema:\n  format: jsonschema\nvalidate:\n  format: json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, out, _ := run(t, "--config", cfg, "schema")
 	if !strings.HasPrefix(out, "{") {
 		t.Errorf("config file format not applied: %.40q", out)
 	}
-	t.Setenv("THEA_FORMAT", "cue")
+	t.Setenv("THEA_SCHEMA_FORMAT", "cue")
 	_, out, _ = run(t, "--config", cfg, "schema")
 	if !strings.HasPrefix(out, "//") {
 		t.Errorf("environment did not override the config file: %.40q", out)
@@ -69,6 +69,11 @@ func TestFormatPrecedence(t *testing.T) {
 	_, out, _ = run(t, "--config", cfg, "schema", "--format", "jsonschema")
 	if !strings.HasPrefix(out, "{") {
 		t.Errorf("flag did not override the environment: %.40q", out)
+	}
+	// Each command has its own keys: validate reads validate.format.
+	_, out, _ = run(t, "--config", cfg, "validate", "../../../examples/household/spec.yaml")
+	if strings.TrimSpace(out) != "[]" {
+		t.Errorf("validate.format from the config file not applied: %q", out)
 	}
 }
 

@@ -16,7 +16,7 @@ func (a *App) newSchemaCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var out []byte
-			switch f := a.v.GetString("format"); f {
+			switch f := a.str(cmd, "format"); f {
 			case "cue":
 				out = schema.CUESchema()
 			case "jsonschema":

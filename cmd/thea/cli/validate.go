@@ -17,7 +17,7 @@ func (a *App) newValidateCmd() *cobra.Command {
 		Short: "Check a spec (one YAML/JSON file, or the .cue files of one spec) and run its rule tests",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			format := a.v.GetString("format")
+			format := a.str(cmd, "format")
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
