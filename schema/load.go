@@ -192,6 +192,14 @@ func (l *loader) build(yamlMode bool) (cue.Value, bool) {
 			return cue.Value{}, false
 		}
 	}
+	if pkg == "" {
+		// Files without a package clause do not share a scope; give them
+		// one so #embodiments and cross-file references resolve.
+		pkg = "spec"
+		for _, f := range l.files {
+			f.Decls = append([]ast.Decl{&ast.Package{Name: ast.NewIdent(pkg)}}, f.Decls...)
+		}
+	}
 	inst := build.NewContext().NewInstance(filepath.Dir(l.paths[0]), nil)
 	for _, f := range l.files {
 		if err := inst.AddSyntax(f); err != nil {

@@ -1,6 +1,8 @@
 package schema_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,5 +111,27 @@ func TestPos(t *testing.T) {
 		if p := s.Pos(tc.path); p != (schema.Pos{File: f, Line: tc.line, Col: tc.col}) {
 			t.Errorf("Pos(%q) = %v, want %s:%d:%d", tc.path, p, f, tc.line, tc.col)
 		}
+	}
+}
+
+// TestNoPackageClause: CUE files without a package clause are still one spec.
+func TestNoPackageClause(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"spec.cue", "tools.cue"} {
+		b, err := os.ReadFile(filepath.Join("testdata/valid/multi", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := strings.Replace(string(b), "package robot\n", "", 1)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	s := mustLoad(t, paths...)
+	if s.Embodiment.Name != "household-sim" || s.Tools["grasp"].Check == "" {
+		t.Errorf("files not unified: %+v %+v", s.Embodiment, s.Tools)
 	}
 }
