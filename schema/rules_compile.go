@@ -3,7 +3,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -52,12 +51,7 @@ func CompileRules(s *Spec) (*Rules, []RuleError) {
 	for i, h := range s.Hooks.Post {
 		r.Post[i].When = c.compile(fmt.Sprintf("hooks.post[%d].when", i), h.When, expr.Env(CallEnv{}), expr.AsBool())
 	}
-	names := make([]string, 0, len(s.Tools))
-	for name := range s.Tools {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(s.Tools) {
 		if src := s.Tools[name].Check; src != "" {
 			r.Checks[name] = c.compile("tools."+name+".check", src, expr.Env(CheckEnv{}), expr.AsBool())
 		}
@@ -82,27 +76,14 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	var pr PreRules
 	pr.When = c.compile(path+".when", h.When, expr.Env(CallEnv{}), expr.AsBool())
 	pr.Rule = c.compile(path+".rule", h.Rule, expr.Env(CallEnv{}), expr.AsBool())
-	switch h.Action {
-	case "rewrite":
-		if len(h.Rewrite) == 0 {
-			c.fail(path+".rewrite", 0, 0, "a rewrite hook needs at least one argument to rewrite")
-		}
-	case "clamp":
-		switch {
-		case h.Clamp == nil || h.Clamp.Arg == "":
-			c.fail(path+".clamp", 0, 0, "a clamp hook needs clamp.arg and a min or max bound")
-		case h.Clamp.Min == "" && h.Clamp.Max == "":
-			c.fail(path+".clamp", 0, 0, "clamp of %q needs a min or a max bound", h.Clamp.Arg)
-		}
+	// A clamp or rewrite hook missing its field is reported by the loader's
+	// cross-checks; only a clamp with neither bound is a rule problem.
+	if h.Action == "clamp" && h.Clamp != nil && h.Clamp.Arg != "" && h.Clamp.Min == "" && h.Clamp.Max == "" {
+		c.fail(path+".clamp", 0, 0, "clamp of %q needs a min or a max bound", h.Clamp.Arg)
 	}
 	if len(h.Rewrite) > 0 {
 		pr.Rewrite = make(map[string]*vm.Program, len(h.Rewrite))
-		keys := make([]string, 0, len(h.Rewrite))
-		for k := range h.Rewrite {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(h.Rewrite) {
 			p := c.compile(path+".rewrite."+k, h.Rewrite[k], expr.Env(CallEnv{}))
 			if p == nil && h.Rewrite[k] == "" {
 				c.fail(path+".rewrite."+k, 0, 0, "empty expression")

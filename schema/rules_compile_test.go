@@ -74,16 +74,6 @@ func TestCompileRulesErrors(t *testing.T) {
 			path: "hooks.pre[0].clamp", contains: "needs a min or a max",
 		},
 		{
-			name: "clamp without clamp",
-			pre:  []PreHook{{Name: "c", Action: "clamp"}},
-			path: "hooks.pre[0].clamp", contains: "needs clamp.arg",
-		},
-		{
-			name: "rewrite without arguments",
-			pre:  []PreHook{{Name: "c", Action: "rewrite"}},
-			path: "hooks.pre[0].rewrite", contains: "at least one argument",
-		},
-		{
 			name:  "check reads an unknown field",
 			tools: map[string]ToolContract{"pick_up": {Check: "after.hold == args.object_name"}},
 			path:  "tools.pick_up.check", line: 1, col: 7, contains: "hold",

@@ -32,6 +32,9 @@ type Spec struct {
 	Files []string `json:"-"`
 	// Rules holds every expr rule of the spec compiled once at load time.
 	Rules *Rules `json:"-"`
+
+	// pos maps spec paths to where the user wrote them; see Spec.Pos.
+	pos posMap
 }
 
 // Model selects a model provider and its settings. Secrets never live in the
@@ -284,9 +287,10 @@ type SceneGraph struct {
 
 // RunLog configures the JSONL run log.
 type RunLog struct {
-	Enabled bool     `json:"enabled"`
-	Dir     string   `json:"dir"`
-	Redact  []string `json:"redact,omitempty"`
+	Enabled bool   `json:"enabled"`
+	Dir     string `json:"dir"`
+	// Redact lists regular expressions of secrets never written to the run log.
+	Redact []string `json:"redact,omitempty"`
 }
 
 // RuleTest is one test of the pre-hook chain, run by `thea validate`.

@@ -2,13 +2,35 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+
+	"github.com/thea-harness/thea/embodiments"
 )
 
 // Execute runs the thea command line and returns the process exit code:
 // 0 success, 1 a failed check or task, 2 a usage error.
 func Execute(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) int {
-	fmt.Fprintln(stderr, "thea: not yet wired")
+	a := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles()}
+	return a.Run(ctx, args)
+}
+
+// exitError carries an exit code out of a command; its message, if any, has
+// already been printed.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// exitCode maps a command's error to the process exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "thea: %v\n", err)
 	return 2
 }

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// App is the command line's wiring: its streams and the pieces other
+// packages provide. There is no global state; tests build their own App.
+type App struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Profiles are the bundled embodiment profiles a CUE spec may name.
+	Profiles map[string]string
+	// RuleTests runs a spec's rule tests; validate calls it when non-nil.
+	RuleTests func(ctx context.Context, s *schema.Spec) []schema.Diagnostic
+
+	v *viper.Viper
+}
+
+// Run executes the command line args and returns the exit code.
+func (a *App) Run(ctx context.Context, args []string) int {
+	root := a.newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(a.Stdin)
+	root.SetOut(a.Stdout)
+	root.SetErr(a.Stderr)
+	return exitCode(root.ExecuteContext(ctx), a.Stderr)
+}
+
+// newRootCmd builds the command tree. Adding a command is one file with a
+// newXCmd constructor and one line here.
+func (a *App) newRootCmd() *cobra.Command {
+	a.v = viper.NewWithOptions(viper.ExperimentalBindStruct())
+	root := &cobra.Command{
+		Use:           "thea",
+		Short:         "Thea: a declarative harness for embodied agents",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return a.readConfig(cmd)
+		},
+	}
+	root.PersistentFlags().String("config", "", "config file (flags > THEA_* environment > config file > defaults)")
+	root.AddCommand(
+		a.newValidateCmd(),
+		a.newSchemaCmd(),
+	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return root
+}
+
+// readConfig binds the command's flags to viper with THEA_* environment
+// variables and an optional config file, after flags are parsed. A command's
+// own flags are keyed by its name, so `validate.format` is THEA_VALIDATE_FORMAT
+// and `validate: {format: json}` in the config file, apart from
+// `schema.format`; persistent flags keep their bare name (THEA_CONFIG).
+func (a *App) readConfig(cmd *cobra.Command) error {
+	a.v.SetEnvPrefix("THEA")
+	a.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
+	a.v.AutomaticEnv()
+	var err error
+	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+		err = errors.Join(err, a.v.BindPFlag(a.key(cmd, f.Name), f))
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		err = errors.Join(err, a.v.BindPFlag(f.Name, f))
+	})
+	if err != nil {
+		return fmt.Errorf("binding flags: %w", err)
+	}
+	if file := a.v.GetString("config"); file != "" {
+		a.v.SetConfigFile(file)
+		if err := a.v.ReadInConfig(); err != nil {
+			return usageError{fmt.Errorf("reading config %s: %w", file, err)}
+		}
+	}
+	return nil
+}
+
+// usageError is a bad invocation: exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// key is the configuration key of a command's own flag.
+func (a *App) key(cmd *cobra.Command, flag string) string { return cmd.Name() + "." + flag }
+
+// str reads a command's own setting (flag > environment > config > default).
+func (a *App) str(cmd *cobra.Command, flag string) string { return a.v.GetString(a.key(cmd, flag)) }

@@ -1,0 +1,103 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/schema"
+)
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, args)
+	return code, out.String(), errb.String()
+}
+
+func TestValidateExample(t *testing.T) {
+	for _, f := range []string{"../../../examples/household/spec.cue", "../../../examples/household/spec.yaml"} {
+		if code, out, errs := run(t, "validate", f); code != 0 || out != "" {
+			t.Errorf("validate %s: exit %d, stdout %q, stderr %q", f, code, out, errs)
+		}
+	}
+}
+
+func TestValidateInvalidJSON(t *testing.T) {
+	code, out, _ := run(t, "validate", "--format", "json", "../../../schema/testdata/invalid/several_problems.yaml")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	var diags []schema.Diagnostic
+	if err := json.Unmarshal([]byte(out), &diags); err != nil {
+		t.Fatalf("output is not a JSON array of diagnostics: %v\n%s", err, out)
+	}
+	if len(diags) < 2 || diags[0].Pos.Line == 0 {
+		t.Errorf("want several positioned diagnostics, got %+v", diags)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"validate"}, {"validate", "--format", "xml", "x.cue"}, {"schema", "--format", "toml"}, {"nope"}} {
+		if code, _, _ := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestFormatPrecedence checks flag > THEA_* environment > config file.
+func TestFormatPrecedence(t *testing.T) {
+	cfg := t.TempDir() + "/thea.yaml"
+	if err := os.WriteFile(cfg, []byte("schema:\n  format: jsonschema\nvalidate:\n  format: json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := run(t, "--config", cfg, "schema")
+	if !strings.HasPrefix(out, "{") {
+		t.Errorf("config file format not applied: %.40q", out)
+	}
+	t.Setenv("THEA_SCHEMA_FORMAT", "cue")
+	_, out, _ = run(t, "--config", cfg, "schema")
+	if !strings.HasPrefix(out, "//") {
+		t.Errorf("environment did not override the config file: %.40q", out)
+	}
+	_, out, _ = run(t, "--config", cfg, "schema", "--format", "jsonschema")
+	if !strings.HasPrefix(out, "{") {
+		t.Errorf("flag did not override the environment: %.40q", out)
+	}
+	// Each command has its own keys: validate reads validate.format.
+	_, out, _ = run(t, "--config", cfg, "validate", "../../../examples/household/spec.yaml")
+	if strings.TrimSpace(out) != "[]" {
+		t.Errorf("validate.format from the config file not applied: %q", out)
+	}
+}
+
+func TestRuleTestsHook(t *testing.T) {
+	var out bytes.Buffer
+	a := &cli.App{Stdout: &out, Stderr: &out, RuleTests: func(_ context.Context, s *schema.Spec) []schema.Diagnostic {
+		return []schema.Diagnostic{{Pos: s.Pos("tests[0]"), Message: "tests[0]: failed"}}
+	}}
+	if code := a.Run(t.Context(), []string{"validate", "../../../examples/household/spec.yaml"}); code != 1 {
+		t.Fatalf("exit %d, want 1 when a rule test fails", code)
+	}
+	if !strings.Contains(out.String(), "spec.yaml:") || !strings.Contains(out.String(), "tests[0]: failed") {
+		t.Errorf("rule test failure not reported at its position: %s", out.String())
+	}
+}
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"thea": func() {
+			os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
+		},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}

@@ -1,0 +1,111 @@
+package schema
+
+import (
+	"os"
+	"strings"
+)
+
+// exprPos translates a position inside an expression (RuleError.Line/Col)
+// into the spec file's position. The expression's text is found in the file
+// from the literal's position on, so quoted, plain, multi-line CUE and YAML
+// block strings all work; with escapes in the way it falls back to the
+// literal's own position.
+func (l *loader) exprPos(e RuleError) Pos {
+	lit := l.valuePos(e.Path)
+	if e.Line < 1 || lit.File == "" || lit.Line < 1 {
+		return lit
+	}
+	src := l.exprSource(e.Path)
+	exprLines := strings.Split(src, "\n")
+	if e.Line > len(exprLines) {
+		return lit
+	}
+	want := exprLines[e.Line-1]
+	lines := l.fileLines(lit.File)
+	start := lit.Col - 1
+	for ln := lit.Line + e.Line - 2; ln < len(lines) && ln < lit.Line+e.Line+2; ln++ {
+		text := lines[ln]
+		if start > len(text) {
+			start = 0
+		}
+		if i := strings.Index(text[start:], want); i >= 0 && want != "" {
+			return Pos{File: lit.File, Line: ln + 1, Col: start + i + e.Col}
+		}
+		start = 0
+	}
+	return lit
+}
+
+// exprSource returns the expression text written at a rule path, from the
+// compiled spec's hooks and tools.
+func (l *loader) exprSource(path string) string {
+	if l.spec == nil {
+		return ""
+	}
+	return ruleSource(l.spec, path)
+}
+
+// fileLines returns a user file's lines, cached per load.
+func (l *loader) fileLines(file string) []string {
+	if ls, ok := l.lines[file]; ok {
+		return ls
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	ls := strings.Split(string(b), "\n")
+	if l.lines == nil {
+		l.lines = map[string][]string{}
+	}
+	l.lines[file] = ls
+	return ls
+}
+
+// ruleSource returns the expression at a rule path such as
+// hooks.pre[1].clamp.max or tools.pick_up.check ("" when unknown).
+func ruleSource(s *Spec, path string) string {
+	sels := splitPath(path)
+	idx := func(i string, n int) (int, bool) {
+		k := 0
+		for _, c := range i {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			k = k*10 + int(c-'0')
+		}
+		return k, k < n
+	}
+	switch {
+	case len(sels) >= 4 && sels[0] == "hooks" && sels[1] == "pre":
+		i, ok := idx(sels[2], len(s.Hooks.Pre))
+		if !ok {
+			return ""
+		}
+		h := s.Hooks.Pre[i]
+		switch sels[3] {
+		case "when":
+			return h.When
+		case "rule":
+			return h.Rule
+		case "rewrite":
+			if len(sels) == 5 {
+				return h.Rewrite[sels[4]]
+			}
+		case "clamp":
+			if h.Clamp != nil && len(sels) == 5 {
+				if sels[4] == "min" {
+					return h.Clamp.Min
+				}
+				return h.Clamp.Max
+			}
+		}
+	case len(sels) == 4 && sels[0] == "hooks" && sels[1] == "post" && sels[3] == "when":
+		if i, ok := idx(sels[2], len(s.Hooks.Post)); ok {
+			return s.Hooks.Post[i].When
+		}
+	case len(sels) == 3 && sels[0] == "tools" && sels[2] == "check":
+		return s.Tools[sels[1]].Check
+	}
+	return ""
+}
