@@ -54,6 +54,8 @@ func (a *App) newRootCmd() *cobra.Command {
 	root.AddCommand(
 		a.newValidateCmd(),
 		a.newSchemaCmd(),
+		a.newRunCmd(),
+		a.newSimCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root

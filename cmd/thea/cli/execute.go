@@ -7,12 +7,13 @@ import (
 	"io"
 
 	"github.com/thea-harness/thea/embodiments"
+	"github.com/thea-harness/thea/policies"
 )
 
 // Execute runs the thea command line and returns the process exit code:
 // 0 success, 1 a failed check or task, 2 a usage error.
 func Execute(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) int {
-	a := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles()}
+	a := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles(), RuleTests: policies.RunRuleTests}
 	return a.Run(ctx, args)
 }
 

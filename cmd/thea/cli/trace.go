@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,11 +17,17 @@ import (
 type traceWriter struct {
 	w       io.Writer
 	verbose bool
+	// after holds lines of post-execution work (verdicts, notes) until the
+	// call's result is printed, so the trace reads call → result → verdict.
+	after []string
 }
 
-func (t traceWriter) event(ev engine.Event) {
+func (t *traceWriter) event(ev engine.Event) {
 	p := func(kind, format string, a ...any) {
 		fmt.Fprintf(t.w, "turn %-3d %-10s %s\n", ev.Turn, kind, fmt.Sprintf(format, a...))
+	}
+	later := func(kind, format string, a ...any) {
+		t.after = append(t.after, fmt.Sprintf("turn %-3d %-10s %s\n", ev.Turn, kind, fmt.Sprintf(format, a...)))
 	}
 	switch ev.Kind {
 	case engine.EventTaskStart:
@@ -47,8 +54,8 @@ func (t traceWriter) event(ev engine.Event) {
 		}
 		p("model", "%s", line)
 	case engine.EventHook:
-		if ev.Hook == nil || (ev.Hook.Decision == "skip" && !t.verbose) {
-			return
+		if ev.Hook == nil || ((ev.Hook.Decision == "skip" || ev.Hook.Decision == "evaluate") && !t.verbose) {
+			return // the evaluation line reports an evaluate hook's outcome
 		}
 		h := ev.Hook
 		line := fmt.Sprintf("%s %s: %s", h.Phase, h.Hook, h.Decision)
@@ -58,7 +65,11 @@ func (t traceWriter) event(ev engine.Event) {
 		if h.Reason != "" {
 			line += " — " + oneLine(h.Reason, 160)
 		}
-		p("hook", "%s", line)
+		if h.Phase == "post" {
+			later("hook", "%s", line)
+		} else {
+			p("hook", "%s", line)
+		}
 	case engine.EventToolCall:
 		if t.verbose {
 			p("call", "%s %s", ev.Tool, compactJSON(ev.Args, 160))
@@ -72,6 +83,10 @@ func (t traceWriter) event(ev engine.Event) {
 		} else {
 			p("result", "%s ✗ %s", ev.Tool, oneLine(ev.Result.Reason, 160))
 		}
+		for _, l := range t.after {
+			fmt.Fprint(t.w, l)
+		}
+		t.after = t.after[:0]
 	case engine.EventEvaluation:
 		if ev.Verdict != nil {
 			v := ev.Verdict
@@ -79,7 +94,7 @@ func (t traceWriter) event(ev engine.Event) {
 			if v.Reason != "" {
 				line += " — " + oneLine(v.Reason, 160)
 			}
-			p("verdict", "%s", line)
+			later("verdict", "%s", line)
 		}
 	case engine.EventCompaction:
 		if c := ev.Compaction; c != nil {
@@ -138,6 +153,7 @@ func observationLine(ev engine.Event) string {
 		}
 	}
 	sort.Strings(seen)
+	seen = slices.Compact(seen) // one object seen by several cameras
 	if len(seen) > 0 {
 		parts = append(parts, "sees "+strings.Join(seen, ", "))
 	}
