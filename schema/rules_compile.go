@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -167,13 +168,34 @@ func (c *ruleCompiler) lint(path, src string) {
 
 func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
 	s, ok := n.(*ast.StringNode)
-	if !ok || len(c.spec.Tools) == 0 {
+	if !ok || !c.certainlyUnknownTool(s.Value) {
 		return
 	}
-	if _, ok := c.spec.Tools[s.Value]; !ok {
-		line, col := offsetPos(src, s.Location().From)
-		c.fail(path, line, col, "tool %q has no contract in tools", s.Value)
+	line, col := offsetPos(src, s.Location().From)
+	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it", s.Value)
+}
+
+// certainlyUnknownTool reports whether name is certainly not a tool of the spec: no
+// contract names it, and every toolset's tools are known statically (builtin
+// tools, or an mcp allow-list) without it. An mcp toolset with no allow-list
+// could provide anything, so nothing is reported then.
+func (c *ruleCompiler) certainlyUnknownTool(name string) bool {
+	if _, ok := c.spec.Tools[name]; ok || len(c.spec.Tools) == 0 && len(c.spec.Toolsets) == 0 {
+		return false
 	}
+	for _, ts := range c.spec.Toolsets {
+		provided := ts.Tools
+		if len(provided) == 0 {
+			if ts.Kind != "builtin" {
+				return false
+			}
+			provided = builtinTools
+		}
+		if slices.Contains(provided, name) {
+			return false
+		}
+	}
+	return true
 }
 
 // isToolField reports whether n is `tool.<field>` (or `tool["field"]`).

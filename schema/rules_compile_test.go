@@ -61,7 +61,7 @@ func TestCompileRulesErrors(t *testing.T) {
 		{
 			name: "unknown tool name",
 			pre:  []PreHook{{Name: "c", Action: "block", When: "tool.name == 'move_bsae'"}},
-			path: "hooks.pre[0].when", line: 1, col: 14, contains: `tool "move_bsae" has no contract`,
+			path: "hooks.pre[0].when", line: 1, col: 14, contains: `tool "move_bsae": no tool contract names it`,
 		},
 		{
 			name: "unknown tool name in list",
@@ -201,5 +201,25 @@ func TestReadsIdent(t *testing.T) {
 		if got := r.Pre[0].ReadsClearance; got != tt.want {
 			t.Errorf("%s: ReadsClearance = %v, want %v", tt.src, got, tt.want)
 		}
+	}
+}
+
+// A tool named in a rule need not have a contract when a toolset provides it:
+// builtin tools are known, and an mcp toolset without an allow-list could
+// provide anything.
+func TestCompileRulesToolNamesFromToolsets(t *testing.T) {
+	pre := []PreHook{{Name: "c", Action: "block", When: "tool.name == 'query_user' || tool.name == 'grasp'"}}
+	s := ruleSpec(pre, nil)
+	s.Toolsets = map[string]Toolset{"core": {Kind: "builtin"}, "arm": {Kind: "mcp", Tools: []string{"grasp"}}}
+	if _, errs := CompileRules(s); len(errs) != 0 {
+		t.Fatalf("errors %v, want none: query_user is builtin, grasp is in arm's allow-list", errs)
+	}
+	s.Toolsets["arm"] = Toolset{Kind: "mcp", Tools: []string{"release"}}
+	if _, errs := CompileRules(s); len(errs) != 1 || !strings.Contains(errs[0].Message, `"grasp"`) {
+		t.Fatalf("errors %v, want one naming grasp", errs)
+	}
+	s.Toolsets["other"] = Toolset{Kind: "mcp"}
+	if _, errs := CompileRules(s); len(errs) != 0 {
+		t.Fatalf("errors %v, want none: an mcp toolset without an allow-list may provide grasp", errs)
 	}
 }
