@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"strings"
 
@@ -36,7 +37,8 @@ func (a *App) newRunCmd() *cobra.Command {
 			}
 			h, err := a.newHarness(cmd.Context(), spec, so)
 			if err != nil {
-				return err
+				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				return exitError{code: 1}
 			}
 			defer h.Close()
 			tw := &traceWriter{w: a.Stdout, verbose: a.v.GetBool(a.key(cmd, "verbose"))}
