@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,12 +29,7 @@ type toolRegistry struct {
 // kind and flattens their tools. A name clash is a load error.
 func (h *Harness) buildTools(ctx context.Context) error {
 	reg := &toolRegistry{byName: map[string]*RegisteredTool{}, base: map[string]string{}}
-	setNames := make([]string, 0, len(h.spec.Toolsets))
-	for name := range h.spec.Toolsets {
-		setNames = append(setNames, name)
-	}
-	slices.Sort(setNames)
-	for _, setName := range setNames {
+	for _, setName := range slices.Sorted(maps.Keys(h.spec.Toolsets)) {
 		cfg := h.spec.Toolsets[setName]
 		factory, err := h.opts.Toolsets.Lookup(cfg.Kind)
 		if err != nil {

@@ -3,6 +3,7 @@ package policies
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -88,12 +89,7 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 		}
 		fails = append(fails, fmt.Sprintf("expected %s, got %s%s", tc.Expect.Verdict, got, detail))
 	}
-	keys := make([]string, 0, len(tc.Expect.Args))
-	for k := range tc.Expect.Args {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(tc.Expect.Args)) {
 		want := tc.Expect.Args[k]
 		v, ok := res.Args[k]
 		switch {
