@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -72,8 +73,14 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 			env = engine.Failure(g.contextReason(ctx))
 		}
 	}
-	if !env.Success && ctx.Err() != nil && env.Reason == "" {
-		env.Reason = g.contextReason(ctx)
+	if !env.Success && ctx.Err() != nil {
+		// The timeout or cancellation is the cause; the tool's own words follow.
+		switch why := g.contextReason(ctx); {
+		case env.Reason == "":
+			env.Reason = why
+		case !strings.HasPrefix(env.Reason, why):
+			env.Reason = why + " (" + env.Reason + ")"
+		}
 	}
 	env.Duration = time.Since(start)
 	return env
