@@ -52,8 +52,8 @@ func WithPollReplan(f func() (string, bool)) RunOption {
 	return func(c *runConfig) { c.pollReplan = f }
 }
 
-// WithShouldCancel is checked before every model decision and before every
-// tool execution; true ends the task with DoneCancelled.
+// WithShouldCancel is checked before every observation, every model decision
+// and every tool execution; true ends the task with DoneCancelled.
 func WithShouldCancel(f func() bool) RunOption {
 	return func(c *runConfig) { c.shouldCancel = f }
 }

@@ -123,14 +123,18 @@ func TestReplanAtDocumentedPoints(t *testing.T) {
 }
 
 func TestShouldCancelCheckedBeforeDecisionAndTool(t *testing.T) {
+	// Checks run before each observation, each model decision and each tool
+	// execution: observe(1) decide(2) tool(3) observe(4) decide(5).
 	for _, tc := range []struct {
-		name               string
-		cancelAt           int
-		modelCalls, toolRn int
+		name                             string
+		cancelAt                         int
+		observations, modelCalls, toolRn int
 	}{
-		{"before first decision", 1, 0, 0},
-		{"before first tool", 2, 1, 0},
-		{"before second decision", 3, 1, 1},
+		{"before first observation", 1, 0, 0, 0},
+		{"before first decision", 2, 1, 0, 0},
+		{"before first tool", 3, 1, 1, 0},
+		{"before second observation", 4, 1, 1, 1},
+		{"before second decision", 5, 2, 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))
@@ -142,6 +146,9 @@ func TestShouldCancelCheckedBeforeDecisionAndTool(t *testing.T) {
 			}
 			if got := int(f.tool("move").calls.Load()); got != tc.toolRn {
 				t.Errorf("tool ran %d times, want %d", got, tc.toolRn)
+			}
+			if got := int(f.tool("observe").calls.Load()); got != tc.observations {
+				t.Errorf("observed %d times, want %d", got, tc.observations)
 			}
 			if !slices.Contains(kinds(evs), engine.EventCancel) || evs[len(evs)-1].Done.Reason != engine.DoneCancelled || countDone(evs) != 1 {
 				t.Fatalf("events %v", kinds(evs))

@@ -58,6 +58,11 @@ func (tn *Turn) Observe(ctx context.Context) {
 	if spec.Observation.Tool == "" {
 		return
 	}
+	// Observing is a tool execution too (a camera may move a pan-tilt head):
+	// cancellation is honoured before it.
+	if tn.end = h.cancelled(ctx, tn.t, "observation"); tn.end != nil {
+		return
+	}
 	env := h.CallTool(ctx, spec.Observation.Tool, spec.Observation.Args)
 	if !env.Success {
 		h.store.setObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %s", tn.Number, env.Reason), nil)
