@@ -150,9 +150,15 @@ func (c *compactor) summarise(ctx context.Context, prev string, items []item) (s
 	summary = prev
 	maxRounds := max(c.cfg.MaxSummaryRounds, 1)
 	for used < len(items) && rounds < maxRounds {
+		// A checkpoint that grew past half the input budget is bounded,
+		// keeping its start and end, so every later round (and every later
+		// compaction) still has room for new messages.
+		if half := c.cfg.MaxInputChars / 2; len(summary) > half {
+			summary = boundMiddle(summary, half)
+		}
 		room := c.cfg.MaxInputChars - len(summary)
 		if room <= 0 {
-			return "", 0, rounds, fmt.Errorf("compaction: the checkpoint (%d chars) leaves no room within max_input_chars (%d)", len(summary), c.cfg.MaxInputChars)
+			return "", 0, rounds, fmt.Errorf("compaction: max_input_chars (%d) leaves no room for messages", c.cfg.MaxInputChars)
 		}
 		var chunk strings.Builder
 		for used < len(items) {

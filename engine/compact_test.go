@@ -282,3 +282,36 @@ func TestBoundMiddle(t *testing.T) {
 		t.Fatal("boundMiddle must leave short text (or a zero limit) alone")
 	}
 }
+
+// A checkpoint that grew past the input budget (a verbose summariser) never
+// blocks later compactions: it is bounded, keeping its start and end, and
+// every request stays within max_input_chars.
+func TestCompactionBoundsAnOversizeCheckpoint(t *testing.T) {
+	big := "FIRST-FACT " + strings.Repeat("y", 3000) + " LAST-FACT"
+	s := &summariser{answer: fixed(big)}
+	c := compactor{cfg: budget(), model: s, modelName: "m"}
+	c.cfg.KeepRecentTurns, c.cfg.MaxInputChars = 0, 1200
+	acc := history(4, 100)
+	out, _, err := c.run(t.Context(), acc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next compaction starts from the oversize checkpoint.
+	acc = append(out, history(8, 100)[12:]...)
+	out, info, err := c.run(t.Context(), acc, 0)
+	if err != nil || !info.OK {
+		t.Fatalf("second compaction failed: %v (%+v)", err, info)
+	}
+	for i, r := range s.reqs {
+		if n := len(r.Messages[1].Text()); n > c.cfg.MaxInputChars+100 {
+			t.Errorf("request %d is %d chars, want about max_input_chars (%d) at most", i+1, n, c.cfg.MaxInputChars)
+		}
+	}
+	last := s.reqs[len(s.reqs)-1].Messages[1].Text()
+	if !strings.Contains(last, "FIRST-FACT") || !strings.Contains(last, "LAST-FACT") {
+		t.Fatalf("the bounded checkpoint lost its start or end")
+	}
+	if out[0].kind != kindCheckpoint {
+		t.Fatalf("first entry %v, want the checkpoint", out[0].kind)
+	}
+}
