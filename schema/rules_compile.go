@@ -34,8 +34,13 @@ func (e RuleError) Error() string {
 // CompileRules compiles every expr rule of s once: hook when/rule/rewrite/clamp
 // expressions against CallEnv, tool checks against CheckEnv. It returns every
 // problem it finds, not only the first; Rules is nil when there are errors.
-func CompileRules(s *Spec) (*Rules, []RuleError) {
-	c := &ruleCompiler{spec: s, tags: map[string]bool{}}
+func CompileRules(s *Spec) (*Rules, []RuleError) { return compileRules(s, true) }
+
+// compileRules compiles every rule; lintRefs also checks the tags and tool
+// names rules mention against the spec's tools (off when the tools section is
+// itself broken, so its errors do not cascade into the hooks).
+func compileRules(s *Spec, lintRefs bool) (*Rules, []RuleError) {
+	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs}
 	for _, t := range s.Tools {
 		for _, tag := range t.Tags {
 			c.tags[tag] = true
@@ -64,9 +69,10 @@ func CompileRules(s *Spec) (*Rules, []RuleError) {
 }
 
 type ruleCompiler struct {
-	spec *Spec
-	tags map[string]bool
-	errs []RuleError
+	spec     *Spec
+	tags     map[string]bool
+	lintRefs bool
+	errs     []RuleError
 }
 
 func (c *ruleCompiler) fail(path string, line, col int, format string, a ...any) {
@@ -135,6 +141,9 @@ func (c *ruleCompiler) compile(path, src string, opts ...expr.Option) *vm.Progra
 // tool contract carries, a tool name with no contract. It reads the parsed
 // (not optimised) tree so `tool.name in ['a', 'b']` keeps its literals.
 func (c *ruleCompiler) lint(path, src string) {
+	if !c.lintRefs {
+		return
+	}
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return // compile already succeeded; nothing more to learn here

@@ -175,13 +175,22 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 			}
 		}
 	}
+	// Rules are compiled over whichever of hooks and tools is valid, so a
+	// broken tools section does not hide a typo in a hook (and vice versa).
 	var rules *Rules
-	if ok.all("hooks", "tools") {
-		var errs []RuleError
+	var errs []RuleError
+	switch {
+	case ok.all("hooks", "tools"):
 		rules, errs = CompileRules(s)
-		for _, e := range errs {
-			l.errorf(l.exprPos(e), e.Path, "%s", e.Message)
-		}
+	case ok.all("hooks"):
+		hooksOnly := Spec{Hooks: s.Hooks}
+		_, errs = compileRules(&hooksOnly, false)
+	case ok.all("tools"):
+		toolsOnly := Spec{Tools: s.Tools}
+		_, errs = compileRules(&toolsOnly, false)
+	}
+	for _, e := range errs {
+		l.errorf(l.exprPos(e), e.Path, "%s", e.Message)
 	}
 	return rules, len(l.diags) == n
 }
