@@ -129,6 +129,12 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	if pre.Args != nil {
 		call.Args = pre.Args
 	}
+	// The chain may have waited on a person (confirm) or a clearance
+	// reading: a cancellation that arrived meanwhile stops the motion.
+	if tn.end = h.cancelled(ctx, t, "tool execution"); tn.end != nil {
+		res.env = Failure("not executed: the task was cancelled")
+		return nil
+	}
 	raw, err := json.Marshal(call.Args)
 	if err != nil {
 		res.env = Failure(fmt.Sprintf("arguments for %s cannot be encoded after hooks: %v", first.Name, err))

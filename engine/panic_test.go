@@ -124,3 +124,21 @@ func TestConsumerPanicPropagates(t *testing.T) {
 		}
 	}
 }
+
+// A cancellation that arrives while the pre chain runs (a confirm hook
+// waiting on a person) stops the call before it executes.
+func TestCancelDuringPreHooksStopsTheCall(t *testing.T) {
+	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))
+	var cancelled bool
+	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
+		cancelled = true // the operator pressed stop while being asked
+		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
+	}
+	evs := collect(f.harness(t).RunStream(t.Context(), "go", engine.WithShouldCancel(func() bool { return cancelled })))
+	if n := f.tool("move").calls.Load(); n != 0 {
+		t.Fatalf("move ran %d times after a cancellation during its pre-hooks", n)
+	}
+	if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != engine.DoneCancelled {
+		t.Fatalf("events %v: want one done, cancelled", kinds(evs))
+	}
+}
