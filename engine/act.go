@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Decide makes the turn's one model call. Before it, a replan is polled and
@@ -119,7 +120,7 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	cc := &CallContext{Call: call, Tool: rt, Observation: t.observation, Emit: h.queue}
 	// The policy emits its hook and evaluation events through cc.Emit as they
 	// happen (a confirm hook may wait on a person); they are flushed in order.
-	pre := h.policy.Pre(ctx, cc)
+	pre := h.runPre(ctx, cc)
 	h.flush(t)
 	if !pre.Allowed {
 		res.env = Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason))
@@ -127,6 +128,12 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	}
 	if pre.Args != nil {
 		call.Args = pre.Args
+	}
+	// The chain may have waited on a person (confirm) or a clearance
+	// reading: a cancellation that arrived meanwhile stops the motion.
+	if tn.end = h.cancelled(ctx, t, "tool execution"); tn.end != nil {
+		res.env = Failure("not executed: the task was cancelled")
+		return nil
 	}
 	raw, err := json.Marshal(call.Args)
 	if err != nil {
@@ -137,7 +144,7 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	res.env = h.invoke(ctx, rt, raw)
 	res.executed = true
 	h.flush(t)
-	post := h.policy.Post(ctx, cc, &res.env)
+	post := h.runPost(ctx, cc, &res.env)
 	h.flush(t)
 	if post.Verdict != nil {
 		res.env.Verdict = post.Verdict
@@ -162,4 +169,29 @@ func parseArgs(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("want a JSON object, got %s", raw)
 	}
 	return m, nil
+}
+
+// runPre runs the pre chain; a policy that panics fails closed: the call is
+// blocked and the session goes on.
+func (h *Harness) runPre(ctx context.Context, cc *CallContext) (res PreResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("pre-execution policy panicked", "tool", cc.Call.Tool, "panic", r)
+			res = PreResult{Hook: "policy", Reason: fmt.Sprintf("the pre-execution hooks failed (%v); blocked to stay safe", r)}
+		}
+	}()
+	return h.policy.Pre(ctx, cc)
+}
+
+// runPost runs the post chain; a policy that panics gives a failure verdict
+// (the call ran, but nothing confirmed its outcome).
+func (h *Harness) runPost(ctx context.Context, cc *CallContext, env *Envelope) (res PostResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("post-execution policy panicked", "tool", cc.Call.Tool, "panic", r)
+			res = PostResult{Verdict: &schema.Verdict{Status: "failure", Source: "harness",
+				Reason: fmt.Sprintf("the post-execution hooks failed (%v); the outcome is unconfirmed", r)}}
+		}
+	}()
+	return h.policy.Post(ctx, cc, env)
 }

@@ -225,13 +225,24 @@ func (h *Harness) Close() error {
 		h.closed.Store(true)
 		var errs []error
 		for i := len(h.toolsets) - 1; i >= 0; i-- {
-			if err := h.toolsets[i].Close(); err != nil {
+			if err := closeToolset(h.toolsets[i]); err != nil {
 				errs = append(errs, fmt.Errorf("close toolset %s: %w", h.toolsets[i].Name(), err))
 			}
 		}
 		h.closeErr = errors.Join(errs...)
 	})
 	return h.closeErr
+}
+
+// closeToolset closes one toolset; a panic is its error, so the toolsets
+// after it (MCP subprocesses) are still released.
+func closeToolset(ts Toolset) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	return ts.Close()
 }
 
 // Spec returns the plan the session was built from.

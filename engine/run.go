@@ -16,6 +16,7 @@ type task struct {
 	cfg         runConfig
 	yield       func(Event) bool
 	stopped     bool // the consumer stopped reading: emit nothing more
+	yielding    bool // inside the consumer's loop body (a panic there is its own)
 	log         *runLog
 	notes       TaskNotes
 	snapshotted int // notes version last snapshotted; -1: none yet
@@ -159,7 +160,7 @@ func (h *Harness) loop(ctx context.Context, t *task) Report {
 		h.groupN++
 		turn := &Turn{Number: t.turn, h: h, t: t, group: h.groupN}
 		for _, st := range h.stages {
-			if err := st.Run(ctx, turn); err != nil {
+			if err := h.runStage(ctx, st, turn); err != nil {
 				turn.end = &Report{Reason: DoneError, Error: fmt.Sprintf("stage %s: %v", st.Name(), err)}
 			}
 			h.flush(t)
@@ -175,6 +176,22 @@ func (h *Harness) loop(ctx context.Context, t *task) Report {
 			return *turn.end
 		}
 	}
+}
+
+// runStage runs one stage; a stage that panics ends the task with an error
+// (one done event still closes the stream). A panic raised by the consumer's
+// own loop body, inside yield, is not ours to absorb: it propagates.
+func (h *Harness) runStage(ctx context.Context, st Stage, turn *Turn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if turn.t.yielding {
+				panic(r)
+			}
+			h.log.Error("stage panicked", "stage", st.Name(), "panic", r)
+			err = fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	return st.Run(ctx, turn)
 }
 
 // terminate builds the report of a task the harness ends.
@@ -231,7 +248,10 @@ func (h *Harness) emit(t *task, ev Event) {
 	if t.stopped {
 		return
 	}
-	if !t.yield(ev) {
+	t.yielding = true
+	ok := t.yield(ev)
+	t.yielding = false
+	if !ok {
 		t.stopped = true
 	}
 }

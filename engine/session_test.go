@@ -124,7 +124,8 @@ func TestReplanAtDocumentedPoints(t *testing.T) {
 
 func TestShouldCancelCheckedBeforeDecisionAndTool(t *testing.T) {
 	// Checks run before each observation, each model decision and each tool
-	// execution: observe(1) decide(2) tool(3) observe(4) decide(5).
+	// execution (before and after its pre-hooks, which may wait on a person):
+	// observe(1) decide(2) tool(3) tool after hooks(4) observe(5) decide(6).
 	for _, tc := range []struct {
 		name                             string
 		cancelAt                         int
@@ -133,8 +134,9 @@ func TestShouldCancelCheckedBeforeDecisionAndTool(t *testing.T) {
 		{"before first observation", 1, 0, 0, 0},
 		{"before first decision", 2, 1, 0, 0},
 		{"before first tool", 3, 1, 1, 0},
-		{"before second observation", 4, 1, 1, 1},
-		{"before second decision", 5, 2, 1, 1},
+		{"after the first tool's pre-hooks", 4, 1, 1, 0},
+		{"before second observation", 5, 1, 1, 1},
+		{"before second decision", 6, 2, 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))

@@ -148,11 +148,18 @@ func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any
 	return h.invoke(ctx, rt, raw)
 }
 
-func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) Envelope {
+// invoke calls a tool; a tool that panics is answered with a failure
+// envelope (failure never raises) instead of crashing the session.
+func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) (env Envelope) {
 	start := time.Now()
-	env := rt.Tool.Call(ctx, raw)
-	env.Duration = time.Since(start)
-	return env
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("tool panicked", "tool", rt.Def.Name, "panic", r)
+			env = Failure(fmt.Sprintf("tool %s failed: it panicked: %v", rt.Def.Name, r))
+		}
+		env.Duration = time.Since(start)
+	}()
+	return rt.Tool.Call(ctx, raw)
 }
 
 // visibleNames lists the tools the model may call, for failure reasons.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -172,13 +173,25 @@ func (p *Policy) resetSegments(name string) {
 }
 
 // scrub keeps the post-condition out of what returns to the engine even if
-// the judge quoted it.
+// the judge quoted it, also loosely: its words in order, whatever the case,
+// spacing or punctuation between them.
 func scrub(v schema.Verdict, postCondition string) schema.Verdict {
-	pc := strings.TrimSpace(postCondition)
-	if pc == "" {
+	words := wordRE.FindAllString(postCondition, -1)
+	if len(words) == 0 {
 		return v
 	}
-	v.Reason = strings.ReplaceAll(v.Reason, pc, "[post-condition]")
-	v.Evidence = strings.ReplaceAll(v.Evidence, pc, "[post-condition]")
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	re, err := regexp.Compile(`(?i)` + strings.Join(words, `[^\p{L}\p{N}]+`))
+	if err != nil { // quoted words always compile; stay safe regardless
+		v.Reason, v.Evidence = "[verdict text withheld]", ""
+		return v
+	}
+	v.Reason = re.ReplaceAllLiteralString(v.Reason, "[post-condition]")
+	v.Evidence = re.ReplaceAllLiteralString(v.Evidence, "[post-condition]")
 	return v
 }
+
+// wordRE matches one word of a post-condition.
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)

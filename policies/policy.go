@@ -155,6 +155,9 @@ func (c *PreCall) evalFloat(p *vm.Program) (float64, error) {
 // Pre runs the pre-execution chain in spec order. The first hook whose
 // expressions read `clearance` triggers one fresh reading for the whole chain.
 func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResult {
+	// Back-ends may reuse call ids across turns: a refusal of an earlier call
+	// with this id (never handed to Post) must not mark this one.
+	p.wasRefused(cc.Call.ID)
 	args := make(map[string]any, len(cc.Call.Args))
 	for k, v := range cc.Call.Args {
 		args[k] = v

@@ -49,7 +49,15 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: "skip"}
 	defer func() {
 		if r := recover(); r != nil {
-			v.Reason = fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)
+			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: "skip",
+				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
+			// An evaluation that panicked confirmed nothing: fail closed.
+			if h.hook.Action == "evaluate" && pc.Verdict == nil {
+				fv := scrub(failure("evaluator", "the evaluation of %s failed: %v", pc.CC.Call.Tool, r), p.contract(pc.CC).PostCondition)
+				pc.Verdict = &fv
+				emit(pc.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &fv})
+				v.Decision, v.Reason = "evaluate", fv.Status+": "+fv.Reason
+			}
 		}
 	}()
 	if h.rules.When != nil {
