@@ -104,6 +104,7 @@ func (tn *Turn) Execute(ctx context.Context) error {
 	}
 	if tn.pollReplan() {
 		res.env = Failure("not executed: the instruction was revised before this call ran; decide again for the revised instruction")
+		res.revised = true
 		return nil
 	}
 	if tn.argsErr != nil {

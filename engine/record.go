@@ -34,7 +34,7 @@ func (tn *Turn) Record() {
 		h.emit(t, Event{Kind: EventToolResult, Tool: r.name, CallID: r.id, Args: r.args, Result: &r.env, Images: r.env.Images})
 		t.notes.add(tn.Number, noteLine(r))
 	}
-	if tn.end != nil {
+	if tn.end != nil || tn.results[0].revised {
 		return
 	}
 	tn.budget(&tn.results[0])

@@ -363,3 +363,19 @@ func TestHostEmitAndSceneLookup(t *testing.T) {
 		t.Fatal("load_skill without skills must fail")
 	}
 }
+
+// A call answered because the instruction was revised did not fail: it does
+// not count against the failure budget.
+func TestRevisedCallIsNotAFailure(t *testing.T) {
+	f := newFixture(t, toolResp("", call("move", `{"d":1}`)), toolResp("done"))
+	f.spec.Safety.FailureBudget = schema.FailureBudget{Consecutive: 1, Total: 1}
+	polls := 0
+	replan := engine.WithPollReplan(func() (string, bool) {
+		polls++
+		return "bring the plate instead", polls == 2 // before the first tool runs
+	})
+	evs := collect(f.harness(t).RunStream(t.Context(), "bring the mug", replan))
+	if d := evs[len(evs)-1].Done; d == nil || d.Reason != engine.DoneFinal {
+		t.Fatalf("done %+v, want a final answer: a revised call is not a failure", d)
+	}
+}

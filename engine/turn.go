@@ -34,6 +34,9 @@ type callResult struct {
 	args     map[string]any
 	env      Envelope
 	executed bool
+	// revised: the call was answered because the instruction changed, not
+	// because it failed; it does not count against the failure budget.
+	revised bool
 }
 
 // Ended reports whether the task ends with this turn.
