@@ -55,7 +55,9 @@ func ParseBytes(path string, data []byte) (Skill, error) {
 		return Skill{}, fmt.Errorf("%s: %w", path, err)
 	}
 	var fields map[string]any
-	if err := yaml.Unmarshal(front, &fields); err != nil {
+	// The blank line stands for the opening "---", so the line numbers in
+	// YAML errors are the file's.
+	if err := yaml.Unmarshal(append([]byte("\n"), front...), &fields); err != nil {
 		return Skill{}, fmt.Errorf("%s: front matter is not valid YAML: %w", path, err)
 	}
 	s := Skill{Path: path, Dir: filepath.Dir(path), Body: strings.TrimSpace(string(body))}

@@ -140,3 +140,11 @@ func FuzzParseBytes(f *testing.F) {
 		}
 	})
 }
+
+// A YAML error names the line of the file, not of the front matter.
+func TestParseYAMLErrorLine(t *testing.T) {
+	_, err := ParseBytes("s/SKILL.md", []byte("---\nname: a\ndescription: d\nname: b\n---\nbody"))
+	if err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("err = %v, want it to point at line 4 of the file", err)
+	}
+}
