@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -83,7 +84,7 @@ func ParseBytes(path string, data []byte) (Skill, error) {
 	switch {
 	case s.Name == "":
 		return Skill{}, fmt.Errorf("%s:%d: front matter has no name", path, line)
-	case strings.ContainsFunc(s.Name, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == ':' }):
+	case strings.ContainsFunc(s.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }):
 		return Skill{}, fmt.Errorf("%s:%d: skill name %q must be one word (letters, digits, - or _)", path, line, s.Name)
 	case s.Description == "":
 		return Skill{}, fmt.Errorf("%s:%d: skill %q has an empty description; the catalog shows it to the model to decide when to load the skill", path, line, s.Name)

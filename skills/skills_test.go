@@ -51,6 +51,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad yaml", "---\nname: [x\n---\n", "not valid YAML"},
 		{"name not a string", "---\nname: [a]\ndescription: d\n---\n", `"name" must be a string`},
 		{"name with space", "---\nname: open drawer\ndescription: d\n---\n", "one word"},
+		{"name with comma", "---\nname: a,b\ndescription: d\n---\n", "one word"},
+		{"name with path", "---\nname: ../x\ndescription: d\n---\n", "one word"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseBytes("skills/x/SKILL.md", []byte(tc.text))
