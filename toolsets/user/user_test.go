@@ -110,3 +110,14 @@ func TestTerminalLongLine(t *testing.T) {
 		t.Fatal("answer after end of input")
 	}
 }
+
+func TestScriptFileEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte("# nothing yet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadScript(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("err = %v, want one saying the file is empty", err)
+	}
+}
