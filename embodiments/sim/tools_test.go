@@ -294,6 +294,10 @@ func TestBadArguments(t *testing.T) {
 	wantReason(t, mustFail(t, c, "pick_up", map[string]any{}), "object_name: required")
 	wantReason(t, mustFail(t, c, "place", map[string]any{"object_name": "mug", "target": "table"}), "relation: required")
 	wantReason(t, mustFail(t, c, "navigate_to", nil), "target: required")
+	// A missing number is not a zero: rotate without degrees does not turn
+	// "by 0" successfully, and move_base names the missing argument.
+	wantReason(t, mustFail(t, c, "rotate", map[string]any{}), "degrees: required")
+	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "forward"}), "distance_m: required")
 }
 
 // TestNavigateToObjectPrefersNearestSide: from the cabinet, navigate_to the
