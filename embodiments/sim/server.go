@@ -162,7 +162,8 @@ func textResult(r result) (*mcp.CallToolResult, error) {
 func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 	if runID != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(runID, "run-"))
-		if !strings.HasPrefix(runID, "run-") || err != nil || n < 1 || n > s.runs {
+		// The exact spelling nextRun gave: "run-01" is not evidence for run-1.
+		if runID != fmt.Sprintf("run-%d", n) || err != nil || n < 1 || n > s.runs {
 			return textResult(fail("", "unknown run_id %q: runs so far are run-1..run-%d", runID, s.runs))
 		}
 	}

@@ -281,6 +281,10 @@ func TestObserveImages(t *testing.T) {
 		t.Fatalf("observe at the table: %v", obs)
 	}
 	wantReason(t, mustFail(t, c, "observe", map[string]any{"run_id": "run-9"}), `unknown run_id "run-9"`)
+	// Only the id a call returned is evidence for it, not a spelling of it.
+	for _, id := range []string{"run-01", "run-+1", "run- 1"} {
+		wantReason(t, mustFail(t, c, "observe", map[string]any{"run_id": id}), "unknown run_id")
+	}
 	if got := mustSucceed(t, c, "observe", map[string]any{"run_id": "run-1"}); got["run_id"] != "run-1" {
 		t.Fatalf("observe run-1 echoed %v", got["run_id"])
 	}
