@@ -79,7 +79,9 @@ func wantReason(t *testing.T, reason, substr string) {
 
 func TestNavigateTo(t *testing.T) {
 	c := simClient(t, "", 1)
+	// The list of known targets has every kind the message names, drawers too.
 	wantReason(t, mustFail(t, c, "navigate_to", map[string]any{"target": "garage"}), `unknown target "garage"`)
+	wantReason(t, mustFail(t, c, "navigate_to", map[string]any{"target": "garage"}), "bottom_drawer")
 	// An object target ends at its furniture's front, facing it.
 	nav := mustSucceed(t, c, "navigate_to", map[string]any{"target": "remote"})
 	if x, y, th := num(t, nav, "pose", "x"), num(t, nav, "pose", "y"), num(t, nav, "pose", "theta_deg"); !near(x, 6.5) || !near(y, 3.4) || !near(th, 90) {
