@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -55,7 +56,9 @@ func ParseBytes(path string, data []byte) (Skill, error) {
 		return Skill{}, fmt.Errorf("%s: %w", path, err)
 	}
 	var fields map[string]any
-	if err := yaml.Unmarshal(front, &fields); err != nil {
+	// The blank line stands for the opening "---", so the line numbers in
+	// YAML errors are the file's.
+	if err := yaml.Unmarshal(append([]byte("\n"), front...), &fields); err != nil {
 		return Skill{}, fmt.Errorf("%s: front matter is not valid YAML: %w", path, err)
 	}
 	s := Skill{Path: path, Dir: filepath.Dir(path), Body: strings.TrimSpace(string(body))}
@@ -81,7 +84,7 @@ func ParseBytes(path string, data []byte) (Skill, error) {
 	switch {
 	case s.Name == "":
 		return Skill{}, fmt.Errorf("%s:%d: front matter has no name", path, line)
-	case strings.ContainsFunc(s.Name, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == ':' }):
+	case strings.ContainsFunc(s.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }):
 		return Skill{}, fmt.Errorf("%s:%d: skill name %q must be one word (letters, digits, - or _)", path, line, s.Name)
 	case s.Description == "":
 		return Skill{}, fmt.Errorf("%s:%d: skill %q has an empty description; the catalog shows it to the model to decide when to load the skill", path, line, s.Name)

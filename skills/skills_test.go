@@ -51,6 +51,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad yaml", "---\nname: [x\n---\n", "not valid YAML"},
 		{"name not a string", "---\nname: [a]\ndescription: d\n---\n", `"name" must be a string`},
 		{"name with space", "---\nname: open drawer\ndescription: d\n---\n", "one word"},
+		{"name with comma", "---\nname: a,b\ndescription: d\n---\n", "one word"},
+		{"name with path", "---\nname: ../x\ndescription: d\n---\n", "one word"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseBytes("skills/x/SKILL.md", []byte(tc.text))
@@ -139,4 +141,12 @@ func FuzzParseBytes(f *testing.F) {
 			t.Fatalf("accepted a skill without name or description: %+v", s)
 		}
 	})
+}
+
+// A YAML error names the line of the file, not of the front matter.
+func TestParseYAMLErrorLine(t *testing.T) {
+	_, err := ParseBytes("s/SKILL.md", []byte("---\nname: a\ndescription: d\nname: b\n---\nbody"))
+	if err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("err = %v, want it to point at line 4 of the file", err)
+	}
 }

@@ -158,6 +158,12 @@ func (ts *MCPToolset) Close() error {
 	return nil
 }
 
+func (ts *MCPToolset) isClosed() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.closed
+}
+
 // ClearUncertain is the operator's clear: physical calls are allowed again.
 func (ts *MCPToolset) ClearUncertain() {
 	ts.mu.Lock()

@@ -42,6 +42,11 @@ func toEnvelope(tool string, res *mcp.CallToolResult) engine.Envelope {
 				return engine.Failure(fmt.Sprintf("%s returned an image that is not valid base64: %v", tool, err))
 			}
 			images = append(images, schema.Image{Camera: cameraName(c, len(images)+1), MIME: c.MIMEType, Data: data})
+		default:
+			// Never dropped silently: the model learns the result had more.
+			if s := otherContent(c); s != "" {
+				texts = append(texts, s)
+			}
 		}
 	}
 	if len(texts) > 0 {
@@ -86,4 +91,26 @@ func cameraName(c mcp.ImageContent, n int) string {
 		}
 	}
 	return fmt.Sprintf("image-%d", n)
+}
+
+// otherContent renders content the harness does not pass on as such: a text
+// resource's text, else a line naming what was left out.
+func otherContent(c mcp.Content) string {
+	switch c := c.(type) {
+	case mcp.EmbeddedResource:
+		switch r := c.Resource.(type) {
+		case mcp.TextResourceContents:
+			return r.Text
+		case mcp.BlobResourceContents:
+			return fmt.Sprintf("[binary resource %s (%s) not shown]", r.URI, r.MIMEType)
+		}
+		return "[a resource of an unsupported kind was not shown]"
+	case mcp.AudioContent:
+		return fmt.Sprintf("[audio (%s) not shown]", c.MIMEType)
+	case mcp.ResourceLink:
+		return fmt.Sprintf("[resource link %s: %s %s]", c.URI, c.Name, c.Description)
+	case nil:
+		return ""
+	}
+	return fmt.Sprintf("[content of type %T not shown]", c)
 }

@@ -69,6 +69,9 @@ func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelop
 			ts.markUncertain(t.def.Name, what)
 		}
 		return engine.Failure(fmt.Sprintf("%s %s; its effect is unknown: observe before retrying", t.def.Name, what))
+	case ts.isClosed():
+		// Close ended the connection under the call: not a crash to restart.
+		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", t.def.Name, ts.name))
 	case isCrash(err):
 		ts.dropConn(c) // waits for the process, so its stderr is complete
 		note := c.stderrNote()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	neturl "net/url"
 	"sort"
 	"strings"
 
@@ -30,7 +31,8 @@ func compileSchema(tool string, raw json.RawMessage) (*jsonschema.Schema, []stri
 			}
 		}
 	}
-	url := "thea:///tools/" + tool + ".json"
+	// Escaped: a "#" or "%" in an MCP tool's name must not break its URL.
+	url := "thea:///tools/" + neturl.PathEscape(tool) + ".json"
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", tool, err)

@@ -133,6 +133,7 @@ func (s *simulator) knownTargets() []string {
 	for _, f := range s.w.Furniture {
 		names = append(names, f.Name)
 	}
+	names = append(names, s.containerNames()...)
 	for _, o := range s.w.Objects {
 		names = append(names, o.Name)
 	}

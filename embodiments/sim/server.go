@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -117,6 +118,9 @@ func typed[A any](s *simulator, act func(A) result) server.ToolHandlerFunc {
 		if err := req.BindArguments(&a); err != nil {
 			return textResult(fail("", "invalid arguments: %v; see the tool's input schema", err))
 		}
+		if name := absentArg[A](req.GetArguments()); name != "" {
+			return textResult(fail("", "%s: required", name))
+		}
 		if m, has := any(a).(interface{ missing() string }); has && m.missing() != "" {
 			return textResult(fail("", "%s: required", m.missing()))
 		}
@@ -124,6 +128,23 @@ func typed[A any](s *simulator, act func(A) result) server.ToolHandlerFunc {
 		defer s.mu.Unlock()
 		return textResult(act(a))
 	}
+}
+
+// absentArg names a required argument (a field of A without omitempty) the
+// call did not send or sent as null: decoded, it would read as a zero value,
+// so rotate without degrees would "succeed" by turning 0°.
+func absentArg[A any](args map[string]any) string {
+	t := reflect.TypeFor[A]()
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || strings.Contains(opts, "omitempty") {
+			continue
+		}
+		if v, sent := args[name]; !sent || v == nil {
+			return name
+		}
+	}
+	return ""
 }
 
 func textResult(r result) (*mcp.CallToolResult, error) {
@@ -141,7 +162,8 @@ func textResult(r result) (*mcp.CallToolResult, error) {
 func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 	if runID != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(runID, "run-"))
-		if !strings.HasPrefix(runID, "run-") || err != nil || n < 1 || n > s.runs {
+		// The exact spelling nextRun gave: "run-01" is not evidence for run-1.
+		if runID != fmt.Sprintf("run-%d", n) || err != nil || n < 1 || n > s.runs {
 			return textResult(fail("", "unknown run_id %q: runs so far are run-1..run-%d", runID, s.runs))
 		}
 	}

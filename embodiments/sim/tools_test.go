@@ -79,7 +79,9 @@ func wantReason(t *testing.T, reason, substr string) {
 
 func TestNavigateTo(t *testing.T) {
 	c := simClient(t, "", 1)
+	// The list of known targets has every kind the message names, drawers too.
 	wantReason(t, mustFail(t, c, "navigate_to", map[string]any{"target": "garage"}), `unknown target "garage"`)
+	wantReason(t, mustFail(t, c, "navigate_to", map[string]any{"target": "garage"}), "bottom_drawer")
 	// An object target ends at its furniture's front, facing it.
 	nav := mustSucceed(t, c, "navigate_to", map[string]any{"target": "remote"})
 	if x, y, th := num(t, nav, "pose", "x"), num(t, nav, "pose", "y"), num(t, nav, "pose", "theta_deg"); !near(x, 6.5) || !near(y, 3.4) || !near(th, 90) {
@@ -281,6 +283,10 @@ func TestObserveImages(t *testing.T) {
 		t.Fatalf("observe at the table: %v", obs)
 	}
 	wantReason(t, mustFail(t, c, "observe", map[string]any{"run_id": "run-9"}), `unknown run_id "run-9"`)
+	// Only the id a call returned is evidence for it, not a spelling of it.
+	for _, id := range []string{"run-01", "run-+1", "run- 1"} {
+		wantReason(t, mustFail(t, c, "observe", map[string]any{"run_id": id}), "unknown run_id")
+	}
 	if got := mustSucceed(t, c, "observe", map[string]any{"run_id": "run-1"}); got["run_id"] != "run-1" {
 		t.Fatalf("observe run-1 echoed %v", got["run_id"])
 	}
@@ -294,6 +300,10 @@ func TestBadArguments(t *testing.T) {
 	wantReason(t, mustFail(t, c, "pick_up", map[string]any{}), "object_name: required")
 	wantReason(t, mustFail(t, c, "place", map[string]any{"object_name": "mug", "target": "table"}), "relation: required")
 	wantReason(t, mustFail(t, c, "navigate_to", nil), "target: required")
+	// A missing number is not a zero: rotate without degrees does not turn
+	// "by 0" successfully, and move_base names the missing argument.
+	wantReason(t, mustFail(t, c, "rotate", map[string]any{}), "degrees: required")
+	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "forward"}), "distance_m: required")
 }
 
 // TestNavigateToObjectPrefersNearestSide: from the cabinet, navigate_to the

@@ -2,7 +2,9 @@ package user
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -48,6 +50,9 @@ func LoadScript(path string) (*Script, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("user script %s is empty: want answers: [{answer: ...}]", path)
+		}
 		return nil, fmt.Errorf("user script %s: %w", path, err)
 	}
 	return NewScript(f.Answers...), nil

@@ -39,13 +39,16 @@ func NewTerminal(in io.Reader, out io.Writer) *Terminal {
 func (t *Terminal) startReader() {
 	t.once.Do(func() {
 		go func() {
-			sc := bufio.NewScanner(t.in)
-			for sc.Scan() {
-				t.lines <- lineResult{text: sc.Text()}
-			}
-			err := sc.Err()
-			if err == nil {
-				err = io.EOF
+			// A Reader rather than a Scanner: a line longer than the
+			// Scanner's buffer would end the channel for good.
+			r := bufio.NewReader(t.in)
+			var err error
+			for err == nil {
+				var line string
+				line, err = r.ReadString('\n')
+				if err == nil || line != "" {
+					t.lines <- lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")}
+				}
 			}
 			for {
 				t.lines <- lineResult{err: err}

@@ -94,3 +94,30 @@ func TestScriptFileErrors(t *testing.T) {
 		t.Fatal("missing file loaded")
 	}
 }
+
+// A line longer than a scanner's buffer is still one answer, and the answers
+// after it are still read.
+func TestTerminalLongLine(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	term := NewTerminal(strings.NewReader(long+"\nnext\nlast"), &strings.Builder{})
+	for _, want := range []string{long, "next", "last"} {
+		got, err := term.Ask(t.Context(), engine.Question{Text: "?"})
+		if err != nil || got != want {
+			t.Fatalf("Ask = %.20q (%d bytes), %v; want %.20q", got, len(got), err, want)
+		}
+	}
+	if _, err := term.Ask(t.Context(), engine.Question{Text: "?"}); err == nil {
+		t.Fatal("answer after end of input")
+	}
+}
+
+func TestScriptFileEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte("# nothing yet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadScript(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("err = %v, want one saying the file is empty", err)
+	}
+}

@@ -1,0 +1,34 @@
+package toolsets
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Close while a call is in flight: the call returns a failure saying the
+// toolset was closed, not that the back-end crashed, and nothing is marked
+// uncertain or counted as a crash.
+func TestMCPCloseDuringCall(t *testing.T) {
+	f := newFixture(t)
+	ts := f.start(t)
+	done := make(chan engine.Envelope, 1)
+	go func() {
+		done <- toolByName(t, ts, "move").Call(t.Context(), json.RawMessage(`{"ms":60000}`))
+	}()
+	waitFile(t, f.started)
+	if err := ts.Close(); err != nil {
+		t.Fatal(err)
+	}
+	env := <-done
+	wantFailure(t, env, "closed")
+	if env.Success || strings.Contains(env.Reason, "crashed") {
+		t.Fatalf("a call ended by Close reads as a crash: %q", env.Reason)
+	}
+	if u := ts.Uncertain(); u != "" {
+		t.Fatalf("Close marked the robot uncertain: %s", u)
+	}
+	wantFailure(t, call(t, ts, "echo", `{"text":"x"}`), "closed")
+}
