@@ -13,6 +13,9 @@ func (p Pos) String() string {
 	if p.File == "" {
 		return "-"
 	}
+	if p.Line == 0 {
+		return p.File // a problem with the file itself
+	}
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 

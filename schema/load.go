@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -139,7 +140,15 @@ func (l *loader) classify(paths []string) (yamlMode, ok bool) {
 			cueFiles++
 		case ".yaml", ".yml", ".json":
 		default:
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				l.errorf(Pos{File: p}, "", "is a directory: name the spec's files (the .cue files to unify, or one .yaml/.json file)")
+				return false, false
+			}
 			l.errorf(Pos{File: p, Line: 1, Col: 1}, "", "unsupported spec file type %q (want .cue, .yaml, .yml or .json)", filepath.Ext(p))
+			return false, false
+		}
+		if _, err := os.Stat(p); err != nil {
+			l.errorf(Pos{File: p}, "", "reading spec: %v", errors.Unwrap(err))
 			return false, false
 		}
 	}
@@ -158,6 +167,10 @@ func (l *loader) parse(path string, yamlMode bool) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		l.errorf(Pos{File: path}, "", "reading spec: %v", err)
+		return
+	}
+	if len(bytes.TrimSpace(src)) == 0 && yamlMode { // an empty .cue file may join others
+		l.errorf(Pos{File: path, Line: 1, Col: 1}, "", "the spec file is empty: a spec needs at least name, model and embodiment")
 		return
 	}
 	var f *ast.File
