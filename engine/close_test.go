@@ -34,10 +34,10 @@ func TestCloseReleasesEveryToolsetDespiteAFailure(t *testing.T) {
 		f.spec.Toolsets["z_bad"] = schema.Toolset{Kind: "bad"}
 		opts := f.options(t)
 		var badCloses atomic.Int64
-		must(t, opts.Toolsets.Register("bad", func(_ context.Context, _ *schema.Spec, name string, _ engine.Host) (engine.Toolset, error) {
-			bad.fakeSet = fakeSet{name: name, closes: &badCloses}
+		must(t, opts.Catalog.Add(engine.ToolsetKind{Name: "bad", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+			bad.fakeSet = fakeSet{name: cfg.Name, closes: &badCloses}
 			return bad, nil
-		}))
+		}}))
 		h, err := engine.New(t.Context(), f.spec, opts)
 		if err != nil {
 			t.Fatal(err)

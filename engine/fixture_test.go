@@ -18,13 +18,13 @@ import (
 
 // fakeTool is an in-process tool whose behaviour a test supplies.
 type fakeTool struct {
-	def   engine.ToolDef
+	def   model.ToolDef
 	fn    func(ctx context.Context, args map[string]any) engine.Envelope
 	calls atomic.Int64
 	log   *effects
 }
 
-func (f *fakeTool) Def() engine.ToolDef { return f.def }
+func (f *fakeTool) Def() model.ToolDef { return f.def }
 
 func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) engine.Envelope {
 	f.calls.Add(1)
@@ -167,7 +167,7 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 }
 
 func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) engine.Envelope) *fakeTool {
-	tool := &fakeTool{def: engine.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, fn: fn, log: f.log}
+	tool := &fakeTool{def: model.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, fn: fn, log: f.log}
 	f.tools[set] = append(f.tools[set], tool)
 	return tool
 }
@@ -187,26 +187,31 @@ func (f *fixture) options(t *testing.T) engine.Options { return f.optionsFor(t) 
 
 func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	t.Helper()
-	sets := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
-	must(t, sets.Register("builtin", func(_ context.Context, _ *schema.Spec, name string, host engine.Host) (engine.Toolset, error) {
-		f.host = host
+	c := engine.NewCatalog()
+	must(t, c.Add(engine.ToolsetKind{Name: "builtin", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+		f.host = cfg.Host
 		f.opens.Add(1)
-		return &fakeSet{name: name, tools: f.tools[name], closes: &f.closes}, nil
-	}))
-	st := engine.NewRegistry[engine.StageFactory]("stage")
-	must(t, stages.Register(st))
-	if f.wrap {
-		st = wrapStages(t, st, f.log)
+		return &fakeSet{name: cfg.Name, tools: f.tools[cfg.Name], closes: &f.closes}, nil
+	}}))
+	for _, comp := range stages.Components() {
+		k := comp.(engine.StageKind)
+		if f.wrap {
+			inner := k.New
+			k.New = func(s *schema.Spec) (engine.Stage, error) {
+				st, err := inner(s)
+				return loggedStage{st, f.log}, err
+			}
+		}
+		must(t, c.Add(k))
 	}
-	models := model.NewProviders()
-	must(t, models.Register("test", func(cfg schema.Model, _ string) (model.Model, error) {
+	must(t, c.Add(engine.ProviderKind{Name: "test", New: func(cfg schema.Model, _ string) (model.Model, error) {
 		if cfg.Name == "summariser" && f.compact != nil {
 			return f.compact, nil
 		}
 		return f.decide, nil
-	}))
+	}}))
 	return engine.Options{
-		Toolsets: sets, Stages: st, Models: models, Skills: f.skills,
+		Catalog: c, Skills: f.skills,
 		Policy: func(engine.PolicyEnv) (engine.Policy, error) { return f.policy, nil },
 	}
 }
@@ -219,20 +224,6 @@ func (f *fixture) harness(t *testing.T) *engine.Harness {
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return h
-}
-
-// wrapStages decorates every registered stage so its start is logged.
-func wrapStages(t testing.TB, in *engine.Registry[engine.StageFactory], log *effects) *engine.Registry[engine.StageFactory] {
-	out := engine.NewRegistry[engine.StageFactory]("stage")
-	for _, name := range in.Names() {
-		f, err := in.Lookup(name)
-		must(t, err)
-		must(t, out.Register(name, func(s *schema.Spec) (engine.Stage, error) {
-			st, err := f(s)
-			return loggedStage{st, log}, err
-		}))
-	}
-	return out
 }
 
 type loggedStage struct {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +27,7 @@ type Harness struct {
 	clock func() time.Time
 
 	model     model.Model
+	user      UserChannel
 	compactor compactor
 	policy    Policy
 	toolsets  []Toolset
@@ -65,12 +66,8 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 	switch {
 	case spec == nil:
 		return nil, errors.New("engine.New: nil spec")
-	case opts.Toolsets == nil:
-		return nil, errors.New("engine.New: Options.Toolsets is nil")
-	case opts.Stages == nil:
-		return nil, errors.New("engine.New: Options.Stages is nil")
-	case opts.Models == nil:
-		return nil, errors.New("engine.New: Options.Models is nil")
+	case opts.Catalog == nil:
+		return nil, errors.New("engine.New: Options.Catalog is nil")
 	case opts.Policy == nil:
 		return nil, errors.New("engine.New: Options.Policy is nil")
 	}
@@ -90,7 +87,7 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 func (h *Harness) build(ctx context.Context) error {
 	spec := h.spec
 	var err error
-	if h.model, err = h.opts.Models.New(spec.Model, spec.Dir); err != nil {
+	if h.model, err = h.opts.Catalog.NewModel(spec.Model, spec.Dir); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
 	if err := h.buildCompactor(); err != nil {
@@ -98,9 +95,12 @@ func (h *Harness) build(ctx context.Context) error {
 	}
 	evaluator := h.model
 	if spec.Evaluator.Model != nil {
-		if evaluator, err = h.opts.Models.New(*spec.Evaluator.Model, spec.Dir); err != nil {
+		if evaluator, err = h.opts.Catalog.NewModel(*spec.Evaluator.Model, spec.Dir); err != nil {
 			return fmt.Errorf("evaluator.model: %w", err)
 		}
+	}
+	if err := h.buildUser(); err != nil {
+		return err
 	}
 	if err := h.buildTools(ctx); err != nil {
 		return err
@@ -108,7 +108,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildStages(); err != nil {
 		return err
 	}
-	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Tools: h, Evaluator: evaluator, User: h.opts.User}); err != nil {
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Catalog: h.opts.Catalog, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns)
@@ -142,7 +142,7 @@ func (h *Harness) buildCompactor() error {
 		return errors.New("context.compaction: keep_recent_turns and keep_recent_tokens must not be negative")
 	}
 	if c.CompactionModel != nil {
-		m, err := h.opts.Models.New(*c.CompactionModel, h.spec.Dir)
+		m, err := h.opts.Catalog.NewModel(*c.CompactionModel, h.spec.Dir)
 		if err != nil {
 			return fmt.Errorf("context.compaction.compaction_model: %w", err)
 		}
@@ -158,39 +158,59 @@ func modelName(m schema.Model) string {
 	return m.Provider
 }
 
+// buildStages builds the pipeline in the order of loop.stages. The order,
+// duplicates and required stages were checked by schema.Load against the
+// same catalog; they are checked again here for a spec built in Go.
 func (h *Harness) buildStages() error {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i, name := range h.spec.Loop.Stages {
-		if seen[name] {
-			return fmt.Errorf("loop.stages[%d]: stage %q listed twice", i, name)
+		if j, dup := seen[name]; dup {
+			return fmt.Errorf("loop.stages[%d]: stage %q listed twice (also at loop.stages[%d])", i, name, j)
 		}
-		seen[name] = true
-		f, err := h.opts.Stages.Lookup(name)
+		seen[name] = i
+		k, err := Get[StageKind](h.opts.Catalog, schema.KindStage, name)
 		if err != nil {
 			return fmt.Errorf("loop.stages[%d]: %w", i, err)
 		}
-		st, err := f(h.spec)
+		for _, before := range k.After {
+			if j := slices.Index(h.spec.Loop.Stages, before); j > i {
+				return fmt.Errorf("loop.stages[%d]: stage %q must run after %q (loop.stages[%d])", i, name, before, j)
+			}
+		}
+		st, err := k.New(h.spec)
 		if err != nil {
 			return fmt.Errorf("loop.stages[%d] %q: %w", i, name, err)
 		}
 		h.stages = append(h.stages, st)
 	}
-	// A turn without a decision, an execution or a record would loop
-	// forever or leave a tool call unanswered.
-	for _, need := range []string{"decide", "execute", "record"} {
-		if !seen[need] {
-			return fmt.Errorf("loop.stages: the %q stage is required", need)
+	for _, name := range h.opts.Catalog.Schema().Names(schema.KindStage) {
+		if d, _ := h.opts.Catalog.Schema().Lookup(schema.KindStage, name); d.Required {
+			if _, ok := seen[name]; !ok {
+				return fmt.Errorf("loop.stages: the %q stage is required", name)
+			}
 		}
 	}
 	return nil
 }
 
-func (h *Harness) resolve(p string) string {
-	if filepath.IsAbs(p) || h.spec.Dir == "" {
-		return p
+// buildUser builds the user channel the spec names, unless the caller gave
+// one; the spec's user.timeout bounds every question.
+func (h *Harness) buildUser() error {
+	uc := h.opts.User
+	if uc == nil && h.spec.User.Channel != "" { // a spec built in Go may name none
+		k, err := Get[UserChannelKind](h.opts.Catalog, schema.KindUserChannel, h.spec.User.Channel)
+		if err != nil {
+			return fmt.Errorf("user.channel: %w", err)
+		}
+		if uc, err = k.New(h.spec.User, h.spec.Dir); err != nil {
+			return fmt.Errorf("user.channel %q: %w", h.spec.User.Channel, err)
+		}
 	}
-	return filepath.Join(h.spec.Dir, p)
+	h.user = withTimeout(uc, h.spec.User.Timeout.D())
+	return nil
 }
+
+func (h *Harness) resolve(p string) string { return h.spec.Resolve(p) }
 
 func (h *Harness) renderProfile() string {
 	if h.opts.RenderProfile != nil {

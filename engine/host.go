@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"github.com/thea-harness/thea/engine/scenegraph"
+)
 
 // Host is what in-process (builtin) tools may reach of their session. The
 // engine implements it; toolsets receive it when they are built.
@@ -11,23 +15,9 @@ type Host interface {
 	LoadSkill(name string) (string, error)
 	// SceneLookup returns the scene-graph entries matching a query (a name, a
 	// class or a room), for the model to ask for detail beyond the Brief.
-	SceneLookup(query string) []SceneEntry
+	SceneLookup(query string) []scenegraph.Entry
 	// Emit sends an event to the active task's stream (notification, question).
 	Emit(Event)
-}
-
-// SceneEntry is one object of the scene graph as tools and the Brief see it.
-type SceneEntry struct {
-	Ref      string  `json:"ref"`
-	Name     string  `json:"name"`
-	Class    string  `json:"class,omitempty"`
-	Relation string  `json:"relation,omitempty"`
-	Target   string  `json:"target,omitempty"`
-	Room     string  `json:"room,omitempty"`
-	Source   string  `json:"source"`    // which tool or camera last reported it
-	SeenTurn int     `json:"seen_turn"` // freshness
-	Stale    bool    `json:"stale,omitempty"`
-	DistM    float64 `json:"distance_m,omitempty"`
 }
 
 // Question is what query_user asks; Refs are scene-graph refs attached as

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/thea-harness/thea/engine/scenegraph"
 )
 
 // hostAdapter is the Host that in-process tools receive. Tools may call it
@@ -12,7 +14,7 @@ type hostAdapter struct{ h *Harness }
 
 var _ Host = hostAdapter{}
 
-func (a hostAdapter) User() UserChannel { return a.h.opts.User }
+func (a hostAdapter) User() UserChannel { return a.h.user }
 
 // LoadSkill returns a skill body and adds it to Resident context for the
 // rest of the current task.
@@ -38,17 +40,11 @@ func (a hostAdapter) LoadSkill(name string) (string, error) {
 }
 
 // SceneLookup returns the scene-graph entries matching query.
-func (a hostAdapter) SceneLookup(query string) []SceneEntry {
+func (a hostAdapter) SceneLookup(query string) []scenegraph.Entry {
 	h := a.h
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
-	found := h.scene.Lookup(query)
-	out := make([]SceneEntry, len(found))
-	for i, e := range found {
-		out[i] = SceneEntry{Ref: e.Ref, Name: e.Name, Class: e.Class, Relation: e.Relation, Target: e.Target,
-			Room: e.Room, Source: e.Source, SeenTurn: e.SeenTurn, Stale: e.Stale, DistM: e.DistM}
-	}
-	return out
+	return h.scene.Lookup(query)
 }
 
 // Emit queues an event for the running task's stream; the loop delivers it

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,11 +19,13 @@ var ErrClosed = errors.New("harness closed")
 // caller (the CLI, a test) supplies every one; the engine never imports an
 // implementation package.
 type Options struct {
-	Toolsets *Registry[ToolsetFactory]
-	Stages   *Registry[StageFactory]
-	Models   *model.Providers
-	Policy   PolicyFactory
-	User     UserChannel
+	// Catalog holds every component the spec may name (stages, toolset
+	// kinds, model providers, user channels, hook actions).
+	Catalog *Catalog
+	Policy  PolicyFactory
+	// User overrides the spec's user channel (tests, an embedding app);
+	// nil builds user.channel from the catalog.
+	User UserChannel
 	// Skills is the session's Skill Catalog; nil means no skills.
 	Skills SkillCatalog
 	// RenderProfile renders the Embodiment Profile for Resident context; nil

@@ -8,7 +8,6 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/stages"
 )
 
 // A tool that panics is answered with a failure envelope: the session and
@@ -79,10 +78,7 @@ func TestPanickingStageEndsWithOneDone(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("second task"))
 	f.spec.Loop.Stages = []string{"task_notes", "observe", "decide", "boom", "execute", "record"}
 	opts := f.options(t)
-	st := engine.NewRegistry[engine.StageFactory]("stage")
-	must(t, stages.Register(st))
-	must(t, st.Register("boom", func(*schema.Spec) (engine.Stage, error) { return panicStage{}, nil }))
-	opts.Stages = st
+	must(t, opts.Catalog.Add(engine.StageKind{Name: "boom", New: func(*schema.Spec) (engine.Stage, error) { return panicStage{}, nil }}))
 	h, err := engine.New(t.Context(), f.spec, opts)
 	if err != nil {
 		t.Fatal(err)

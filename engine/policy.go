@@ -23,7 +23,9 @@ type Policy interface {
 // clearance reading and post-execution evidence), the evaluator model, the
 // user (confirm hooks).
 type PolicyEnv struct {
-	Spec      *schema.Spec
+	Spec *schema.Spec
+	// Catalog holds the hook actions the policy runs, by name.
+	Catalog   *Catalog
 	Tools     ToolCaller
 	Evaluator model.Model
 	User      UserChannel

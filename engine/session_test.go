@@ -243,13 +243,16 @@ func TestNewRejectsBadSpecs(t *testing.T) {
 			f.spec.Toolsets["other"] = schema.Toolset{Kind: "builtin"}
 			f.addTool("other", "move", nil)
 		}, `tool "move" is provided by toolsets "core" and "other"`},
-		{"unknown kind", func(f *fixture) { f.spec.Toolsets["x"] = schema.Toolset{Kind: "grpc"} }, `unknown toolset kind "grpc"`},
+		{"unknown kind", func(f *fixture) { f.spec.Toolsets["x"] = schema.Toolset{Kind: "grpc"} }, `toolset kind "grpc" is not available in this build`},
 		{"allow-list names a missing tool", func(f *fixture) {
 			f.spec.Toolsets["core"] = schema.Toolset{Kind: "builtin", Tools: []string{"observe", "jump"}}
 		}, `toolset does not provide "jump"`},
-		{"contract for a missing tool", func(f *fixture) { f.spec.Tools["jump"] = schema.ToolContract{} }, "tools.jump: no toolset provides this tool"},
-		{"unknown stage", func(f *fixture) { f.spec.Loop.Stages = append(f.spec.Loop.Stages, "dream") }, `unknown stage "dream"`},
+		{"contract for a missing tool", func(f *fixture) { f.spec.Tools["jump"] = schema.ToolContract{} }, `tools.jump: no toolset provides the tool "jump"`},
+		{"unknown stage", func(f *fixture) { f.spec.Loop.Stages = append(f.spec.Loop.Stages, "dream") }, `stage "dream" is not available in this build`},
 		{"missing decide", func(f *fixture) { f.spec.Loop.Stages = []string{"execute", "record"} }, `the "decide" stage is required`},
+		{"decide before observe", func(f *fixture) {
+			f.spec.Loop.Stages = []string{"decide", "observe", "execute", "record"}
+		}, `stage "decide" must run after "observe"`},
 		{"bad compaction budget", func(f *fixture) {
 			f.spec.Context.Compaction.Enabled = true
 			f.spec.Context.Compaction.ReserveTokens = 300000

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"context"
-
-	"github.com/thea-harness/thea/schema"
-)
+import "context"
 
 // Stage is one step of the turn pipeline. Stages run in the order the spec's
 // loop.stages gives; they act on the turn only through *Turn's methods.
@@ -13,5 +9,3 @@ type Stage interface {
 	Run(ctx context.Context, t *Turn) error
 }
 
-// StageFactory builds a stage for a spec.
-type StageFactory func(spec *schema.Spec) (Stage, error)

@@ -6,22 +6,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
-
-// ToolDef is the model-visible side of a tool's contract: the MCP tool
-// definition. The post-condition is never part of it.
-type ToolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-}
 
 // Tool is one capability. Call never panics and never returns a Go error:
 // every failure (bad arguments, timeout, crashed back-end) is an Envelope with
 // Success false and a Reason the model can act on.
 type Tool interface {
-	Def() ToolDef
+	Def() model.ToolDef
 	Call(ctx context.Context, args json.RawMessage) Envelope
 }
 
@@ -34,11 +27,6 @@ type Toolset interface {
 	Close() error
 }
 
-// ToolsetFactory builds the toolset spec.Toolsets[name] of one kind
-// ("builtin", "mcp"). Every tool it returns is guarded: arguments validated
-// against the inputSchema, panics recovered, the contract's timeout applied.
-type ToolsetFactory func(ctx context.Context, spec *schema.Spec, name string, host Host) (Toolset, error)
-
 // RegisteredTool is a tool in the session's flat registry with the spec's side
 // of its contract. The model cannot tell builtin and MCP tools apart.
 type RegisteredTool struct {
@@ -47,7 +35,7 @@ type RegisteredTool struct {
 	Contract schema.ToolContract
 	// Def is what the model sees: the back-end's description, the spec's
 	// addendum and the tool-experience summary.
-	Def ToolDef
+	Def model.ToolDef
 }
 
 // Call is one tool call chosen by the model (or made by the harness).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 var _ ToolCaller = (*Harness)(nil)
@@ -23,19 +24,26 @@ type toolRegistry struct {
 	byName map[string]*RegisteredTool
 	names  []string // sorted
 	base   map[string]string
+	index  schema.ToolIndex
 }
 
-// buildTools instantiates every toolset of the spec through the registry by
-// kind and flattens their tools. A name clash is a load error.
+// buildTools starts every toolset of the spec through its kind in the
+// catalog and flattens their tools. Tool references (contract keys, the
+// observation, clearance and evidence tools) resolve through the same
+// schema.ToolIndex as thea validate, so what validates starts.
 func (h *Harness) buildTools(ctx context.Context) error {
 	reg := &toolRegistry{byName: map[string]*RegisteredTool{}, base: map[string]string{}}
+	provided := map[string][]string{}
 	for _, setName := range slices.Sorted(maps.Keys(h.spec.Toolsets)) {
 		cfg := h.spec.Toolsets[setName]
-		factory, err := h.opts.Toolsets.Lookup(cfg.Kind)
+		kind, err := Get[ToolsetKind](h.opts.Catalog, schema.KindToolset, cfg.Kind)
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}
-		set, err := factory(ctx, h.spec, setName, hostAdapter{h})
+		set, err := kind.New(ctx, ToolsetConfig{
+			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
+			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
+		})
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: build: %w", setName, err)
 		}
@@ -59,9 +67,10 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			if prev, ok := reg.byName[def.Name]; ok {
 				return fmt.Errorf("tool %q is provided by toolsets %q and %q: tool names must be unique", def.Name, prev.Toolset, setName)
 			}
-			reg.byName[def.Name] = &RegisteredTool{Tool: t, Toolset: setName, Contract: h.spec.Tools[def.Name], Def: def}
+			reg.byName[def.Name] = &RegisteredTool{Tool: t, Toolset: setName, Contract: h.spec.ContractFor(setName, def.Name), Def: def}
 			reg.base[def.Name] = def.Description
 			reg.names = append(reg.names, def.Name)
+			provided[setName] = append(provided[setName], def.Name)
 		}
 		for n, seen := range allowed {
 			if !seen {
@@ -70,18 +79,26 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 	}
 	slices.Sort(reg.names)
-	for name := range h.spec.Tools {
-		if _, ok := reg.byName[name]; !ok {
-			return fmt.Errorf("tools.%s: no toolset provides this tool (known: %s)", name, strings.Join(reg.names, ", "))
-		}
-	}
-	for path, name := range map[string]string{"observation.tool": h.spec.Observation.Tool, "safety.clearance_tool": h.spec.Safety.ClearanceTool} {
-		if _, ok := reg.byName[name]; name != "" && !ok {
-			return fmt.Errorf("%s: no toolset provides tool %q (known: %s)", path, name, strings.Join(reg.names, ", "))
+	reg.index = schema.NewToolIndex(provided)
+	for _, r := range h.spec.ToolRefs() {
+		if _, _, res := reg.index.Resolve(r.Ref); res != schema.Found {
+			return fmt.Errorf("%s: no toolset provides the tool %q (known: %s)", r.Path, r.Ref, strings.Join(reg.names, ", "))
 		}
 	}
 	h.tools = reg
 	return nil
+}
+
+// lookup finds a tool by a spec reference: its name, or toolset.name.
+func (r *toolRegistry) lookup(ref string) (*RegisteredTool, bool) {
+	if rt, ok := r.byName[ref]; ok {
+		return rt, true
+	}
+	if _, name, res := r.index.Resolve(ref); res == schema.Found {
+		rt, ok := r.byName[name]
+		return rt, ok
+	}
+	return nil, false
 }
 
 // assembleTools sets each tool's model-visible definition for a task: the
@@ -125,16 +142,13 @@ func (h *Harness) readMemoryFile(rel string) (string, error) {
 }
 
 // Lookup finds a registered tool by name (hidden tools included).
-func (h *Harness) Lookup(name string) (*RegisteredTool, bool) {
-	rt, ok := h.tools.byName[name]
-	return rt, ok
-}
+func (h *Harness) Lookup(name string) (*RegisteredTool, bool) { return h.tools.lookup(name) }
 
 // CallTool calls a registered tool directly, for the harness's own use
 // (observation, clearance, evidence); it never raises: an unknown tool or
 // unencodable arguments come back as a failure envelope.
 func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) Envelope {
-	rt, ok := h.tools.byName[name]
+	rt, ok := h.tools.lookup(name)
 	if !ok {
 		return Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
 	}

@@ -34,29 +34,98 @@ func block(reason string) Step {
 	return Step{Decision: "block", Reason: reason, Stop: true, Block: true}
 }
 
-// Actions are the hook implementations a policy dispatches to, by the action
-// name a spec gives. Built by the caller: there is no global registry.
-type Actions struct {
-	Pre  *engine.Registry[PreAction]
-	Post *engine.Registry[PostAction]
+// PreActionKind is a pre-hook action as a component: its name, what it
+// needs in the hook's section, and what it does.
+type PreActionKind struct {
+	Name     string
+	Doc      string
+	Validate func(*schema.Check)
+	Run      PreAction
 }
 
-// NewActions returns the default set: allow, block, rewrite, clamp, confirm
-// before a call; evaluate and note after it.
-func NewActions() *Actions {
-	a := &Actions{
-		Pre:  engine.NewRegistry[PreAction]("pre-hook action"),
-		Post: engine.NewRegistry[PostAction]("post-hook action"),
+// Describe implements engine.Component.
+func (k PreActionKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindPreAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+}
+
+// PostActionKind is a post-hook action as a component.
+type PostActionKind struct {
+	Name     string
+	Doc      string
+	Validate func(*schema.Check)
+	Run      PostAction
+}
+
+// Describe implements engine.Component.
+func (k PostActionKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindPostAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+}
+
+// Components are the hook actions this package provides: allow, block,
+// rewrite, clamp, confirm before a call; evaluate and note after it.
+func Components() []engine.Component {
+	return []engine.Component{
+		PreActionKind{Name: "allow", Doc: "allow the call when rule holds (ends the chain)", Run: actAllow},
+		PreActionKind{Name: "block", Doc: "block the call when rule holds", Run: actBlock},
+		PreActionKind{Name: "rewrite", Doc: "set arguments to expr values", Run: actRewrite, Validate: needs("rewrite", "a rewrite hook needs rewrite: {arg: expr}")},
+		PreActionKind{Name: "clamp", Doc: "limit a numeric argument to [min, max]", Run: actClamp, Validate: validateClamp},
+		PreActionKind{Name: "confirm", Doc: "ask the user to confirm the call", Run: actConfirm},
+		PostActionKind{Name: "evaluate", Doc: "judge the tool's post-condition (hidden evaluator)", Run: actEvaluate},
+		PostActionKind{Name: "note", Doc: "add a line to the Task Notes timeline", Run: actNote, Validate: needs("note", "a note hook needs note")},
 	}
-	// The names are distinct literals, so Register cannot fail here.
-	_ = a.Pre.Register("allow", actAllow)
-	_ = a.Pre.Register("block", actBlock)
-	_ = a.Pre.Register("rewrite", actRewrite)
-	_ = a.Pre.Register("clamp", actClamp)
-	_ = a.Pre.Register("confirm", actConfirm)
-	_ = a.Post.Register("evaluate", actEvaluate)
-	_ = a.Post.Register("note", actNote)
+}
+
+// needs reports a hook whose action needs a field left empty.
+func needs(field, msg string) func(*schema.Check) {
+	return func(c *schema.Check) {
+		empty := false
+		switch h := c.Section.(type) {
+		case *schema.PreHook:
+			empty = field == "rewrite" && len(h.Rewrite) == 0
+		case *schema.PostHook:
+			empty = field == "note" && h.Note == ""
+		}
+		if empty {
+			c.ErrorfAtKey(".action", "%s", msg)
+		}
+	}
+}
+
+func validateClamp(c *schema.Check) {
+	h := c.Section.(*schema.PreHook)
+	switch {
+	case h.Clamp == nil:
+		c.ErrorfAtKey(".action", "a clamp hook needs clamp: {arg, min, max}")
+	case h.Clamp.Min == "" && h.Clamp.Max == "":
+		c.ErrorfAtKey(".clamp", "a clamp needs min, max or both")
+	}
+}
+
+// Actions are the hook implementations a policy dispatches to, by the action
+// name a spec gives.
+type Actions struct {
+	Pre  map[string]PreAction
+	Post map[string]PostAction
+}
+
+// NewActions returns this package's actions (see Components).
+func NewActions() *Actions {
+	a, _ := actionsOf(Components())
 	return a
+}
+
+// actionsOf collects the hook actions among components.
+func actionsOf(comps []engine.Component) (*Actions, error) {
+	a := &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}}
+	for _, c := range comps {
+		switch k := c.(type) {
+		case PreActionKind:
+			a.Pre[k.Name] = k.Run
+		case PostActionKind:
+			a.Post[k.Name] = k.Run
+		}
+	}
+	return a, nil
 }
 
 func actAllow(_ context.Context, c *PreCall) Step {

@@ -54,8 +54,27 @@ var (
 
 // New builds the policy of env.Spec with the default actions; it is an
 // engine.PolicyFactory.
+// The hook actions come from env.Catalog when given, else this package's.
 func New(env engine.PolicyEnv) (engine.Policy, error) {
-	return NewWithActions(env, NewActions())
+	actions := NewActions()
+	if env.Catalog != nil {
+		actions = &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}}
+		for _, name := range env.Catalog.Schema().Names(schema.KindPreAction) {
+			k, err := engine.Get[PreActionKind](env.Catalog, schema.KindPreAction, name)
+			if err != nil {
+				return nil, fmt.Errorf("policies: %w", err)
+			}
+			actions.Pre[name] = k.Run
+		}
+		for _, name := range env.Catalog.Schema().Names(schema.KindPostAction) {
+			k, err := engine.Get[PostActionKind](env.Catalog, schema.KindPostAction, name)
+			if err != nil {
+				return nil, fmt.Errorf("policies: %w", err)
+			}
+			actions.Post[name] = k.Run
+		}
+	}
+	return NewWithActions(env, actions)
 }
 
 // NewWithActions builds the policy with a caller's action registry. Rules come
@@ -81,9 +100,9 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		checks: rules.Checks, segments: map[string]int{}, refused: map[string]bool{}}
 	for i := range s.Hooks.Pre {
 		h := &s.Hooks.Pre[i]
-		act, err := actions.Pre.Lookup(h.Action)
-		if err != nil {
-			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): %w", i, h.Name, err)
+		act, ok := actions.Pre[h.Action]
+		if !ok {
+			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): unknown pre-hook action %q", i, h.Name, h.Action)
 		}
 		if h.Action == "clamp" && (h.Clamp == nil || h.Clamp.Arg == "") {
 			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): clamp needs clamp.arg", i, h.Name)
@@ -93,9 +112,9 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 	}
 	for i := range s.Hooks.Post {
 		h := &s.Hooks.Post[i]
-		act, err := actions.Post.Lookup(h.Action)
-		if err != nil {
-			return nil, fmt.Errorf("policies: hooks.post[%d] (%s): %w", i, h.Name, err)
+		act, ok := actions.Post[h.Action]
+		if !ok {
+			return nil, fmt.Errorf("policies: hooks.post[%d] (%s): unknown post-hook action %q", i, h.Name, h.Action)
 		}
 		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act})
 	}

@@ -24,6 +24,13 @@ type Diagnostic struct {
 	Pos     Pos    `json:"pos"`
 	Path    string `json:"path,omitempty"` // spec path, e.g. hooks.pre[0].rule
 	Message string `json:"message"`
+	// Warning marks a risk that does not stop the spec from loading.
+	Warning bool `json:"warning,omitempty"`
 }
 
-func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Message) }
+func (d Diagnostic) String() string {
+	if d.Warning {
+		return fmt.Sprintf("%s: warning: %s", d.Pos, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", d.Pos, d.Message)
+}

@@ -14,9 +14,12 @@ import (
 // the embedded CUE schema so it never drifts from it. Editors use it to
 // complete and check YAML specs; Load remains the authority (expr rules and
 // cross-references are checked only there).
-func JSONSchema() ([]byte, error) {
+//
+// The names a spec may use for components (providers, toolset kinds, hook
+// actions, user channels, stages) are those the catalog registers.
+func JSONSchema(c *Catalog) ([]byte, error) {
 	ctx := cuecontext.New()
-	v := ctx.CompileBytes(schemaSource, cue.Filename(schemaFile))
+	v := ctx.CompileBytes(schemaWith(c), cue.Filename(schemaFile))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}

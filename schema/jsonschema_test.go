@@ -15,7 +15,7 @@ import (
 
 func compileJSONSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := schema.JSONSchema()
+	b, err := schema.JSONSchema(buildCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

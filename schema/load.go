@@ -28,14 +28,18 @@ var schemaSource []byte
 // schemaFile is the name the embedded schema's positions print with.
 const schemaFile = "thea/schema/spec.cue"
 
-// CUESchema returns the CUE source of the spec schema.
-func CUESchema() []byte { return append([]byte(nil), schemaSource...) }
+// CUESchema returns the CUE source of the spec schema, narrowed to the
+// components the catalog registers.
+func CUESchema(c *Catalog) []byte { return append([]byte(nil), schemaWith(c)...) }
 
 // LoadOptions tunes Load.
 type LoadOptions struct {
 	// Profiles are bundled embodiment profiles (name → CUE struct body). A CUE
 	// spec refers to one as `#embodiments.<name>`.
 	Profiles map[string]string
+	// Catalog is the build's components: it narrows the kinds a spec may
+	// name and checks each instance. Required.
+	Catalog *Catalog
 }
 
 // Load reads one or several .cue files (one package, unified) or one .yaml,
@@ -44,12 +48,27 @@ type LoadOptions struct {
 // found, each at the user's file:line:col.
 func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 	l := &loader{pos: posMap{}, opts: opts, ctx: cuecontext.New()}
-	spec := l.load(paths)
-	if len(l.diags) > 0 {
-		sortDiagnostics(l.diags)
-		return nil, dedupe(l.diags)
+	if opts.Catalog == nil {
+		return nil, []Diagnostic{{Message: "internal: schema.Load needs a component catalog (LoadOptions.Catalog)"}}
 	}
+	spec := l.load(paths)
+	sortDiagnostics(l.diags)
+	l.diags = dedupe(l.diags)
+	if l.failed() {
+		return nil, l.diags
+	}
+	spec.Warnings = l.diags
 	return spec, nil
+}
+
+// failed reports whether any diagnostic is an error (not a warning).
+func (l *loader) failed() bool {
+	for _, d := range l.diags {
+		if !d.Warning {
+			return true
+		}
+	}
+	return false
 }
 
 // loader carries one Load's state.
@@ -73,6 +92,11 @@ func (l *loader) errorf(p Pos, path, format string, args ...any) {
 	l.diags = append(l.diags, Diagnostic{Pos: p, Path: path, Message: msg})
 }
 
+func (l *loader) warnf(p Pos, path, format string, args ...any) {
+	l.errorf(p, path, format, args...)
+	l.diags[len(l.diags)-1].Warning = true
+}
+
 func (l *loader) load(paths []string) *Spec {
 	if len(paths) == 0 {
 		l.errorf(Pos{}, "", "no spec file given")
@@ -86,9 +110,11 @@ func (l *loader) load(paths []string) *Spec {
 	for _, p := range paths {
 		l.parse(p, yamlMode)
 	}
-	if len(l.diags) > 0 {
+	if l.failed() {
 		return nil
 	}
+	// The component names stay plain strings here: they are checked against
+	// the catalog in Go (crossCheck), with suggestions CUE cannot give.
 	compiled := l.ctx.CompileBytes(schemaSource, cue.Filename(schemaFile))
 	l.schema = compiled.LookupPath(cue.ParsePath("#Spec"))
 	if err := errors.Join(compiled.Err(), l.schema.Err()); err != nil {
@@ -105,7 +131,7 @@ func (l *loader) load(paths []string) *Spec {
 	unified := l.schema.Unify(user)
 	l.convertErrors(unified.Validate(cue.Concrete(true), cue.All()))
 	l.checkRequired(l.schema, user, "")
-	if len(l.diags) > 0 {
+	if l.failed() {
 		// Still cross-check the sections that are valid on their own.
 		partial, ok := partialSpec(l.ctx, unified)
 		l.crossCheck(partial, ok)

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -144,3 +145,16 @@ func fieldLabel(l ast.Label) (string, bool) {
 	}
 	return "", false
 }
+
+// ResolvePath resolves a path written in a spec against the spec's
+// directory; absolute paths and the empty path are returned as they are.
+// Every component resolves its files through it.
+func ResolvePath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// Resolve resolves a path written in this spec against its directory.
+func (s *Spec) Resolve(p string) string { return ResolvePath(s.Dir, p) }

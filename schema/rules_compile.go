@@ -3,7 +3,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -34,13 +33,24 @@ func (e RuleError) Error() string {
 // CompileRules compiles every expr rule of s once: hook when/rule/rewrite/clamp
 // expressions against CallEnv, tool checks against CheckEnv. It returns every
 // problem it finds, not only the first; Rules is nil when there are errors.
-func CompileRules(s *Spec) (*Rules, []RuleError) { return compileRules(s, true) }
+//
+// Tool names in rules are checked against what the toolsets' tools lists
+// say; use CompileRulesWith to also know what each toolset kind provides.
+func CompileRules(s *Spec) (*Rules, []RuleError) {
+	return compileRules(s, true, StaticToolIndex(s, nil))
+}
+
+// CompileRulesWith is CompileRules knowing the build's components, so the
+// tools a toolset kind provides (builtin) are known too.
+func CompileRulesWith(s *Spec, c *Catalog) (*Rules, []RuleError) {
+	return compileRules(s, true, StaticToolIndex(s, c))
+}
 
 // compileRules compiles every rule; lintRefs also checks the tags and tool
 // names rules mention against the spec's tools (off when the tools section is
 // itself broken, so its errors do not cascade into the hooks).
-func compileRules(s *Spec, lintRefs bool) (*Rules, []RuleError) {
-	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs}
+func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError) {
+	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools}
 	for _, t := range s.Tools {
 		for _, tag := range t.Tags {
 			c.tags[tag] = true
@@ -72,6 +82,7 @@ type ruleCompiler struct {
 	spec     *Spec
 	tags     map[string]bool
 	lintRefs bool
+	tools    ToolIndex
 	errs     []RuleError
 }
 
@@ -184,27 +195,15 @@ func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
 	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it", s.Value)
 }
 
-// certainlyUnknownTool reports whether name is certainly not a tool of the spec: no
-// contract names it, and every toolset's tools are known statically (builtin
-// tools, or an mcp allow-list) without it. An mcp toolset with no allow-list
-// could provide anything, so nothing is reported then.
+// certainlyUnknownTool reports whether name is certainly not a tool of the
+// spec: no contract names it and no toolset provides or may provide it (an
+// mcp toolset with no tools list could provide anything).
 func (c *ruleCompiler) certainlyUnknownTool(name string) bool {
 	if _, ok := c.spec.Tools[name]; ok || len(c.spec.Tools) == 0 && len(c.spec.Toolsets) == 0 {
 		return false
 	}
-	for _, ts := range c.spec.Toolsets {
-		provided := ts.Tools
-		if len(provided) == 0 {
-			if ts.Kind != "builtin" {
-				return false
-			}
-			provided = builtinTools
-		}
-		if slices.Contains(provided, name) {
-			return false
-		}
-	}
-	return true
+	_, _, r := c.tools.Resolve(name)
+	return r == Unknown
 }
 
 // isToolField reports whether n is `tool.<field>` (or `tool["field"]`).

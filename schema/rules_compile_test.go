@@ -211,6 +211,13 @@ func TestCompileRulesToolNamesFromToolsets(t *testing.T) {
 	pre := []PreHook{{Name: "c", Action: "block", When: "tool.name == 'query_user' || tool.name == 'grasp'"}}
 	s := ruleSpec(pre, nil)
 	s.Toolsets = map[string]Toolset{"core": {Kind: "builtin"}, "arm": {Kind: "mcp", Tools: []string{"grasp"}}}
+	c := NewCatalog()
+	if err := c.Register(Descriptor{Kind: KindToolset, Name: "builtin", Provides: func(string, Toolset) ([]string, bool) {
+		return []string{"query_user", "notify_user"}, false
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	CompileRules := func(s *Spec) (*Rules, []RuleError) { return CompileRulesWith(s, c) }
 	if _, errs := CompileRules(s); len(errs) != 0 {
 		t.Fatalf("errors %v, want none: query_user is builtin, grasp is in arm's allow-list", errs)
 	}

@@ -32,6 +32,9 @@ type Spec struct {
 	Files []string `json:"-"`
 	// Rules holds every expr rule of the spec compiled once at load time.
 	Rules *Rules `json:"-"`
+	// Warnings are risks Load found that do not stop the spec (thea validate
+	// prints them).
+	Warnings []Diagnostic `json:"-"`
 
 	// pos maps spec paths to where the user wrote them; see Spec.Pos.
 	pos posMap

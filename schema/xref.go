@@ -11,12 +11,6 @@ import (
 	"cuelang.org/go/cue"
 )
 
-// builtinTools are the tools a builtin toolset provides.
-var builtinTools = []string{"query_user", "notify_user", "load_skill", "scene_lookup"}
-
-// stageNames are the stages a loop may list.
-var stageNames = []string{"task_notes", "observe", "scene_brief", "compact", "decide", "execute", "record"}
-
 // sections says which top-level sections of a spec are valid on their own;
 // cross-checks run only over valid sections so one error does not cascade.
 type sections map[string]bool
@@ -54,53 +48,27 @@ func partialSpec(ctx *cue.Context, unified cue.Value) (*Spec, sections) {
 	return &s, ok
 }
 
-// crossCheck runs the checks CUE cannot express: references between
-// sections, files on disk, and the expr rules.
+// crossCheck runs the checks CUE cannot express: each component's own
+// Validate, the stage order, references between sections, files on disk,
+// and the expr rules.
 func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	l.spec = s
 	dir := filepath.Dir(l.paths[0])
-	n := len(l.diags)
-	if ok.all("toolsets") {
-		l.checkToolsets(s)
+	errs0 := l.errorCount()
+	check := func(path string, section any) *Check {
+		return &Check{l: l, Spec: s, Path: path, Dir: dir, Section: section}
 	}
 	if ok.all("loop") {
-		for i, st := range s.Loop.Stages {
-			if slices.Contains(s.Loop.Stages[:i], st) {
-				p := indexPath("loop.stages", i)
-				l.errorf(l.valuePos(p), p, "stage %q is listed twice", st)
-				continue
-			}
-			if !slices.Contains(stageNames, st) {
-				p := indexPath("loop.stages", i)
-				l.errorf(l.valuePos(p), p, "unknown stage %q%s (stages: %s)", st, suggest(st, stageNames), strings.Join(stageNames, ", "))
-			}
+		l.checkStages(s.Loop.Stages)
+	}
+	if ok.all("toolsets") {
+		for _, name := range sortedKeys(s.Toolsets) {
+			ts := s.Toolsets[name]
+			l.validate(KindToolset, ts.Kind, check("toolsets."+name, ts))
 		}
 	}
 	if ok.all("toolsets", "tools") {
-		provided, open := providedTools(s)
-		known := func(path, tool string) {
-			if open || provided[tool] {
-				return
-			}
-			l.errorf(l.valuePos(path), path, "no toolset provides the tool %q%s", tool, suggest(tool, keys(provided)))
-		}
-		for _, name := range sortedKeys(s.Tools) {
-			known("tools."+name, name)
-		}
-		if ok.all("observation") && s.Observation.Tool != "" {
-			known("observation.tool", s.Observation.Tool)
-		}
-		if ok.all("safety") && s.Safety.ClearanceTool != "" {
-			known("safety.clearance_tool", s.Safety.ClearanceTool)
-		}
-		if ok.all("evaluator") && s.Evaluator.Evidence != "" {
-			known("evaluator.evidence", s.Evaluator.Evidence)
-		}
-		if ok.all("tests") {
-			for i, t := range s.Tests {
-				known(indexPath("tests", i)+".call.tool", t.Call.Tool)
-			}
-		}
+		l.checkToolRefs(s, ok)
 	}
 	if ok.all("hooks", "tests") {
 		for i, t := range s.Tests {
@@ -114,34 +82,19 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 		}
 	}
 	if ok.all("hooks") {
-		for i, h := range s.Hooks.Pre {
-			p := indexPath("hooks.pre", i)
-			switch {
-			case h.Action == "clamp" && h.Clamp == nil:
-				l.errorf(l.pos.lookup(p+".action"), p, "a clamp hook needs clamp: {arg, min, max}")
-			case h.Action == "rewrite" && len(h.Rewrite) == 0:
-				l.errorf(l.pos.lookup(p+".action"), p, "a rewrite hook needs rewrite: {arg: expr}")
-			}
-		}
 		seen := map[string]bool{}
-		for i, h := range s.Hooks.Pre {
+		for i := range s.Hooks.Pre {
+			h := &s.Hooks.Pre[i]
+			p := indexPath("hooks.pre", i)
 			if seen[h.Name] {
-				p := indexPath("hooks.pre", i) + ".name"
-				l.errorf(l.valuePos(p), p, "another pre-hook is already named %q (rule tests and the run log name hooks)", h.Name)
+				l.errorf(l.valuePos(p+".name"), p+".name", "another pre-hook is already named %q (rule tests and the run log name hooks)", h.Name)
 			}
 			seen[h.Name] = true
+			l.validate(KindPreAction, h.Action, check(p, h))
 		}
-		for i, h := range s.Hooks.Post {
-			if h.Action == "note" && h.Note == "" {
-				p := indexPath("hooks.post", i)
-				l.errorf(l.pos.lookup(p+".action"), p, "a note hook needs note")
-			}
-		}
-		for i, h := range s.Hooks.Pre {
-			if h.Clamp != nil && h.Clamp.Min == "" && h.Clamp.Max == "" {
-				p := indexPath("hooks.pre", i) + ".clamp"
-				l.errorf(l.pos.lookup(p), p, "a clamp needs min, max or both")
-			}
+		for i := range s.Hooks.Post {
+			h := &s.Hooks.Post[i]
+			l.validate(KindPostAction, h.Action, check(indexPath("hooks.post", i), h))
 		}
 	}
 	if ok.all("skills") {
@@ -149,23 +102,22 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 			l.checkPath(dir, indexPath("skills.dirs", i), d, true)
 		}
 	}
-	if ok.all("model") {
-		l.checkScript(dir, "model", &s.Model)
+	models := []struct {
+		section, path string
+		m         *Model
+	}{
+		{"model", "model", &s.Model},
+		{"evaluator", "evaluator.model", s.Evaluator.Model},
+		{"context", "context.compaction.compaction_model", s.Context.Compaction.CompactionModel},
+		{"memory", "memory.consolidation.model", s.Memory.Consolidation.Model},
 	}
-	if ok.all("evaluator") {
-		l.checkScript(dir, "evaluator.model", s.Evaluator.Model)
-	}
-	if ok.all("context") {
-		l.checkScript(dir, "context.compaction.compaction_model", s.Context.Compaction.CompactionModel)
-	}
-	if ok.all("memory") {
-		l.checkScript(dir, "memory.consolidation.model", s.Memory.Consolidation.Model)
-	}
-	if ok.all("user") && s.User.Channel == "script" {
-		if s.User.Script == "" {
-			l.errorf(l.pos.lookup("user.channel"), "user", "the script channel needs script: a file of answers")
+	for _, m := range models {
+		if ok.all(m.section) && m.m != nil {
+			l.validate(KindProvider, m.m.Provider, check(m.path, m.m))
 		}
-		l.checkPath(dir, "user.script", s.User.Script, false)
+	}
+	if ok.all("user") {
+		l.validate(KindUserChannel, s.User.Channel, check("user", s.User))
 	}
 	if ok.all("run_log") {
 		for i, r := range s.RunLog.Redact {
@@ -181,80 +133,50 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	var errs []RuleError
 	switch {
 	case ok.all("hooks", "tools"):
-		rules, errs = CompileRules(s)
+		rules, errs = CompileRulesWith(s, l.opts.Catalog)
 	case ok.all("hooks"):
 		hooksOnly := Spec{Hooks: s.Hooks}
-		_, errs = compileRules(&hooksOnly, false)
+		_, errs = compileRules(&hooksOnly, false, ToolIndex{})
 	case ok.all("tools"):
 		toolsOnly := Spec{Tools: s.Tools}
-		_, errs = compileRules(&toolsOnly, false)
+		_, errs = compileRules(&toolsOnly, false, ToolIndex{})
 	}
 	for _, e := range errs {
 		l.errorf(l.exprPos(e), e.Path, "%s", e.Message)
 	}
-	return rules, len(l.diags) == n
+	return rules, l.errorCount() == errs0
 }
 
-// checkToolsets checks what CUE cannot say about one toolset.
-func (l *loader) checkToolsets(s *Spec) {
-	for _, name := range sortedKeys(s.Toolsets) {
-		ts, p := s.Toolsets[name], "toolsets."+name
-		switch ts.Kind {
-		case "mcp":
-			switch {
-			case len(ts.Command) == 0 && ts.URL == "":
-				l.errorf(l.pos.lookup(p), p, "an mcp toolset needs command (stdio) or url (streamable HTTP)")
-			case len(ts.Command) > 0 && ts.URL != "":
-				l.errorf(l.pos.lookup(p+".url"), p, "an mcp toolset has command or url, not both")
-			}
-			if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
-				l.errorf(l.pos.lookup(p+".url"), p, "cwd, env and env_passthrough apply only to a command")
-			}
-		case "builtin":
-			if len(ts.Command) > 0 || ts.URL != "" {
-				l.errorf(l.pos.lookup(p+".kind"), p, "a builtin toolset takes no command or url")
-			}
-			for i, t := range ts.Tools {
-				if !slices.Contains(builtinTools, t) {
-					tp := indexPath(p+".tools", i)
-					l.errorf(l.valuePos(tp), tp, "builtin toolsets provide no tool %q (they provide %s)", t, strings.Join(builtinTools, ", "))
-				}
-			}
-		}
-	}
-}
-
-// providedTools is the set of tools the toolsets can provide; open is true
-// when an mcp toolset without an allow-list may provide anything.
-func providedTools(s *Spec) (provided map[string]bool, open bool) {
-	provided = map[string]bool{}
-	for _, ts := range s.Toolsets {
-		switch {
-		case ts.Kind == "builtin" && len(ts.Tools) == 0:
-			for _, t := range builtinTools {
-				provided[t] = true
-			}
-		case len(ts.Tools) > 0:
-			for _, t := range ts.Tools {
-				provided[t] = true
-			}
-		default:
-			open = true
-		}
-	}
-	return provided, open
-}
-
-// checkScript checks that a script or replay model's file exists.
-func (l *loader) checkScript(dir, path string, m *Model) {
-	if m == nil || (m.Provider != "script" && m.Provider != "replay") {
+// validate runs a component's own checks on one instance, after checking
+// that the build has the component at all.
+func (l *loader) validate(k Kind, name string, c *Check) {
+	d, ok := l.opts.Catalog.Lookup(k, name)
+	if !ok {
+		field := map[Kind]string{KindToolset: ".kind", KindProvider: ".provider", KindPreAction: ".action",
+			KindPostAction: ".action", KindUserChannel: ".channel"}[k]
+		l.unknown(c.Path+field, k, name)
 		return
 	}
-	if m.Script == "" {
-		l.errorf(l.pos.lookup(path+".provider"), path, "provider %q needs script: the file of model turns", m.Provider)
-		return
+	if d.Validate != nil {
+		d.Validate(c)
 	}
-	l.checkPath(dir, path+".script", m.Script, false)
+}
+
+// unknown reports a component name the catalog does not have.
+func (l *loader) unknown(path string, k Kind, name string) {
+	known := l.opts.Catalog.Names(k)
+	l.errorf(l.valuePos(path), path, "%s %q is not available in this build%s (available: %s)", k, name, suggest(name, known), strings.Join(known, ", "))
+}
+
+// errorCount counts the errors (not warnings) reported so far.
+func (l *loader) errorCount() int {
+	n := 0
+	for _, d := range l.diags {
+		if !d.Warning {
+			n++
+		}
+	}
+	return n
 }
 
 // checkPath reports a file or directory (relative to the spec's dir) that

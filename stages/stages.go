@@ -7,23 +7,23 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// Register adds the seven standard stages to r under the names a spec's
-// loop.stages uses.
-func Register(r *engine.Registry[engine.StageFactory]) error {
-	for name, f := range map[string]engine.StageFactory{
-		"task_notes":  func(*schema.Spec) (engine.Stage, error) { return TaskNotes{}, nil },
-		"observe":     func(*schema.Spec) (engine.Stage, error) { return Observe{}, nil },
-		"scene_brief": func(*schema.Spec) (engine.Stage, error) { return SceneBrief{}, nil },
-		"compact":     func(*schema.Spec) (engine.Stage, error) { return Compact{}, nil },
-		"decide":      func(*schema.Spec) (engine.Stage, error) { return Decide{}, nil },
-		"execute":     func(*schema.Spec) (engine.Stage, error) { return Execute{}, nil },
-		"record":      func(*schema.Spec) (engine.Stage, error) { return Record{}, nil },
-	} {
-		if err := r.Register(name, f); err != nil {
-			return err
-		}
+// Components are the seven standard stages, each with the stages it must
+// follow when both are listed in loop.stages (R3's order before every model
+// call: notes, observation, brief, compaction).
+func Components() []engine.Component {
+	stage := func(name, doc string, st engine.Stage, required bool, after ...string) engine.StageKind {
+		return engine.StageKind{Name: name, Doc: doc, After: after, Required: required,
+			New: func(*schema.Spec) (engine.Stage, error) { return st, nil }}
 	}
-	return nil
+	return []engine.Component{
+		stage("task_notes", "append a Task Notes snapshot when the notes changed", TaskNotes{}, false),
+		stage("observe", "obtain a fresh Observation, replacing the previous one", Observe{}, false),
+		stage("scene_brief", "refresh the Scene Graph and render its Brief", SceneBrief{}, false, "observe"),
+		stage("compact", "compact Accumulated context when the budget is reached", Compact{}, false, "task_notes", "observe", "scene_brief"),
+		stage("decide", "make the turn's one model call", Decide{}, true, "task_notes", "observe", "scene_brief", "compact"),
+		stage("execute", "run the chosen call through the hooks and the tool", Execute{}, true, "decide"),
+		stage("record", "record the compact result and a Task Notes event", Record{}, true, "execute"),
+	}
 }
 
 var (

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/user"
 )
@@ -21,7 +23,7 @@ type fakeHost struct {
 	mu      sync.Mutex
 	events  []engine.Event
 	skills  map[string]string
-	entries []engine.SceneEntry
+	entries []scenegraph.Entry
 	panics  bool
 }
 
@@ -32,11 +34,11 @@ func (h *fakeHost) LoadSkill(name string) (string, error) {
 	}
 	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
 }
-func (h *fakeHost) SceneLookup(q string) []engine.SceneEntry {
+func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
 	if h.panics {
 		panic("scene graph corrupted")
 	}
-	var out []engine.SceneEntry
+	var out []scenegraph.Entry
 	for _, e := range h.entries {
 		if strings.Contains(e.Name, q) || e.Class == q {
 			out = append(out, e)
@@ -54,17 +56,16 @@ func builtinSpec(tools ...string) *schema.Spec {
 	return &schema.Spec{Toolsets: map[string]schema.Toolset{"core": {Kind: "builtin", Tools: tools}}}
 }
 
+// configFor is the ToolsetConfig the engine would build for spec's toolset.
+func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetConfig {
+	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
+		Observation: spec.Observation.Tool, Host: host,
+		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
+}
+
 func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
 	t.Helper()
-	r := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
-	if err := Register(r, Deps{}); err != nil {
-		t.Fatal(err)
-	}
-	f, err := r.Lookup("builtin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := f(t.Context(), spec, "core", h)
+	ts, err := BuiltinKind().New(t.Context(), configFor(spec, "core", h))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestNotifyUser(t *testing.T) {
 
 func TestLoadSkillAndSceneLookup(t *testing.T) {
 	h := &fakeHost{user: user.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
-		entries: []engine.SceneEntry{{Ref: "obj:1", Name: "red mug", Class: "mug", Source: "head", SeenTurn: 3}}}
+		entries: []scenegraph.Entry{{Ref: "obj:1", Name: "red mug", Class: "mug", Source: "head", SeenTurn: 3}}}
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "load_skill", `{"name":"open_drawer"}`)
 	wantSuccess(t, env)
@@ -135,24 +136,31 @@ func TestBuiltinRestriction(t *testing.T) {
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
 	}
-	f := NewBuiltinFactory()
-	_, err := f(t.Context(), builtinSpec("notify_user", "teleport"), "core", &fakeHost{})
+	_, err := BuiltinKind().New(t.Context(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}))
 	if err == nil || !strings.Contains(err.Error(), "teleport") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-func TestQueryUserTimeout(t *testing.T) {
-	// A terminal nobody types into: the toolset's timeout ends the wait.
+func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
+	// A person answers on their own time: the toolset's timeout does not
+	// bound query_user (the session's user channel applies user.timeout).
 	r, w := io.Pipe()
 	t.Cleanup(func() { _ = w.Close() })
 	spec := builtinSpec()
 	cfg := spec.Toolsets["core"]
-	cfg.Timeout = schema.Duration(time.Nanosecond) // not query_user's
+	cfg.Timeout = schema.Duration(time.Millisecond)
 	spec.Toolsets["core"] = cfg
-	spec.User.Timeout = schema.Duration(20 * time.Millisecond)
 	ts := newBuiltin(t, spec, &fakeHost{user: user.NewTerminal(r, io.Discard)})
-	wantFailure(t, call(t, ts, "query_user", `{"question":"anyone?"}`), "query_user timed out after 20ms")
+	go func() {
+		time.Sleep(20 * time.Millisecond) // well past the toolset's timeout
+		_, _ = io.WriteString(w, "later\n")
+	}()
+	env := call(t, ts, "query_user", `{"question":"anyone?"}`)
+	wantSuccess(t, env)
+	if env.Value["answer"] != "later" {
+		t.Fatalf("answer = %v", env.Value["answer"])
+	}
 }
 
 // blockingTool ignores its context; the guard must still return.
@@ -161,8 +169,8 @@ type blockingTool struct {
 	release chan struct{}
 }
 
-func (b *blockingTool) Def() engine.ToolDef {
-	return engine.ToolDef{Name: "stuck", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
+func (b *blockingTool) Def() model.ToolDef {
+	return model.ToolDef{Name: "stuck", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
 }
 func (b *blockingTool) Call(context.Context, json.RawMessage) engine.Envelope {
 	b.calls++
@@ -199,8 +207,8 @@ func TestGuard(t *testing.T) {
 
 type schemaTool struct{ s string }
 
-func (s *schemaTool) Def() engine.ToolDef {
-	return engine.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
+func (s *schemaTool) Def() model.ToolDef {
+	return model.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
 }
 func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope {
 	return engine.Failure("unused")

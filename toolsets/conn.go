@@ -3,10 +3,10 @@ package toolsets
 import (
 	"context"
 	"fmt"
+	"github.com/thea-harness/thea/schema"
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -104,9 +104,9 @@ func (ts *MCPToolset) commandLine() (argv, env []string, dir string, err error) 
 	}
 	dir = ts.cfg.Cwd
 	if dir == "" {
-		dir = ts.spec.Dir
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(ts.spec.Dir, dir)
+		dir = ts.tc.Dir
+	} else {
+		dir = schema.ResolvePath(ts.tc.Dir, dir)
 	}
 	return argv, env, dir, nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Deps are the process-level collaborators every toolset of a process shares.
@@ -29,16 +30,38 @@ func (d Deps) withDefaults() Deps {
 	return d
 }
 
-// Register adds the toolset kinds "builtin" and "mcp" to r.
-func Register(r *engine.Registry[engine.ToolsetFactory], deps Deps) error {
+// MCPKind is the toolset kind of MCP back-ends (a stdio subprocess or a
+// streamable HTTP server); its toolsets share deps.
+func MCPKind(deps Deps) engine.ToolsetKind {
 	deps = deps.withDefaults()
-	if err := r.Register("builtin", NewBuiltinFactory()); err != nil {
-		return fmt.Errorf("toolsets: %w", err)
+	return engine.ToolsetKind{
+		Name:     "mcp",
+		Doc:      "an MCP back-end: a subprocess over stdio (command) or a server over streamable HTTP (url)",
+		Validate: validateMCP,
+		Provides: func(_ string, ts schema.Toolset) ([]string, bool) {
+			return ts.Tools, len(ts.Tools) == 0
+		},
+		New: func(ctx context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+			ts, err := StartMCP(ctx, cfg, deps)
+			if err != nil {
+				return nil, err
+			}
+			return ts, nil
+		},
 	}
-	if err := r.Register("mcp", NewMCPFactory(deps)); err != nil {
-		return fmt.Errorf("toolsets: %w", err)
+}
+
+func validateMCP(c *schema.Check) {
+	ts := c.Section.(schema.Toolset)
+	switch {
+	case len(ts.Command) == 0 && ts.URL == "":
+		c.ErrorfAtKey("", "an mcp toolset needs command (stdio) or url (streamable HTTP)")
+	case len(ts.Command) > 0 && ts.URL != "":
+		c.ErrorfAtKey(".url", "an mcp toolset has command or url, not both")
 	}
-	return nil
+	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
+		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
+	}
 }
 
 // PhysicalLocks holds one lock per back-end identity (command line or URL), so

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,7 +21,7 @@ import (
 // timeout (the contract's, else the toolset's) is applied.
 type guarded struct {
 	inner   engine.Tool
-	def     engine.ToolDef
+	def     model.ToolDef
 	schema  *jsonschema.Schema
 	props   []string
 	timeout time.Duration
@@ -44,7 +45,7 @@ func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Dura
 	return g, nil
 }
 
-func (g *guarded) Def() engine.ToolDef { return g.def }
+func (g *guarded) Def() model.ToolDef { return g.def }
 
 // Call validates, then runs the tool; a tool not known to honour its context
 // runs in its own goroutine so that it still returns at the timeout.

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -26,7 +27,7 @@ const defaultStartTimeout = 30 * time.Second
 type MCPToolset struct {
 	name   string
 	cfg    schema.Toolset
-	spec   *schema.Spec
+	tc     engine.ToolsetConfig
 	logger *slog.Logger
 	locks  *PhysicalLocks
 	// key is the back-end's identity for PhysicalLocks: command line or URL.
@@ -47,28 +48,16 @@ type MCPToolset struct {
 
 var _ engine.Toolset = (*MCPToolset)(nil)
 
-// NewMCPFactory builds MCP toolsets sharing deps.
-func NewMCPFactory(deps Deps) engine.ToolsetFactory {
+// StartMCP starts the back-end of one mcp toolset, lists its tools and
+// keeps the ones the spec allows.
+func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps Deps) (*MCPToolset, error) {
 	deps = deps.withDefaults()
-	return func(ctx context.Context, spec *schema.Spec, name string, _ engine.Host) (engine.Toolset, error) {
-		ts, err := StartMCP(ctx, spec, name, deps)
-		if err != nil {
-			return nil, err
-		}
-		return ts, nil
-	}
-}
-
-// StartMCP starts the back-end spec.Toolsets[name], lists its tools and keeps
-// the ones the spec allows.
-func StartMCP(ctx context.Context, spec *schema.Spec, name string, deps Deps) (*MCPToolset, error) {
-	deps = deps.withDefaults()
-	cfg, ok := spec.Toolsets[name]
-	if !ok {
-		return nil, fmt.Errorf("mcp toolset %q: not in the spec", name)
+	name, cfg := tc.Name, tc.Section
+	if tc.Contract == nil {
+		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }
 	}
 	ts := &MCPToolset{
-		name: name, cfg: cfg, spec: spec, locks: deps.Locks,
+		name: name, cfg: cfg, tc: tc, locks: deps.Locks,
 		logger:  deps.Logger.With("toolset", name),
 		backoff: cfg.Restart.Backoff.D(),
 	}
@@ -127,10 +116,10 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 		if err != nil {
 			return fmt.Errorf("tool %q: encoding its inputSchema: %w", t.Name, err)
 		}
-		contract := contractFor(ts.spec, ts.name, t.Name)
+		contract := ts.tc.Contract(t.Name)
 		mt := &mcpTool{ts: ts, physical: contract.Physical,
-			observation: isTool(ts.spec.Observation.Tool, ts.name, t.Name),
-			def:         engine.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
+			observation: schema.RefersTo(ts.tc.Observation, ts.name, t.Name),
+			def:         model.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
 		g, err := Guard(mt, contract, ts.cfg.Timeout.D())
 		if err != nil {
 			return err
@@ -189,7 +178,7 @@ func (ts *MCPToolset) markUncertain(tool, what string) {
 	if ts.cfg.OnUncertain == "continue" {
 		return
 	}
-	obs := ts.spec.Observation.Tool
+	obs := ts.tc.Observation
 	if obs == "" {
 		obs = "the observation tool"
 	}

@@ -173,7 +173,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		Kind: "mcp", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"},
 		Tools: []string{"echo", "observe"},
 	}}}
-	ts, err := StartMCP(t.Context(), spec, "arm", Deps{})
+	ts, err := StartMCP(t.Context(), configFor(spec, "arm", nil), Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) start(t testing.TB) *MCPToolset {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), f.spec, "sim", Deps{})
+	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := StartMCP(t.Context(), f.spec, "sim", Deps{})
+	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
 	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
 		t.Fatalf("err = %v", err)
 	}
@@ -209,7 +209,7 @@ func TestMCPStartErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := StartMCP(t.Context(), spec, "sim", Deps{})
+			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), Deps{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -221,7 +221,7 @@ func TestCommandLine(t *testing.T) {
 	t.Setenv("THEA_TEST_PASS", "p")
 	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
 		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
-		spec: &schema.Spec{Dir: "/specs"}}
+		tc: engine.ToolsetConfig{Dir: "/specs"}}
 	argv, env, dir, err := ts.commandLine()
 	if err != nil {
 		t.Fatal(err)
@@ -235,19 +235,22 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-func TestRegister(t *testing.T) {
-	r := engine.NewRegistry[engine.ToolsetFactory]("toolset kind")
-	if err := Register(r, Deps{}); err != nil {
+func TestKinds(t *testing.T) {
+	c := engine.NewCatalog()
+	if err := c.Add(BuiltinKind(), MCPKind(Deps{})); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(r.Names(), ","); got != "builtin,mcp" {
+	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := Register(r, Deps{}); err == nil {
+	if err := c.Add(MCPKind(Deps{})); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
-	f, _ := r.Lookup("mcp")
-	ts, err := f(t.Context(), newFixture(t).spec, "sim", nil)
+	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := k.New(t.Context(), configFor(newFixture(t).spec, "sim", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,17 +13,18 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 )
 
 // mcpTool is one tool of an MCP back-end (unguarded; the toolset guards it).
 type mcpTool struct {
 	ts          *MCPToolset
-	def         engine.ToolDef
+	def         model.ToolDef
 	physical    bool
 	observation bool // the spec's observation tool: a success clears uncertainty
 }
 
-func (t *mcpTool) Def() engine.ToolDef { return t.def }
+func (t *mcpTool) Def() model.ToolDef { return t.def }
 
 // returnsOnCancel: the mcp-go client returns as soon as the context ends.
 func (t *mcpTool) returnsOnCancel() {}

@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/thea-harness/thea/schema"
 )
@@ -100,34 +99,3 @@ type Model interface {
 	Generate(ctx context.Context, req Request) (Response, error)
 }
 
-// Provider builds a model from its spec section. dir is the spec's directory
-// (script and replay files resolve against it).
-type Provider func(cfg schema.Model, dir string) (Model, error)
-
-// Providers is an explicit registry of model providers by spec name.
-type Providers struct{ m map[string]Provider }
-
-// NewProviders makes an empty provider registry.
-func NewProviders() *Providers { return &Providers{m: map[string]Provider{}} }
-
-// Register adds a provider; a duplicate name is an error.
-func (p *Providers) Register(name string, f Provider) error {
-	if _, ok := p.m[name]; ok {
-		return fmt.Errorf("model provider %q registered twice", name)
-	}
-	p.m[name] = f
-	return nil
-}
-
-// New builds the model a spec section names.
-func (p *Providers) New(cfg schema.Model, dir string) (Model, error) {
-	f, ok := p.m[cfg.Provider]
-	if !ok {
-		return nil, fmt.Errorf("model provider %q is not available in this build", cfg.Provider)
-	}
-	m, err := f(cfg, dir)
-	if err != nil {
-		return nil, fmt.Errorf("model provider %q: %w", cfg.Provider, err)
-	}
-	return m, nil
-}

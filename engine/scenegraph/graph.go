@@ -10,17 +10,17 @@ import (
 
 // Entry is one object of the graph.
 type Entry struct {
-	Ref      string
-	Name     string
-	Class    string
-	Relation string
-	Target   string
-	Room     string
+	Ref      string `json:"ref"`
+	Name     string `json:"name"`
+	Class    string `json:"class,omitempty"`
+	Relation string `json:"relation,omitempty"`
+	Target   string `json:"target,omitempty"`
+	Room     string `json:"room,omitempty"`
 	// Source is the tool (and camera) that last reported the object.
-	Source   string
-	SeenTurn int
-	Stale    bool
-	DistM    float64
+	Source   string  `json:"source"`
+	SeenTurn int     `json:"seen_turn"` // freshness
+	Stale    bool    `json:"stale,omitempty"`
+	DistM    float64 `json:"distance_m,omitempty"`
 }
 
 // Graph is the working Scene Graph of one session. It is not safe for

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
+	"log/slog"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,16 +26,22 @@ func (a *App) newRunCmd() *cobra.Command {
 			if len(specs) == 0 {
 				return usageError{errors.New("run needs --spec FILE (or THEA_RUN_SPEC)")}
 			}
-			spec, err := a.loadSpec(specs)
+			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger,
+				terminal: user.NewTerminal(a.Stdin, a.Stderr)}
+			c, err := a.catalog(logger, so.terminal)
 			if err != nil {
 				return err
 			}
-			so := sessionOptions{runLogDir: a.str(cmd, "run-log")}
-			interactive := len(args) == 0
-			if interactive {
-				so.terminal = user.NewTerminal(a.Stdin, a.Stderr)
+			spec, err := a.loadSpec(specs, c)
+			if err != nil {
+				return err
 			}
-			h, err := a.newHarness(cmd.Context(), spec, so)
+			interactive := len(args) == 0
+			if !interactive {
+				so.terminal = nil
+			}
+			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
 				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
 				return exitError{code: 1}

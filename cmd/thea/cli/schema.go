@@ -15,12 +15,16 @@ func (a *App) newSchemaCmd() *cobra.Command {
 		Short: "Print the spec schema (CUE), or a JSON Schema generated from it for editors",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.catalog(nil, nil)
+			if err != nil {
+				return err
+			}
 			var out []byte
 			switch f := a.str(cmd, "format"); f {
 			case "cue":
-				out = schema.CUESchema()
+				out = schema.CUESchema(c.Schema())
 			case "jsonschema":
-				b, err := schema.JSONSchema()
+				b, err := schema.JSONSchema(c.Schema())
 				if err != nil {
 					return fmt.Errorf("generating JSON Schema: %w", err)
 				}

@@ -21,14 +21,24 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
-			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles})
-			if spec != nil && a.RuleTests != nil {
-				diags = append(diags, a.RuleTests(cmd.Context(), spec)...)
+			c, err := a.catalog(nil, nil)
+			if err != nil {
+				return err
+			}
+			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema()})
+			failed := spec == nil
+			if spec != nil {
+				diags = spec.Warnings
+				if a.RuleTests != nil {
+					tests := a.RuleTests(cmd.Context(), spec)
+					failed = len(tests) > 0
+					diags = append(diags, tests...)
+				}
 			}
 			if err := writeDiagnostics(cmd, format, diags); err != nil {
 				return err
 			}
-			if len(diags) > 0 {
+			if failed {
 				return exitError{1}
 			}
 			return nil

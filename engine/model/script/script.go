@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
@@ -44,11 +45,22 @@ type Model struct {
 
 var _ model.Model = (*Model)(nil)
 
-// Register adds the "script" provider to p.
-func Register(p *model.Providers) error {
-	return p.Register("script", func(cfg schema.Model, dir string) (model.Model, error) {
-		return New(cfg, dir)
-	})
+// Provider is the "script" model provider: a file of scripted model turns,
+// one queue per purpose.
+func Provider() engine.ProviderKind {
+	return engine.ProviderKind{
+		Name: "script",
+		Doc:  "scripted model turns from a file (tests, demos, CI)",
+		Validate: func(c *schema.Check) {
+			m := c.Section.(*schema.Model)
+			if m.Script == "" {
+				c.ErrorfAtKey(".provider", "provider %q needs script: the file of model turns", m.Provider)
+				return
+			}
+			c.File(".script", m.Script, false)
+		},
+		New: New,
+	}
 }
 
 // New loads the script file cfg.Script (relative to dir). Files ending in

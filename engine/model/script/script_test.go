@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/schema"
@@ -107,15 +108,15 @@ func TestParseErrorsNameFileAndEntry(t *testing.T) {
 }
 
 func TestRegisterAndFromResponses(t *testing.T) {
-	p := model.NewProviders()
-	if err := script.Register(p); err != nil {
+	c := engine.NewCatalog()
+	if err := c.Add(script.Provider()); err != nil {
 		t.Fatal(err)
 	}
-	if err := script.Register(p); err == nil {
+	if err := c.Add(script.Provider()); err == nil {
 		t.Fatal("registering twice must fail")
 	}
 	cfg, dir := write(t, "s.yaml", "- text: hi\n")
-	m, err := p.New(cfg, dir)
+	m, err := c.NewModel(cfg, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,70 @@
+package components
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/stages"
+	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/user"
+)
+
+// Deps are the process-level collaborators components share. Every field
+// is optional.
+type Deps struct {
+	// Logger receives lifecycle messages (back-end start, crash, restart).
+	Logger *slog.Logger
+	// Locks serialises physical calls to one back-end across the sessions
+	// of this process.
+	Locks *toolsets.PhysicalLocks
+	// Terminal is the process's terminal, shared with whatever reads
+	// instructions from it; nil makes one over Stdin and Stderr.
+	Terminal *user.Terminal
+	Stdin    io.Reader
+	Stderr   io.Writer
+}
+
+// Default builds the catalog of every component this build ships.
+func Default(d Deps) (*engine.Catalog, error) {
+	if d.Terminal == nil {
+		in, out := d.Stdin, d.Stderr
+		if in == nil {
+			in = os.Stdin
+		}
+		if out == nil {
+			out = os.Stderr
+		}
+		d.Terminal = user.NewTerminal(in, out)
+	}
+	c := engine.NewCatalog()
+	if err := c.Add(stages.Components()...); err != nil {
+		return nil, fmt.Errorf("stages: %w", err)
+	}
+	if err := c.Add(
+		toolsets.BuiltinKind(),
+		toolsets.MCPKind(toolsets.Deps{Locks: d.Locks, Logger: d.Logger}),
+	); err != nil {
+		return nil, fmt.Errorf("toolsets: %w", err)
+	}
+	if err := c.Add(
+		script.Provider(),
+	); err != nil {
+		return nil, fmt.Errorf("model providers: %w", err)
+	}
+	if err := c.Add(policies.Components()...); err != nil {
+		return nil, fmt.Errorf("hook actions: %w", err)
+	}
+	if err := c.Add(
+		user.TerminalChannel(d.Terminal),
+		user.ScriptChannel(),
+		user.NoneChannel(),
+	); err != nil {
+		return nil, fmt.Errorf("user channels: %w", err)
+	}
+	return c, nil
+}

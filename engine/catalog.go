@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Component is anything a spec names by kind and word: a stage, a toolset
+// kind, a model provider, a user channel, a hook action. Describe is what
+// validation knows of it; the concrete type carries its constructor.
+type Component interface {
+	Describe() schema.Descriptor
+}
+
+// Catalog is the build's components, each registered once with its
+// descriptor and constructor. One wiring package fills it; schema.Load
+// validates against Schema() and New builds from it, so a spec resolves the
+// same way in `thea validate` and `thea run`.
+type Catalog struct {
+	schema *schema.Catalog
+	comps  map[schema.Kind]map[string]Component
+}
+
+// NewCatalog makes an empty catalog.
+func NewCatalog() *Catalog {
+	return &Catalog{schema: schema.NewCatalog(), comps: map[schema.Kind]map[string]Component{}}
+}
+
+// Add registers components; a duplicate name of the same kind is an error.
+func (c *Catalog) Add(comps ...Component) error {
+	for _, comp := range comps {
+		d := comp.Describe()
+		if err := c.schema.Register(d); err != nil {
+			return fmt.Errorf("catalog: %w", err)
+		}
+		if c.comps[d.Kind] == nil {
+			c.comps[d.Kind] = map[string]Component{}
+		}
+		c.comps[d.Kind][d.Name] = comp
+	}
+	return nil
+}
+
+// Schema is the validation view of the catalog, for schema.Load.
+func (c *Catalog) Schema() *schema.Catalog { return c.schema }
+
+// Lookup finds a component by kind and name.
+func (c *Catalog) Lookup(k schema.Kind, name string) (Component, error) {
+	comp, ok := c.comps[k][name]
+	if !ok {
+		return nil, fmt.Errorf("%s %q is not available in this build (available: %v)", k, name, c.schema.Names(k))
+	}
+	return comp, nil
+}
+
+// Get finds a component of kind k and concrete type T.
+func Get[T Component](c *Catalog, k schema.Kind, name string) (T, error) {
+	var zero T
+	comp, err := c.Lookup(k, name)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := comp.(T)
+	if !ok {
+		return zero, fmt.Errorf("%s %q is registered as %T, not %T", k, name, comp, zero)
+	}
+	return t, nil
+}
+
+// NewModel builds the model a spec's model section names.
+func (c *Catalog) NewModel(cfg schema.Model, dir string) (model.Model, error) {
+	p, err := Get[ProviderKind](c, schema.KindProvider, cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.New(cfg, dir)
+	if err != nil {
+		return nil, fmt.Errorf("model provider %q: %w", cfg.Provider, err)
+	}
+	return m, nil
+}
+
+// ToolsetKind is a kind of toolset ("builtin", "mcp").
+type ToolsetKind struct {
+	Name     string
+	Doc      string
+	Validate func(*schema.Check)
+	// Provides lists an instance's tools without starting it (see
+	// schema.Descriptor.Provides); nil means only a live listing can tell.
+	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
+	// New starts one toolset. Every tool it returns is guarded: arguments
+	// validated against the inputSchema, panics recovered, the contract's
+	// timeout applied. Close on the toolset releases what it owns.
+	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
+}
+
+// Describe implements Component.
+func (k ToolsetKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides}
+}
+
+// ToolsetConfig is what a toolset is built from: its own section and the
+// few session facts it needs, never the whole spec.
+type ToolsetConfig struct {
+	// Name is the toolset's key in the spec's toolsets.
+	Name    string
+	Section schema.Toolset
+	// Dir is the spec's directory; relative paths resolve against it.
+	Dir string
+	// Contract is the spec's contract of one of this toolset's tools.
+	Contract func(tool string) schema.ToolContract
+	// Observation is the spec's observation tool reference, so a toolset can
+	// tell an observation of the body from other calls.
+	Observation string
+	// Host is what in-process tools may reach of the session.
+	Host Host
+}
+
+// StageKind is one step of the turn pipeline.
+type StageKind struct {
+	Name string
+	Doc  string
+	// After names the stages that must run before this one when both are
+	// listed; Required stages must be listed in every loop.
+	After    []string
+	Required bool
+	Validate func(*schema.Check)
+	New      func(spec *schema.Spec) (Stage, error)
+}
+
+// Describe implements Component.
+func (k StageKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindStage, Name: k.Name, Doc: k.Doc, After: k.After, Required: k.Required, Validate: k.Validate}
+}
+
+// ProviderKind is a model provider ("openai", "script").
+type ProviderKind struct {
+	Name     string
+	Doc      string
+	Validate func(*schema.Check)
+	// New builds a model from its spec section; dir is the spec's directory.
+	New func(cfg schema.Model, dir string) (model.Model, error)
+}
+
+// Describe implements Component.
+func (k ProviderKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindProvider, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+}
+
+// UserChannelKind is the person at the other end of query_user and
+// notify_user ("terminal", "script", "none").
+type UserChannelKind struct {
+	Name     string
+	Doc      string
+	Validate func(*schema.Check)
+	New      func(cfg schema.User, dir string) (UserChannel, error)
+}
+
+// Describe implements Component.
+func (k UserChannelKind) Describe() schema.Descriptor {
+	return schema.Descriptor{Kind: schema.KindUserChannel, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+}
+
+var (
+	_ Component = ToolsetKind{}
+	_ Component = StageKind{}
+	_ Component = ProviderKind{}
+	_ Component = UserChannelKind{}
+)

@@ -1,0 +1,64 @@
+package schema
+
+import "strings"
+
+// Check is what a component's Validate receives: the (possibly partial)
+// spec, the path of the instance it checks, and a way to report problems at
+// the user's positions. It starts nothing.
+type Check struct {
+	l *loader
+	// Spec is the decoded spec; only sections that validated on their own
+	// are filled.
+	Spec *Spec
+	// Path is the instance's section: "toolsets.sim", "model",
+	// "hooks.pre[2]", "user", "loop.stages[3]".
+	Path string
+	// Dir is the spec's directory; relative paths resolve against it.
+	Dir string
+	// Section is the instance's typed config: Toolset (toolset kinds),
+	// *Model (providers), *PreHook or *PostHook (actions), User (user
+	// channels), or the stage's name (stages).
+	Section any
+}
+
+// at joins a path relative to the instance ("" is the instance itself, a
+// leading "." or "[" continues it, anything else is a full spec path).
+func (c *Check) at(rel string) string {
+	switch {
+	case rel == "":
+		return c.Path
+	case strings.HasPrefix(rel, "[") || strings.HasPrefix(rel, "."):
+		return c.Path + rel
+	default:
+		return c.Path + "." + rel
+	}
+}
+
+// Errorf reports a problem at rel (see at), pointing at its value when the
+// user wrote one, else at the nearest written parent.
+func (c *Check) Errorf(rel, format string, args ...any) {
+	p := c.at(rel)
+	c.l.errorf(c.l.valuePos(p), p, format, args...)
+}
+
+// ErrorfAtKey is Errorf pointing at the field's name rather than its value.
+func (c *Check) ErrorfAtKey(rel, format string, args ...any) {
+	p := c.at(rel)
+	c.l.errorf(c.l.pos.lookup(p), p, format, args...)
+}
+
+// Warnf reports a risk that does not stop the spec from loading.
+func (c *Check) Warnf(rel, format string, args ...any) {
+	p := c.at(rel)
+	c.l.warnf(c.l.valuePos(p), p, format, args...)
+}
+
+// File reports rel's file (or directory) name when it does not exist
+// relative to the spec's directory.
+func (c *Check) File(rel, name string, wantDir bool) {
+	c.l.checkPath(c.Dir, c.at(rel), name, wantDir)
+}
+
+// Resolve makes a spec-relative path absolute-or-relative to the process:
+// the one resolution every component uses.
+func (c *Check) Resolve(p string) string { return ResolvePath(c.Dir, p) }
