@@ -8,4 +8,3 @@ type Stage interface {
 	Name() string
 	Run(ctx context.Context, t *Turn) error
 }
-

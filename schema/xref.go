@@ -104,7 +104,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	models := []struct {
 		section, path string
-		m         *Model
+		m             *Model
 	}{
 		{"model", "model", &s.Model},
 		{"evaluator", "evaluator.model", s.Evaluator.Model},

@@ -98,4 +98,3 @@ type Response struct {
 type Model interface {
 	Generate(ctx context.Context, req Request) (Response, error)
 }
-
