@@ -2,16 +2,17 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 )
 
 // Turn is one turn as the stages see it: one model decision and at most one
-// tool execution. The engine owns it; stages act only through its methods,
-// each one step of R3/R5.
+// tool execution. The engine owns the session (context store, task
+// lifecycle, compaction mechanics); stages do the turn's work through these
+// methods, so a new stage needs no engine code.
 type Turn struct {
 	// Number is the turn of the task, from 1.
 	Number int
@@ -21,158 +22,161 @@ type Turn struct {
 	group int
 
 	resp     *model.Response
-	args     map[string]any // the first call's decoded arguments
-	argsErr  error
-	results  []callResult
+	results  []CallResult
 	recorded bool
 	end      *Report
 }
 
-// callResult is one answered call of this turn.
-type callResult struct {
-	id, name string
-	args     map[string]any
-	env      Envelope
-	executed bool
-	// revised: the call was answered because the instruction changed, not
+// CallResult is one answered call of a turn.
+type CallResult struct {
+	ID, Tool string
+	Args     map[string]any
+	Env      Envelope
+	// Executed: the tool ran (the post chain may have judged it).
+	Executed bool
+	// Revised: the call was answered because the instruction changed, not
 	// because it failed; it does not count against the failure budget.
-	revised bool
+	Revised bool
 }
+
+// Spec is the session's plan.
+func (tn *Turn) Spec() *schema.Spec { return tn.h.spec }
+
+// Task is the number of the running task in the session, from 1.
+func (tn *Turn) Task() int { return tn.t.n }
 
 // Ended reports whether the task ends with this turn.
 func (tn *Turn) Ended() bool { return tn.end != nil }
 
-// SnapshotNotes appends a Task Notes snapshot to Accumulated context when
-// the notes changed since the last snapshot.
-func (tn *Turn) SnapshotNotes() {
+// End ends the task after the running stage with rep.
+func (tn *Turn) End(rep Report) { tn.end = &rep }
+
+// Terminate ends the task with a harness report (the last timeline events
+// say what led there).
+func (tn *Turn) Terminate(reason DoneReason, why string) {
+	rep := tn.h.terminate(tn.t, reason, why)
+	tn.end = &rep
+}
+
+// Cancelled checks cooperative cancellation (the context and should_cancel)
+// before where; when cancelled it emits the cancel event and ends the task.
+func (tn *Turn) Cancelled(ctx context.Context, where string) bool {
+	if c := tn.h.cancelled(ctx, tn.t, where); c != nil {
+		tn.end = c
+		return true
+	}
+	return false
+}
+
+// PollReplan takes an instruction revision, if any: it joins Accumulated
+// context and becomes the Task Notes goal.
+func (tn *Turn) PollReplan() bool {
+	h, t := tn.h, tn.t
+	if t.cfg.pollReplan == nil {
+		return false
+	}
+	rev, ok := t.cfg.pollReplan()
+	if !ok || rev == "" {
+		return false
+	}
+	t.notes.setGoal(rev)
+	t.notes.setPhase("replanning")
+	h.store.append(entry{kind: kindInstruction, group: tn.group, msg: userText("Revised instruction: " + rev)})
+	h.emit(t, Event{Kind: EventReplan, Text: rev})
+	return true
+}
+
+// Emit sends an event to the task's stream (and every sink) now.
+func (tn *Turn) Emit(ev Event) { tn.h.emit(tn.t, ev) }
+
+// Flush delivers events queued by tools and hooks from their goroutines.
+func (tn *Turn) Flush() { tn.h.flush(tn.t) }
+
+// CallTool calls a tool for the harness itself (observation, evidence),
+// by name or toolset.name, bypassing the model but never the guard.
+func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) Envelope {
+	return tn.h.CallTool(ctx, ref, args)
+}
+
+// Model is the acting model.
+func (tn *Turn) Model() model.Model { return tn.h.model }
+
+// TakeNotesSnapshot returns the rendered Task Notes when they changed since
+// the last snapshot, and marks them snapshotted.
+func (tn *Turn) TakeNotesSnapshot() (string, bool) {
 	t := tn.t
 	if t.notes.version == t.snapshotted {
-		return
+		return "", false
 	}
 	t.snapshotted = t.notes.version
-	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(t.notes.render())})
+	return t.notes.render(), true
 }
 
-// Observe obtains a fresh Observation through the spec's observation tool
-// and replaces the previous one. A failure is recorded as an explicit
-// "observation unavailable" line, never a crash.
-func (tn *Turn) Observe(ctx context.Context) {
-	h, spec := tn.h, tn.h.spec
-	if spec.Observation.Tool == "" {
-		return
-	}
-	// Observing is a tool execution too (a camera may move a pan-tilt head):
-	// cancellation is honoured before it.
-	if tn.end = h.cancelled(ctx, tn.t, "observation"); tn.end != nil {
-		return
-	}
-	env := h.CallTool(ctx, spec.Observation.Tool, spec.Observation.Args)
-	if !env.Success {
-		h.store.setObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %s", tn.Number, env.Reason), nil)
-		tn.t.observation = nil
-		h.emit(tn.t, Event{Kind: EventObservation, Tool: spec.Observation.Tool, Text: "observation unavailable: " + env.Reason})
-		return
-	}
-	obs, text, err := decodeObservation(env)
-	if err != nil {
-		h.store.setObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %v", tn.Number, err), nil)
-		tn.t.observation = nil
-		h.emit(tn.t, Event{Kind: EventObservation, Tool: spec.Observation.Tool, Text: "observation unavailable: " + err.Error()})
-		return
-	}
-	tn.t.observation = obs
-	h.store.setObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", tn.Number, spec.Observation.Tool, text), obs.Images)
-	h.hostMu.Lock()
-	h.scene.Update(obs.Detections, h.groupN, spec.Observation.Tool)
-	h.hostMu.Unlock()
-	h.emit(tn.t, Event{Kind: EventObservation, Tool: spec.Observation.Tool, Observation: obs, Images: obs.Images})
+// Note adds a line to the Task Notes timeline at this turn.
+func (tn *Turn) Note(text string) { tn.t.notes.add(tn.Number, text) }
+
+// Observation is the task's latest Observation (nil when unavailable).
+func (tn *Turn) Observation() *schema.Observation { return tn.t.observation }
+
+// WithScene runs f on the session's Scene Graph, with the session's turn
+// clock, while tools are kept from reading it half-changed.
+func (tn *Turn) WithScene(f func(g *scenegraph.Graph, clock int)) {
+	tn.h.hostMu.Lock()
+	defer tn.h.hostMu.Unlock()
+	f(tn.h.scene, tn.h.groupN)
 }
 
-// decodeObservation reads an envelope's value as the documented Observation
-// and returns it with its JSON text (one encode, one decode); images come
-// from the envelope's image content.
-func decodeObservation(env Envelope) (*schema.Observation, []byte, error) {
-	b, err := json.Marshal(env.Value)
-	if err != nil {
-		return nil, nil, fmt.Errorf("observation value: %w", err)
+// Decision is the turn's model response, once decide has run.
+func (tn *Turn) Decision() *model.Response { return tn.resp }
+
+// SetDecision records the turn's model response.
+func (tn *Turn) SetDecision(resp *model.Response) { tn.resp = resp }
+
+// AddResult answers one call of the turn.
+func (tn *Turn) AddResult(r CallResult) { tn.results = append(tn.results, r) }
+
+// Results are the turn's answered calls, the executed one first.
+func (tn *Turn) Results() []CallResult { return tn.results }
+
+// PutFirst moves the result of the call that was executed (or would have
+// been) to the front, ahead of the extra calls answered before it.
+func (tn *Turn) PutFirst(r CallResult) { tn.results = append([]CallResult{r}, tn.results...) }
+
+// Tool finds a tool the model may call (hidden tools are not found).
+func (tn *Turn) Tool(name string) (*RegisteredTool, bool) {
+	rt, ok := tn.h.tools.byName[name]
+	if !ok || rt.Contract.Hidden {
+		return nil, false
 	}
-	var obs schema.Observation
-	if err := json.Unmarshal(b, &obs); err != nil {
-		return nil, nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
-	}
-	obs.Images = matchImages(obs.Images, env.Images)
-	return &obs, b, nil
+	return rt, true
 }
 
-// matchImages pairs the image metadata of the observation JSON with the
-// envelope's image data, in order; data without metadata is kept as is.
-func matchImages(meta, data []schema.Image) []schema.Image {
-	out := make([]schema.Image, 0, len(data))
-	for i, d := range data {
-		if i < len(meta) {
-			m := meta[i]
-			m.Data = d.Data
-			if m.MIME == "" {
-				m.MIME = d.MIME
-			}
-			d = m
-		}
-		out = append(out, d)
-	}
-	return out
+// VisibleTools lists the tools the model may call, for failure reasons.
+func (tn *Turn) VisibleTools() string { return tn.h.visibleNames() }
+
+// NewCallContext prepares one call for the hook chains; the policy emits
+// its hook and evaluation events through it as they happen.
+func (tn *Turn) NewCallContext(call *Call, rt *RegisteredTool) *CallContext {
+	return &CallContext{Call: call, Tool: rt, Observation: tn.t.observation, Emit: tn.h.queue}
 }
 
-// RefreshBrief refreshes the working Scene Graph's clock and renders its
-// compact Brief into Refreshed context.
-func (tn *Turn) RefreshBrief() {
-	h := tn.h
-	if !h.spec.SceneGraph.Enabled {
-		return
-	}
-	h.hostMu.Lock()
-	h.scene.Advance(h.groupN)
-	brief := h.scene.Brief(h.spec.SceneGraph.MaxBriefObjects)
-	h.hostMu.Unlock()
-	h.store.setBrief(brief)
+// Pre runs the pre-execution chain; a policy that panics blocks the call.
+func (tn *Turn) Pre(ctx context.Context, cc *CallContext) PreResult { return tn.h.runPre(ctx, cc) }
+
+// Post runs the post-execution chain; a policy that panics gives a failure
+// verdict.
+func (tn *Turn) Post(ctx context.Context, cc *CallContext, env *Envelope) PostResult {
+	return tn.h.runPost(ctx, cc, env)
 }
 
-// Compact applies Accumulated-context compaction when the estimated request
-// reaches context_window - reserve_tokens. A failed or malformed summary
-// leaves the context unchanged (an event says why); the next turn retries.
-func (tn *Turn) Compact(ctx context.Context) {
-	h := tn.h
-	h.syncResident(tn.t)
-	before := h.store.total()
-	if !h.compactor.due(before) {
-		return
-	}
-	out, info, err := h.compactor.run(ctx, h.store.acc, tn.group)
-	info.TokensBefore = before
-	if err != nil {
-		info.Error = err.Error()
-		info.TokensAfter = before
-		info.MessagesAfter = info.MessagesBefore
-		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
-		return
-	}
-	h.store.acc = out
-	h.store.accTokens = 0
-	for i := range out {
-		h.store.accTokens += out[i].tokens
-	}
-	info.TokensAfter = h.store.total()
-	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
+// Invoke calls a tool with encoded arguments; a panic is a failure envelope.
+func (tn *Turn) Invoke(ctx context.Context, rt *RegisteredTool, raw []byte) Envelope {
+	return tn.h.invoke(ctx, rt, raw)
 }
 
-// syncResident re-renders Resident context when load_skill added a body.
-func (h *Harness) syncResident(t *task) {
-	h.hostMu.Lock()
-	dirty := t.residentDirty
-	h.hostMu.Unlock()
-	if !dirty {
-		return
-	}
-	if err := h.refreshResident(t, false); err != nil {
-		h.log.Error("refresh resident context", "err", err)
-	}
+// ErrorEnd ends the task with an error report.
+func (tn *Turn) ErrorEnd(err error) {
+	tn.end = &Report{Reason: DoneError, Error: err.Error()}
 }
+
+func (tn *Turn) String() string { return fmt.Sprintf("task %d turn %d", tn.t.n, tn.Number) }

@@ -18,17 +18,17 @@ import (
 // the tool's check or the evaluator model, once per call.
 func actEvaluate(ctx context.Context, c *PostCall) engine.HookVerdict {
 	if c.Verdict != nil {
-		return engine.HookVerdict{Decision: "skip", Reason: "already evaluated"}
+		return engine.HookVerdict{Decision: engine.DecisionSkip, Reason: "already evaluated"}
 	}
 	v := c.policy.evaluate(ctx, c)
 	v = scrub(v, c.policy.contract(c.CC).PostCondition)
 	c.Verdict = &v
 	emit(c.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &v})
-	r := v.Status
+	r := string(v.Status)
 	if v.Reason != "" {
 		r += ": " + v.Reason
 	}
-	return engine.HookVerdict{Decision: "evaluate", Reason: r}
+	return engine.HookVerdict{Decision: engine.DecisionEvaluate, Reason: r}
 }
 
 func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {
@@ -39,7 +39,7 @@ func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {
 }
 
 func failure(source, format string, a ...any) schema.Verdict {
-	return schema.Verdict{Status: "failure", Reason: fmt.Sprintf(format, a...), Source: source}
+	return schema.Verdict{Status: schema.VerdictFailure, Reason: fmt.Sprintf(format, a...), Source: source}
 }
 
 // evaluate decides one verdict. Only the tool's name, its arguments, the
@@ -50,7 +50,7 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 	contract := p.contract(c.CC)
 	if !c.Result.Success {
 		p.resetSegments(name)
-		return schema.Verdict{Status: "failure", Reason: c.Result.Reason, Source: "tool", Confidence: 1}
+		return schema.Verdict{Status: schema.VerdictFailure, Reason: c.Result.Reason, Source: "tool", Confidence: 1}
 	}
 	runID := c.Result.RunID
 	if runID == "" {
@@ -134,7 +134,7 @@ func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observati
 	if ok, _ := out.(bool); !ok {
 		return failure("check", "the post-execution observation does not satisfy the check of %s", c.CC.Call.Tool)
 	}
-	return schema.Verdict{Status: "success", Evidence: "the deterministic check held on the post-execution observation",
+	return schema.Verdict{Status: schema.VerdictSuccess, Evidence: "the deterministic check held on the post-execution observation",
 		Confidence: 1, Source: "check"}
 }
 
@@ -142,11 +142,11 @@ func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observati
 // segmented tools and at most max_segments times in a row, success only
 // above the confidence threshold.
 func (p *Policy) admit(name string, contract schema.ToolContract, v schema.Verdict) schema.Verdict {
-	if v.Status != "process" {
+	if v.Status != schema.VerdictProcess {
 		p.resetSegments(name)
 	}
 	switch v.Status {
-	case "process":
+	case schema.VerdictProcess:
 		if !contract.Segmented {
 			return failure("model", "the evaluator answered process, but %s is not a segmented tool", name)
 		}
@@ -158,7 +158,7 @@ func (p *Policy) admit(name string, contract schema.ToolContract, v schema.Verdi
 			p.resetSegments(name)
 			return failure("model", "%s still in process after %d segments (max_segments %d)", name, n-1, contract.MaxSegments)
 		}
-	case "success":
+	case schema.VerdictSuccess:
 		if th := p.spec.Evaluator.VerdictThreshold; v.Confidence < th {
 			return failure("model", "the evaluator's confidence %.2f is below the threshold %.2f", v.Confidence, th)
 		}

@@ -75,7 +75,7 @@ func parseVerdict(text string) schema.Verdict {
 		return failure("model", "malformed verdict: %v", err)
 	}
 	v := schema.Verdict{
-		Status:   strings.ToLower(strings.TrimSpace(raw.Status)),
+		Status:   schema.VerdictStatus(strings.ToLower(strings.TrimSpace(raw.Status))),
 		Reason:   strings.TrimSpace(raw.Reason),
 		Evidence: strings.TrimSpace(raw.Evidence),
 		Source:   "model",
@@ -84,11 +84,11 @@ func parseVerdict(text string) schema.Verdict {
 		v.Confidence = *raw.Confidence
 	}
 	switch {
-	case v.Status != "success" && v.Status != "failure" && v.Status != "process":
+	case !v.Status.Valid():
 		return failure("model", "malformed verdict: status %q is not success, failure or process", raw.Status)
 	case math.IsNaN(v.Confidence) || v.Confidence < 0 || v.Confidence > 1:
 		return failure("model", "malformed verdict: confidence %v is outside 0..1", v.Confidence)
-	case v.Status == "failure" && v.Reason == "":
+	case v.Status == schema.VerdictFailure && v.Reason == "":
 		v.Reason = "the evaluator judged a failure but gave no reason"
 	}
 	return v

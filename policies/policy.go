@@ -227,7 +227,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *c
 		return block(fmt.Sprintf("hook %q: when failed: %v", h.hook.Name, err))
 	}
 	if !ok {
-		return Step{Decision: "skip", Reason: "when does not hold"}
+		return Step{Decision: engine.DecisionSkip, Reason: "when does not hold"}
 	}
 	if h.rules.ReadsClearance {
 		if err := reading.take(ctx); err != nil {
@@ -239,7 +239,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *c
 		return block(fmt.Sprintf("hook %q: rule failed: %v", h.hook.Name, err))
 	}
 	if !ok {
-		return Step{Decision: "skip", Reason: "rule does not hold"}
+		return Step{Decision: engine.DecisionSkip, Reason: "rule does not hold"}
 	}
 	return h.action(ctx, c)
 }

@@ -46,17 +46,17 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.E
 }
 
 func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.HookVerdict) {
-	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: "skip"}
+	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip}
 	defer func() {
 		if r := recover(); r != nil {
-			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: "skip",
+			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip,
 				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
 			// An evaluation that panicked confirmed nothing: fail closed.
 			if h.hook.Action == "evaluate" && pc.Verdict == nil {
 				fv := scrub(failure("evaluator", "the evaluation of %s failed: %v", pc.CC.Call.Tool, r), p.contract(pc.CC).PostCondition)
 				pc.Verdict = &fv
 				emit(pc.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &fv})
-				v.Decision, v.Reason = "evaluate", fv.Status+": "+fv.Reason
+				v.Decision, v.Reason = "evaluate", string(fv.Status)+": "+fv.Reason
 			}
 		}
 	}()
@@ -86,14 +86,14 @@ func actNote(_ context.Context, c *PostCall) engine.HookVerdict {
 		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
 	}
 	c.Notes = append(c.Notes, text)
-	return engine.HookVerdict{Decision: "note", Reason: text}
+	return engine.HookVerdict{Decision: engine.DecisionNote, Reason: text}
 }
 
 func outcome(res *engine.Envelope, v *schema.Verdict) string {
 	switch {
-	case v != nil && v.Status == "failure":
+	case v != nil && v.Status == schema.VerdictFailure:
 		return "failed: " + v.Reason
-	case v != nil && v.Status == "process":
+	case v != nil && v.Status == schema.VerdictProcess:
 		return "in progress"
 	case !res.Success:
 		return "failed: " + res.Reason

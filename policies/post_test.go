@@ -57,7 +57,7 @@ func TestEvaluateCheck(t *testing.T) {
 			var evs []engine.Event
 			res := p.Post(t.Context(), callCtx(s, "place", tt.args, &evs), executed())
 			v := res.Verdict
-			if v == nil || v.Status != tt.status || v.Source != "check" {
+			if v == nil || string(v.Status) != tt.status || v.Source != "check" {
 				t.Fatalf("verdict = %+v, want %s from check", v, tt.status)
 			}
 			if !strings.Contains(v.Reason, tt.reason) {
@@ -116,7 +116,7 @@ func TestEvaluateModel(t *testing.T) {
 			cc.Observation = &schema.Observation{Summary: "BEFORE-OBS"}
 			res := p.Post(t.Context(), cc, executed())
 			v := res.Verdict
-			if v == nil || v.Status != tt.status {
+			if v == nil || string(v.Status) != tt.status {
 				t.Fatalf("verdict = %+v, want %s", v, tt.status)
 			}
 			if !strings.Contains(v.Reason, tt.reason) {
@@ -185,7 +185,7 @@ func TestEvaluateSegmentsBounded(t *testing.T) {
 	var got []string
 	for range 4 {
 		res := p.Post(t.Context(), callCtx(s, "open", map[string]any{}, &evs), executed())
-		got = append(got, res.Verdict.Status)
+		got = append(got, string(res.Verdict.Status))
 	}
 	// max_segments is 2: a third consecutive process fails, then the count restarts.
 	if want := "process process failure process"; strings.Join(got, " ") != want {

@@ -108,7 +108,7 @@ func TestPreClearance(t *testing.T) {
 func decisions(vs []engine.HookVerdict) string {
 	var d []string
 	for _, v := range vs {
-		d = append(d, v.Decision)
+		d = append(d, string(v.Decision))
 	}
 	return strings.Join(d, " ")
 }

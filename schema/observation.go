@@ -73,12 +73,30 @@ type Image struct {
 	Data   []byte `json:"-" expr:"-"`
 }
 
+// VerdictStatus is a verdict's judgement of a call's outcome.
+type VerdictStatus string
+
+// The verdicts an evaluator may give.
+const (
+	// VerdictSuccess: the post-condition holds.
+	VerdictSuccess VerdictStatus = "success"
+	// VerdictFailure: it does not, or nothing could confirm it.
+	VerdictFailure VerdictStatus = "failure"
+	// VerdictProcess: the action is under way (a long, segmented motion).
+	VerdictProcess VerdictStatus = "process"
+)
+
+// Valid reports whether s is one of the three verdicts.
+func (s VerdictStatus) Valid() bool {
+	return s == VerdictSuccess || s == VerdictFailure || s == VerdictProcess
+}
+
 // Verdict is the evaluator's judgement of one evaluated run.
 type Verdict struct {
-	Status     string  `json:"status"` // success | failure | process
-	Reason     string  `json:"reason,omitempty"`
-	Evidence   string  `json:"evidence,omitempty"`
-	Confidence float64 `json:"confidence,omitempty"`
+	Status     VerdictStatus `json:"status"`
+	Reason     string        `json:"reason,omitempty"`
+	Evidence   string        `json:"evidence,omitempty"`
+	Confidence float64       `json:"confidence,omitempty"`
 	// Source says who decided: "check" (the contract's expr) or "model".
 	Source string `json:"source,omitempty"`
 }

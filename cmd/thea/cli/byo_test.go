@@ -181,7 +181,7 @@ func hasRelation(graph map[string]any, from, kind, to string) bool {
 func countHooks(evs []engine.Event, hook, decision string) int {
 	n := 0
 	for _, ev := range evs {
-		if ev.Kind == engine.EventHook && ev.Hook.Hook == hook && ev.Hook.Decision == decision {
+		if ev.Kind == engine.EventHook && ev.Hook.Hook == hook && string(ev.Hook.Decision) == decision {
 			n++
 		}
 	}

@@ -47,7 +47,7 @@ func TestHouseholdDemo(t *testing.T) {
 			}
 			results = append(results, step{ev.Tool, s})
 		case engine.EventEvaluation:
-			verdicts = append(verdicts, step{ev.Tool, ev.Verdict.Status + " by " + ev.Verdict.Source})
+			verdicts = append(verdicts, step{ev.Tool, string(ev.Verdict.Status) + " by " + ev.Verdict.Source})
 		case engine.EventHook:
 			if ev.Hook.Decision == "clamp" {
 				clamp = ev.Hook

@@ -54,7 +54,7 @@ func (t *traceWriter) event(ev engine.Event) {
 		}
 		p("model", "%s", line)
 	case engine.EventHook:
-		if ev.Hook == nil || ((ev.Hook.Decision == "skip" || ev.Hook.Decision == "evaluate") && !t.verbose) {
+		if ev.Hook == nil || ((ev.Hook.Decision == engine.DecisionSkip || ev.Hook.Decision == engine.DecisionEvaluate) && !t.verbose) {
 			return // the evaluation line reports an evaluate hook's outcome
 		}
 		h := ev.Hook

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// RecordResults appends the compact results of this turn's calls to
+// Accumulated context (the envelope JSON bounded by tool_result_max_chars
+// keeping start and end; transient images kept for the next request only),
+// emits each and adds a Task Notes event. It records once per turn; the
+// engine calls it too when a task ends mid-turn, so no tool call is ever
+// left without its result.
+func (tn *Turn) RecordResults() {
+	if tn.recorded || len(tn.results) == 0 {
+		return
+	}
+	tn.recorded = true
+	h, t := tn.h, tn.t
+	limit := h.spec.Context.Compaction.ToolResultMaxChars
+	for i := range tn.results {
+		r := &tn.results[i]
+		b, err := json.Marshal(r.Env)
+		if err != nil {
+			b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
+		}
+		parts := []model.Part{{Text: boundMiddle(string(b), limit)}}
+		for j := range r.Env.Images {
+			parts = append(parts, model.Part{Image: &r.Env.Images[j]})
+		}
+		h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
+			msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts}})
+		h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images})
+		t.notes.add(tn.Number, noteLine(r))
+	}
+}
+
+// CountFailure applies the failure budget and the loop detector to the
+// turn's executed call; either may end the task. A call answered because
+// the instruction was revised does not count.
+func (tn *Turn) CountFailure() {
+	if tn.end != nil || len(tn.results) == 0 || tn.results[0].Revised {
+		return
+	}
+	r := &tn.results[0]
+	h, t := tn.h, tn.t
+	failed := !r.Env.Success || (r.Env.Verdict != nil && r.Env.Verdict.Status == schema.VerdictFailure)
+	if failed {
+		t.consecutive++
+		t.total++
+		t.notes.setPhase("recovering")
+	} else {
+		t.consecutive = 0
+		t.notes.setPhase("acting")
+	}
+	fb := h.spec.Safety.FailureBudget
+	switch {
+	case fb.Consecutive > 0 && t.consecutive >= fb.Consecutive:
+		tn.Terminate(DoneFailureBudget, fmt.Sprintf("%d consecutive failed calls (failure_budget.consecutive %d)", t.consecutive, fb.Consecutive))
+		return
+	case fb.Total > 0 && t.total >= fb.Total:
+		tn.Terminate(DoneFailureBudget, fmt.Sprintf("%d failed calls in this task (failure_budget.total %d)", t.total, fb.Total))
+		return
+	}
+	ld := h.spec.Safety.LoopDetection
+	if !ld.Enabled || ld.Repeats <= 0 {
+		return
+	}
+	args, _ := json.Marshal(r.Args) // map keys are sorted: a canonical key
+	key := r.Tool + string(args)
+	if key == t.lastKey {
+		t.repeats++
+	} else {
+		t.lastKey, t.repeats = key, 1
+	}
+	if t.repeats >= ld.Repeats {
+		tn.Terminate(DoneLoopDetected, fmt.Sprintf("the same call %s was repeated %d times in a row", r.Tool, t.repeats))
+	}
+}
+
+func noteLine(r *CallResult) string {
+	var b strings.Builder
+	b.WriteString(r.Tool)
+	if r.Env.Success {
+		b.WriteString(": ok")
+	} else {
+		b.WriteString(": failed: " + oneLine(r.Env.Reason, 120))
+	}
+	if v := r.Env.Verdict; v != nil {
+		b.WriteString("; verdict " + string(v.Status))
+		if v.Reason != "" {
+			b.WriteString(": " + oneLine(v.Reason, 120))
+		}
+	}
+	return b.String()
+}
+
+// settle answers every call of the turn that has no result yet (the task
+// ended between the decision and its execution) and records them.
+func (tn *Turn) settle() {
+	if tn.resp == nil || tn.recorded {
+		return
+	}
+	answered := map[string]bool{}
+	for _, r := range tn.results {
+		answered[r.ID] = true
+	}
+	for _, c := range tn.resp.ToolCalls {
+		if !answered[c.ID] {
+			tn.results = append(tn.results, CallResult{ID: c.ID, Tool: c.Name, Args: DecodeArgs(c.Arguments),
+				Env: Failure("not executed: the task ended before this call ran")})
+		}
+	}
+	tn.RecordResults()
+}
+
+// DecodeArgs decodes a call's arguments leniently (nil when they are not a
+// JSON object), for recording calls that never ran.
+func DecodeArgs(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// runPre runs the pre chain; a policy that panics fails closed: the call is
+// blocked and the session goes on.
+func (h *Harness) runPre(ctx context.Context, cc *CallContext) (res PreResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("pre-execution policy panicked", "tool", cc.Call.Tool, "panic", r)
+			res = PreResult{Hook: "policy", Reason: fmt.Sprintf("the pre-execution hooks failed (%v); blocked to stay safe", r)}
+		}
+	}()
+	return h.policy.Pre(ctx, cc)
+}
+
+// runPost runs the post chain; a policy that panics gives a failure verdict
+// (the call ran, but nothing confirmed its outcome).
+func (h *Harness) runPost(ctx context.Context, cc *CallContext, env *Envelope) (res PostResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("post-execution policy panicked", "tool", cc.Call.Tool, "panic", r)
+			res = PostResult{Verdict: &schema.Verdict{Status: schema.VerdictFailure, Source: "harness",
+				Reason: fmt.Sprintf("the post-execution hooks failed (%v); the outcome is unconfirmed", r)}}
+		}
+	}()
+	return h.policy.Post(ctx, cc, env)
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// The three context lifetimes, as stages change them.
+
+// AppendNotes appends a Task Notes snapshot to Accumulated context.
+func (tn *Turn) AppendNotes(text string) {
+	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
+}
+
+// AppendResponse appends the model's response to Accumulated context; its
+// reasoning is kept (bounded by reasoning_max_chars) for compaction only,
+// never re-sent.
+func (tn *Turn) AppendResponse(msg model.Message, reasoning string) {
+	tn.h.store.append(entry{kind: kindResponse, group: tn.group, msg: msg,
+		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
+}
+
+// SetObservation replaces the Refreshed observation. A nil obs records
+// text as the reason the observation is unavailable.
+func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
+	tn.t.observation = obs
+	var images []schema.Image
+	if obs != nil {
+		images = obs.Images
+	}
+	tn.h.store.setObservation(text, images)
+}
+
+// SetBrief replaces the Refreshed Scene Graph Brief.
+func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
+
+// SyncResident re-renders Resident context when load_skill added a body.
+func (tn *Turn) SyncResident() { tn.h.syncResident(tn.t) }
+
+// Request renders the decide request: Resident, Accumulated, Refreshed.
+func (tn *Turn) Request() model.Request { return tn.h.store.request() }
+
+// Counts are the estimated tokens of each lifetime.
+func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
+
+// ConsumeImages replaces every image just sent by a placeholder: images
+// live for the one model call that consumes them.
+func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number) }
+
+// Compact applies Accumulated-context compaction when the estimated request
+// reaches context_window - reserve_tokens. A failed or malformed summary
+// leaves the context unchanged (an event says why); the next turn retries.
+func (tn *Turn) Compact(ctx context.Context) {
+	h := tn.h
+	h.syncResident(tn.t)
+	before := h.store.total()
+	if !h.compactor.due(before) {
+		return
+	}
+	out, info, err := h.compactor.run(ctx, h.store.acc, tn.group)
+	info.TokensBefore = before
+	if err != nil {
+		info.Error = err.Error()
+		info.TokensAfter = before
+		info.MessagesAfter = info.MessagesBefore
+		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
+		return
+	}
+	h.store.acc = out
+	h.store.accTokens = 0
+	for i := range out {
+		h.store.accTokens += out[i].tokens
+	}
+	info.TokensAfter = h.store.total()
+	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
+}
+
+// syncResident re-renders Resident context when load_skill added a body.
+func (h *Harness) syncResident(t *task) {
+	h.hostMu.Lock()
+	dirty := t.residentDirty
+	h.hostMu.Unlock()
+	if !dirty {
+		return
+	}
+	if err := h.refreshResident(t, false); err != nil {
+		h.log.Error("refresh resident context", "err", err)
+	}
+}
+
+func userText(s string) model.Message {
+	return model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: s}}}
+}

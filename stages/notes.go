@@ -1,0 +1,51 @@
+package stages
+
+import (
+	"context"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// TaskNotes appends a Task Notes snapshot to Accumulated context when the
+// notes changed since the last one (R3.1), so the model reads the goal,
+// phase and timeline without the notes growing the context every turn.
+type TaskNotes struct{}
+
+// Name implements engine.Stage.
+func (TaskNotes) Name() string { return "task_notes" }
+
+// Run implements engine.Stage.
+func (TaskNotes) Run(_ context.Context, t *engine.Turn) error {
+	if text, changed := t.TakeNotesSnapshot(); changed {
+		t.AppendNotes(text)
+	}
+	return nil
+}
+
+// Record records the turn's answered calls (compact results, Task Notes
+// events) and counts the executed one against the failure budget and the
+// loop detector.
+type Record struct{}
+
+// Name implements engine.Stage.
+func (Record) Name() string { return "record" }
+
+// Run implements engine.Stage.
+func (Record) Run(_ context.Context, t *engine.Turn) error {
+	if len(t.Results()) == 0 {
+		return nil
+	}
+	t.RecordResults()
+	t.CountFailure()
+	return nil
+}
+
+// Compact applies Accumulated-context compaction when the estimated request
+// reaches context_window - reserve_tokens (R3.4, R8).
+type Compact struct{}
+
+// Name implements engine.Stage.
+func (Compact) Name() string { return "compact" }
+
+// Run implements engine.Stage.
+func (Compact) Run(ctx context.Context, t *engine.Turn) error { t.Compact(ctx); return nil }

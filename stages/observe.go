@@ -1,0 +1,109 @@
+package stages
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Observe obtains a fresh Observation through the spec's observation tool
+// and replaces the previous one (R3.2); its detections update the Scene
+// Graph. A failure is recorded as an explicit "observation unavailable"
+// line, never a crash.
+type Observe struct{}
+
+// Name implements engine.Stage.
+func (Observe) Name() string { return "observe" }
+
+// Run implements engine.Stage.
+func (Observe) Run(ctx context.Context, t *engine.Turn) error {
+	spec := t.Spec()
+	tool := spec.Observation.Tool
+	if tool == "" {
+		return nil
+	}
+	// Observing is a tool execution too (a camera may move a pan-tilt head):
+	// cancellation is honoured before it.
+	if t.Cancelled(ctx, "observation") {
+		return nil
+	}
+	env := t.CallTool(ctx, tool, spec.Observation.Args)
+	if !env.Success {
+		unavailable(t, tool, env.Reason)
+		return nil
+	}
+	obs, text, err := decodeObservation(env)
+	if err != nil {
+		unavailable(t, tool, err.Error())
+		return nil
+	}
+	t.SetObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", t.Number, tool, text), obs)
+	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs.Detections, clock, tool) })
+	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
+	return nil
+}
+
+func unavailable(t *engine.Turn, tool, why string) {
+	t.SetObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %s", t.Number, why), nil)
+	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Text: "observation unavailable: " + why})
+}
+
+// decodeObservation reads an envelope's value as the documented Observation
+// and returns it with its JSON text (one encode, one decode); images come
+// from the envelope's image content.
+func decodeObservation(env engine.Envelope) (*schema.Observation, []byte, error) {
+	b, err := json.Marshal(env.Value)
+	if err != nil {
+		return nil, nil, fmt.Errorf("observation value: %w", err)
+	}
+	var obs schema.Observation
+	if err := json.Unmarshal(b, &obs); err != nil {
+		return nil, nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
+	}
+	obs.Images = matchImages(obs.Images, env.Images)
+	return &obs, b, nil
+}
+
+// matchImages pairs the image metadata of the observation JSON with the
+// envelope's image data, in order; data without metadata is kept as is.
+func matchImages(meta, data []schema.Image) []schema.Image {
+	out := make([]schema.Image, 0, len(data))
+	for i, d := range data {
+		if i < len(meta) {
+			m := meta[i]
+			m.Data = d.Data
+			if m.MIME == "" {
+				m.MIME = d.MIME
+			}
+			d = m
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// SceneBrief refreshes the Scene Graph's clock and renders its compact
+// Brief into Refreshed context (R3.3).
+type SceneBrief struct{}
+
+// Name implements engine.Stage.
+func (SceneBrief) Name() string { return "scene_brief" }
+
+// Run implements engine.Stage.
+func (SceneBrief) Run(_ context.Context, t *engine.Turn) error {
+	spec := t.Spec()
+	if !spec.SceneGraph.Enabled {
+		return nil
+	}
+	var brief string
+	t.WithScene(func(g *scenegraph.Graph, clock int) {
+		g.Advance(clock)
+		brief = g.Brief(spec.SceneGraph.MaxBriefObjects)
+	})
+	t.SetBrief(brief)
+	return nil
+}
