@@ -44,6 +44,8 @@ type RunOption func(*runConfig)
 type runConfig struct {
 	pollReplan   func() (string, bool)
 	shouldCancel func() bool
+	// preview: the task only renders its first request (no run log).
+	preview bool
 }
 
 // WithPollReplan is polled before every model decision and before every tool

@@ -88,7 +88,7 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	h.hostMu.Lock()
 	h.task = t
 	h.hostMu.Unlock()
-	if h.runLogDir != "" {
+	if h.runLogDir != "" && !cfg.preview {
 		l, err := openRunLog(h.runLogDir, h.clock(), t.n, h.secrets, h.redact)
 		if err != nil {
 			t.report = &Report{Reason: DoneError, Error: err.Error()}

@@ -99,8 +99,13 @@ func (x ToolIndex) Resolve(ref string) (toolset, tool string, r Resolution) {
 	default:
 		return "", "", Ambiguous
 	}
-	if set, name, ok := strings.Cut(ref, "."); ok && x.open[set] {
-		return set, name, Possible
+	if set, name, ok := strings.Cut(ref, "."); ok {
+		if x.open[set] {
+			return set, name, Possible
+		}
+		if _, known := x.sets[set]; known {
+			return "", "", Unknown // a toolset whose tools are all known
+		}
 	}
 	for set := range x.open {
 		if x.open[set] {

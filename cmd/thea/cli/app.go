@@ -55,6 +55,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newValidateCmd(),
 		a.newSchemaCmd(),
 		a.newRunCmd(),
+		a.newContextCmd(),
 		a.newSimCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })

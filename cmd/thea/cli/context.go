@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+)
+
+// newContextCmd is `thea context --spec FILE [--instruction TEXT] [--format
+// text|json]`: the first request the acting model would receive, without
+// calling it. The toolsets start (the observation is real).
+func (a *App) newContextCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "context --spec FILE [--instruction TEXT] [--format text|json]",
+		Short: "Print the first request the acting model would receive (no model is called)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			specs := a.v.GetStringSlice(a.key(cmd, "spec"))
+			if len(specs) == 0 {
+				return usageError{errors.New("context needs --spec FILE")}
+			}
+			format := a.str(cmd, "format")
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
+			}
+			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			c, err := a.catalog(logger, nil)
+			if err != nil {
+				return err
+			}
+			spec, err := a.loadSpec(specs, c)
+			if err != nil {
+				return err
+			}
+			spec.RunLog.Enabled = false
+			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{logger: logger})
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				return exitError{code: 1}
+			}
+			defer h.Close()
+			p, err := h.Preview(cmd.Context(), a.str(cmd, "instruction"))
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				return exitError{code: 1}
+			}
+			if format == "json" {
+				enc := json.NewEncoder(a.Stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(map[string]any{"request": p.Request, "tokens": p.Tokens}); err != nil {
+					return fmt.Errorf("writing the request: %w", err)
+				}
+				return nil
+			}
+			if _, err := io.WriteString(a.Stdout, RenderPreview(p)); err != nil {
+				return fmt.Errorf("writing the request: %w", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSlice("spec", nil, "spec file(s): one or more .cue files, or one .yaml/.json file")
+	cmd.Flags().String("instruction", "(the instruction)", "the task's instruction")
+	cmd.Flags().String("format", "text", "text or json")
+	return cmd
+}
+
+// RenderPreview renders a request as an integrator reads it: each lifetime
+// with its token estimate, every message with images as placeholders, and
+// the tool definitions the model is offered.
+func RenderPreview(p engine.Preview) string {
+	var b strings.Builder
+	msgs := p.Request.Messages
+	fmt.Fprintf(&b, "═══ Resident (~%d tokens with tool definitions)\n", p.Tokens.Resident)
+	if len(msgs) > 0 && msgs[0].Role == model.RoleSystem {
+		writeMessage(&b, msgs[0])
+		msgs = msgs[1:]
+	}
+	var refreshed *model.Message
+	if n := len(msgs); n > 0 && msgs[n-1].Role == model.RoleUser && p.Tokens.Refreshed > 0 {
+		refreshed = &msgs[n-1]
+		msgs = msgs[:n-1]
+	}
+	fmt.Fprintf(&b, "\n═══ Accumulated (~%d tokens, %d messages)\n", p.Tokens.Accumulated, len(msgs))
+	for _, m := range msgs {
+		writeMessage(&b, m)
+	}
+	fmt.Fprintf(&b, "\n═══ Refreshed (~%d tokens)\n", p.Tokens.Refreshed)
+	if refreshed != nil {
+		writeMessage(&b, *refreshed)
+	}
+	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
+	for _, t := range p.Request.Tools {
+		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", t.Name, t.Description, t.InputSchema)
+	}
+	fmt.Fprintf(&b, "\n═══ Total ~%d tokens\n", p.Tokens.Total)
+	return b.String()
+}
+
+func writeMessage(b *strings.Builder, m model.Message) {
+	fmt.Fprintf(b, "── %s", m.Role)
+	if m.ToolCallID != "" {
+		fmt.Fprintf(b, " (answers %s)", m.ToolCallID)
+	}
+	b.WriteString("\n")
+	for _, p := range m.Parts {
+		switch {
+		case p.Image != nil:
+			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", p.Image.Camera, p.Image.MIME, p.Image.Width, p.Image.Height)
+		default:
+			b.WriteString(p.Text)
+			b.WriteString("\n")
+		}
+	}
+	for _, c := range m.ToolCalls {
+		fmt.Fprintf(b, "→ call %s %s\n", c.Name, c.Arguments)
+	}
+}

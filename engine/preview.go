@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/thea-harness/thea/engine/model"
+)
+
+// Preview is the first request the acting model would receive for an
+// instruction, with each lifetime's estimated size, rendered without calling
+// the model: an integrator audits what the model sees (post-conditions
+// absent, memory and experience loaded) with `thea context`.
+type Preview struct {
+	Request model.Request `json:"request"`
+	Tokens  TokenCounts   `json:"tokens"`
+	// Events are what the stages before decide emitted (the observation).
+	Events []Event `json:"events,omitempty"`
+}
+
+// Preview runs task start and the stages before decide (notes, observe,
+// brief, compaction) for instruction and returns the request decide would
+// send. The session's Accumulated context is left as it was; the Refreshed
+// context holds the fresh observation, as after any turn. No run log is
+// written.
+func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, error) {
+	if h.closed.Load() {
+		return Preview{}, ErrClosed
+	}
+	if !h.busy.CompareAndSwap(false, true) {
+		return Preview{}, ErrBusy
+	}
+	defer h.busy.Store(false)
+	acc, accTokens, taskN, groupN := append([]entry(nil), h.store.acc...), h.store.accTokens, h.taskN, h.groupN
+	defer func() {
+		h.store.acc, h.store.accTokens, h.taskN, h.groupN = acc, accTokens, taskN, groupN
+		h.hostMu.Lock()
+		h.task = nil
+		h.hostMu.Unlock()
+	}()
+	var p Preview
+	t := h.startTask(ctx, instruction, runConfig{preview: true}, func(ev Event) bool {
+		p.Events = append(p.Events, ev)
+		return true
+	})
+	if t.report != nil {
+		return p, fmt.Errorf("task start: %s", t.report.Error)
+	}
+	t.turn = 1
+	h.groupN++
+	turn := &Turn{Number: 1, h: h, t: t, group: h.groupN}
+	for _, st := range h.stages {
+		if st.Name() == "decide" {
+			break
+		}
+		if err := h.runStage(ctx, st, turn); err != nil {
+			return p, fmt.Errorf("stage %s: %w", st.Name(), err)
+		}
+		h.flush(t)
+		if turn.end != nil {
+			return p, errors.New("the task ended before its first decision: " + turn.end.Text)
+		}
+	}
+	h.syncResident(t)
+	p.Request = h.store.request()
+	p.Tokens = h.store.counts()
+	return p, nil
+}
