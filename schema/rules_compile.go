@@ -94,11 +94,8 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	var pr PreRules
 	pr.When = c.compile(path+".when", h.When, expr.Env(CallEnv{}), expr.AsBool())
 	pr.Rule = c.compile(path+".rule", h.Rule, expr.Env(CallEnv{}), expr.AsBool())
-	// A clamp or rewrite hook missing its field is reported by the loader's
-	// cross-checks; only a clamp with neither bound is a rule problem.
-	if h.Action == "clamp" && h.Clamp != nil && h.Clamp.Arg != "" && h.Clamp.Min == "" && h.Clamp.Max == "" {
-		c.fail(path+".clamp", 0, 0, "clamp of %q needs a min or a max bound", h.Clamp.Arg)
-	}
+	// What an action needs in its hook (a clamp's bounds, a rewrite's
+	// values) is checked by the action's own Validate.
 	if len(h.Rewrite) > 0 {
 		pr.Rewrite = make(map[string]*vm.Program, len(h.Rewrite))
 		for _, k := range sortedKeys(h.Rewrite) {

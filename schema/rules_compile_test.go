@@ -69,11 +69,6 @@ func TestCompileRulesErrors(t *testing.T) {
 			path: "hooks.post[0].when", line: 1, col: 26, contains: `tool "plcae"`,
 		},
 		{
-			name: "clamp without bounds",
-			pre:  []PreHook{{Name: "c", Action: "clamp", Clamp: &Clamp{Arg: "distance_m"}}},
-			path: "hooks.pre[0].clamp", contains: "needs a min or a max",
-		},
-		{
 			name:  "check reads an unknown field",
 			tools: map[string]ToolContract{"pick_up": {Check: "after.hold == args.object_name"}},
 			path:  "tools.pick_up.check", line: 1, col: 7, contains: "hold",

@@ -185,10 +185,7 @@ func (l *loader) checkPath(dir, path, name string, wantDir bool) {
 	if name == "" {
 		return
 	}
-	full := name
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(dir, name)
-	}
+	full := ResolvePath(dir, name)
 	fi, err := os.Stat(full)
 	kind := "file"
 	if wantDir {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -69,10 +68,7 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 	if cfg.Script == "" {
 		return nil, errors.New("script provider: model.script names no file")
 	}
-	path := cfg.Script
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
+	path := schema.ResolvePath(dir, cfg.Script)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("script provider: %w", err)
