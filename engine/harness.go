@@ -8,12 +8,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 )
@@ -34,9 +34,8 @@ type Harness struct {
 	stages    []Stage
 
 	memoryDir string
-	runLogDir string // empty: no run log
-	secrets   []string
-	redact    []*regexp.Regexp
+	runLogDir string           // empty: no run log
+	redactor  *redact.Redactor // every event passes it before any sink
 	profile   string
 	catalog   string
 

@@ -1,0 +1,292 @@
+package redact
+
+import (
+	"cmp"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Marker replaces a secret, or a whole map key that holds one.
+const Marker = "[redacted]"
+
+// maxDepth bounds the walk; a value nested deeper (only possible through
+// cyclic Go data, JSON stops at 10000) is dropped rather than left unchecked.
+const maxDepth = 10000
+
+// Redactor rewrites the strings of a value that hold a secret. Its zero
+// value and a nil *Redactor redact nothing. It is safe for concurrent use.
+type Redactor struct {
+	secrets  []string // longest first, so a secret containing another goes whole
+	patterns []*regexp.Regexp
+}
+
+// New builds a Redactor from exact secret values and patterns. Empty and
+// duplicate secrets are dropped; patterns must not match the empty string
+// (see schema.CheckRedactPattern), which would shred every string.
+func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
+	var s []string
+	for _, v := range secrets {
+		if v != "" && !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	slices.SortStableFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	return &Redactor{secrets: s, patterns: slices.Clone(patterns)}
+}
+
+// Active reports whether there is anything to redact.
+func (r *Redactor) Active() bool {
+	return r != nil && (len(r.secrets) > 0 || len(r.patterns) > 0)
+}
+
+// String returns s with every secret and every pattern match replaced by
+// Marker.
+func (r *Redactor) String(s string) string {
+	if !r.Active() {
+		return s
+	}
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, Marker)
+		}
+	}
+	for _, re := range r.patterns {
+		if re.MatchString(s) {
+			s = re.ReplaceAllLiteralString(s, Marker)
+		}
+	}
+	return s
+}
+
+// holds reports whether s contains a secret or matches a pattern.
+func (r *Redactor) holds(s string) bool {
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	for _, re := range r.patterns {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Value returns v with its secrets removed. Only data is rewritten: plain
+// string values (struct fields, map values, slice elements, values held in
+// interfaces), never struct field names, and never named string types (an
+// event's kind, a done reason: the engine's own vocabulary, which no
+// back-end writes). A map key that holds a secret is replaced whole by
+// Marker ("[redacted]#2", "#3"… when several would collide), so no entry is
+// lost. Byte slices (image data) are left alone. v itself is never
+// modified: what changes is copied, what does not is shared, so a value
+// with nothing to redact comes back as it was, without allocation.
+func Value[T any](r *Redactor, v T) T {
+	if !r.Active() {
+		return v
+	}
+	rv := reflect.ValueOf(&v).Elem()
+	out, changed := r.walk(rv, 0)
+	if !changed {
+		return v
+	}
+	return out.Interface().(T)
+}
+
+var (
+	stringType = reflect.TypeFor[string]()
+	numberType = reflect.TypeFor[json.Number]()
+	rawType    = reflect.TypeFor[json.RawMessage]()
+)
+
+// walk returns v's redacted copy and whether anything changed; an
+// unchanged v is returned as is.
+func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
+	if depth > maxDepth {
+		return reflect.Zero(v.Type()), true
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if v.Type() != stringType && v.Type() != numberType {
+			return v, false
+		}
+		s := v.String()
+		if t := r.String(s); t != s {
+			return reflect.ValueOf(t).Convert(v.Type()), true
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v, false
+		}
+		if e, ok := r.walk(v.Elem(), depth+1); ok {
+			p := reflect.New(v.Type().Elem())
+			p.Elem().Set(e)
+			return p, true
+		}
+	case reflect.Interface:
+		if v.IsNil() {
+			return v, false
+		}
+		if e, ok := r.walk(v.Elem(), depth+1); ok {
+			if e.Type() == numberType {
+				e = reflect.ValueOf(e.String()) // "[redacted]" is no JSON number
+			}
+			out := reflect.New(v.Type()).Elem()
+			if !e.Type().AssignableTo(v.Type()) {
+				return out, true // zero: cannot hold the redacted form
+			}
+			out.Set(e)
+			return out, true
+		}
+	case reflect.Struct:
+		return r.walkStruct(v, depth)
+	case reflect.Slice:
+		if v.IsNil() {
+			return v, false
+		}
+		if v.Type() == rawType {
+			return r.walkRaw(v)
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return v, false // binary data
+		}
+		return r.walkElems(v, depth, func() reflect.Value {
+			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(c, v)
+			return c
+		})
+	case reflect.Array:
+		return r.walkElems(v, depth, func() reflect.Value {
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			return c
+		})
+	case reflect.Map:
+		return r.walkMap(v, depth)
+	}
+	return v, false
+}
+
+func (r *Redactor) walkStruct(v reflect.Value, depth int) (reflect.Value, bool) {
+	var out reflect.Value
+	t := v.Type()
+	for i := range t.NumField() {
+		if !t.Field(i).IsExported() {
+			continue
+		}
+		e, ok := r.walk(v.Field(i), depth+1)
+		if !ok {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.New(t).Elem()
+			out.Set(v)
+		}
+		out.Field(i).Set(e)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
+}
+
+// walkElems walks a slice's or array's elements, copying on first change.
+func (r *Redactor) walkElems(v reflect.Value, depth int, clone func() reflect.Value) (reflect.Value, bool) {
+	var out reflect.Value
+	for i := range v.Len() {
+		e, ok := r.walk(v.Index(i), depth+1)
+		if !ok {
+			continue
+		}
+		if !out.IsValid() {
+			out = clone()
+		}
+		out.Index(i).Set(e)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
+}
+
+// walkMap redacts values, and replaces whole any string key holding a
+// secret, suffixing replacements so colliding keys keep every entry.
+func (r *Redactor) walkMap(v reflect.Value, depth int) (reflect.Value, bool) {
+	if v.IsNil() {
+		return v, false
+	}
+	stringKeys := v.Type().Key().Kind() == reflect.String
+	type kv struct {
+		key, val reflect.Value
+		hidden   bool // the key holds a secret
+	}
+	var entries []kv
+	changed := false
+	for it := v.MapRange(); it.Next(); {
+		e := kv{key: it.Key(), val: it.Value()}
+		if nv, ok := r.walk(e.val, depth+1); ok {
+			e.val, changed = nv, true
+		}
+		if stringKeys && r.holds(e.key.String()) {
+			e.hidden, changed = true, true
+		}
+		entries = append(entries, e)
+	}
+	if !changed {
+		return v, false
+	}
+	out := reflect.MakeMapWithSize(v.Type(), len(entries))
+	var hidden []kv
+	for _, e := range entries {
+		if e.hidden {
+			hidden = append(hidden, e)
+			continue
+		}
+		out.SetMapIndex(e.key, e.val)
+	}
+	// Sorted by the original key, so the suffixes are stable run to run.
+	slices.SortFunc(hidden, func(a, b kv) int { return strings.Compare(a.key.String(), b.key.String()) })
+	n := 1
+	for _, e := range hidden {
+		for {
+			name := Marker
+			if n > 1 {
+				name += "#" + strconv.Itoa(n)
+			}
+			n++
+			k := reflect.ValueOf(name).Convert(v.Type().Key())
+			if !out.MapIndex(k).IsValid() {
+				out.SetMapIndex(k, e.val)
+				break
+			}
+		}
+	}
+	return out, true
+}
+
+// walkRaw redacts a json.RawMessage as the JSON it holds.
+func (r *Redactor) walkRaw(v reflect.Value) (reflect.Value, bool) {
+	raw := v.Bytes()
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		// Not JSON: redact it as text.
+		if s := r.String(string(raw)); s != string(raw) {
+			return reflect.ValueOf(json.RawMessage(s)), true
+		}
+		return v, false
+	}
+	red, ok := r.walk(reflect.ValueOf(&doc).Elem(), 0)
+	if !ok {
+		return v, false
+	}
+	b, err := json.Marshal(red.Interface())
+	if err != nil {
+		return reflect.ValueOf(json.RawMessage(`"` + Marker + `"`)), true
+	}
+	return reflect.ValueOf(json.RawMessage(b)), true
+}
