@@ -22,7 +22,7 @@ func CompileRedactPattern(p string) (*regexp.Regexp, error) {
 		return nil, fmt.Errorf("bad regular expression: %w", err)
 	}
 	if nullable(tree.Simplify()) {
-		return nil, errors.New("the pattern matches the empty string, which would shred every string of the run log; make it match at least one character (e.g. x+ rather than x*)")
+		return nil, errors.New("the pattern can match the empty string, which would insert [redacted] between the characters of every string an event carries; make it match at least one character (x+ rather than x*)")
 	}
 	return re, nil
 }

@@ -85,7 +85,8 @@ func (r *Redactor) holds(s string) bool {
 // Marker ("[redacted]#2", "#3"… when several would collide), so no entry is
 // lost. Byte slices (image data) are left alone. v itself is never
 // modified: what changes is copied, what does not is shared, so a value
-// with nothing to redact comes back as it was, without allocation.
+// with nothing to redact comes back as it was (JSON-like data is walked
+// without reflection or allocation).
 func Value[T any](r *Redactor, v T) T {
 	if !r.Active() {
 		return v
@@ -102,6 +103,7 @@ var (
 	stringType = reflect.TypeFor[string]()
 	numberType = reflect.TypeFor[json.Number]()
 	rawType    = reflect.TypeFor[json.RawMessage]()
+	anyMapType = reflect.TypeFor[map[string]any]()
 )
 
 // walk returns v's redacted copy and whether anything changed; an
@@ -130,6 +132,16 @@ func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
 		}
 	case reflect.Interface:
 		if v.IsNil() {
+			return v, false
+		}
+		if v.NumMethod() == 0 { // any: usually JSON data
+			if e, ok := r.walkJSON(v.Interface(), depth+1); ok {
+				out := reflect.New(v.Type()).Elem()
+				if e != nil {
+					out.Set(reflect.ValueOf(e))
+				}
+				return out, true
+			}
 			return v, false
 		}
 		if e, ok := r.walk(v.Elem(), depth+1); ok {
@@ -167,9 +179,134 @@ func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
 			return c
 		})
 	case reflect.Map:
+		if v.Type() == anyMapType {
+			if v.IsNil() {
+				return v, false
+			}
+			if m, ok := r.walkJSONMap(v.Interface().(map[string]any), depth); ok {
+				return reflect.ValueOf(m), true
+			}
+			return v, false
+		}
 		return r.walkMap(v, depth)
 	}
 	return v, false
+}
+
+// walkJSON redacts a JSON-like tree (decoded arguments, tool values, state)
+// without reflection, so the common case costs no allocation.
+func (r *Redactor) walkJSON(x any, depth int) (any, bool) {
+	if depth > maxDepth {
+		return nil, true
+	}
+	switch y := x.(type) {
+	case nil, bool, float64, int, int64:
+		return x, false
+	case string:
+		if s := r.String(y); s != y {
+			return s, true
+		}
+		return x, false
+	case json.Number:
+		if s := r.String(string(y)); s != string(y) {
+			return s, true // "[redacted]" is no JSON number
+		}
+		return x, false
+	case map[string]any:
+		if m, ok := r.walkJSONMap(y, depth); ok {
+			return m, true
+		}
+		return x, false
+	case []any:
+		var out []any
+		for i, e := range y {
+			ne, ok := r.walkJSON(e, depth+1)
+			if !ok {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(y)
+			}
+			out[i] = ne
+		}
+		if out == nil {
+			return x, false
+		}
+		return out, true
+	}
+	v, ok := r.walk(reflect.ValueOf(x), depth+1)
+	if !ok {
+		return x, false
+	}
+	if !v.IsValid() {
+		return nil, true
+	}
+	if v.Type() == numberType {
+		return v.String(), true
+	}
+	return v.Interface(), true
+}
+
+// walkJSONMap is walkMap for map[string]any: a first pass finds whether
+// anything changes, so an untouched map costs no allocation.
+func (r *Redactor) walkJSONMap(m map[string]any, depth int) (map[string]any, bool) {
+	changed := false
+	for k, e := range m {
+		if r.holds(k) {
+			changed = true
+			break
+		}
+		if _, ok := r.walkJSON(e, depth+1); ok {
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return m, false
+	}
+	out := make(map[string]any, len(m))
+	var hidden []string
+	for k, e := range m {
+		if ne, ok := r.walkJSON(e, depth+1); ok {
+			e = ne
+		}
+		if r.holds(k) {
+			hidden = append(hidden, k)
+			continue
+		}
+		out[k] = e
+	}
+	slices.Sort(hidden) // stable suffixes run to run
+	n := 1
+	for _, k := range hidden {
+		e := m[k]
+		if ne, ok := r.walkJSON(e, depth+1); ok {
+			e = ne
+		}
+		n = place(n, func(name string) bool {
+			if _, taken := out[name]; taken {
+				return false
+			}
+			out[name] = e
+			return true
+		})
+	}
+	return out, true
+}
+
+// place offers Marker, then Marker#2, #3… from the n-th name on, until put
+// accepts one; it returns the next n to try.
+func place(n int, put func(string) bool) int {
+	for {
+		name := Marker
+		if n > 1 {
+			name += "#" + strconv.Itoa(n)
+		}
+		n++
+		if put(name) {
+			return n
+		}
+	}
 }
 
 func (r *Redactor) walkStruct(v reflect.Value, depth int) (reflect.Value, bool) {
@@ -253,18 +390,14 @@ func (r *Redactor) walkMap(v reflect.Value, depth int) (reflect.Value, bool) {
 	slices.SortFunc(hidden, func(a, b kv) int { return strings.Compare(a.key.String(), b.key.String()) })
 	n := 1
 	for _, e := range hidden {
-		for {
-			name := Marker
-			if n > 1 {
-				name += "#" + strconv.Itoa(n)
-			}
-			n++
+		n = place(n, func(name string) bool {
 			k := reflect.ValueOf(name).Convert(v.Type().Key())
-			if !out.MapIndex(k).IsValid() {
-				out.SetMapIndex(k, e.val)
-				break
+			if out.MapIndex(k).IsValid() {
+				return false
 			}
-		}
+			out.SetMapIndex(k, e.val)
+			return true
+		})
 	}
 	return out, true
 }
