@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Marker replaces a secret, or a whole map key that holds one.
@@ -22,6 +23,9 @@ const maxDepth = 10000
 type Redactor struct {
 	secrets  []string // longest first, so a secret containing another goes whole
 	patterns []*regexp.Regexp
+	// fields caches, per struct type, the exported fields that can hold a
+	// string (reflect.Type.Field is the walk's main cost otherwise).
+	fields sync.Map // reflect.Type → []int
 }
 
 // New builds a Redactor from exact secret values and patterns. Empty and
@@ -91,6 +95,12 @@ func Value[T any](r *Redactor, v T) T {
 	if !r.Active() {
 		return v
 	}
+	return walkValue(r, v)
+}
+
+// walkValue is Value's slow path, apart so that v escapes to the heap only
+// when there is something to redact.
+func walkValue[T any](r *Redactor, v T) T {
 	rv := reflect.ValueOf(&v).Elem()
 	out, changed := r.walk(rv, 0)
 	if !changed {
@@ -312,10 +322,7 @@ func place(n int, put func(string) bool) int {
 func (r *Redactor) walkStruct(v reflect.Value, depth int) (reflect.Value, bool) {
 	var out reflect.Value
 	t := v.Type()
-	for i := range t.NumField() {
-		if !t.Field(i).IsExported() {
-			continue
-		}
+	for _, i := range r.stringFields(t) {
 		e, ok := r.walk(v.Field(i), depth+1)
 		if !ok {
 			continue
@@ -422,4 +429,48 @@ func (r *Redactor) walkRaw(v reflect.Value) (reflect.Value, bool) {
 		return reflect.ValueOf(json.RawMessage(`"` + Marker + `"`)), true
 	}
 	return reflect.ValueOf(json.RawMessage(b)), true
+}
+
+// stringFields lists the exported fields of struct type t that can hold
+// data to redact.
+func (r *Redactor) stringFields(t reflect.Type) []int {
+	if f, ok := r.fields.Load(t); ok {
+		return f.([]int)
+	}
+	var idx []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && mayHold(f.Type, map[reflect.Type]bool{}) {
+			idx = append(idx, i)
+		}
+	}
+	r.fields.Store(t, idx)
+	return idx
+}
+
+// mayHold reports whether a value of type t can contain a string the walk
+// rewrites (a recursive type counts as yes).
+func mayHold(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.String:
+		return t == stringType || t == numberType
+	case reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Array:
+		return mayHold(t.Elem(), seen)
+	case reflect.Slice:
+		return t == rawType || (t.Elem().Kind() != reflect.Uint8 && mayHold(t.Elem(), seen))
+	case reflect.Map:
+		return t.Key().Kind() == reflect.String || mayHold(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && mayHold(f.Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
