@@ -1,9 +1,11 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -328,5 +330,29 @@ func TestRunLogLongCameraName(t *testing.T) {
 	must(t, err)
 	if !strings.Contains(string(raw), `"kind":"observation"`) || !strings.Contains(string(raw), "image_files") {
 		t.Errorf("observation event or its image missing:\n%s", raw)
+	}
+}
+
+// A secret shorter than 8 characters is still redacted, with a warning at
+// session start that names the variable and never the value.
+func TestShortSecretWarns(t *testing.T) {
+	t.Setenv("THEA_SHORT", "abc")
+	t.Setenv("THEA_LONG", "long-enough-secret")
+	f := newFixture(t, toolResp("abc and long-enough-secret"))
+	f.spec.RunLog = schema.RunLog{SecretEnv: []string{"THEA_SHORT", "THEA_LONG", "THEA_UNSET"}}
+	var logs bytes.Buffer
+	opts := f.options(t)
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	h, err := engine.New(t.Context(), f.spec, opts)
+	must(t, err)
+	defer h.Close()
+	rep, err := h.Run(t.Context(), "go")
+	must(t, err)
+	if rep.Text != "[redacted] and [redacted]" {
+		t.Errorf("report %q", rep.Text)
+	}
+	if out := logs.String(); !strings.Contains(out, "shorter than 8 characters") || !strings.Contains(out, "env=THEA_SHORT") ||
+		strings.Contains(out, "THEA_LONG") || strings.Contains(out, "abc") {
+		t.Errorf("warning: %s", out)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/thea-harness/thea/schema"
 	"strings"
+
+	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/schema"
 )
 
 // task is the state of the running task.
@@ -68,7 +70,8 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	defer h.busy.Store(false)
 
 	t := h.startTask(ctx, instruction, cfg, yield)
-	rep := h.finish(t, h.loop(ctx, t))
+	// The report returned is redacted like the done event that carries it.
+	rep := redact.Value(h.redactor, h.finish(t, h.loop(ctx, t)))
 	if rep.Reason == DoneError {
 		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
 	}

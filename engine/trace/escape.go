@@ -62,7 +62,7 @@ func unsafeRune(r rune, size int) bool {
 	case r == 0x061c, r == 0x200e, r == 0x200f, // bidi marks
 		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
 		r >= 0x2066 && r <= 0x2069, // bidi isolates
-		r == 0x2028, r == 0x2029: // line and paragraph separators
+		r == 0x2028, r == 0x2029:   // line and paragraph separators
 		return true
 	}
 	return false

@@ -203,15 +203,16 @@ func (t *Writer) done(ev engine.Event) {
 	if d.Error != "" {
 		t.printf("error: %s\n", Escape(d.Error))
 	}
-	t.printf("report: %s\n", block(strings.TrimSpace(d.Text)))
+	t.printf("report: %s\n", Block(strings.TrimSpace(d.Text)))
 	if d.RunDir != "" {
 		t.printf("run log: %s\n", Escape(d.RunDir))
 	}
 }
 
-// block escapes a multi-line text and indents its continuation lines, so
-// no line of it can pass for a line of the trace.
-func block(s string) string {
+// Block escapes a multi-line untrusted text (a report, an error that
+// quotes a back-end's stderr) and indents its continuation lines, so no
+// line of it can pass for a line of the trace or of the CLI's own output.
+func Block(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = Escape(l)

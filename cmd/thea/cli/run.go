@@ -38,7 +38,8 @@ func (a *App) newRunCmd() *cobra.Command {
 			}
 			h, err := a.newHarness(cmd.Context(), spec, so)
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				// It may quote a back-end's stderr: terminal-safe.
+				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Block(err.Error()))
 				return exitError{code: 1}
 			}
 			defer h.Close()
