@@ -26,6 +26,7 @@ func TestWriterOrderAndVerbose(t *testing.T) {
 		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "post", Hook: "note_it", Decision: "note", Reason: "noted"}},
 		{Kind: engine.EventToolResult, Turn: 1, Tool: "pick_up", Result: &engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}},
 		{Kind: engine.EventCompaction, Turn: 2, Compaction: &engine.CompactionInfo{OK: false, Error: "summary empty"}},
+		{Kind: engine.EventSinkError, Turn: 2, Text: "run log incomplete from turn 2: disk full"},
 		{Kind: engine.EventDone, Turn: 2, Done: &engine.Report{Reason: engine.DoneMaxTurns, Turns: 2, Text: "Task ended.\n- turn 1: picked", RunDir: "/runs/x"}},
 	}
 	want := `── task 1: fetch the mug
@@ -35,6 +36,7 @@ turn 1   result     pick_up ✓ {"held":"mug"}
 turn 1   verdict    pick_up: success (by check)
 turn 1   hook       post note_it: note — noted
 turn 2   compact    failed, context unchanged: summary empty
+turn 2   sink       run log incomplete from turn 2: disk full
 ── done: max_turns after 2 turn(s)
 report: Task ended.
   - turn 1: picked
@@ -50,6 +52,7 @@ turn 1   result     pick_up ✓ {"held":"mug"}
 turn 1   verdict    pick_up: success (by check)
 turn 1   hook       post note_it: note — noted
 turn 2   compact    failed, context unchanged: summary empty
+turn 2   sink       run log incomplete from turn 2: disk full
 ── done: max_turns after 2 turn(s)
 report: Task ended.
   - turn 1: picked
