@@ -107,7 +107,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildStages(); err != nil {
 		return err
 	}
-	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Tools: h, Evaluator: evaluator, User: h.opts.User}); err != nil {
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Tools: h, Evaluator: evaluator, User: h.user()}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns)

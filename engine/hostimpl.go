@@ -12,7 +12,7 @@ type hostAdapter struct{ h *Harness }
 
 var _ Host = hostAdapter{}
 
-func (a hostAdapter) User() UserChannel { return a.h.opts.User }
+func (a hostAdapter) User() UserChannel { return a.h.user() }
 
 // LoadSkill returns a skill body and adds it to Resident context for the
 // rest of the current task.
