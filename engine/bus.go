@@ -6,10 +6,6 @@ import (
 	"github.com/thea-harness/thea/engine/redact"
 )
 
-// EventSinkError reports that a sink failed to write an event: it goes to
-// every other sink and to the stream, and the task report says so.
-const EventSinkError EventKind = "sink_error"
-
 // taskSink is one open sink of a task and what it lost.
 type taskSink struct {
 	name     string // "run log", or "event sink N"
