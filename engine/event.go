@@ -24,7 +24,8 @@ const (
 	EventQuestion    EventKind = "question"     // query_user and its answer
 	EventReplan      EventKind = "replan"       // instruction revised inside the task
 	EventCancel      EventKind = "cancel"
-	EventMemory      EventKind = "memory" // consolidation outcome
+	EventMemory      EventKind = "memory"     // consolidation outcome
+	EventSinkError   EventKind = "sink_error" // a sink lost an event: sent to the others
 	EventDone        EventKind = "done"
 )
 

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"regexp"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 )
@@ -35,9 +35,8 @@ type Harness struct {
 	stages    []Stage
 
 	memoryDir string
-	runLogDir string // empty: no run log
-	secrets   []string
-	redact    []*regexp.Regexp
+	runLogDir string           // empty: no run log
+	redactor  *redact.Redactor // every event passes it before any sink
 	profile   string
 	catalog   string
 
@@ -206,7 +205,7 @@ func (h *Harness) buildUser() error {
 			return fmt.Errorf("user.channel %q: %w", h.spec.User.Channel, err)
 		}
 	}
-	h.user = withTimeout(uc, h.spec.User.Timeout.D())
+	h.user = h.withRedaction(withTimeout(uc, h.spec.User.Timeout.D()))
 	return nil
 }
 

@@ -35,7 +35,10 @@ type Options struct {
 	Clock func() time.Time
 	// RunLogDir overrides spec.RunLog.Dir (and enables the run log).
 	RunLogDir string
-	Logger    *slog.Logger
+	// Sinks open further event sinks per task (an SSE stream, a report).
+	// Like the run log, they receive every event after redaction.
+	Sinks  []SinkFactory
+	Logger *slog.Logger
 }
 
 // RunOption configures one task of RunStream.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/thea-harness/thea/schema"
 	"strings"
+
+	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/schema"
 )
 
 // task is the state of the running task.
@@ -17,7 +19,10 @@ type task struct {
 	yield       func(Event) bool
 	stopped     bool // the consumer stopped reading: emit nothing more
 	yielding    bool // inside the consumer's loop body (a panic there is its own)
-	log         *runLog
+	sinks       []taskSink
+	runDir      string   // the run-log directory; empty when the run log is off
+	incomplete  []string // what each failed sink lost, for the report
+	halt        *Report  // set when a required run log failed: the task stops
 	notes       TaskNotes
 	snapshotted int // notes version last snapshotted; -1: none yet
 	turn        int
@@ -65,7 +70,8 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	defer h.busy.Store(false)
 
 	t := h.startTask(ctx, instruction, cfg, yield)
-	rep := h.finish(t, h.loop(ctx, t))
+	// The report returned is redacted like the done event that carries it.
+	rep := redact.Value(h.redactor, h.finish(t, h.loop(ctx, t)))
 	if rep.Reason == DoneError {
 		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
 	}
@@ -88,12 +94,12 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	h.hostMu.Lock()
 	h.task = t
 	h.hostMu.Unlock()
-	if h.runLogDir != "" && !cfg.preview {
-		l, err := openRunLog(h.runLogDir, h.clock(), t.n, h.secrets, h.redact)
-		if err != nil {
+	if !cfg.preview { // a preview writes no run log and feeds no sink
+		info := TaskInfo{Task: t.n, Start: h.clock()}
+		if sinks, err := h.openSinks(&info); err != nil {
 			t.report = &Report{Reason: DoneError, Error: err.Error()}
 		} else {
-			t.log = l
+			t.sinks, t.runDir = sinks, info.RunDir
 		}
 	}
 	h.emit(t, Event{Kind: EventTaskStart, Text: instruction})
@@ -153,6 +159,9 @@ func (h *Harness) loop(ctx context.Context, t *task) Report {
 		return *t.report
 	}
 	for {
+		if t.halt != nil {
+			return *t.halt
+		}
 		if max := h.spec.Safety.MaxTurns; max > 0 && t.turn >= max {
 			return h.terminate(t, DoneMaxTurns, fmt.Sprintf("the turn limit (max_turns %d) was reached", max))
 		}
@@ -166,6 +175,9 @@ func (h *Harness) loop(ctx context.Context, t *task) Report {
 			h.flush(t)
 			if t.stopped && turn.end == nil {
 				turn.end = &Report{Reason: DoneCancelled, Text: "The consumer stopped reading the event stream."}
+			}
+			if t.halt != nil && turn.end == nil {
+				turn.end = t.halt
 			}
 			if turn.end != nil {
 				break
@@ -211,22 +223,21 @@ func (h *Harness) terminate(t *task, reason DoneReason, why string) Report {
 // finish emits the one terminal done event and closes the task.
 func (h *Harness) finish(t *task, rep Report) Report {
 	rep.Turns = t.turn
-	if t.log != nil {
-		rep.RunDir = t.log.dir
-	}
+	rep.RunDir = t.runDir
 	if rep.Reason == DoneError && rep.Text == "" {
 		rep.Text = "Task ended by an error: " + rep.Error
 	}
 	h.flush(t)
+	for _, s := range t.incomplete {
+		rep.Text += "\n" + s
+	}
 	notes := t.notes.clone()
 	h.hostMu.Lock()
 	h.lastNotes = &notes
 	h.hostMu.Unlock()
 	h.emit(t, Event{Kind: EventDone, Text: rep.Text, Done: &rep})
-	if t.log != nil {
-		if err := t.log.close(); err != nil {
-			h.log.Error("run log close", "err", err)
-		}
+	if err := closeSinks(t.sinks); err != nil {
+		h.log.Error("event sink close", "err", err)
 	}
 	h.hostMu.Lock()
 	h.task = nil
@@ -234,26 +245,13 @@ func (h *Harness) finish(t *task, rep Report) Report {
 	return rep
 }
 
-// emit stamps an event, writes it to the run log and yields it unless the
-// consumer has stopped.
+// emit stamps an event and publishes it on the bus: redacted once, then
+// written to every sink and yielded unless the consumer has stopped.
 func (h *Harness) emit(t *task, ev Event) {
 	ev.Time = h.clock()
 	ev.Task = t.n
 	ev.Turn = t.turn
-	if t.log != nil {
-		if err := t.log.write(ev); err != nil {
-			h.log.Error("run log write", "err", err, "kind", ev.Kind)
-		}
-	}
-	if t.stopped {
-		return
-	}
-	t.yielding = true
-	ok := t.yield(ev)
-	t.yielding = false
-	if !ok {
-		t.stopped = true
-	}
+	h.publish(t, ev)
 }
 
 // flush delivers events queued by tools and hooks.

@@ -8,14 +8,19 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
 
-const redacted = "[redacted]"
+// minSecretLen is the shortest secret value that does not shred ordinary
+// text; a shorter one is still redacted, with a warning at session start.
+const minSecretLen = 8
 
-// buildRunLog resolves the run-log directory and the secrets it must never
-// write: the values of every api_key_env variable named in the spec and the
+// buildRunLog resolves the run-log directory and the redactor every event
+// passes through before any sink: the values of every api_key_env variable
+// named in the spec, of every run_log.secret_env variable, and the
 // run_log.redact patterns.
 func (h *Harness) buildRunLog() error {
 	dir := h.spec.RunLog.Dir
@@ -30,59 +35,81 @@ func (h *Harness) buildRunLog() error {
 	if dir != "" {
 		h.runLogDir = h.resolve(dir)
 	}
-	models := []*schema.Model{&h.spec.Model, h.spec.Evaluator.Model, h.spec.Context.Compaction.CompactionModel, h.spec.Memory.Consolidation.Model}
-	for _, m := range models {
-		if m == nil || m.APIKeyEnv == "" {
-			continue
-		}
-		if v := h.readEnv(m.APIKeyEnv); v != "" {
-			h.secrets = append(h.secrets, v)
+	var names []string
+	for _, m := range []*schema.Model{&h.spec.Model, h.spec.Evaluator.Model, h.spec.Context.Compaction.CompactionModel, h.spec.Memory.Consolidation.Model} {
+		if m != nil && m.APIKeyEnv != "" {
+			names = append(names, m.APIKeyEnv)
 		}
 	}
+	names = append(names, h.spec.RunLog.SecretEnv...)
+	var secrets []string
+	for _, name := range names {
+		v := h.readEnv(name)
+		if v == "" {
+			continue
+		}
+		if n := utf8.RuneCountInString(v); n < minSecretLen {
+			h.log.Warn("a secret is shorter than 8 characters: redacting it will also rewrite ordinary text that contains it",
+				"env", name, "length", n)
+		}
+		secrets = append(secrets, v)
+	}
+	var patterns []*regexp.Regexp
 	for i, pat := range h.spec.RunLog.Redact {
-		re, err := regexp.Compile(pat)
+		re, err := schema.CompileRedactPattern(pat)
 		if err != nil {
 			return fmt.Errorf("run_log.redact[%d]: %w", i, err)
 		}
-		h.redact = append(h.redact, re)
+		patterns = append(patterns, re)
 	}
+	h.redactor = redact.New(secrets, patterns)
 	return nil
 }
 
-// runLog writes one task's events as JSON lines, images as files beside them.
+// runLog is the sink that writes one task's events as JSON lines, images as
+// files beside them. Events reach it already redacted.
 type runLog struct {
-	dir     string
-	f       *os.File
-	secrets []string
-	redact  []*regexp.Regexp
-	images  int
+	dir    string
+	f      *os.File
+	images int
 }
+
+var _ Sink = (*runLog)(nil)
 
 // logLine is an event as the run log stores it: images by file name.
 type logLine struct {
 	Event
 	ImageFiles []string `json:"image_files,omitempty"`
+	// ImageErrors says which images could not be saved; the event itself is
+	// still written.
+	ImageErrors []string `json:"image_errors,omitempty"`
 }
 
-func openRunLog(base string, now time.Time, task int, secrets []string, redact []*regexp.Regexp) (*runLog, error) {
+func openRunLog(base string, now time.Time, task int) (*runLog, error) {
 	dir := filepath.Join(base, fmt.Sprintf("%s-task%d", now.UTC().Format("20060102T150405.000000000Z"), task))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("run log: %w", err)
 	}
-	return &runLog{dir: dir, f: f, secrets: secrets, redact: redact}, nil
+	return &runLog{dir: dir, f: f}, nil
 }
 
-func (l *runLog) write(ev Event) error {
+// Write saves the event's images, then its line. An image that cannot be
+// saved is named in the line, which is written all the same; the error is
+// returned after the line.
+func (l *runLog) Write(ev Event) error {
 	line := logLine{Event: ev}
+	var imgErr error
 	for _, img := range ev.Images {
 		l.images++
-		name := fmt.Sprintf("turn%04d-%s-%s-%d%s", ev.Turn, ev.Kind, safeName(img.Camera), l.images, imageExt(img.MIME))
-		if err := os.WriteFile(filepath.Join(l.dir, name), img.Data, 0o644); err != nil {
-			return fmt.Errorf("run log image: %w", err)
+		name := fmt.Sprintf("turn%04d-%s-%s-%d%s", ev.Turn, safeName(string(ev.Kind)), safeName(img.Camera), l.images, imageExt(img.MIME))
+		if err := os.WriteFile(filepath.Join(l.dir, name), img.Data, 0o600); err != nil {
+			imgErr = fmt.Errorf("run log image %s: %w", name, err)
+			line.ImageErrors = append(line.ImageErrors, imgErr.Error())
+			continue
 		}
 		line.ImageFiles = append(line.ImageFiles, name)
 	}
@@ -90,60 +117,14 @@ func (l *runLog) write(ev Event) error {
 	if err != nil {
 		return fmt.Errorf("run log: encode %s event: %w", ev.Kind, err)
 	}
-	if len(l.secrets) > 0 || len(l.redact) > 0 {
-		if b, err = l.scrub(b); err != nil {
-			return err
-		}
-	}
 	if _, err := l.f.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("run log: %w", err)
 	}
-	return nil
+	return imgErr
 }
 
-// scrub redacts secrets inside every string of the encoded line (keys and
-// values), so a pattern can never break the JSON structure.
-func (l *runLog) scrub(b []byte) ([]byte, error) {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, fmt.Errorf("run log: redact: %w", err)
-	}
-	out, err := json.Marshal(l.scrubValue(v))
-	if err != nil {
-		return nil, fmt.Errorf("run log: redact: %w", err)
-	}
-	return out, nil
-}
-
-func (l *runLog) scrubValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return l.scrubString(x)
-	case []any:
-		for i := range x {
-			x[i] = l.scrubValue(x[i])
-		}
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[l.scrubString(k)] = l.scrubValue(e)
-		}
-		return out
-	}
-	return v
-}
-
-func (l *runLog) scrubString(s string) string {
-	for _, sec := range l.secrets {
-		s = strings.ReplaceAll(s, sec, redacted)
-	}
-	for _, re := range l.redact {
-		s = re.ReplaceAllString(s, redacted)
-	}
-	return s
-}
-
-func (l *runLog) close() error {
+// Close closes events.jsonl.
+func (l *runLog) Close() error {
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("run log: %w", err)
 	}
@@ -162,14 +143,27 @@ func imageExt(mime string) string {
 	return ".png"
 }
 
+// maxNamePart bounds each untrusted part of an image file name (a camera
+// named with 300 characters must not make the name too long to create).
+const maxNamePart = 40
+
+// safeName keeps letters, digits, '-' and '_' of an untrusted string, maps
+// the rest to '_', and bounds its length.
 func safeName(s string) string {
-	if s == "" {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= maxNamePart {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
 		return "image"
 	}
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == '.' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, s)
+	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 // timedUser bounds every question by the spec's user.timeout: a person
@@ -31,4 +33,37 @@ func (u timedUser) Ask(ctx context.Context, q Question) (string, error) {
 		return "", context.Cause(ctx)
 	}
 	return ans, err
+}
+
+// redactingUser is the user channel tools and hooks reach. The person's
+// terminal is one more place a back-end's echo must not reach, so what it
+// is shown is redacted like every event.
+type redactingUser struct {
+	h     *Harness
+	inner UserChannel
+}
+
+// withRedaction wraps uc so what the person is shown is redacted.
+func (h *Harness) withRedaction(uc UserChannel) UserChannel {
+	if uc == nil {
+		return nil
+	}
+	return redactingUser{h: h, inner: uc}
+}
+
+func (u redactingUser) Ask(ctx context.Context, q Question) (string, error) {
+	shown := redact.Value(u.h.redactor, q)
+	ans, err := u.inner.Ask(ctx, shown)
+	// A choice picked by number comes back as shown: map it to the original.
+	for i, c := range shown.Choices {
+		if ans == c && c != q.Choices[i] {
+			ans = q.Choices[i]
+			break
+		}
+	}
+	return ans, err
+}
+
+func (u redactingUser) Notify(ctx context.Context, text string) error {
+	return u.inner.Notify(ctx, u.h.redactor.String(text))
 }

@@ -292,8 +292,15 @@ type SceneGraph struct {
 type RunLog struct {
 	Enabled bool   `json:"enabled"`
 	Dir     string `json:"dir"`
-	// Redact lists regular expressions of secrets never written to the run log.
+	// Redact lists regular expressions of secrets no event sink ever sees
+	// (run log, live trace, stream consumers); none may match the empty string.
 	Redact []string `json:"redact,omitempty"`
+	// SecretEnv names environment variables whose values are secrets: like
+	// every api_key_env, their values are redacted before any event sink.
+	SecretEnv []string `json:"secret_env,omitempty"`
+	// Required stops a task whose run log cannot be written (disk full, a
+	// removed directory) instead of carrying on with an incomplete log.
+	Required bool `json:"required"`
 }
 
 // RuleTest is one test of the pre-hook chain, run by `thea validate`.

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -121,9 +120,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("run_log") {
 		for i, r := range s.RunLog.Redact {
-			if _, err := regexp.Compile(r); err != nil {
+			if _, err := CompileRedactPattern(r); err != nil {
 				p := indexPath("run_log.redact", i)
-				l.errorf(l.valuePos(p), p, "bad regular expression: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+				l.errorf(l.valuePos(p), p, "%v", err)
 			}
 		}
 	}

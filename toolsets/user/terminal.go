@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
 )
 
 // Terminal asks questions on an io.Writer and reads answers line by line from
@@ -63,12 +64,12 @@ func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
 	defer t.mu.Unlock()
 	t.startReader()
 	var b strings.Builder
-	fmt.Fprintf(&b, "? %s\n", q.Text)
+	fmt.Fprintf(&b, "? %s\n", trace.Escape(q.Text)) // model text: terminal-safe
 	for i, c := range q.Choices {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, c)
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, trace.Escape(c))
 	}
 	if len(q.Refs) > 0 {
-		fmt.Fprintf(&b, "  (about: %s)\n", strings.Join(q.Refs, ", "))
+		fmt.Fprintf(&b, "  (about: %s)\n", trace.Escape(strings.Join(q.Refs, ", ")))
 	}
 	b.WriteString("> ")
 	if _, err := io.WriteString(t.out, b.String()); err != nil {
@@ -97,7 +98,7 @@ func pickChoice(answer string, choices []string) string {
 func (t *Terminal) Notify(_ context.Context, text string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := fmt.Fprintf(t.out, "i %s\n", text); err != nil {
+	if _, err := fmt.Fprintf(t.out, "i %s\n", trace.Escape(text)); err != nil {
 		return fmt.Errorf("terminal: writing a notification: %w", err)
 	}
 	return nil

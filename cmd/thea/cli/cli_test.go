@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -95,6 +96,13 @@ func TestMain(m *testing.M) {
 	// tests is the test binary: serve the simulator instead of running tests.
 	if len(os.Args) > 1 && os.Args[1] == "sim" {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == hostileArg {
+		if err := serveHostile(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	testscript.Main(m, map[string]func(){
 		"thea": func() {

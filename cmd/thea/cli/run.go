@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -43,11 +44,12 @@ func (a *App) newRunCmd() *cobra.Command {
 			}
 			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				// It may quote a back-end's stderr: terminal-safe.
+				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Block(err.Error()))
 				return exitError{code: 1}
 			}
 			defer h.Close()
-			tw := &traceWriter{w: a.Stdout, verbose: a.v.GetBool(a.key(cmd, "verbose"))}
+			tw := trace.New(a.Stdout, a.v.GetBool(a.key(cmd, "verbose")))
 			next := instructionsFrom(args, so.terminal)
 			failed := 0
 			for {
@@ -73,13 +75,19 @@ func (a *App) newRunCmd() *cobra.Command {
 
 // runTask streams one task to the trace and reports whether it ended with a
 // final answer.
-func (a *App) runTask(ctx context.Context, h *engine.Harness, tw *traceWriter, instruction string) bool {
+func (a *App) runTask(ctx context.Context, h *engine.Harness, tw *trace.Writer, instruction string) bool {
 	ok := false
+	var werr error
 	for ev := range h.RunStream(ctx, instruction) {
-		tw.event(ev)
+		if err := tw.Write(ev); err != nil && werr == nil {
+			werr = err
+		}
 		if ev.Kind == engine.EventDone && ev.Done != nil {
 			ok = ev.Done.Reason == engine.DoneFinal
 		}
+	}
+	if werr != nil {
+		fmt.Fprintf(a.Stderr, "thea: writing the trace: %v\n", werr)
 	}
 	return ok
 }

@@ -1,0 +1,108 @@
+package redact
+
+import (
+	"cmp"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Marker replaces a secret, or a whole map key that holds one.
+const Marker = "[redacted]"
+
+// maxDepth bounds the walk; a value nested deeper (only possible through
+// cyclic Go data, JSON stops at 10000) is dropped rather than left unchecked.
+const maxDepth = 10000
+
+// Redactor rewrites the strings of a value that hold a secret. Its zero
+// value and a nil *Redactor redact nothing. It is safe for concurrent use.
+type Redactor struct {
+	secrets  []string // longest first, so a secret containing another goes whole
+	patterns []*regexp.Regexp
+	// fields caches, per struct type, the exported fields that can hold a
+	// string (reflect.Type.Field is the walk's main cost otherwise).
+	fields sync.Map // reflect.Type → []int
+}
+
+// New builds a Redactor from exact secret values and patterns. Empty and
+// duplicate secrets are dropped; patterns must not match the empty string
+// (see schema.CompileRedactPattern), which would shred every string.
+func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
+	var s []string
+	for _, v := range secrets {
+		if v != "" && !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	slices.SortStableFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	return &Redactor{secrets: s, patterns: slices.Clone(patterns)}
+}
+
+// Active reports whether there is anything to redact.
+func (r *Redactor) Active() bool {
+	return r != nil && (len(r.secrets) > 0 || len(r.patterns) > 0)
+}
+
+// String returns s with every secret and every pattern match replaced by
+// Marker.
+func (r *Redactor) String(s string) string {
+	if !r.Active() {
+		return s
+	}
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, Marker)
+		}
+	}
+	for _, re := range r.patterns {
+		if re.MatchString(s) {
+			s = re.ReplaceAllLiteralString(s, Marker)
+		}
+	}
+	return s
+}
+
+// holds reports whether s contains a secret or matches a pattern.
+func (r *Redactor) holds(s string) bool {
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	for _, re := range r.patterns {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Value returns v with its secrets removed. Only data is rewritten: plain
+// string values (struct fields, map values, slice elements, values held in
+// interfaces), never struct field names, and never named string types (an
+// event's kind, a done reason: the engine's own vocabulary, which no
+// back-end writes). A map key that holds a secret is replaced whole by
+// Marker ("[redacted]#2", "#3"… when several would collide), so no entry is
+// lost. Byte slices (image data) are left alone. v itself is never
+// modified: what changes is copied, what does not is shared, so a value
+// with nothing to redact comes back as it was (JSON-like data is walked
+// without reflection or allocation).
+func Value[T any](r *Redactor, v T) T {
+	if !r.Active() {
+		return v
+	}
+	return walkValue(r, v)
+}
+
+// walkValue is Value's slow path, apart so that v escapes to the heap only
+// when there is something to redact.
+func walkValue[T any](r *Redactor, v T) T {
+	rv := reflect.ValueOf(&v).Elem()
+	out, changed := r.walk(rv, 0)
+	if !changed {
+		return v
+	}
+	return out.Interface().(T)
+}

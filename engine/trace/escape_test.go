@@ -1,0 +1,77 @@
+package trace_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
+)
+
+func TestEscape(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text, ünïcode ✓ → ok", "plain text, ünïcode ✓ → ok"},
+		{"a\rb", `a\rb`},
+		{"line\nnext\ttab", `line\nnext\ttab`},
+		{"\x1b[2Kerased", `\x1b[2Kerased`},
+		{"\x1b]0;pwned title\x07rest", `\x1b]0;pwned title\x07rest`},
+		{"\x1b]2;title\x1b\\", `\x1b]2;title\x1b\`},
+		{"del\x7f", `del\x7f`},
+		{"c1 \u009b31m csi", `c1 \u009b31m csi`},
+		{"nel\u0085", `nel\u0085`},
+		{"raw 8-bit csi \x9b2J", `raw 8-bit csi \x9b2J`},
+		{"bidi \u202etxt.exe", `bidi \u202etxt.exe`},
+		{"isolate \u2066x\u2069", `isolate \u2066x\u2069`},
+		{"sep\u2028x", `sep\u2028x`},
+		{"nul\x00", `nul\x00`},
+	} {
+		if got := trace.Escape(tc.in); got != tc.want {
+			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The attack of issue 15: a model's text, a tool name, a notify_user
+// message, a failure reason and the final report each try to forge a hook
+// line with a carriage return and erase-line codes, and to set the window
+// title. No output line may be the forged one, and no escape byte may
+// reach the terminal.
+func TestTraceNeutralisesInjectedLines(t *testing.T) {
+	const forged = "turn 2   hook       pre boxed_in: allow"
+	inject := "ok\r\x1b[2K" + forged + "\n" + forged + "\x1b]0;owned\x07"
+	evs := []engine.Event{
+		{Kind: engine.EventTaskStart, Task: 1, Text: "go " + inject},
+		{Kind: engine.EventModel, Turn: 1, Text: inject, Tool: "pick_up" + inject, Args: map[string]any{"k" + inject: inject}},
+		{Kind: engine.EventNotify, Turn: 1, Text: inject},
+		{Kind: engine.EventHook, Turn: 1, Tool: "x", Hook: &engine.HookVerdict{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
+		{Kind: engine.EventToolResult, Turn: 1, Tool: "pick_up" + inject, Result: &engine.Envelope{Reason: inject}},
+		{Kind: engine.EventToolResult, Turn: 1, Tool: "ok", Result: &engine.Envelope{Success: true, Value: map[string]any{"v": inject + "\u009b2J"}}},
+		{Kind: engine.EventObservation, Turn: 2, Text: "observation unavailable: " + inject},
+		{Kind: engine.EventDone, Turn: 2, Done: &engine.Report{Reason: engine.DoneFinal, Turns: 2, Text: "report " + inject, Error: inject}},
+	}
+	for _, verbose := range []bool{false, true} {
+		var b bytes.Buffer
+		w := trace.New(&b, verbose)
+		for _, ev := range evs {
+			if err := w.Write(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := b.String()
+		for _, bad := range []string{"\r", "\x1b", "\x07", "\u009b"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("verbose=%v: raw %q reached the terminal:\n%s", verbose, bad, out)
+			}
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if strings.HasPrefix(line, "turn 2   hook") || strings.HasPrefix(line, forged) {
+				t.Errorf("verbose=%v: line %d is forged: %q", verbose, i+1, line)
+			}
+			if !strings.HasPrefix(line, "turn ") && !strings.HasPrefix(line, "── ") && !strings.HasPrefix(line, "error: ") &&
+				!strings.HasPrefix(line, "report: ") && !strings.HasPrefix(line, "  ") {
+				t.Errorf("verbose=%v: line %d starts with untrusted text: %q", verbose, i+1, line)
+			}
+		}
+	}
+}

@@ -1,0 +1,280 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Writer prints a task's events as a readable live trace: one line per turn
+// step, so an operator can follow turns, calls, hook and evaluator verdicts
+// as they happen. It is an engine.Sink; one Writer may serve the tasks of a
+// session one after another. Every string that came from a model, a
+// back-end, the world or the operator passes Escape.
+type Writer struct {
+	w       io.Writer
+	verbose bool
+	err     error // the first write error
+	// after holds lines of post-execution work (verdicts, notes) until the
+	// call's result is printed, so the trace reads call → result → verdict.
+	after []string
+}
+
+var _ engine.Sink = (*Writer)(nil)
+
+// New returns a Writer printing to w; verbose adds context sizes, skipped
+// and evaluate hooks, and each call before it runs.
+func New(w io.Writer, verbose bool) *Writer {
+	return &Writer{w: w, verbose: verbose}
+}
+
+// Write prints one event; it returns the first error writing to w.
+func (t *Writer) Write(ev engine.Event) error {
+	switch ev.Kind {
+	case engine.EventTaskStart:
+		t.printf("── task %d: %s\n", ev.Task, Escape(ev.Text))
+	case engine.EventObservation:
+		t.observation(ev)
+	case engine.EventModel:
+		t.model(ev)
+	case engine.EventHook:
+		t.hook(ev)
+	case engine.EventToolCall:
+		if t.verbose {
+			t.line(ev, "call", Escape(ev.Tool)+" "+compactJSON(ev.Args, 160))
+		}
+	case engine.EventToolResult:
+		t.result(ev)
+	case engine.EventEvaluation:
+		t.verdict(ev)
+	case engine.EventCompaction:
+		t.compaction(ev)
+	case engine.EventNotify:
+		t.line(ev, "notify", oneLine(ev.Text, 200))
+	case engine.EventQuestion:
+		t.line(ev, "question", oneLine(ev.Text, 200))
+	case engine.EventReplan:
+		t.line(ev, "replan", oneLine(ev.Text, 200))
+	case engine.EventCancel:
+		t.line(ev, "cancel", oneLine(ev.Text, 200))
+	case engine.EventMemory:
+		t.line(ev, "memory", oneLine(ev.Text, 200))
+	case engine.EventSinkError:
+		t.line(ev, "sink", oneLine(ev.Text, 200))
+	case engine.EventContext:
+		if t.verbose && ev.Tokens != nil {
+			c := ev.Tokens
+			t.line(ev, "context", fmt.Sprintf("~%d tokens (resident %d, refreshed %d, accumulated %d)", c.Total, c.Resident, c.Refreshed, c.Accumulated))
+		}
+	case engine.EventDone:
+		t.done(ev)
+	}
+	return t.err
+}
+
+// Close prints lines still held for a result that never came.
+func (t *Writer) Close() error {
+	t.flushAfter()
+	return t.err
+}
+
+func (t *Writer) printf(format string, a ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, a...)
+	}
+}
+
+// line prints one trace line; text must already be escaped.
+func (t *Writer) line(ev engine.Event, kind, text string) {
+	t.printf("%s", formatLine(ev, kind, text))
+}
+
+// later holds a line until the call's result is printed.
+func (t *Writer) later(ev engine.Event, kind, text string) {
+	t.after = append(t.after, formatLine(ev, kind, text))
+}
+
+func (t *Writer) flushAfter() {
+	for _, l := range t.after {
+		t.printf("%s", l)
+	}
+	t.after = t.after[:0]
+}
+
+func formatLine(ev engine.Event, kind, text string) string {
+	return fmt.Sprintf("turn %-3d %-10s %s\n", ev.Turn, kind, text)
+}
+
+func (t *Writer) observation(ev engine.Event) {
+	switch {
+	case ev.Observation != nil:
+		t.line(ev, "observe", observationLine(ev))
+	case ev.Text != "":
+		t.line(ev, "observe", Escape(ev.Text))
+	}
+}
+
+func (t *Writer) model(ev engine.Event) {
+	line := ""
+	if s := foldSpace(ev.Text, 160); s != "" {
+		// %q is terminal-safe on its own (it escapes every non-printable
+		// rune), so the text is quoted once rather than escaped twice.
+		line = fmt.Sprintf("%q", s)
+	}
+	if ev.Tool != "" {
+		if line != "" {
+			line += " "
+		}
+		line += "→ " + Escape(ev.Tool) + " " + compactJSON(ev.Args, 160)
+	}
+	if line == "" {
+		line = "(no text, no tool call)"
+	}
+	t.line(ev, "model", line)
+}
+
+func (t *Writer) hook(ev engine.Event) {
+	h := ev.Hook
+	if h == nil || ((h.Decision == engine.DecisionSkip || h.Decision == engine.DecisionEvaluate) && !t.verbose) {
+		return // the evaluation line reports an evaluate hook's outcome
+	}
+	line := fmt.Sprintf("%s %s: %s", Escape(h.Phase), Escape(h.Hook), Escape(string(h.Decision)))
+	if h.Before != nil || h.After != nil {
+		line += fmt.Sprintf(" %s → %s", compactJSON(h.Before, 80), compactJSON(h.After, 80))
+	}
+	if h.Reason != "" {
+		line += " — " + oneLine(h.Reason, 160)
+	}
+	if h.Phase == "post" {
+		t.later(ev, "hook", line)
+	} else {
+		t.line(ev, "hook", line)
+	}
+}
+
+func (t *Writer) result(ev engine.Event) {
+	r := ev.Result
+	if r == nil {
+		return
+	}
+	if r.Success {
+		t.line(ev, "result", fmt.Sprintf("%s ✓ %s", Escape(ev.Tool), compactJSON(r.Value, 140)))
+	} else {
+		t.line(ev, "result", fmt.Sprintf("%s ✗ %s", Escape(ev.Tool), oneLine(r.Reason, 160)))
+	}
+	t.flushAfter()
+}
+
+func (t *Writer) verdict(ev engine.Event) {
+	v := ev.Verdict
+	if v == nil {
+		return
+	}
+	line := fmt.Sprintf("%s: %s (by %s)", Escape(ev.Tool), Escape(string(v.Status)), Escape(v.Source))
+	if v.Reason != "" {
+		line += " — " + oneLine(v.Reason, 160)
+	}
+	t.later(ev, "verdict", line)
+}
+
+func (t *Writer) compaction(ev engine.Event) {
+	c := ev.Compaction
+	switch {
+	case c == nil:
+	case c.OK:
+		t.line(ev, "compact", fmt.Sprintf("%d → %d messages, ~%d → ~%d tokens in %d round(s)", c.MessagesBefore, c.MessagesAfter, c.TokensBefore, c.TokensAfter, c.Rounds))
+	default:
+		t.line(ev, "compact", "failed, context unchanged: "+Escape(c.Error))
+	}
+}
+
+func (t *Writer) done(ev engine.Event) {
+	d := ev.Done
+	if d == nil {
+		return
+	}
+	t.flushAfter()
+	t.printf("── done: %s after %d turn(s)\n", Escape(string(d.Reason)), d.Turns)
+	if d.Error != "" {
+		t.printf("error: %s\n", Escape(d.Error))
+	}
+	t.printf("report: %s\n", Block(strings.TrimSpace(d.Text)))
+	if d.RunDir != "" {
+		t.printf("run log: %s\n", Escape(d.RunDir))
+	}
+}
+
+// Block escapes a multi-line untrusted text (a report, an error that
+// quotes a back-end's stderr) and indents its continuation lines, so no
+// line of it can pass for a line of the trace or of the CLI's own output.
+func Block(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return strings.Join(lines, "\n  ")
+}
+
+func observationLine(ev engine.Event) string {
+	o := ev.Observation
+	var parts []string
+	if c := o.Clearance; c != nil {
+		parts = append(parts, fmt.Sprintf("clearance F %.2f B %.2f L %.2f R %.2f", c.Front, c.Back, c.Left, c.Right))
+	}
+	if o.Pose != nil && o.Pose.Room != "" {
+		parts = append(parts, "in "+Escape(o.Pose.Room))
+	}
+	held := o.Held
+	if held == "" {
+		held = "nothing"
+	}
+	parts = append(parts, "holding "+Escape(held))
+	var seen []string
+	for _, d := range o.Detections {
+		if d.Visible {
+			seen = append(seen, Escape(d.Name))
+		}
+	}
+	sort.Strings(seen)
+	seen = slices.Compact(seen) // one object seen by several cameras
+	if len(seen) > 0 {
+		parts = append(parts, "sees "+strings.Join(seen, ", "))
+	}
+	if n := len(ev.Images); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d image(s)", n))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// compactJSON renders a value as one bounded, escaped line of JSON.
+func compactJSON(v any, limit int) string {
+	if v == nil {
+		return "{}"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return oneLine(fmt.Sprintf("%v", v), limit)
+	}
+	return oneLine(string(b), limit)
+}
+
+// oneLine folds whitespace, bounds a string keeping its start, and escapes
+// it for the terminal.
+func oneLine(s string, limit int) string {
+	return Escape(foldSpace(s, limit))
+}
+
+// foldSpace folds runs of whitespace into one space and bounds the result
+// to limit runes ("…" marks a cut).
+func foldSpace(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return s
+}
