@@ -16,8 +16,8 @@ func TestToolIndexResolve(t *testing.T) {
 	}{
 		{x, "grip", "arm", "grip", Found},
 		{x, "arm.grip", "arm", "grip", Found},
-		{x, "core.grip", "", "", Unknown},   // core's tools are all known
-		{x, "observe", "", "", Ambiguous},   // two toolsets have it
+		{x, "core.grip", "", "", Unknown}, // core's tools are all known
+		{x, "observe", "", "", Ambiguous}, // two toolsets have it
 		{x, "cam.observe", "cam", "observe", Found},
 		{x, "sim.navigate_to", "sim", "navigate_to", Possible},
 		{x, "navigate_to", "", "navigate_to", Possible}, // sim may have it
