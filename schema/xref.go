@@ -12,7 +12,7 @@ import (
 )
 
 // builtinTools are the tools a builtin toolset provides.
-var builtinTools = []string{"query_user", "notify_user", "load_skill", "scene_lookup"}
+var builtinTools = []string{"query_user", "notify_user", "load_skill", "read_skill_resource", "scene_lookup"}
 
 // stageNames are the stages a loop may list.
 var stageNames = []string{"task_notes", "observe", "scene_brief", "compact", "decide", "execute", "record"}

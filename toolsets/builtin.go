@@ -48,7 +48,7 @@ func (s *staticToolset) Tools(context.Context) ([]engine.Tool, error) { return s
 func (s *staticToolset) Close() error                                 { return nil }
 
 // NewBuiltinFactory builds the in-process toolset: query_user, notify_user,
-// load_skill and scene_lookup.
+// load_skill, read_skill_resource and scene_lookup.
 func NewBuiltinFactory() engine.ToolsetFactory {
 	return func(_ context.Context, spec *schema.Spec, name string, host engine.Host) (engine.Toolset, error) {
 		if host == nil {
@@ -97,6 +97,11 @@ type notifyArgs struct {
 
 type skillArgs struct {
 	Name string `json:"name"`
+}
+
+type resourceArgs struct {
+	Skill string `json:"skill"`
+	Path  string `json:"path"`
 }
 
 type lookupArgs struct {
@@ -161,6 +166,25 @@ func builtinTools(host engine.Host) []*builtinTool {
 					return engine.Failure(fmt.Sprintf("no skill loaded: %v", err))
 				}
 				return engine.Envelope{Success: true, Value: map[string]any{"name": a.Name, "instructions": body}}
+			}),
+		},
+		{
+			def: engine.ToolDef{
+				Name: "read_skill_resource",
+				Description: "Read a file bundled with a skill you loaded in this task (a reference, a table, a script), " +
+					"by the path listed when the skill loaded. Read one only when the skill's instructions call for it. " +
+					"It fails for a skill not loaded yet (load it first) and for any path outside the skill's folder.",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+					`"skill":{"type":"string","minLength":1,"description":"the loaded skill's name"},` +
+					`"path":{"type":"string","minLength":1,"description":"the resource's path as listed, relative to the skill's folder"}},` +
+					`"required":["skill","path"],"additionalProperties":false}`),
+			},
+			run: typed("read_skill_resource", func(_ context.Context, a resourceArgs) engine.Envelope {
+				text, err := host.SkillResource(a.Skill, a.Path)
+				if err != nil {
+					return engine.Failure(fmt.Sprintf("resource not read: %v", err))
+				}
+				return engine.Envelope{Success: true, Value: map[string]any{"skill": a.Skill, "path": a.Path, "content": text}}
 			}),
 		},
 		{
