@@ -32,6 +32,7 @@ type task struct {
 	lastKey            string
 	repeats            int
 	report             *Report
+	trace              memoryTrace // consolidation evidence
 }
 
 type loadedSkill struct{ name, body string }
@@ -65,7 +66,9 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	defer h.busy.Store(false)
 
 	t := h.startTask(ctx, instruction, cfg, yield)
-	rep := h.finish(t, h.loop(ctx, t))
+	rep := h.loop(ctx, t)
+	h.rememberTask(ctx, t, rep)
+	rep = h.finish(t, rep)
 	if rep.Reason == DoneError {
 		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
 	}
@@ -240,6 +243,7 @@ func (h *Harness) emit(t *task, ev Event) {
 	ev.Time = h.clock()
 	ev.Task = t.n
 	ev.Turn = t.turn
+	t.trace.observe(ev)
 	if t.log != nil {
 		if err := t.log.write(ev); err != nil {
 			h.log.Error("run log write", "err", err, "kind", ev.Kind)
