@@ -111,7 +111,12 @@ func (s *Store) locked(ctx context.Context, fn func(r *os.Root) error) (err erro
 	if err := os.MkdirAll(s.cfg.Dir, 0o755); err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
-	fl := flock.New(filepath.Join(s.cfg.Dir, LockFile))
+	lock := filepath.Join(s.cfg.Dir, LockFile)
+	// The lock is opened by path: refuse a symlink planted in its place.
+	if fi, err := os.Lstat(lock); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("memory: %s is a symlink; refusing to follow it", lock)
+	}
+	fl := flock.New(lock)
 	ok, err := fl.TryLockContext(ctx, s.lockRetry)
 	if err != nil {
 		return fmt.Errorf("memory: locking %s: %w", s.cfg.Dir, err)

@@ -169,3 +169,17 @@ func TestPinnedLinesKept(t *testing.T) {
 		t.Fatalf("MEMORY.md:\n%s", got)
 	}
 }
+
+func TestSymlinkedLockRefused(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "planted"), filepath.Join(dir, LockFile)); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := NewStore(Config{Dir: dir})
+	if _, err := s.Append(t.Context(), "", []Entry{{Text: "x", Confidence: 1}}); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Fatalf("err %v", err)
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Fatalf("created outside: %v", names)
+	}
+}
