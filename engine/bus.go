@@ -19,6 +19,8 @@ type taskSink struct {
 // reaches a sink or the consumer unredacted.
 func (h *Harness) publish(t *task, ev Event) {
 	ev = redact.Value(h.redactor, ev)
+	// Consolidation reads the redacted trace: memory never holds a secret.
+	t.trace.observe(ev)
 	var failed []int
 	for i := range t.sinks {
 		s := &t.sinks[i]

@@ -40,6 +40,8 @@ type Harness struct {
 	profile   string
 	catalog   string
 
+	consolidator model.Model // nil: memory consolidation off
+
 	busy      atomic.Bool
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -113,6 +115,9 @@ func (h *Harness) build(ctx context.Context) error {
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns)
 	if spec.Memory.Dir != "" {
 		h.memoryDir = h.resolve(spec.Memory.Dir)
+	}
+	if err := h.buildConsolidator(); err != nil {
+		return err
 	}
 	if err := h.buildRunLog(); err != nil {
 		return err

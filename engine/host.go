@@ -13,6 +13,9 @@ type Host interface {
 	// LoadSkill returns a skill's body and adds it to Resident context for the
 	// rest of the current task.
 	LoadSkill(name string) (string, error)
+	// SkillResource reads a resource file of a skill loaded in the current
+	// task, confined to that skill's folder.
+	SkillResource(skill, path string) (string, error)
 	// SceneLookup returns the scene-graph entries matching a query (a name, a
 	// class or a room), for the model to ask for detail beyond the Brief.
 	SceneLookup(query string) []scenegraph.Entry
@@ -45,4 +48,7 @@ type SkillCatalog interface {
 	// Body returns one skill's instruction body, or an error naming the skill.
 	Body(name string) (string, error)
 	Names() []string
+	// Resource reads one of a skill's resource files (path relative to its
+	// folder); it refuses any path that leaves the folder.
+	Resource(name, path string) (string, error)
 }

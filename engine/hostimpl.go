@@ -39,6 +39,30 @@ func (a hostAdapter) LoadSkill(name string) (string, error) {
 	return body, nil
 }
 
+// SkillResource reads a resource of a skill, only once that skill was
+// loaded in the running task: resources are the third level of disclosure.
+func (a hostAdapter) SkillResource(skill, path string) (string, error) {
+	h := a.h
+	if h.opts.Skills == nil {
+		return "", errors.New("read_skill_resource: this session has no skills")
+	}
+	h.hostMu.Lock()
+	running := h.task != nil
+	loaded := running && slices.ContainsFunc(h.task.skills, func(s loadedSkill) bool { return s.name == skill })
+	h.hostMu.Unlock()
+	switch {
+	case !running:
+		return "", errors.New("read_skill_resource: no task is running")
+	case !loaded:
+		return "", fmt.Errorf("read_skill_resource: skill %q is not loaded in this task: load it with load_skill first", skill)
+	}
+	text, err := h.opts.Skills.Resource(skill, path)
+	if err != nil {
+		return "", fmt.Errorf("read_skill_resource: %w", err)
+	}
+	return text, nil
+}
+
 // SceneLookup returns the scene-graph entries matching query.
 func (a hostAdapter) SceneLookup(query string) []scenegraph.Entry {
 	h := a.h

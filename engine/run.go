@@ -37,6 +37,7 @@ type task struct {
 	lastKey            string
 	repeats            int
 	report             *Report
+	trace              memoryTrace // consolidation evidence
 }
 
 type loadedSkill struct{ name, body string }
@@ -70,8 +71,10 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	defer h.busy.Store(false)
 
 	t := h.startTask(ctx, instruction, cfg, yield)
+	rep := h.loop(ctx, t)
+	h.rememberTask(ctx, t, rep)
 	// The report returned is redacted like the done event that carries it.
-	rep := redact.Value(h.redactor, h.finish(t, h.loop(ctx, t)))
+	rep = redact.Value(h.redactor, h.finish(t, rep))
 	if rep.Reason == DoneError {
 		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
 	}

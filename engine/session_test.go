@@ -334,6 +334,9 @@ func (c fakeCatalog) Body(name string) (string, error) {
 	return "", errors.New("no skill " + name)
 }
 func (c fakeCatalog) Names() []string { return []string{"drawer"} }
+func (c fakeCatalog) Resource(string, string) (string, error) {
+	return "", errors.New("fake catalog: no resources")
+}
 
 // Tools reach their session through Host: events they emit join the stream
 // in order, and scene lookup returns refs a question can carry.

@@ -110,7 +110,7 @@ func (h *Harness) assembleTools() ([]model.ToolDef, error) {
 	for _, name := range h.tools.names {
 		rt := h.tools.byName[name]
 		desc := joinNonEmpty(h.tools.base[name], rt.Contract.Description)
-		exp, err := h.readMemoryFile(filepath.Join("tool_experience", name+".md"))
+		exp, err := experienceSummary(h.memoryDir, name, h.spec.Memory.ToolExperienceChars)
 		if err != nil {
 			return nil, err
 		}

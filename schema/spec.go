@@ -227,8 +227,15 @@ type Compaction struct {
 
 // Memory configures MEMORY.md, tool_experience/ and consolidation.
 type Memory struct {
-	Dir           string        `json:"dir"`
-	Consolidation Consolidation `json:"consolidation"`
+	Dir string `json:"dir"`
+	// MaxEntries and MaxFileBytes bound each memory file; past either, its
+	// oldest, least confident entries are merged at task end.
+	MaxEntries   int `json:"max_entries"`
+	MaxFileBytes int `json:"max_file_bytes"`
+	// ToolExperienceChars bounds the experience summary appended to a
+	// tool's description at task start.
+	ToolExperienceChars int           `json:"tool_experience_chars"`
+	Consolidation       Consolidation `json:"consolidation"`
 }
 
 // Consolidation is the task-end call that writes durable memory.

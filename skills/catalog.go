@@ -99,12 +99,8 @@ func (c *Catalog) Body(name string) (string, error) {
 	if len(s.Resources) == 0 {
 		return s.Body, nil
 	}
-	paths := make([]string, len(s.Resources))
-	for i, r := range s.Resources {
-		paths[i] = filepath.Join(s.Dir, filepath.FromSlash(r))
-	}
-	return s.Body + "\n\nResources of this skill (read one only when the instructions above call for it): " +
-		strings.Join(paths, ", "), nil
+	return s.Body + "\n\nResources of this skill (read one with read_skill_resource only when the instructions above call for it): " +
+		strings.Join(s.Resources, ", "), nil
 }
 
 // Names lists the skills, sorted.

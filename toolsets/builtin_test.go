@@ -19,12 +19,14 @@ import (
 
 // fakeHost is the session side the builtin tools reach.
 type fakeHost struct {
-	user    engine.UserChannel
-	mu      sync.Mutex
-	events  []engine.Event
-	skills  map[string]string
-	entries []scenegraph.Entry
-	panics  bool
+	user   engine.UserChannel
+	mu     sync.Mutex
+	events []engine.Event
+	skills map[string]string
+	// resources by "skill/path"
+	resources map[string]string
+	entries   []scenegraph.Entry
+	panics    bool
 }
 
 func (h *fakeHost) User() engine.UserChannel { return h.user }
@@ -33,6 +35,12 @@ func (h *fakeHost) LoadSkill(name string) (string, error) {
 		return b, nil
 	}
 	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
+}
+func (h *fakeHost) SkillResource(skill, path string) (string, error) {
+	if r, ok := h.resources[skill+"/"+path]; ok {
+		return r, nil
+	}
+	return "", fmt.Errorf("skill %q is not loaded in this task", skill)
 }
 func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
 	if h.panics {
@@ -212,4 +220,16 @@ func (s *schemaTool) Def() model.ToolDef {
 }
 func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope {
 	return engine.Failure("unused")
+}
+
+func TestReadSkillResource(t *testing.T) {
+	h := &fakeHost{user: user.NewScript(), resources: map[string]string{"open_drawer/handles.md": "knobs and bars"}}
+	ts := newBuiltin(t, builtinSpec("read_skill_resource"), h)
+	env := call(t, ts, "read_skill_resource", `{"skill":"open_drawer","path":"handles.md"}`)
+	wantSuccess(t, env)
+	if env.Value["content"] != "knobs and bars" || env.Value["path"] != "handles.md" {
+		t.Fatalf("read_skill_resource = %v", env.Value)
+	}
+	wantFailure(t, call(t, ts, "read_skill_resource", `{"skill":"wipe","path":"a.md"}`), "resource not read", `skill "wipe" is not loaded`)
+	wantFailure(t, call(t, ts, "read_skill_resource", `{"skill":"open_drawer"}`), "path")
 }

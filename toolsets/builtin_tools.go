@@ -49,6 +49,11 @@ type skillArgs struct {
 	Name string `json:"name" jsonschema:"the skill's name as listed in the catalog"`
 }
 
+type resourceArgs struct {
+	Skill string `json:"skill" jsonschema:"the loaded skill's name"`
+	Path  string `json:"path" jsonschema:"the resource's path as listed, relative to the skill's folder"`
+}
+
 type lookupArgs struct {
 	Query string `json:"query" jsonschema:"an object name, a class or a room"`
 }
@@ -103,6 +108,22 @@ func builtinTools(host engine.Host) []*builtinTool {
 					return engine.Failure(fmt.Sprintf("no skill loaded: %v", err))
 				}
 				return engine.Envelope{Success: true, Value: map[string]any{"name": a.Name, "instructions": body}}
+			}),
+		},
+		{
+			def: model.ToolDef{
+				Name: "read_skill_resource",
+				Description: "Read a file bundled with a skill you loaded in this task (a reference, a table, a script), " +
+					"by the path listed when the skill loaded. Read one only when the skill's instructions call for it. " +
+					"It fails for a skill not loaded yet (load it first) and for any path outside the skill's folder.",
+				InputSchema: inputSchema[resourceArgs]("skill", "path"),
+			},
+			run: typed("read_skill_resource", func(_ context.Context, a resourceArgs) engine.Envelope {
+				text, err := host.SkillResource(a.Skill, a.Path)
+				if err != nil {
+					return engine.Failure(fmt.Sprintf("resource not read: %v", err))
+				}
+				return engine.Envelope{Success: true, Value: map[string]any{"skill": a.Skill, "path": a.Path, "content": text}}
 			}),
 		},
 		{

@@ -41,6 +41,11 @@ func TestContextGolden(t *testing.T) {
 					args = append(args, l)
 				}
 			}
+			for i := 1; i < len(args); i++ {
+				if args[i-1] == "--spec" { // a copy: no memory of earlier runs
+					args[i] = exampleCopy(t, args[i])
+				}
+			}
 			code, out, errs := run(t, append([]string{"context"}, args...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)

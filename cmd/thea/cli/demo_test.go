@@ -22,7 +22,7 @@ func TestHouseholdDemo(t *testing.T) {
 	runs := t.TempDir()
 	var out, errb bytes.Buffer
 	code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, []string{
-		"run", "--spec", filepath.Join("..", "..", "..", "examples", "household", "spec.cue"),
+		"run", "--spec", exampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue")),
 		"--run-log", runs, "Put the mug in the top drawer",
 	})
 	if code != 0 {

@@ -66,6 +66,7 @@ func TestTraceGolden(t *testing.T) {
 				if spec, err = filepath.Abs(filepath.Join(filepath.Dir(file), p)); err != nil {
 					t.Fatal(err)
 				}
+				spec = exampleCopy(t, spec)
 			}
 			args := []string{"run", "--spec", spec, "--run-log", filepath.Join(work, "runs")}
 			args = append(args, strings.Fields(header["flags"])...)

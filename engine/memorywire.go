@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/thea-harness/thea/engine/memory"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+// This file adapts the engine's Task Notes and events to engine/memory. The
+// loop calls it at two points (see NOTES-README-memory.md): each emitted
+// event feeds a memoryTrace, and at task end consolidateTask runs once.
+
+// memoryLineChars bounds one evidence line's parts.
+const memoryLineChars = 200
+
+// defaultExperienceChars is memory.tool_experience_chars's schema default.
+const defaultExperienceChars = 800
+
+// memoryTrace gathers a task's evidence for consolidation as its events are
+// emitted. Verdicts enter only here, as evidence.
+type memoryTrace struct {
+	evidence []string
+	answers  []memory.Answer
+}
+
+// observe records what an event says about the task, if anything.
+func (m *memoryTrace) observe(ev Event) {
+	at := "turn " + strconv.Itoa(ev.Turn) + ": "
+	switch ev.Kind {
+	case EventToolResult:
+		if ev.Result == nil {
+			return
+		}
+		var b strings.Builder
+		b.WriteString(at + ev.Tool + argsBrief(ev.Args))
+		if ev.Result.Success {
+			b.WriteString(" succeeded")
+		} else {
+			b.WriteString(" failed: " + oneLine(ev.Result.Reason, memoryLineChars))
+		}
+		if v := ev.Result.Verdict; v != nil {
+			b.WriteString("; evaluator verdict " + string(v.Status))
+			if v.Reason != "" {
+				b.WriteString(": " + oneLine(v.Reason, memoryLineChars))
+			}
+			if v.Evidence != "" {
+				b.WriteString(" (evidence: " + oneLine(v.Evidence, memoryLineChars) + ")")
+			}
+		}
+		m.evidence = append(m.evidence, b.String())
+	case EventHook:
+		if h := ev.Hook; h != nil && h.Decision != "allow" && h.Decision != "skip" && h.Decision != "evaluate" && h.Decision != "note" {
+			m.evidence = append(m.evidence, fmt.Sprintf("%shook %s %s %s: %s", at, h.Hook, h.Decision, ev.Tool, oneLine(h.Reason, memoryLineChars)))
+		}
+	case EventQuestion:
+		q, _ := ev.Args["question"].(string)
+		a, ok := ev.Args["answer"].(string)
+		if !ok {
+			return
+		}
+		if q == "" {
+			q = ev.Text
+		}
+		m.answers = append(m.answers, memory.Answer{Question: oneLine(q, memoryLineChars), Answer: oneLine(a, memoryLineChars)})
+		m.evidence = append(m.evidence, fmt.Sprintf("%sasked the user %q, answered %q", at, oneLine(q, memoryLineChars), oneLine(a, memoryLineChars)))
+	case EventReplan:
+		m.evidence = append(m.evidence, at+"instruction revised: "+oneLine(ev.Text, memoryLineChars))
+	case EventCancel:
+		m.evidence = append(m.evidence, at+oneLine(ev.Text, memoryLineChars))
+	case EventDone:
+		if d := ev.Done; d != nil {
+			m.evidence = append(m.evidence, fmt.Sprintf("task ended (%s) after %d turns: %s", d.Reason, d.Turns, oneLine(d.Text, 2*memoryLineChars)))
+		}
+	}
+}
+
+func argsBrief(args map[string]any) string {
+	if len(args) == 0 {
+		return "()"
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "(…)"
+	}
+	return "(" + oneLine(string(b), memoryLineChars) + ")"
+}
+
+// memoryNotes is Task Notes as engine/memory reads them.
+func memoryNotes(n TaskNotes) memory.Notes {
+	out := memory.Notes{Goal: n.Goal, Phase: n.Phase, Timeline: make([]string, len(n.Timeline))}
+	for i, e := range n.Timeline {
+		out.Timeline[i] = "turn " + strconv.Itoa(e.Turn) + ": " + e.Text
+	}
+	return out
+}
+
+// memoryConfig is the spec's memory section for engine/memory.
+func memoryConfig(dir string, m schema.Memory) memory.Config {
+	return memory.Config{Dir: dir, Threshold: m.Consolidation.Threshold, MaxEntries: m.MaxEntries, MaxFileBytes: m.MaxFileBytes}
+}
+
+// consolidateTask runs the task-end consolidation and returns the memory
+// event to emit. taskN stamps the entries ("t<N>"); tools are the session's
+// tool names, the only valid tool scopes.
+func consolidateTask(ctx context.Context, m model.Model, cfg memory.Config, notes TaskNotes, tr *memoryTrace, tools []string, taskN int, now time.Time) Event {
+	in := memory.Input{Notes: memoryNotes(notes), Evidence: tr.evidence, Answers: tr.answers, Tools: tools,
+		Task: "t" + strconv.Itoa(taskN), Now: now}
+	res, err := memory.Consolidate(ctx, m, cfg, in)
+	text := res.String()
+	if err != nil {
+		text += "; error: " + err.Error()
+	}
+	return Event{Kind: EventMemory, Text: text}
+}
+
+// experienceSummary is a tool's experience for its description; a tool
+// whose name cannot name a file has none.
+func experienceSummary(dir, tool string, maxChars int) (string, error) {
+	if dir == "" || memory.ValidToolName(tool) != nil {
+		return "", nil
+	}
+	if maxChars <= 0 {
+		maxChars = defaultExperienceChars // a spec built in Go, without the schema's defaults
+	}
+	s, err := memory.Summary(dir, tool, maxChars)
+	if err != nil {
+		return "", fmt.Errorf("tool experience of %s: %w", tool, err)
+	}
+	return s, nil
+}
+
+// buildConsolidator picks the consolidation model: memory.consolidation.model,
+// else the main model. Consolidation is off without a memory dir.
+func (h *Harness) buildConsolidator() error {
+	c := h.spec.Memory.Consolidation
+	if !c.Enabled || h.memoryDir == "" {
+		return nil
+	}
+	h.consolidator = h.model
+	if c.Model != nil {
+		m, err := h.opts.Catalog.NewModel(*c.Model, h.spec.Dir)
+		if err != nil {
+			return fmt.Errorf("memory.consolidation.model: %w", err)
+		}
+		h.consolidator = m
+	}
+	return nil
+}
+
+// rememberTask consolidates a task that ran to an end of its own (a final
+// answer or a harness limit: failures teach too) and emits the memory
+// event before the done event. A cancelled task, one ended by an error or
+// one that never ran a turn is not consolidated.
+func (h *Harness) rememberTask(ctx context.Context, t *task, rep Report) {
+	if h.consolidator == nil || t.turn == 0 || ctx.Err() != nil || rep.Reason == DoneCancelled || rep.Reason == DoneError {
+		return
+	}
+	h.flush(t)
+	done := rep
+	done.Turns = t.turn
+	t.trace.observe(Event{Kind: EventDone, Turn: t.turn, Done: &done})
+	h.emit(t, consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory), t.notes.clone(), &t.trace,
+		h.tools.names, t.n, h.clock()))
+}

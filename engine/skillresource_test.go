@@ -1,0 +1,81 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/skills"
+)
+
+// A skill's resources are readable only after the skill was loaded in the
+// same task, and only inside its folder.
+func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, "drawer"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "drawer", "SKILL.md"), []byte("---\nname: drawer\ndescription: Opening drawers.\n---\nSee handles.md."), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "drawer", "handles.md"), []byte("knobs and bars"), 0o644))
+	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("outside"), 0o644))
+	must(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "drawer", "escape.md")))
+	cat, err := skills.Load([]string{dir})
+	must(t, err)
+
+	read := func(path string) string { return `{"skill":"drawer","path":"` + path + `"}` }
+	f := newFixture(t,
+		toolResp("", call("read", read("handles.md"))),
+		toolResp("", call("load_skill", `{"name":"drawer"}`)),
+		toolResp("", call("read", read("handles.md"))),
+		toolResp("", call("read", read("../drawer/handles.md"))),
+		toolResp("", call("read", read("escape.md"))),
+		toolResp("done"),
+		toolResp("", call("read", read("handles.md"))),
+		toolResp("done again"),
+	)
+	f.skills = cat
+	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) engine.Envelope {
+		if _, err := f.host.LoadSkill(args["name"].(string)); err != nil {
+			return engine.Failure(err.Error())
+		}
+		return engine.Envelope{Success: true}
+	})
+	var got []string
+	f.addTool("core", "read", func(_ context.Context, args map[string]any) engine.Envelope {
+		text, err := f.host.SkillResource(args["skill"].(string), args["path"].(string))
+		if err != nil {
+			got = append(got, "error: "+err.Error())
+			return engine.Failure(err.Error())
+		}
+		got = append(got, text)
+		return engine.Envelope{Success: true, Value: map[string]any{"content": text}}
+	})
+	h := f.harness(t)
+	for _, in := range []string{"open the drawer", "again"} {
+		if _, err := h.Run(t.Context(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		`error: read_skill_resource: skill "drawer" is not loaded in this task: load it with load_skill first`,
+		"knobs and bars",
+		`may not contain ".."`,
+		"escapes",
+		`error: read_skill_resource: skill "drawer" is not loaded in this task`, // a new task
+	}
+	if len(got) != len(want) {
+		t.Fatalf("reads %q", got)
+	}
+	for i := range want {
+		if !strings.Contains(got[i], want[i]) {
+			t.Errorf("read %d = %q, want it to contain %q", i+1, got[i], want[i])
+		}
+		if strings.Contains(got[i], "outside") && !strings.HasPrefix(got[i], "error") {
+			t.Errorf("read %d left the skill's folder: %q", i+1, got[i])
+		}
+	}
+	if _, err := f.host.SkillResource("drawer", "handles.md"); err == nil || !strings.Contains(err.Error(), "no task is running") {
+		t.Errorf("outside a task: %v", err)
+	}
+}
