@@ -24,6 +24,17 @@ type Diagnostic struct {
 	Pos     Pos    `json:"pos"`
 	Path    string `json:"path,omitempty"` // spec path, e.g. hooks.pre[0].rule
 	Message string `json:"message"`
+	// Severity is "warning" for a problem that does not stop a run; empty
+	// means an error.
+	Severity string `json:"severity,omitempty"`
 }
 
-func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Message) }
+// SeverityWarning marks a Diagnostic that does not make the spec invalid.
+const SeverityWarning = "warning"
+
+func (d Diagnostic) String() string {
+	if d.Severity == SeverityWarning {
+		return fmt.Sprintf("%s: warning: %s", d.Pos, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", d.Pos, d.Message)
+}

@@ -49,6 +49,10 @@ func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 		sortDiagnostics(l.diags)
 		return nil, dedupe(l.diags)
 	}
+	if len(l.warns) > 0 {
+		sortDiagnostics(l.warns)
+		spec.Warnings = dedupe(l.warns)
+	}
 	return spec, nil
 }
 
@@ -61,6 +65,7 @@ type loader struct {
 	pos    posMap
 	schema cue.Value // #Spec
 	diags  []Diagnostic
+	warns  []Diagnostic        // see Spec.Warnings
 	spec   *Spec               // the (possibly partial) plan being cross-checked
 	lines  map[string][]string // user files' lines, for rule positions
 }
@@ -252,7 +257,9 @@ func profilesFile(pkg string, profiles map[string]string) (*ast.File, error) {
 	}
 	b.WriteString("#embodiments: {\n")
 	for _, n := range names {
-		fmt.Fprintf(&b, "%q: {\n%s\n}\n", n, profiles[n])
+		// Open ("..."): the schema's #Embodiment, which is closed, decides
+		// which fields exist, so fields it adds (lock) get their defaults.
+		fmt.Fprintf(&b, "%q: {\n%s\n...\n}\n", n, profiles[n])
 	}
 	b.WriteString("}\n")
 	f, err := parser.ParseFile("embodiments/profiles.cue", b.String())

@@ -175,6 +175,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 			}
 		}
 	}
+	l.checkSafety(s, ok)
 	// Rules are compiled over whichever of hooks and tools is valid, so a
 	// broken tools section does not hide a typo in a hook (and vice versa).
 	var rules *Rules

@@ -25,7 +25,11 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if spec != nil && a.RuleTests != nil {
 				diags = append(diags, a.RuleTests(cmd.Context(), spec)...)
 			}
-			if err := writeDiagnostics(cmd, format, diags); err != nil {
+			out := diags
+			if spec != nil { // warnings are printed but do not fail validation
+				out = append(append([]schema.Diagnostic(nil), diags...), spec.Warnings...)
+			}
+			if err := writeDiagnostics(cmd, format, out); err != nil {
 				return err
 			}
 			if len(diags) > 0 {
