@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 )
@@ -12,16 +13,51 @@ import (
 // Deps are the process-level collaborators every toolset of a process shares.
 // They are passed explicitly: there is no package-level state.
 type Deps struct {
-	// Locks serialises physical calls to one back-end across all sessions of
+	// Locks serialises physical calls to one body (or, with
+	// safety.uncertainty "toolset", one toolset of it) across all sessions of
 	// the process; nil gives each Register call its own set.
 	Locks *PhysicalLocks
 	// Logger receives lifecycle messages (start, crash, restart); nil discards.
 	Logger *slog.Logger
+	// Bodies holds the motion state (in-flight calls, uncertainty) of each
+	// body, shared by every toolset built with these Deps; nil gives each
+	// Register call its own.
+	Bodies *Bodies
+	// OnSafety, when set, receives what happens to interrupted physical
+	// calls: a late reply, the stop tool's outcome, a killed back-end, a
+	// failed observation. It is called from the toolset's goroutines and must
+	// not block; the engine can record it in the run log.
+	OnSafety func(SafetyEvent)
+}
+
+// SafetyEvent kinds.
+const (
+	SafetyLateReply          = "late_reply"          // an abandoned physical call answered
+	SafetyStop               = "stop"                // the stop tool was called
+	SafetyKilled             = "backend_killed"      // no reply within stop_grace: back-end killed
+	SafetyObservationFailed  = "observation_failed"  // the observation did not decode
+	SafetyUncertaintyCleared = "uncertainty_cleared" // by a well-formed observation
+)
+
+// SafetyEvent is one event of motion safety, for the run log.
+type SafetyEvent struct {
+	Kind    string
+	Toolset string
+	Tool    string // the physical call concerned (or the observation tool)
+	// Envelope is the late reply, the stop tool's result or the failed
+	// observation (its Reason holds the raw text, bounded).
+	Envelope engine.Envelope
+	// After is the time since the physical call started.
+	After time.Duration
+	Text  string
 }
 
 func (d Deps) withDefaults() Deps {
 	if d.Locks == nil {
 		d.Locks = NewPhysicalLocks()
+	}
+	if d.Bodies == nil {
+		d.Bodies = NewBodies()
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -41,8 +77,8 @@ func Register(r *engine.Registry[engine.ToolsetFactory], deps Deps) error {
 	return nil
 }
 
-// PhysicalLocks holds one lock per back-end identity (command line or URL), so
-// two sessions sharing hardware never move it at once.
+// PhysicalLocks holds one in-process lock per key (a body and scope, see
+// Body.Begin), so two sessions sharing hardware never move it at once.
 type PhysicalLocks struct {
 	mu    sync.Mutex
 	locks map[string]chan struct{}
