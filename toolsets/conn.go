@@ -133,6 +133,17 @@ func (c *conn) close() {
 	})
 }
 
+// kill ends the back-end at once: SIGKILL to its whole process group before
+// the polite close (which would wait for a busy server to notice its stdin).
+// Over HTTP it is close.
+func (c *conn) kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		// ESRCH means the group is already gone.
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	c.close()
+}
+
 func (c *conn) stderrNote() string {
 	if c.stderr == nil {
 		return ""

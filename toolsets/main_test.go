@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -14,6 +15,15 @@ import (
 const serverEnv = "THEA_TOOLSETS_TESTSERVER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(faultEnv) == "1" {
+		if err := server.ServeStdio(faultserver.New(os.Getenv(faultserver.DirEnv))); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if mode := os.Getenv(harnessEnv); mode != "" {
+		os.Exit(harnessMain(mode))
+	}
 	if os.Getenv(serverEnv) == "1" {
 		if err := server.ServeStdio(testserver.New()); err != nil {
 			os.Exit(1)

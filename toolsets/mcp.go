@@ -182,11 +182,11 @@ func (ts *MCPToolset) Close() error {
 			ts.stopMotion(f, "the session closed")
 		}
 	}
+	for _, f := range flights {
+		f.conn.kill() // a motion still running ends with its back-end
+	}
 	if c != nil {
 		c.close()
-	}
-	for _, f := range flights {
-		f.conn.close() // a flight on a connection already replaced
 	}
 	ts.spawn.stop()
 	return nil
@@ -285,12 +285,22 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 
 // dropConn forgets a crashed connection (if still current) and ends it.
 func (ts *MCPToolset) dropConn(c *conn) {
+	ts.forget(c)
+	c.close()
+}
+
+// killConn forgets a connection (if still current) and kills its back-end.
+func (ts *MCPToolset) killConn(c *conn) {
+	ts.forget(c)
+	c.kill()
+}
+
+func (ts *MCPToolset) forget(c *conn) {
 	ts.mu.Lock()
+	defer ts.mu.Unlock()
 	if ts.conn == c {
 		ts.conn = nil
 	}
-	ts.mu.Unlock()
-	c.close()
 }
 
 func (ts *MCPToolset) setLastCrash(why string) {

@@ -146,7 +146,7 @@ func (ts *MCPToolset) watch(f *flight, what string) {
 		why := fmt.Sprintf("%s %s and did not answer within stop_grace %s", m.Tool, what, ts.stopGrace())
 		ts.logger.Warn("killing the back-end of an abandoned physical call", "tool", m.Tool, "why", why)
 		ts.setLastCrash("killed by the harness: " + why)
-		ts.dropConn(f.conn) // the whole process group; restarted on the next call
+		ts.killConn(f.conn) // the whole process group; restarted on the next call
 		f.cancel()          // over HTTP the request is abandoned instead
 		<-f.done
 		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start),
