@@ -25,6 +25,8 @@ const (
 	// its results there too.
 	harnessDirEnv  = "THEA_TOOLSETS_HARNESS_DIR"
 	harnessLockEnv = "THEA_TOOLSETS_HARNESS_LOCK" // the body lock's directory
+	// lingerEnv makes the fault server outlive its closed stdin.
+	lingerEnv = "THEA_TOOLSETS_FAULT_LINGER"
 )
 
 // faultToolset is one toolset of a fault spec: its name and the tools whose
@@ -157,6 +159,9 @@ func harnessMain(mode string) int {
 	spec := faultSpec(self, dir, "base")
 	spec.Embodiment = schema.Embodiment{Name: "shared-body", Lock: schema.BodyLock{Dir: os.Getenv(harnessLockEnv), Mode: "wait"}}
 	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
+	if mode == "hold" {
+		spec.Toolsets["base"].Env[lingerEnv] = "1"
+	}
 	ctx := context.Background()
 	ts, err := StartMCP(ctx, spec, "base", Deps{})
 	if err != nil {

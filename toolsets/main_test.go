@@ -2,6 +2,7 @@ package toolsets
 
 import (
 	"os"
+	"time"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -18,6 +19,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(faultEnv) == "1" {
 		if err := server.ServeStdio(faultserver.New(os.Getenv(faultserver.DirEnv))); err != nil {
 			os.Exit(1)
+		}
+		if os.Getenv(lingerEnv) == "1" {
+			// Like a driver stuck in a blocking call: it does not notice that
+			// its stdin closed. Only a signal ends it.
+			time.Sleep(time.Minute)
 		}
 		os.Exit(0)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -177,4 +178,34 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	wantSuccess(t, env)
 	waitMotionEnd(t, base2)
 	wantFailure(t, call(t, base2, "move_base", `{"ms":1}`), "uncertain", "the base toolset")
+}
+
+// Closing the session with a motion in flight calls the stop tool first.
+func TestFaultStopToolOnClose(t *testing.T) {
+	self, dir := newFaultDir(t)
+	spec := faultSpec(self, dir, "base")
+	cfg := spec.Toolsets["base"]
+	cfg.Stop = &schema.StopTool{Tool: "cancel_motion", Timeout: schema.Duration(5 * time.Second)}
+	spec.Toolsets["base"] = cfg
+	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
+	var evs events
+	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	done := make(chan engine.Envelope, 1)
+	tool := toolByName(t, ts, "move_base")
+	go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
+	waitLog(t, dir, "start", 1)
+	if err := ts.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Either the stop ended the motion (it answers, stopped) or the back-end
+	// was killed under it.
+	if env := <-done; env.Success && env.Value["stopped"] != true || !env.Success && !strings.Contains(env.Reason, "closed") {
+		t.Fatalf("move = %+v", env)
+	}
+	if n := logLines(t, dir, "stop"); n != 1 {
+		t.Fatalf("stop tool calls on close = %d, want 1", n)
+	}
+	if ev, ok := evs.find(SafetyStop); !ok || !strings.Contains(ev.Text, "the session closed") {
+		t.Fatalf("stop event = %+v", ev)
+	}
 }
