@@ -2,8 +2,8 @@ package toolsets
 
 import (
 	"os"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
