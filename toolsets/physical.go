@@ -52,6 +52,10 @@ func (t *mcpTool) callPhysical(ctx context.Context, args json.RawMessage) engine
 		m.End("did not start")
 		return engine.Failure(reason)
 	}
+	if err := ctx.Err(); err != nil { // never send a motion nobody waits for
+		m.End("did not start")
+		return engine.Failure(fmt.Sprintf("%s did not run: %v", name, err))
+	}
 	base := context.WithoutCancel(ctx)
 	dctx, cancel := context.WithCancel(base)
 	f := &flight{motion: m, conn: c, base: base, cancel: cancel, done: make(chan reply, 1)}
