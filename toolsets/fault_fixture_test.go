@@ -29,8 +29,8 @@ const (
 	lingerEnv = "THEA_TOOLSETS_FAULT_LINGER"
 )
 
-// faultToolset is one toolset of a fault spec: its name and the tools whose
-// contracts are physical.
+// faultSpec is a spec whose toolsets each run a fault server recording into
+// dir; their move_base (20ms timeout) and crash are physical.
 func faultSpec(self, dir string, toolsets ...string) *schema.Spec {
 	spec := &schema.Spec{
 		Dir:         dir,
@@ -208,5 +208,3 @@ func harnessMain(mode string) int {
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
 }
-
-func faultserverDir() string { return faultserver.DirEnv }

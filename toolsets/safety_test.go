@@ -167,8 +167,9 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	_, dir2 := newFaultDir(t)
 	spec2 := faultSpec(self, dir2, "base", "arm")
 	spec2.Safety.Uncertainty = "toolset"
-	spec2.Toolsets["base"] = cfg
-	spec2.Toolsets["base"].Env[faultserverDir()] = dir2
+	cfg2 := spec2.Toolsets["base"]
+	cfg2.StopGrace = schema.Duration(10 * time.Second)
+	spec2.Toolsets["base"] = cfg2
 	deps2 := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
 	base2 := startFault(t, spec2, "base", deps2)
 	arm2 := startFault(t, spec2, "arm", deps2)
