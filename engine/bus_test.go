@@ -142,6 +142,10 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	fill(reflect.ValueOf(&ev).Elem(), secret, 0)
 	ev.Kind = engine.EventToolResult
 	ev.Done.Reason = engine.DoneFinal
+	// Typed vocabulary (named string types) is the harness's own, not data.
+	ev.Hook.Decision = engine.DecisionClamp
+	ev.Verdict.Status = schema.VerdictSuccess
+	ev.Result.Verdict.Status = schema.VerdictFailure
 	r := redact.New([]string{secret}, nil)
 	out := redact.Value(r, ev)
 	var leak []string

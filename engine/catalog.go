@@ -117,6 +117,12 @@ type ToolsetConfig struct {
 	Observation string
 	// Host is what in-process tools may reach of the session.
 	Host Host
+	// Body is the robot the toolset drives: physical calls of every toolset
+	// of one body share its motion state and lock.
+	Body schema.Embodiment
+	// Uncertainty scopes the uncertainty after a fault: "body" (every
+	// physical tool) or "toolset" (this toolset's alone).
+	Uncertainty string
 }
 
 // StageKind is one step of the turn pipeline.

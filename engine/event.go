@@ -26,7 +26,11 @@ const (
 	EventCancel      EventKind = "cancel"
 	EventMemory      EventKind = "memory"     // consolidation outcome
 	EventSinkError   EventKind = "sink_error" // a sink lost an event: sent to the others
-	EventDone        EventKind = "done"
+	// EventSafety: what happened to an interrupted physical call (a late
+	// reply, a stop tool's outcome, a killed back-end, a failed observation,
+	// uncertainty cleared). Text starts with its kind.
+	EventSafety EventKind = "safety"
+	EventDone   EventKind = "done"
 )
 
 // DoneReason says why a task ended.

@@ -264,6 +264,11 @@ func (h *Harness) flush(t *task) {
 	t.pending = nil
 	h.hostMu.Unlock()
 	for _, ev := range pending {
+		// A motion that answered after its call was given up on still
+		// matters to the model: the body may have moved.
+		if ev.Kind == EventSafety && strings.HasPrefix(ev.Text, "late_reply") {
+			t.notes.add(t.turn, oneLine(ev.Text, 160))
+		}
 		h.emit(t, ev)
 	}
 }

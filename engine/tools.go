@@ -42,6 +42,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 		set, err := kind.New(ctx, ToolsetConfig{
 			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
+			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
 		})
 		if err != nil {

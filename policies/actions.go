@@ -98,6 +98,13 @@ func validateClamp(c *schema.Check) {
 		c.ErrorfAtKey(".action", "a clamp hook needs clamp: {arg, min, max}")
 	case h.Clamp.Min == "" && h.Clamp.Max == "":
 		c.ErrorfAtKey(".clamp", "a clamp needs min, max or both")
+	case h.Clamp.Min == "" || h.Clamp.Max == "":
+		missing, given, example := "min", "max", "a negative value (backwards motion) passes unchanged"
+		if h.Clamp.Max == "" {
+			missing, given, example = "max", "min", "any large value passes unchanged"
+		}
+		c.WarnfAtKey(".clamp", "the clamp of %q has %s but no %s: %s; bound it both ways (a value the clamp would have to flip in sign is blocked)",
+			h.Clamp.Arg, given, missing, example)
 	}
 }
 
@@ -217,18 +224,27 @@ func reason(h *schema.PreHook) string {
 	return fmt.Sprintf("hook %q", h.Name)
 }
 
-// actConfirm asks the user; anything but "yes" (or no user at all) blocks.
+// Confirmer is where confirm hooks get their answers: a channel that is never
+// the instruction stream (the controlling terminal, a script in tests, a
+// server's confirm endpoint). A user channel offers one by implementing it.
+type Confirmer interface {
+	Confirm(ctx context.Context, q engine.Question) (string, error)
+}
+
+// actConfirm asks the confirmation channel; anything but "yes", or no channel
+// at all, blocks: a "yes" typed as an instruction never approves a call.
 func actConfirm(ctx context.Context, c *PreCall) Step {
-	if c.User == nil {
-		return block(fmt.Sprintf("hook %q: the call needs the user's confirmation and no user channel is available", c.Hook.Name))
+	if c.Confirm == nil {
+		return block(fmt.Sprintf("hook %q: the call needs the user's confirmation and no confirmation channel is available "+
+			"(answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)", c.Hook.Name))
 	}
 	prompt := c.Hook.Prompt
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	ans, err := c.User.Ask(ctx, engine.Question{Text: prompt, Choices: []string{"yes", "no"}})
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Text: prompt, Choices: []string{"yes", "no"}})
 	if err != nil {
-		return block(fmt.Sprintf("hook %q: asking the user failed: %v", c.Hook.Name, err))
+		return block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err))
 	}
 	if !strings.EqualFold(strings.TrimSpace(ans), "yes") {
 		r := c.Hook.Reason

@@ -59,6 +59,19 @@ func (u *fakeUser) Ask(_ context.Context, q engine.Question) (string, error) {
 
 func (u *fakeUser) Notify(context.Context, string) error { return nil }
 
+// Confirm makes fakeUser a confirmation channel, as a script channel is.
+func (u *fakeUser) Confirm(ctx context.Context, q engine.Question) (string, error) {
+	return u.Ask(ctx, q)
+}
+
+// askOnlyUser answers questions but has no confirmation channel, like a
+// terminal whose only input is the instruction stream.
+type askOnlyUser struct{ answer string }
+
+func (u askOnlyUser) Ask(context.Context, engine.Question) (string, error) { return u.answer, nil }
+
+func (askOnlyUser) Notify(context.Context, string) error { return nil }
+
 // fakeModel returns one canned answer and records every request.
 type fakeModel struct {
 	text string

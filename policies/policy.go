@@ -19,7 +19,7 @@ type Policy struct {
 	spec      *schema.Spec
 	tools     engine.ToolCaller
 	evaluator model.Model
-	user      engine.UserChannel
+	confirm   Confirmer // nil: confirm hooks block
 	pre       []preHook
 	post      []postHook
 	checks    map[string]*vm.Program
@@ -96,7 +96,7 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		return nil, fmt.Errorf("policies: compiled rules (%d pre, %d post) do not match the spec's hooks (%d pre, %d post)",
 			len(rules.Pre), len(rules.Post), len(s.Hooks.Pre), len(s.Hooks.Post))
 	}
-	p := &Policy{spec: s, tools: env.Tools, evaluator: env.Evaluator, user: env.User,
+	p := &Policy{spec: s, tools: env.Tools, evaluator: env.Evaluator,
 		checks: rules.Checks, segments: map[string]int{}, refused: map[string]bool{}}
 	for i := range s.Hooks.Pre {
 		h := &s.Hooks.Pre[i]
@@ -118,6 +118,11 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		}
 		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act})
 	}
+	// Confirm answers come from the user channel only when it has a channel
+	// apart from the instructions (see Confirmer).
+	if c, ok := env.User.(Confirmer); ok {
+		p.confirm = c
+	}
 	return p, nil
 }
 
@@ -136,8 +141,9 @@ type PreCall struct {
 	Rules *schema.PreRules
 	Env   *schema.CallEnv
 	Args  map[string]any
-	User  engine.UserChannel
-	vm    *vm.VM
+	// Confirm answers confirm hooks; nil when there is no such channel.
+	Confirm Confirmer
+	vm      *vm.VM
 }
 
 // Eval runs a compiled expression against the call's environment.
@@ -187,7 +193,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 	res := engine.PreResult{Args: args}
 	for i := range p.pre {
 		h := &p.pre[i]
-		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, User: p.user, vm: machine}
+		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
 		v := engine.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
 			Reason: step.Reason, Before: step.Before, After: step.After}

@@ -228,7 +228,7 @@ func TestPreActions(t *testing.T) {
 		{name: "confirm without a user blocks",
 			hooks:  []schema.PreHook{{Name: "ask", Action: "confirm", Prompt: "Move?"}},
 			args:   map[string]any{"distance_m": 0.2},
-			reason: "no user channel", hook: "ask", decisions: "block"},
+			reason: "no confirmation channel", hook: "ask", decisions: "block"},
 		{name: "confirm whose question fails blocks",
 			hooks:  []schema.PreHook{{Name: "ask", Action: "confirm", Prompt: "Move?"}},
 			args:   map[string]any{"distance_m": 0.2},

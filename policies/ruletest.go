@@ -133,3 +133,6 @@ type testUser string
 func (u testUser) Ask(context.Context, engine.Question) (string, error) { return string(u), nil }
 
 func (testUser) Notify(context.Context, string) error { return nil }
+
+// Confirm is the rule test's confirmation answer.
+func (u testUser) Confirm(context.Context, engine.Question) (string, error) { return string(u), nil }

@@ -53,6 +53,12 @@ func (c *Check) Warnf(rel, format string, args ...any) {
 	c.l.warnf(c.l.valuePos(p), p, format, args...)
 }
 
+// WarnfAtKey is Warnf pointing at the field's name rather than its value.
+func (c *Check) WarnfAtKey(rel, format string, args ...any) {
+	p := c.at(rel)
+	c.l.warnf(c.l.pos.lookup(p), p, format, args...)
+}
+
 // File reports rel's file (or directory) name when it does not exist
 // relative to the spec's directory.
 func (c *Check) File(rel, name string, wantDir bool) {

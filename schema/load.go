@@ -278,7 +278,9 @@ func profilesFile(pkg string, profiles map[string]string) (*ast.File, error) {
 	}
 	b.WriteString("#embodiments: {\n")
 	for _, n := range names {
-		fmt.Fprintf(&b, "%q: {\n%s\n}\n", n, profiles[n])
+		// Open ("..."): the schema's #Embodiment, which is closed, decides
+		// which fields exist, so fields it adds (lock) get their defaults.
+		fmt.Fprintf(&b, "%q: {\n%s\n...\n}\n", n, profiles[n])
 	}
 	b.WriteString("}\n")
 	f, err := parser.ParseFile("embodiments/profiles.cue", b.String())

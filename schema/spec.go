@@ -32,8 +32,8 @@ type Spec struct {
 	Files []string `json:"-"`
 	// Rules holds every expr rule of the spec compiled once at load time.
 	Rules *Rules `json:"-"`
-	// Warnings are risks Load found that do not stop the spec (thea validate
-	// prints them).
+	// Warnings are problems that do not stop a run (a clamp bounded one way,
+	// physical tools with no declared stop); `thea validate` prints them.
 	Warnings []Diagnostic `json:"-"`
 
 	// pos maps spec paths to where the user wrote them; see Spec.Pos.
@@ -77,6 +77,22 @@ type Embodiment struct {
 	Cameras []Camera `json:"cameras"`
 	Frames  []Frame  `json:"frames"`
 	Limits  Limits   `json:"limits"`
+	// Lock serialises physical calls on this body across processes.
+	Lock BodyLock `json:"lock"`
+}
+
+// BodyLock is the cross-process lock of one body: two processes driving the
+// same body never run physical calls at the same time.
+type BodyLock struct {
+	// Name keys the lock; empty means the embodiment's name.
+	Name string `json:"name,omitempty"`
+	// Dir holds the lock file; empty means the system's temporary directory.
+	Dir string `json:"dir,omitempty"`
+	// Mode is "wait" (a physical call waits for the other process, up to
+	// Timeout), "refuse" (it fails at once, naming the holder) or "none".
+	Mode string `json:"mode"`
+	// Timeout bounds a wait; zero waits as long as the call may.
+	Timeout Duration `json:"timeout"`
 }
 
 // Camera is one camera of the body.
@@ -137,6 +153,21 @@ type Toolset struct {
 	// call: "refuse_physical" (until a fresh observation or the operator clears
 	// it) or "continue".
 	OnUncertain string `json:"on_uncertain"`
+	// Stop is the deployment-owned interrupt: a tool of this back-end called
+	// at once when a physical call times out, is cancelled, or the session
+	// closes with one in flight.
+	Stop *StopTool `json:"stop,omitempty"`
+	// StopGrace is how long an interrupted physical call may take to answer
+	// (after the stop tool, if any) before the back-end is killed and
+	// restarted.
+	StopGrace Duration `json:"stop_grace"`
+}
+
+// StopTool names the tool that stops motion and how to call it.
+type StopTool struct {
+	Tool    string         `json:"tool"`
+	Args    map[string]any `json:"args,omitempty"`
+	Timeout Duration       `json:"timeout"`
 }
 
 // Restart bounds how a crashed MCP back-end is restarted.
@@ -258,6 +289,9 @@ type Safety struct {
 	FailureBudget FailureBudget `json:"failure_budget"`
 	MaxTurns      int           `json:"max_turns"`
 	LoopDetection LoopDetection `json:"loop_detection"`
+	// Uncertainty scopes the "robot state uncertain" block and the motion
+	// lock: "body" (every physical tool of every toolset) or "toolset".
+	Uncertainty string `json:"uncertainty"`
 }
 
 // FailureBudget ends a task after too many failed calls.

@@ -53,3 +53,20 @@ func BenchmarkGuard(b *testing.B) {
 }
 
 func schemaContract() schema.ToolContract { return schema.ToolContract{} }
+
+// BenchmarkMCPPhysicalRoundTrip is a physical call over stdio: the body's
+// motion lock, the cross-process file lock and the detached request on top of
+// BenchmarkMCPRoundTrip's path.
+func BenchmarkMCPPhysicalRoundTrip(b *testing.B) {
+	f := newFixture(b)
+	f.spec.Embodiment = schema.Embodiment{Name: "bench", Lock: schema.BodyLock{Dir: b.TempDir(), Mode: "wait"}}
+	ts := f.start(b)
+	move := toolByName(b, ts, "move")
+	args := json.RawMessage(`{"ms":0}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env := move.Call(b.Context(), args); !env.Success {
+			b.Fatal(env.Reason)
+		}
+	}
+}

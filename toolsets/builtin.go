@@ -80,6 +80,9 @@ func validateBuiltin(c *schema.Check) {
 	if len(ts.Command) > 0 || ts.URL != "" {
 		c.ErrorfAtKey(".kind", "a builtin toolset takes no command or url")
 	}
+	if ts.Stop != nil {
+		c.ErrorfAtKey(".stop", "only an mcp toolset can declare a stop tool")
+	}
 	have := BuiltinToolNames()
 	for i, t := range ts.Tools {
 		if !slices.Contains(have, t) {

@@ -2,6 +2,7 @@ package toolsets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/thea-harness/thea/schema"
 	"log/slog"
@@ -58,19 +59,25 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 				// crash is reported. WaitDelay bounds a grandchild holding it.
 				cmd.Stderr = c.stderr
 				cmd.WaitDelay = time.Second
-				// Its own process group, so Close can end grandchildren too.
-				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				// Its own process group, so Close can end grandchildren
+				// too; on Linux it also dies with the spawner's thread.
+				cmd.SysProcAttr = procAttr()
 				c.cmd = cmd
 				return cmd, nil
 			}))
 		c.client = client.NewClient(tr)
 	}
-	// The transport keeps this context for the connection's lifetime.
-	if err := c.client.Start(context.WithoutCancel(ctx)); err != nil {
+	// The transport keeps this context for the connection's lifetime. A
+	// subprocess is forked on the spawner's thread (see spawner).
+	var err error
+	if !ts.spawn.run(func() { err = c.client.Start(context.WithoutCancel(ctx)) }) {
+		err = errors.New("the toolset is closed")
+	}
+	if err != nil {
 		c.close()
 		return nil, fmt.Errorf("starting %s: %w", ts.key, err)
 	}
-	_, err := c.client.Initialize(sctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+	_, err = c.client.Initialize(sctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ProtocolVersion: mcp.LATEST_LEGACY_PROTOCOL_VERSION,
 		ClientInfo:      mcp.Implementation{Name: "thea", Version: "0.1.0"},
 	}})
@@ -124,6 +131,17 @@ func (c *conn) close() {
 			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 		}
 	})
+}
+
+// kill ends the back-end at once: SIGKILL to its whole process group before
+// the polite close (which would wait for a busy server to notice its stdin).
+// Over HTTP it is close.
+func (c *conn) kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		// ESRCH means the group is already gone.
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	c.close()
 }
 
 func (c *conn) stderrNote() string {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
@@ -13,16 +16,76 @@ import (
 // Deps are the process-level collaborators every toolset of a process shares.
 // They are passed explicitly: there is no package-level state.
 type Deps struct {
-	// Locks serialises physical calls to one back-end across all sessions of
+	// Locks serialises physical calls to one body (or, with
+	// safety.uncertainty "toolset", one toolset of it) across all sessions of
 	// the process; nil gives each Register call its own set.
 	Locks *PhysicalLocks
 	// Logger receives lifecycle messages (start, crash, restart); nil discards.
 	Logger *slog.Logger
+	// Bodies holds the motion state (in-flight calls, uncertainty) of each
+	// body, shared by every toolset built with these Deps; nil gives each
+	// Register call its own.
+	Bodies *Bodies
+	// OnSafety, when set, receives what happens to interrupted physical
+	// calls: a late reply, the stop tool's outcome, a killed back-end, a
+	// failed observation. It is called from the toolset's goroutines and must
+	// not block; the engine can record it in the run log.
+	OnSafety func(SafetyEvent)
+}
+
+// SafetyEvent kinds.
+const (
+	SafetyLateReply          = "late_reply"          // an abandoned physical call answered
+	SafetyStop               = "stop"                // the stop tool was called
+	SafetyKilled             = "backend_killed"      // no reply within stop_grace: back-end killed
+	SafetyObservationFailed  = "observation_failed"  // the observation did not decode
+	SafetyUncertaintyCleared = "uncertainty_cleared" // by a well-formed observation
+)
+
+// SafetyEvent is one event of motion safety, for the run log.
+type SafetyEvent struct {
+	Kind    string
+	Toolset string
+	Tool    string // the physical call concerned (or the observation tool)
+	// Envelope is the late reply, the stop tool's result or the failed
+	// observation (its Reason holds the raw text, bounded).
+	Envelope engine.Envelope
+	// After is the time since the physical call started.
+	After time.Duration
+	Text  string
+}
+
+// safetySink delivers safety events to the process's hook and to the
+// session's event stream (as EventSafety), without blocking the caller.
+func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
+	return func(ev SafetyEvent) {
+		if hook != nil {
+			hook(ev)
+		}
+		if host == nil {
+			return
+		}
+		text := ev.Kind + ": " + ev.Tool
+		if ev.Toolset != "" {
+			text += " on the " + ev.Toolset + " back-end"
+		}
+		if ev.After > 0 {
+			text += fmt.Sprintf(" (%s after it started)", ev.After.Round(time.Millisecond))
+		}
+		if ev.Text != "" {
+			text += ": " + ev.Text
+		}
+		env := ev.Envelope
+		host.Emit(engine.Event{Kind: engine.EventSafety, Tool: ev.Tool, Text: text, Result: &env})
+	}
 }
 
 func (d Deps) withDefaults() Deps {
 	if d.Locks == nil {
 		d.Locks = NewPhysicalLocks()
+	}
+	if d.Bodies == nil {
+		d.Bodies = NewBodies()
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -62,10 +125,22 @@ func validateMCP(c *schema.Check) {
 	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
 		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
 	}
+	name := strings.TrimPrefix(c.Path, "toolsets.")
+	switch {
+	case ts.Stop != nil && len(ts.Tools) > 0 && !slices.Contains(ts.Tools, ts.Stop.Tool):
+		c.Errorf(".stop.tool", "the stop tool %q is not in toolsets.%s.tools (%s): add it there", ts.Stop.Tool, name, strings.Join(ts.Tools, ", "))
+	case ts.Stop == nil:
+		// Only the toolsets section is certain here; contracts may be
+		// partial when another section is broken.
+		if phys := c.Spec.PhysicalToolsOf(name); len(phys) > 0 {
+			c.WarnfAtKey("", "serves physical tools (%s) but declares no stop tool: after a timeout or cancellation the harness can only kill and restart the back-end after stop_grace (%s); declare stop: {tool: ...} (e.g. the back-end's cancel_motion)",
+				strings.Join(phys, ", "), ts.StopGrace.D())
+		}
+	}
 }
 
-// PhysicalLocks holds one lock per back-end identity (command line or URL), so
-// two sessions sharing hardware never move it at once.
+// PhysicalLocks holds one in-process lock per key (a body and scope, see
+// Body.Begin), so two sessions sharing hardware never move it at once.
 type PhysicalLocks struct {
 	mu    sync.Mutex
 	locks map[string]chan struct{}

@@ -3,9 +3,11 @@ package toolsets
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -14,6 +16,20 @@ import (
 const serverEnv = "THEA_TOOLSETS_TESTSERVER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(faultEnv) == "1" {
+		if err := server.ServeStdio(faultserver.New(os.Getenv(faultserver.DirEnv))); err != nil {
+			os.Exit(1)
+		}
+		if os.Getenv(lingerEnv) == "1" {
+			// Like a driver stuck in a blocking call: it does not notice that
+			// its stdin closed. Only a signal ends it.
+			time.Sleep(time.Minute)
+		}
+		os.Exit(0)
+	}
+	if mode := os.Getenv(harnessEnv); mode != "" {
+		os.Exit(harnessMain(mode))
+	}
 	if os.Getenv(serverEnv) == "1" {
 		if err := server.ServeStdio(testserver.New()); err != nil {
 			os.Exit(1)

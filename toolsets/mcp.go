@@ -29,10 +29,15 @@ type MCPToolset struct {
 	cfg    schema.Toolset
 	tc     engine.ToolsetConfig
 	logger *slog.Logger
-	locks  *PhysicalLocks
-	// key is the back-end's identity for PhysicalLocks: command line or URL.
+	// key is the back-end's identity in messages: command line or URL.
 	key   string
 	tools []engine.Tool
+	// body is the motion state shared with every toolset of the body; scope
+	// is this toolset's part of it ("body" or "toolset:<name>").
+	body     *Body
+	scope    string
+	onSafety func(SafetyEvent)
+	spawn    *spawner
 
 	// startMu serialises restarts (and their backoff) without holding mu, so
 	// state queries and an operator's clear never wait for a restart.
@@ -42,8 +47,10 @@ type MCPToolset struct {
 	restarts  int
 	backoff   time.Duration
 	lastCrash string
-	uncertain string // why physical calls are refused; "" when certain
 	closed    bool
+	// inflight are this toolset's physical calls not yet ended, with the
+	// connection each runs on (Close calls the stop tool for them).
+	inflight map[*Motion]*flight
 }
 
 var _ engine.Toolset = (*MCPToolset)(nil)
@@ -57,9 +64,16 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps Deps) (*MCPTool
 		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }
 	}
 	ts := &MCPToolset{
-		name: name, cfg: cfg, tc: tc, locks: deps.Locks,
-		logger:  deps.Logger.With("toolset", name),
-		backoff: cfg.Restart.Backoff.D(),
+		name: name, cfg: cfg, tc: tc,
+		logger:   deps.Logger.With("toolset", name),
+		backoff:  cfg.Restart.Backoff.D(),
+		body:     deps.Bodies.For(tc.Body, deps.Locks, deps.Logger),
+		scope:    "body",
+		onSafety: safetySink(deps.OnSafety, tc.Host),
+		inflight: map[*Motion]*flight{},
+	}
+	if tc.Uncertainty == "toolset" {
+		ts.scope = "toolset:" + name
 	}
 	switch {
 	case cfg.URL != "" && len(cfg.Command) > 0:
@@ -71,13 +85,16 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps Deps) (*MCPTool
 	default:
 		return nil, fmt.Errorf("mcp toolset %q: needs a command (stdio) or a url (streamable HTTP)", name)
 	}
+	ts.spawn = newSpawner()
 	c, err := ts.start(ctx)
 	if err != nil {
+		ts.spawn.stop()
 		return nil, fmt.Errorf("mcp toolset %q: %w", name, err)
 	}
 	ts.conn = c
 	if err := ts.listTools(ctx, c); err != nil {
 		c.close()
+		ts.spawn.stop()
 		return nil, fmt.Errorf("mcp toolset %q: %w", name, err)
 	}
 	ts.logger.Debug("mcp back-end started", "tools", len(ts.tools))
@@ -135,15 +152,32 @@ func (ts *MCPToolset) Name() string { return ts.name }
 // Tools returns the guarded tools listed at start.
 func (ts *MCPToolset) Tools(context.Context) ([]engine.Tool, error) { return ts.tools, nil }
 
-// Close ends the back-end (its whole process group); it is idempotent.
+// Close ends the back-end (its whole process group); it is idempotent. With a
+// physical call in flight it first calls the stop tool (bounded by its
+// timeout), and the body is left uncertain.
 func (ts *MCPToolset) Close() error {
 	ts.mu.Lock()
 	c := ts.conn
+	wasClosed := ts.closed
 	ts.conn, ts.closed = nil, true
+	flights := make([]*flight, 0, len(ts.inflight))
+	for _, f := range ts.inflight {
+		flights = append(flights, f)
+	}
 	ts.mu.Unlock()
+	if !wasClosed {
+		for _, f := range flights {
+			ts.markUncertain(f.motion.Tool, "was in flight when the session closed")
+			ts.stopMotion(f, "the session closed")
+		}
+	}
+	for _, f := range flights {
+		f.conn.kill() // a motion still running ends with its back-end
+	}
 	if c != nil {
 		c.close()
 	}
+	ts.spawn.stop()
 	return nil
 }
 
@@ -153,19 +187,15 @@ func (ts *MCPToolset) isClosed() bool {
 	return ts.closed
 }
 
-// ClearUncertain is the operator's clear: physical calls are allowed again.
-func (ts *MCPToolset) ClearUncertain() {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	ts.uncertain = ""
-}
+// ClearUncertain is the operator's clear: it clears the whole body's
+// uncertainty (every scope). A motion still in flight keeps its lock.
+func (ts *MCPToolset) ClearUncertain() { ts.body.Clear() }
 
-// Uncertain returns why physical calls are refused, or "".
-func (ts *MCPToolset) Uncertain() string {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.uncertain
-}
+// Uncertain returns why this toolset's physical calls are refused, or "".
+func (ts *MCPToolset) Uncertain() string { return ts.body.Uncertain(ts.scope) }
+
+// Body returns the body whose motion state this toolset shares.
+func (ts *MCPToolset) Body() *Body { return ts.body }
 
 // Restarts returns how many times the back-end was restarted.
 func (ts *MCPToolset) Restarts() int {
@@ -182,10 +212,19 @@ func (ts *MCPToolset) markUncertain(tool, what string) {
 	if obs == "" {
 		obs = "the observation tool"
 	}
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	ts.uncertain = fmt.Sprintf("the robot's state is uncertain since %s %s on the %s back-end: physical calls are refused until a successful %s call or an operator clears it",
-		tool, what, ts.name, obs)
+	scope := "any part of the body"
+	if ts.scope != "body" {
+		scope = "the " + ts.name + " toolset"
+	}
+	ts.body.MarkUncertain(ts.scope, fmt.Sprintf("the robot's state is uncertain since %s %s on the %s back-end at %s: physical calls on %s are refused until a well-formed observation (%s) taken after that motion ended, or an operator clears it",
+		tool, what, ts.name, time.Now().Format(time.TimeOnly), scope, obs))
+}
+
+func (ts *MCPToolset) emit(ev SafetyEvent) {
+	ev.Toolset = ts.name
+	if ts.onSafety != nil {
+		ts.onSafety(ev)
+	}
 }
 
 // connection returns the live connection, restarting a crashed back-end with
@@ -235,12 +274,22 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 
 // dropConn forgets a crashed connection (if still current) and ends it.
 func (ts *MCPToolset) dropConn(c *conn) {
+	ts.forget(c)
+	c.close()
+}
+
+// killConn forgets a connection (if still current) and kills its back-end.
+func (ts *MCPToolset) killConn(c *conn) {
+	ts.forget(c)
+	c.kill()
+}
+
+func (ts *MCPToolset) forget(c *conn) {
 	ts.mu.Lock()
+	defer ts.mu.Unlock()
 	if ts.conn == c {
 		ts.conn = nil
 	}
-	ts.mu.Unlock()
-	c.close()
 }
 
 func (ts *MCPToolset) setLastCrash(why string) {

@@ -38,9 +38,10 @@ func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
 	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(50 * time.Millisecond)}
 	ts := f.start(t)
 
-	wantFailure(t, call(t, ts, "move", `{"ms":60000}`), "move timed out")
-	// The timeout reached the server as notifications/cancelled.
-	waitFile(t, f.marker)
+	wantFailure(t, call(t, ts, "move", `{"ms":60000}`), "move timed out", "the motion may still be running")
+	// The motion holds the body until its back-end is killed (no stop tool).
+	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "a motion is still running", "move on the sim back-end")
+	waitMotionEnd(t, ts)
 	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "uncertain", "sim.observe")
 	// Non-physical tools still run; the client survived the timeout.
 	wantSuccess(t, call(t, ts, "echo", `{"text":"x"}`))
@@ -53,6 +54,7 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
 	ts := f.start(t)
 	wantFailure(t, call(t, ts, "move", `{"ms":60000}`), "timed out")
+	waitMotionEnd(t, ts)
 	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "uncertain")
 	ts.ClearUncertain()
 	f.spec.Tools["move"] = schema.ToolContract{Physical: true}
@@ -66,12 +68,26 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
 	ts2 := f.start(t)
 	wantFailure(t, call(t, ts2, "move", `{"ms":60000}`), "timed out")
+	waitMotionEnd(t, ts2)
 	if ts2.Uncertain() != "" {
 		t.Fatalf("on_uncertain continue still refuses: %s", ts2.Uncertain())
 	}
 }
 
-func TestMCPCancelReachesServer(t *testing.T) {
+// waitMotionEnd waits until no motion of ts's body is in flight; the bound
+// only keeps a broken test from hanging.
+func waitMotionEnd(t *testing.T, ts *MCPToolset) {
+	t.Helper()
+	for range 1000 {
+		if len(ts.Body().InFlight()) == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("motions still in flight: %v", ts.Body().InFlight())
+}
+
+func TestMCPCancelKillsBackendWithoutStop(t *testing.T) {
 	f := newFixture(t)
 	ts := f.start(t)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -85,8 +101,9 @@ func TestMCPCancelReachesServer(t *testing.T) {
 	if r := <-done; !strings.Contains(r, "cancelled") {
 		t.Fatalf("reason = %q", r)
 	}
-	waitFile(t, f.marker)
-	if ts.Uncertain() == "" {
+	// No stop tool: the back-end is killed after stop_grace.
+	waitMotionEnd(t, ts)
+	if ts.Restarts() != 0 || ts.Uncertain() == "" {
 		t.Fatal("a cancelled physical call left the state certain")
 	}
 }

@@ -36,6 +36,8 @@ func newFixture(t testing.TB) *fixture {
 				testserver.StartedEnv: f.started},
 			Timeout: schema.Duration(10 * time.Second),
 			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
+			// An abandoned motion is killed quickly in tests.
+			StopGrace: schema.Duration(30 * time.Millisecond),
 		}},
 		Tools: map[string]schema.ToolContract{
 			"move": {Physical: true},

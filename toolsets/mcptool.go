@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,34 +31,27 @@ func (t *mcpTool) Def() model.ToolDef { return t.def }
 func (t *mcpTool) returnsOnCancel() {}
 
 func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
-	ts := t.ts
 	if t.physical {
-		unlock, err := ts.locks.Lock(ctx, ts.key)
-		if err != nil {
-			return engine.Failure(fmt.Sprintf("%s did not run: %v", t.def.Name, err))
-		}
-		defer unlock()
-		// Checked under the lock: a physical call that timed out marks the
-		// back-end uncertain before it releases the lock.
-		if reason := ts.Uncertain(); reason != "" {
-			return engine.Failure(reason)
-		}
+		return t.callPhysical(ctx, args)
 	}
+	ts := t.ts
 	c, reason := ts.connection(ctx)
 	if c == nil {
 		return engine.Failure(reason)
 	}
+	started := time.Now() // an observation is evidence from this moment on
 	res, err := c.client.CallTool(ctx, mcpCallRequest(t.def.Name, args))
 	if err != nil {
 		return t.failed(ctx, c, err)
 	}
-	env := toEnvelope(t.def.Name, res)
-	if env.Success && t.observation {
-		ts.ClearUncertain()
+	if t.observation {
+		return ts.observed(t.def.Name, res, started)
 	}
-	return env
+	return toEnvelope(t.def.Name, res)
 }
 
+// failed turns a non-physical call's error into a failure envelope; a dead
+// back-end is dropped, to be restarted on the next call.
 func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelope {
 	ts := t.ts
 	switch {
@@ -66,24 +60,23 @@ func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelop
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			what = "timed out"
 		}
-		if t.physical {
-			ts.markUncertain(t.def.Name, what)
-		}
-		return engine.Failure(fmt.Sprintf("%s %s; its effect is unknown: observe before retrying", t.def.Name, what))
+		return engine.Failure(fmt.Sprintf("%s %s", t.def.Name, what))
 	case ts.isClosed():
 		// Close ended the connection under the call: not a crash to restart.
-		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", t.def.Name, ts.name))
+		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
 	case isCrash(err):
-		ts.dropConn(c) // waits for the process, so its stderr is complete
-		note := c.stderrNote()
-		ts.setLastCrash(err.Error() + note)
-		if t.physical {
-			ts.markUncertain(t.def.Name, "crashed")
-		}
-		ts.logger.Warn("mcp back-end crashed", "tool", t.def.Name, "err", err)
-		return engine.Failure(fmt.Sprintf("the %s back-end crashed during %s: %v%s; it is restarted on the next call", ts.name, t.def.Name, err, note))
+		return engine.Failure(ts.crashed(c, t.def.Name, err))
 	}
 	return engine.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
+}
+
+// crashed drops a dead connection and says so.
+func (ts *MCPToolset) crashed(c *conn, tool string, err error) string {
+	ts.dropConn(c) // waits for the process, so its stderr is complete
+	note := c.stderrNote()
+	ts.setLastCrash(err.Error() + note)
+	ts.logger.Warn("mcp back-end crashed", "tool", tool, "err", err)
+	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; it is restarted on the next call", ts.name, tool, err, note)
 }
 
 // isCrash tells a dead back-end (closed pipe, refused connection) from an error

@@ -66,6 +66,8 @@ func (t *Writer) Write(ev engine.Event) error {
 		t.line(ev, "memory", oneLine(ev.Text, 200))
 	case engine.EventSinkError:
 		t.line(ev, "sink", oneLine(ev.Text, 200))
+	case engine.EventSafety:
+		t.line(ev, "safety", oneLine(ev.Text, 200))
 	case engine.EventContext:
 		if t.verbose && ev.Tokens != nil {
 			c := ev.Tokens

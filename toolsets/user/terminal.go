@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
@@ -21,18 +22,27 @@ type Terminal struct {
 	lines chan lineResult
 	once  sync.Once
 	in    io.Reader
+	tty   string // the controlling terminal, for Confirm
 }
 
 type lineResult struct {
 	text string
 	err  error
+	at   time.Time // when the line was read
 }
 
 var _ engine.UserChannel = (*Terminal)(nil)
 
 // NewTerminal makes a terminal channel over in and out.
 func NewTerminal(in io.Reader, out io.Writer) *Terminal {
-	return &Terminal{in: in, out: out, lines: make(chan lineResult)}
+	return &Terminal{in: in, out: out, lines: make(chan lineResult), tty: ControllingTerminal}
+}
+
+// WithTTY sets the terminal Confirm opens (ControllingTerminal by default);
+// tests point it at a pseudo-terminal or at nothing.
+func (t *Terminal) WithTTY(path string) *Terminal {
+	t.tty = path
+	return t
 }
 
 // startReader reads lines in one goroutine for the channel's lifetime, so Ask
@@ -48,7 +58,7 @@ func (t *Terminal) startReader() {
 				var line string
 				line, err = r.ReadString('\n')
 				if err == nil || line != "" {
-					t.lines <- lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")}
+					t.lines <- lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), at: time.Now()}
 				}
 			}
 			for {

@@ -57,6 +57,10 @@ func (a *App) newRunCmd() *cobra.Command {
 				if !ok {
 					break
 				}
+				if instruction == "/clear" { // the operator's clear, not a task
+					fmt.Fprintf(a.Stderr, "cleared the robot's uncertain state (%d toolsets)\n", h.ClearUncertain())
+					continue
+				}
 				if !a.runTask(cmd.Context(), h, tw, instruction) {
 					failed++
 				}

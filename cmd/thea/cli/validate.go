@@ -35,6 +35,7 @@ func (a *App) newValidateCmd() *cobra.Command {
 					diags = append(diags, tests...)
 				}
 			}
+			// Warnings are printed but do not fail validation.
 			if err := writeDiagnostics(cmd, format, diags); err != nil {
 				return err
 			}

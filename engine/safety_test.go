@@ -1,0 +1,35 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// clearableSet is a toolset with a body's uncertainty.
+type clearableSet struct {
+	fakeSet
+	cleared *int
+}
+
+func (c *clearableSet) ClearUncertain() { *c.cleared++ }
+
+func TestHarnessClearUncertainForwards(t *testing.T) {
+	f := newFixture(t)
+	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable"}
+	opts := f.options(t)
+	cleared := 0
+	must(t, opts.Catalog.Add(engine.ToolsetKind{Name: "clearable", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+		return &clearableSet{fakeSet: fakeSet{name: cfg.Name, closes: &f.closes}, cleared: &cleared}, nil
+	}}))
+	h, err := engine.New(t.Context(), f.spec, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	if n := h.ClearUncertain(); n != 1 || cleared != 1 {
+		t.Fatalf("ClearUncertain = %d, cleared %d times; want the one clearable toolset cleared once", n, cleared)
+	}
+}

@@ -1,0 +1,168 @@
+package faultserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// DirEnv names the directory the server records motions in (shared by every
+// server process of a test); ObserveFile in it selects the observe mode.
+const DirEnv = "THEA_FAULT_DIR"
+
+// Files in the directory.
+const (
+	ActiveDir   = "active"   // one file per motion in progress: <pid>-<n>
+	OverlapFile = "overlaps" // a line per motion that began while another was active
+	LogFile     = "log"      // start/end/stop lines
+	ObserveFile = "observe"  // "bad" | "array" | "types" | "empty"; absent: a good observation
+)
+
+// Server is one fault server process's state.
+type Server struct {
+	dir string
+	mu  sync.Mutex
+	seq int
+	// stop is closed by cancel_motion to end the motions in progress.
+	stop chan struct{}
+}
+
+// New builds the server recording into dir.
+func New(dir string) *server.MCPServer {
+	f := &Server{dir: dir, stop: make(chan struct{})}
+	s := server.NewMCPServer("thea-faultserver", "0.0.1")
+	s.AddTool(mcp.NewTool("move_base", mcp.WithDescription("a base motion that lasts ms milliseconds whatever the client does"),
+		mcp.WithNumber("ms", mcp.Required())), f.move)
+	s.AddTool(mcp.NewTool("cancel_motion", mcp.WithDescription("stops every motion in progress")), f.cancel)
+	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("begins a motion, then the process exits")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			f.begin()
+			fmt.Fprintln(os.Stderr, "faultserver: crashing mid-motion")
+			os.Exit(3)
+			return nil, nil
+		})
+	s.AddTool(mcp.NewTool("observe", mcp.WithDescription("an observation, or garbage as the observe file says")), f.observe)
+	s.AddTool(mcp.NewTool("pid", mcp.WithDescription("the server's process id")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(fmt.Sprintf(`{"pid":%d}`, os.Getpid())), nil
+		})
+	return s
+}
+
+func (f *Server) logf(format string, args ...any) {
+	fh, err := os.OpenFile(filepath.Join(f.dir, LogFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "faultserver:", err)
+		return
+	}
+	defer fh.Close()
+	fmt.Fprintf(fh, format+"\n", args...)
+}
+
+// begin records a motion and any other motion still active (in any process
+// still alive); it returns the motion's file.
+func (f *Server) begin() string {
+	f.mu.Lock()
+	f.seq++
+	n := f.seq
+	f.mu.Unlock()
+	dir := filepath.Join(f.dir, ActiveDir)
+	_ = os.MkdirAll(dir, 0o755)
+	me := filepath.Join(dir, fmt.Sprintf("%d-%d", os.Getpid(), n))
+	if err := os.WriteFile(me, nil, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "faultserver:", err)
+	}
+	if others := Active(f.dir); len(others) > 1 {
+		fh, err := os.OpenFile(filepath.Join(f.dir, OverlapFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(fh, "%s began while %s were active\n", filepath.Base(me), strings.Join(others, ","))
+			_ = fh.Close()
+		}
+	}
+	f.logf("start %s", filepath.Base(me))
+	return me
+}
+
+// Active lists the motions in progress in dir, ignoring those of dead
+// processes (a killed back-end's motion ended with it).
+func Active(dir string) []string {
+	entries, err := os.ReadDir(filepath.Join(dir, ActiveDir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		pid, _, _ := strings.Cut(e.Name(), "-")
+		if p, err := strconv.Atoi(pid); err == nil && alive(p) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: trust kill
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+// move keeps moving for ms whatever the client does (notifications/cancelled
+// included); only cancel_motion ends it early.
+func (f *Server) move(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	d := time.Duration(r.GetFloat("ms", 0)) * time.Millisecond
+	f.mu.Lock()
+	stop := f.stop
+	f.mu.Unlock()
+	me := f.begin()
+	stopped := false
+	select {
+	case <-time.After(d):
+	case <-stop:
+		stopped = true
+	}
+	_ = os.Remove(me)
+	f.logf("end %s stopped=%v", filepath.Base(me), stopped)
+	b, _ := json.Marshal(map[string]any{"moved": true, "stopped": stopped})
+	return mcp.NewToolResultText(string(b)), nil
+}
+
+func (f *Server) cancel(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	f.mu.Lock()
+	close(f.stop)
+	f.stop = make(chan struct{})
+	f.mu.Unlock()
+	f.logf("stop")
+	return mcp.NewToolResultText(`{"stopped":true}`), nil
+}
+
+func (f *Server) observe(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	mode, _ := os.ReadFile(filepath.Join(f.dir, ObserveFile))
+	switch strings.TrimSpace(string(mode)) {
+	case "bad":
+		return mcp.NewToolResultText("ERROR: camera offline, no data"), nil
+	case "array":
+		return mcp.NewToolResultText(`[1,2,3]`), nil
+	case "types":
+		return mcp.NewToolResultText(`{"summary": 5, "pose": "here"}`), nil
+	case "empty":
+		return mcp.NewToolResultText(`{}`), nil
+	}
+	return mcp.NewToolResultText(`{"summary":"hall","pose":{"x":0,"y":0,"theta_deg":0},"clearance":{"front":1,"back":1,"left":1,"right":1}}`), nil
+}
