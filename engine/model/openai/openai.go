@@ -1,0 +1,189 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	lcopenai "github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Default base URLs by provider.
+const (
+	OpenAIBaseURL = "https://api.openai.com/v1"
+	OllamaBaseURL = "http://localhost:11434/v1"
+	GoogleBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+)
+
+// Model is a chat-completions model. It is safe for concurrent use.
+type Model struct {
+	provider    string
+	name        string
+	temperature float64
+	maxTokens   int
+	// legacyMaxTokens sends max_tokens instead of max_completion_tokens:
+	// OpenAI-compatible servers know the older field.
+	legacyMaxTokens bool
+	llm             *lcopenai.LLM
+}
+
+var _ model.Model = (*Model)(nil)
+
+// New builds the model a spec's model section describes. cfg.Provider is
+// "openai", "ollama" or "google"; dir is unused.
+func New(cfg schema.Model, dir string) (model.Model, error) {
+	return NewWithOptions(cfg, call.Options{})
+}
+
+// NewWithOptions is New with an injected HTTP client, sleep and jitter.
+func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
+	provider := cfg.Provider
+	if provider == "" {
+		provider = "openai"
+	}
+	base, required, keyless := cfg.BaseURL, false, false
+	switch provider {
+	case "openai":
+		required = base == "" // the hosted API needs a key; a local server may not
+		if base == "" {
+			base = OpenAIBaseURL
+		}
+	case "ollama":
+		keyless = true
+		if base == "" {
+			base = OllamaBaseURL
+		}
+	case "google":
+		required = true
+		if base == "" {
+			base = GoogleBaseURL
+		}
+	default:
+		return nil, fmt.Errorf("openai adapter: provider %q is not served here (openai, ollama, google)", provider)
+	}
+	if cfg.Name == "" {
+		return nil, fmt.Errorf("%s: model.name is required (the model id the server knows, e.g. gpt-4o)", provider)
+	}
+	if cfg.MaxTokens < 0 || cfg.Temperature < 0 {
+		return nil, fmt.Errorf("%s: max_tokens and temperature must not be negative", provider)
+	}
+	key, err := call.APIKey(provider, cfg, required, keyless)
+	if err != nil {
+		return nil, err
+	}
+	var header func(http.Header)
+	token := key
+	if key == "" {
+		// langchaingo refuses an empty token (and would then read
+		// OPENAI_API_KEY); a keyless server gets no Authorization header.
+		token = "unused"
+		header = func(h http.Header) { h.Del("Authorization") }
+	}
+	client := call.New(call.PolicyFor(provider, cfg), o, header)
+	llm, err := lcopenai.New(
+		lcopenai.WithToken(token),
+		lcopenai.WithModel(cfg.Name),
+		lcopenai.WithBaseURL(strings.TrimSuffix(base, "/")),
+		lcopenai.WithOrganization(""),
+		lcopenai.WithAPIType(lcopenai.APITypeOpenAI),
+		lcopenai.WithHTTPClient(client),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", provider, err)
+	}
+	return &Model{
+		provider: provider, name: cfg.Name, temperature: cfg.Temperature, maxTokens: cfg.MaxTokens,
+		legacyMaxTokens: provider != "openai" || cfg.BaseURL != "",
+		llm:             llm,
+	}, nil
+}
+
+// Generate makes one chat-completions call (never streamed).
+func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	msgs, err := renderMessages(req.Messages)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
+	}
+	opts, err := m.callOptions(req.Tools)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
+	}
+	tr := &call.Trace{}
+	resp, err := m.llm.GenerateContent(call.WithTrace(ctx, tr), msgs, opts...)
+	if err != nil {
+		return model.Response{}, m.fail(ctx, tr, err)
+	}
+	return decode(resp)
+}
+
+func (m *Model) callOptions(defs []model.ToolDef) ([]llms.CallOption, error) {
+	opts := []llms.CallOption{
+		llms.WithModel(m.name),
+		llms.WithTemperature(m.temperature),
+		llms.WithMaxTokens(m.maxTokens),
+	}
+	if m.legacyMaxTokens {
+		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
+	}
+	if len(defs) > 0 {
+		tools, err := renderTools(defs)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, llms.WithTools(tools))
+	}
+	return opts, nil
+}
+
+// fail turns a failed call into the engine's error: the caller's own
+// cancellation as it is, the HTTP failure with status and message, or
+// langchaingo's error.
+func (m *Model) fail(ctx context.Context, tr *call.Trace, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", m.provider, ctx.Err())
+	}
+	if tr.Err != nil {
+		return tr.Err
+	}
+	if errors.Is(err, lcopenai.ErrEmptyResponse) {
+		return fmt.Errorf("%s: the server answered with no choices", m.provider)
+	}
+	return fmt.Errorf("%s: %w", m.provider, err)
+}
+
+func decode(resp *llms.ContentResponse) (model.Response, error) {
+	if resp == nil || len(resp.Choices) == 0 {
+		return model.Response{}, errors.New("openai: the server answered with no choices")
+	}
+	c := resp.Choices[0]
+	out := model.Response{Text: c.Content, Reasoning: c.ReasoningContent}
+	for _, tc := range c.ToolCalls {
+		if tc.FunctionCall == nil {
+			continue
+		}
+		out.ToolCalls = append(out.ToolCalls, model.ToolCall{
+			ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: model.ArgumentsFromText(tc.FunctionCall.Arguments),
+		})
+	}
+	info := c.GenerationInfo
+	out.Usage = model.Usage{
+		InputTokens:       intInfo(info, "PromptTokens"),
+		CachedInputTokens: intInfo(info, "PromptCachedTokens"),
+		OutputTokens:      intInfo(info, "CompletionTokens"),
+	}
+	return out, nil
+}
+
+func intInfo(info map[string]any, k string) int {
+	if v, ok := info[k].(int); ok {
+		return v
+	}
+	return 0
+}
