@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/engine/model/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -39,8 +40,8 @@ const toolCallReply = `{"id":"c1","object":"chat.completion","model":"gpt-test",
 // tool definitions, every setting explicit; the tool call comes back with its
 // id, arguments and usage (cached tokens included).
 func TestToolCallAndImage(t *testing.T) {
-	f := newFake(t, reply(200, toolCallReply))
-	m, err := NewWithOptions(testConfig(t, f), testOptions(&recordSleep{}))
+	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +55,11 @@ func TestToolCallAndImage(t *testing.T) {
 	if g, _ := json.Marshal(resp); string(g) != string(must(json.Marshal(want))) {
 		t.Fatalf("response %s", g)
 	}
-	reqs := f.requests()
+	reqs := f.Requests()
 	if len(reqs) != 1 || reqs[0].Path != "/v1/chat/completions" {
 		t.Fatalf("requests %+v", reqs)
 	}
-	equalJSON(t, reqs[0].Body, `{
+	wiretest.EqualJSON(t, reqs[0].Body, `{
 	 "model": "gpt-test",
 	 "messages": [
 	  {"role": "system", "content": "You drive a robot."},
@@ -83,9 +84,9 @@ func must(b []byte, err error) []byte {
 // no images); the assistant message keeps its text and every call, the
 // malformed one as the model wrote it; reasoning is not re-sent.
 func TestToolResultSentBack(t *testing.T) {
-	f := newFake(t, reply(200, `{"choices":[{"message":{"role":"assistant","content":"Done: in the kitchen.","reasoning_content":"The map says so."},"finish_reason":"stop"}],
+	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":"Done: in the kitchen.","reasoning_content":"The map says so."},"finish_reason":"stop"}],
 	 "usage":{"prompt_tokens":1200,"completion_tokens":9}}`))
-	m, err := NewWithOptions(testConfig(t, f), testOptions(&recordSleep{}))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +109,8 @@ func TestToolResultSentBack(t *testing.T) {
 		resp.Usage != (model.Usage{InputTokens: 1200, OutputTokens: 9}) {
 		t.Fatalf("response %+v", resp)
 	}
-	msgs, _ := json.Marshal(field(t, f.requests()[0].Body, "messages"))
-	equalJSON(t, msgs, `[
+	msgs, _ := json.Marshal(wiretest.Field(t, f.Requests()[0].Body, "messages"))
+	wiretest.EqualJSON(t, msgs, `[
 	 {"role": "system", "content": "You drive a robot."},
 	 {"role": "user", "content": "Go to the kitchen."},
 	 {"role": "assistant", "content": "Moving.", "tool_calls": [
@@ -126,11 +127,11 @@ func TestToolResultSentBack(t *testing.T) {
 // Several calls in one response all come back, in order, with their ids; a
 // malformed argument text is handed on as a JSON string, never a crash.
 func TestSeveralAndMalformedToolCalls(t *testing.T) {
-	f := newFake(t, reply(200, `{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[
+	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[
 	 {"id":"a","type":"function","function":{"name":"move","arguments":"{\"x\":1}"}},
 	 {"id":"b","type":"function","function":{"name":"grasp","arguments":"{\"object\": \"cup"}},
 	 {"id":"c","type":"function","function":{"name":"look","arguments":""}}]},"finish_reason":"tool_calls"}]}`))
-	m, err := NewWithOptions(testConfig(t, f), testOptions(&recordSleep{}))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +153,11 @@ func TestSeveralAndMalformedToolCalls(t *testing.T) {
 func TestRateLimitThenSuccess(t *testing.T) {
 	limited := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "7")
-		reply(429, `{"error":{"message":"Rate limit reached for gpt-test","type":"requests"}}`)(w, r)
+		wiretest.Reply(429, `{"error":{"message":"Rate limit reached for gpt-test","type":"requests"}}`)(w, r)
 	}
-	f := newFake(t, limited, reply(200, toolCallReply))
-	s := &recordSleep{}
-	m, err := NewWithOptions(testConfig(t, f), testOptions(s))
+	f := wiretest.New(t, limited, wiretest.Reply(200, toolCallReply))
+	s := &wiretest.Sleeps{}
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,21 +165,21 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	if err != nil || len(resp.ToolCalls) != 1 {
 		t.Fatalf("resp %+v, err %v", resp, err)
 	}
-	reqs := f.requests()
+	reqs := f.Requests()
 	if len(reqs) != 2 || string(reqs[0].Body) != string(reqs[1].Body) {
 		t.Fatalf("%d requests, bodies equal: %v", len(reqs), len(reqs) == 2 && string(reqs[0].Body) == string(reqs[1].Body))
 	}
-	if len(s.got) != 1 || s.got[0] != 7*time.Second {
-		t.Fatalf("slept %v, want [7s]", s.got)
+	if len(s.Got()) != 1 || s.Got()[0] != 7*time.Second {
+		t.Fatalf("slept %v, want [7s]", s.Got())
 	}
 }
 
 // 500 on every attempt: retries+1 attempts with growing backoff, then an
 // error naming the provider, the status and the provider's message.
 func TestServerErrorUntilRetriesRunOut(t *testing.T) {
-	f := newFake(t, reply(500, `{"error":{"message":"The server had an error while processing your request","type":"server_error"}}`))
-	s := &recordSleep{}
-	m, err := NewWithOptions(testConfig(t, f), testOptions(s))
+	f := wiretest.New(t, wiretest.Reply(500, `{"error":{"message":"The server had an error while processing your request","type":"server_error"}}`))
+	s := &wiretest.Sleeps{}
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,25 +189,12 @@ func TestServerErrorUntilRetriesRunOut(t *testing.T) {
 		t.Fatalf("err %v\nwant %s", err, want)
 	}
 	var ce *call.Error
-	if !errors.As(err, &ce) || ce.Status != 500 || len(f.requests()) != 3 {
-		t.Fatalf("call error %+v, %d requests", ce, len(f.requests()))
+	if !errors.As(err, &ce) || ce.Status != 500 || len(f.Requests()) != 3 {
+		t.Fatalf("call error %+v, %d requests", ce, len(f.Requests()))
 	}
-	if len(s.got) != 2 || s.got[0] < 250*time.Millisecond || s.got[0] >= 500*time.Millisecond ||
-		s.got[1] < 500*time.Millisecond || s.got[1] >= time.Second {
-		t.Fatalf("backoff %v, want one in [250ms,500ms) then one in [500ms,1s)", s.got)
-	}
-}
-
-// hang holds the request until the client goes away and reports that it
-// saw the cancel.
-func hang(arrived chan<- struct{}, cancelled chan<- struct{}) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		arrived <- struct{}{}
-		select {
-		case <-r.Context().Done():
-			cancelled <- struct{}{}
-		case <-time.After(10 * time.Second):
-		}
+	if len(s.Got()) != 2 || s.Got()[0] < 250*time.Millisecond || s.Got()[0] >= 500*time.Millisecond ||
+		s.Got()[1] < 500*time.Millisecond || s.Got()[1] >= time.Second {
+		t.Fatalf("backoff %v, want one in [250ms,500ms) then one in [500ms,1s)", s.Got())
 	}
 }
 
@@ -214,10 +202,10 @@ func hang(arrived chan<- struct{}, cancelled chan<- struct{}) http.HandlerFunc {
 // sees the cancel), retried, and the call ends with a timeout error.
 func TestSlowAnswerPastTimeout(t *testing.T) {
 	arrived, cancelled := make(chan struct{}, 4), make(chan struct{}, 4)
-	f := newFake(t, hang(arrived, cancelled))
+	f := wiretest.New(t, wiretest.Hang(arrived, cancelled))
 	cfg := testConfig(t, f)
 	cfg.Timeout, cfg.Retries = schema.Duration(30*time.Millisecond), 1
-	m, err := NewWithOptions(cfg, testOptions(&recordSleep{}))
+	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,23 +213,16 @@ func TestSlowAnswerPastTimeout(t *testing.T) {
 	if err == nil || err.Error() != "openai: no answer within 30ms (after 2 attempts)" || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
-	for i := range 2 {
-		<-arrived
-		select {
-		case <-cancelled:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("attempt %d: the server never saw the request cancelled", i+1)
-		}
-	}
+	wiretest.WaitCancelled(t, arrived, cancelled, 2)
 }
 
 // Cancelling the caller's context mid-request aborts the request at once,
 // without retries, and the error is the cancellation.
 func TestCancellationMidRequest(t *testing.T) {
 	arrived, cancelled := make(chan struct{}, 2), make(chan struct{}, 2)
-	f := newFake(t, hang(arrived, cancelled))
-	s := &recordSleep{}
-	m, err := NewWithOptions(testConfig(t, f), testOptions(s))
+	f := wiretest.New(t, wiretest.Hang(arrived, cancelled))
+	s := &wiretest.Sleeps{}
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,13 +235,9 @@ func TestCancellationMidRequest(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "openai: ") {
 		t.Fatalf("err %v", err)
 	}
-	select {
-	case <-cancelled:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server never saw the request cancelled")
-	}
-	if n := len(f.requests()); n != 1 || len(s.got) != 0 {
-		t.Fatalf("%d requests, sleeps %v: a cancelled call must not retry", n, s.got)
+	wiretest.WaitCancelled(t, nil, cancelled, 1)
+	if n := len(f.Requests()); n != 1 || len(s.Got()) != 0 {
+		t.Fatalf("%d requests, sleeps %v: a cancelled call must not retry", n, s.Got())
 	}
 }
 
@@ -272,15 +249,15 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	t.Setenv("OPENAI_API_BASE", "http://127.0.0.1:1/v1")
 	t.Setenv("OPENAI_MODEL", "env-model")
 	t.Setenv("OPENAI_ORGANIZATION", "org-env")
-	f := newFake(t, reply(200, toolCallReply))
-	m, err := NewWithOptions(testConfig(t, f), testOptions(&recordSleep{}))
+	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Generate(t.Context(), firstRequest()); err != nil {
 		t.Fatal(err)
 	}
-	r := f.requests()[0]
+	r := f.Requests()[0]
 	if got := r.Header.Get("Authorization"); got != "Bearer sk-test-secret" {
 		t.Fatalf("Authorization %q", got)
 	}
@@ -296,21 +273,21 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	// with OPENAI_API_KEY set.
 	cfg := testConfig(t, f)
 	cfg.APIKeyEnv = ""
-	m, err = NewWithOptions(cfg, testOptions(&recordSleep{}))
+	m, err = NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Generate(t.Context(), firstRequest()); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.requests()[1].Header.Get("Authorization"); got != "" {
+	if got := f.Requests()[1].Header.Get("Authorization"); got != "" {
 		t.Fatalf("keyless server got Authorization %q", got)
 	}
 }
 
 // Each provider's defaults: base URL, key rules and the max-tokens field.
 func TestProviderDefaults(t *testing.T) {
-	f := newFake(t, reply(200, toolCallReply))
+	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
 	t.Setenv("THEA_TEST_KEY", "k1")
 	t.Setenv("THEA_EMPTY", "")
 	for _, tc := range []struct {
@@ -323,16 +300,16 @@ func TestProviderDefaults(t *testing.T) {
 		{schema.Model{Provider: "ollama", Name: "qwen2.5vl", APIKeyEnv: "THEA_EMPTY", MaxTokens: 9}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
 		{schema.Model{Provider: "google", Name: "gemini-2.5-flash", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}, "generativelanguage.googleapis.com", "/v1beta/openai/chat/completions", "Bearer k1", "max_tokens"},
 	} {
-		m, err := NewWithOptions(tc.cfg, call.Options{HTTP: f.redirect()})
+		m, err := NewWithOptions(tc.cfg, call.Options{HTTP: f.Redirect()})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cfg.Provider, err)
 		}
 		if _, err := m.Generate(t.Context(), firstRequest()); err != nil {
 			t.Fatalf("%s: %v", tc.cfg.Provider, err)
 		}
-		reqs := f.requests()
+		reqs := f.Requests()
 		r := reqs[len(reqs)-1]
-		if r.Host != tc.host || r.Path != tc.path || r.Header.Get("Authorization") != tc.auth || field(t, r.Body, tc.maxField) != 9.0 {
+		if r.Host != tc.host || r.Path != tc.path || r.Header.Get("Authorization") != tc.auth || wiretest.Field(t, r.Body, tc.maxField) != 9.0 {
 			t.Fatalf("%s: host %s path %s auth %q body %s", tc.cfg.Provider, r.Host, r.Path, r.Header.Get("Authorization"), r.Body)
 		}
 	}
@@ -355,5 +332,15 @@ func TestConstructionErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// testConfig is an OpenAI-compatible server at the fake, keyed by
+// THEA_TEST_KEY.
+func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
+	t.Setenv("THEA_TEST_KEY", "sk-test-secret")
+	return schema.Model{
+		Provider: "openai", Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
+		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(5 * time.Second), Retries: 2,
 	}
 }
