@@ -111,8 +111,10 @@ func render(msgs []model.Message) (rendered, error) {
 		marks = append(marks[:1], marks[len(marks)-(maxBreakpoints-1):]...)
 	}
 	for _, k := range marks {
-		b := &r.system[max(k.blk, 0)]
-		if k.msg >= 0 {
+		var b *block
+		if k.msg < 0 {
+			b = &r.system[k.blk]
+		} else {
 			b = &r.messages[k.msg].Content[k.blk]
 		}
 		b.CacheControl = &cacheControl{Type: "ephemeral"}
