@@ -2,13 +2,13 @@ package anthropic
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -48,6 +48,9 @@ const maxBreakpoints = 4
 type rendered struct {
 	system   []block
 	messages []message
+	// inline holds the images; their base64 is written into the encoded
+	// body, not JSON-encoded (see call.Inline).
+	inline *call.Inline
 }
 
 // render maps the engine's messages onto the Messages API: system messages
@@ -57,7 +60,7 @@ type rendered struct {
 // assistant); a message marked as a cache breakpoint gets cache_control on
 // its last block. Reasoning is never re-sent.
 func render(msgs []model.Message) (rendered, error) {
-	var r rendered
+	r := rendered{inline: call.NewInline()}
 	type mark struct{ msg, blk int } // msg -1: a system block
 	var marks []mark
 	for i := range msgs {
@@ -76,14 +79,14 @@ func render(msgs []model.Message) (rendered, error) {
 			continue
 		case model.RoleUser:
 			role = "user"
-			blocks, err = contentBlocks(m.Parts)
+			blocks, err = r.contentBlocks(m.Parts)
 		case model.RoleAssistant:
 			role = "assistant"
 			blocks = assistantBlocks(m)
 		case model.RoleTool:
 			role = "user"
 			var content []block
-			content, err = contentBlocks(m.Parts)
+			content, err = r.contentBlocks(m.Parts)
 			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content}}
 		default:
 			return rendered{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
@@ -122,7 +125,7 @@ func render(msgs []model.Message) (rendered, error) {
 	return r, nil
 }
 
-func contentBlocks(ps []model.Part) ([]block, error) {
+func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 	var out []block
 	for _, p := range ps {
 		if p.Text != "" {
@@ -135,7 +138,7 @@ func contentBlocks(ps []model.Part) ([]block, error) {
 			}
 		}
 		if p.Image != nil {
-			src, err := image(p.Image)
+			src, err := r.image(p.Image)
 			if err != nil {
 				return nil, err
 			}
@@ -168,7 +171,7 @@ func isObject(b json.RawMessage) bool {
 	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
-func image(img *schema.Image) (*imageSource, error) {
+func (r *rendered) image(img *schema.Image) (*imageSource, error) {
 	if len(img.Data) == 0 {
 		return nil, fmt.Errorf("image from camera %q has no data", img.Camera)
 	}
@@ -179,7 +182,7 @@ func image(img *schema.Image) (*imageSource, error) {
 	if !strings.HasPrefix(mime, "image/") {
 		return nil, fmt.Errorf("image from camera %q has MIME type %q, not an image", img.Camera, mime)
 	}
-	return &imageSource{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(img.Data)}, nil
+	return &imageSource{Type: "base64", MediaType: mime, Data: r.inline.Add("", img.Data)}, nil
 }
 
 // rewriteRequest puts the rendered system and messages into the body
@@ -203,7 +206,11 @@ func (r rendered) rewriteRequest(body []byte) ([]byte, error) {
 		}
 		m["system"] = sys
 	}
-	return json.Marshal(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic request: %w", err)
+	}
+	return r.inline.Substitute(out)
 }
 
 // responseBlocks is what the adapter reads of a response before langchaingo

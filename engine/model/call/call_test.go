@@ -147,3 +147,18 @@ func TestErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// Placeholders are replaced in order by prefix + base64; a missing one is an
+// error, never a request without its image.
+func TestInlineSubstitute(t *testing.T) {
+	in := NewInline()
+	a := in.Add("data:image/png;base64,", []byte("ab"))
+	b := in.Add("", []byte("xyz"))
+	got, err := in.Substitute([]byte(`{"u":"` + a + `","t":"` + a + `x","v":["` + b + `"]}`))
+	if err != nil || string(got) != `{"u":"data:image/png;base64,YWI=","t":"`+a+`x","v":["eHl6"]}` {
+		t.Fatalf("got %s, %v", got, err)
+	}
+	if _, err := in.Substitute([]byte(`{"u":"` + a + `"}`)); err == nil {
+		t.Fatal("a missing image was not reported")
+	}
+}

@@ -107,7 +107,8 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 
 // Generate makes one chat-completions call (never streamed).
 func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	msgs, err := renderMessages(req.Messages)
+	rd := newRenderer()
+	msgs, err := rd.renderMessages(req.Messages)
 	if err != nil {
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
@@ -116,6 +117,9 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
 	tr := &call.Trace{}
+	if rd.inline.Len() > 0 {
+		tr.RewriteRequest = rd.inline.Substitute
+	}
 	resp, err := m.llm.GenerateContent(call.WithTrace(ctx, tr), msgs, opts...)
 	if err != nil {
 		return model.Response{}, m.fail(ctx, tr, err)

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +17,10 @@ import (
 // carry no images on this wire: the images of a run of tool messages follow
 // it in one user message (after all of them, since every tool call id must be
 // answered right after the assistant message). Reasoning is never re-sent.
-func renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
+//
+// Images are rendered as placeholder URLs that the request rewrite replaces
+// with their data: URLs (see call.Inline).
+func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
 	out := make([]llms.MessageContent, 0, len(msgs)+1)
 	var toolImages []llms.ContentPart
 	flush := func() {
@@ -35,7 +38,7 @@ func renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
 		case model.RoleSystem:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeSystem, Parts: []llms.ContentPart{llms.TextPart(m.Text())}})
 		case model.RoleUser:
-			parts, err := userParts(i, m.Parts)
+			parts, err := rd.userParts(i, m.Parts)
 			if err != nil {
 				return nil, err
 			}
@@ -43,7 +46,7 @@ func renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
 		case model.RoleAssistant:
 			out = append(out, assistant(m))
 		case model.RoleTool:
-			text, images, err := toolParts(i, m)
+			text, images, err := rd.toolParts(i, m)
 			if err != nil {
 				return nil, err
 			}
@@ -62,18 +65,18 @@ func renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
 	return out, nil
 }
 
-func userParts(i int, ps []model.Part) ([]llms.ContentPart, error) {
+func (rd *renderer) userParts(i int, ps []model.Part) ([]llms.ContentPart, error) {
 	parts := make([]llms.ContentPart, 0, len(ps))
 	for _, p := range ps {
 		if p.Text != "" {
 			parts = append(parts, llms.TextPart(p.Text))
 		}
 		if p.Image != nil {
-			u, err := dataURL(p.Image)
+			part, err := rd.image(p.Image)
 			if err != nil {
 				return nil, fmt.Errorf("message %d: %w", i, err)
 			}
-			parts = append(parts, llms.ImageURLPart(u))
+			parts = append(parts, part)
 		}
 	}
 	if len(parts) == 0 {
@@ -97,25 +100,44 @@ func assistant(m *model.Message) llms.MessageContent {
 	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts}
 }
 
-func toolParts(i int, m *model.Message) (string, []llms.ContentPart, error) {
+func (rd *renderer) toolParts(i int, m *model.Message) (string, []llms.ContentPart, error) {
 	var text strings.Builder
 	var images []llms.ContentPart
 	for _, p := range m.Parts {
 		text.WriteString(p.Text)
 		if p.Image != nil {
-			u, err := dataURL(p.Image)
+			part, err := rd.image(p.Image)
 			if err != nil {
 				return "", nil, fmt.Errorf("message %d (tool result %s): %w", i, m.ToolCallID, err)
 			}
-			images = append(images, llms.ImageURLPart(u))
+			images = append(images, part)
 		}
 	}
 	return text.String(), images, nil
 }
 
-// dataURL encodes an image inline. langchaingo's BinaryContent is sent in a
-// shape OpenAI rejects, so images go as image_url parts with a data: URL.
-func dataURL(img *schema.Image) (string, error) {
+// renderer renders one request; its images wait in inline for the body
+// rewrite.
+type renderer struct {
+	inline *call.Inline
+}
+
+func newRenderer() *renderer { return &renderer{inline: call.NewInline()} }
+
+// image is an image_url part whose data: URL the request rewrite fills in.
+// langchaingo's BinaryContent is sent in a shape OpenAI rejects, so images go
+// as image_url parts with a data: URL.
+func (rd *renderer) image(img *schema.Image) (llms.ContentPart, error) {
+	mime, err := imageMIME(img)
+	if err != nil {
+		return nil, err
+	}
+	return llms.ImageURLPart(rd.inline.Add("data:"+mime+";base64,", img.Data)), nil
+}
+
+// imageMIME checks an image and names its type (sniffed when unset); the
+// type goes into the body unescaped, so only token characters pass.
+func imageMIME(img *schema.Image) (string, error) {
 	if len(img.Data) == 0 {
 		return "", fmt.Errorf("image from camera %q has no data", img.Camera)
 	}
@@ -123,16 +145,12 @@ func dataURL(img *schema.Image) (string, error) {
 	if mime == "" {
 		mime = http.DetectContentType(img.Data)
 	}
-	if !strings.HasPrefix(mime, "image/") {
+	if !strings.HasPrefix(mime, "image/") || strings.ContainsFunc(mime, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/+.-", r))
+	}) {
 		return "", fmt.Errorf("image from camera %q has MIME type %q, not an image", img.Camera, mime)
 	}
-	var b strings.Builder
-	b.Grow(len("data:;base64,") + len(mime) + base64.StdEncoding.EncodedLen(len(img.Data)))
-	b.WriteString("data:")
-	b.WriteString(mime)
-	b.WriteString(";base64,")
-	b.WriteString(base64.StdEncoding.EncodeToString(img.Data))
-	return b.String(), nil
+	return mime, nil
 }
 
 // emptySchema is the parameters of a tool that declares none.

@@ -6,16 +6,20 @@ package wiretest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Server records every request and answers each with the next reply (the
@@ -169,4 +173,54 @@ func WaitCancelled(t *testing.T, arrived, cancelled <-chan struct{}, n int) {
 			t.Fatalf("request %d: the server never saw it cancelled", i+1)
 		}
 	}
+}
+
+// Canned is an HTTP client that answers every request with status 200 and
+// body, without a network: the benchmarks' adapter-only cost.
+func Canned(body string) *http.Client {
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Body != nil {
+			if _, err := io.Copy(io.Discard, r.Body); err != nil {
+				return nil, err
+			}
+			_ = r.Body.Close()
+		}
+		return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+	})}
+}
+
+// TurnRequest is a mid-task decide request of realistic size: a 4 KB
+// resident prompt, 12 tools, 10 past turns (assistant call + tool result)
+// and the refreshed observation with one camera image of imageBytes (none
+// when 0).
+func TurnRequest(imageBytes int) model.Request {
+	img := make([]byte, imageBytes)
+	for i := range img {
+		img[i] = byte(i * 7)
+	}
+	copy(img, "\x89PNG\r\n\x1a\n")
+	req := model.Request{Purpose: model.PurposeDecide}
+	req.Messages = append(req.Messages, model.Message{Role: model.RoleSystem, CacheBreakpoint: true,
+		Parts: []model.Part{{Text: strings.Repeat("You drive a household robot. Follow the rules. ", 85)}}})
+	for i := range 12 {
+		req.Tools = append(req.Tools, model.ToolDef{Name: fmt.Sprintf("tool_%d", i), Description: strings.Repeat("Does one thing well. ", 6),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"target":{"type":"string","description":"what to act on"},"speed":{"type":"number","minimum":0,"maximum":1}},"required":["target"]}`)})
+	}
+	req.Messages = append(req.Messages, model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Instruction: put the cup in the sink."}}})
+	for i := range 10 {
+		id := fmt.Sprintf("call_%d", i)
+		req.Messages = append(req.Messages,
+			model.Message{Role: model.RoleAssistant, Parts: []model.Part{{Text: "Next I move closer."}},
+				ToolCalls: []model.ToolCall{{ID: id, Name: "tool_1", Arguments: json.RawMessage(`{"target":"cup","speed":0.5}`)}}},
+			model.Message{Role: model.RoleTool, ToolCallID: id, Name: "tool_1",
+				Parts: []model.Part{{Text: `{"ok":true,"result":{"distance_m":1.25,"note":"` + strings.Repeat("x", 300) + `"}}`}}})
+	}
+	req.Messages[len(req.Messages)-1].CacheBreakpoint = true
+	obs := model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Observation: " + strings.Repeat("clearance front 0.8 m; ", 20)}}}
+	if imageBytes > 0 {
+		obs.Parts = append(obs.Parts, model.Part{Image: &schema.Image{Camera: "front", MIME: "image/png", Width: 640, Height: 480, Data: img}})
+	}
+	req.Messages = append(req.Messages, obs)
+	return req
 }
