@@ -197,19 +197,26 @@ func TestCancellationMidRequest(t *testing.T) {
 	arrived, cancelled := make(chan struct{}, 2), make(chan struct{}, 2)
 	f := wiretest.New(t, wiretest.Hang(arrived, cancelled))
 	s := &wiretest.Sleeps{}
-	m := newModel(t, f, s)
+	cfg := testConfig(t, f)
+	cfg.Timeout = schema.Duration(time.Minute) // only the cancel can end it
+	m, err := NewWithOptions(cfg, wiretest.Options(s))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
 	go func() {
-		<-arrived
-		cancel()
+		_, err := m.Generate(ctx, firstRequest())
+		done <- err
 	}()
-	_, err := m.Generate(ctx, firstRequest())
-	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "anthropic: ") {
+	<-arrived
+	cancel()
+	wiretest.WaitCancelled(t, nil, cancelled, 1)
+	if err := <-done; !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "anthropic: ") {
 		t.Fatalf("err %v", err)
 	}
-	wiretest.WaitCancelled(t, nil, cancelled, 1)
-	if len(f.Requests()) != 1 || len(s.Got()) != 0 {
-		t.Fatalf("%d requests, sleeps %v: a cancelled call must not retry", len(f.Requests()), s.Got())
+	if n := len(f.Requests()); n != 1 || len(s.Got()) != 0 {
+		t.Fatalf("%d requests, sleeps %v: a cancelled call must not retry", n, s.Got())
 	}
 }
 

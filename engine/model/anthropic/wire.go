@@ -108,6 +108,9 @@ func render(msgs []model.Message) (rendered, error) {
 			marks = append(marks, mark{n, len(r.messages[n].Content) - 1})
 		}
 	}
+	if len(r.messages) == 0 {
+		return rendered{}, fmt.Errorf("the request has no user message")
+	}
 	// The API takes at most four: keep the first (it covers tools and system)
 	// and the latest.
 	if len(marks) > maxBreakpoints {

@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -100,7 +102,7 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 	}
 	return &Model{
 		provider: provider, name: cfg.Name, temperature: cfg.Temperature, maxTokens: cfg.MaxTokens,
-		legacyMaxTokens: provider != "openai" || cfg.BaseURL != "",
+		legacyMaxTokens: provider != "openai" || (cfg.BaseURL != "" && !strings.Contains(cfg.BaseURL, "api.openai.com")),
 		llm:             llm,
 	}, nil
 }
@@ -116,7 +118,7 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 	if err != nil {
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
-	tr := &call.Trace{}
+	tr := &call.Trace{RewriteResponse: reasoningAlias}
 	if rd.inline.Len() > 0 {
 		tr.RewriteRequest = rd.inline.Substitute
 	}
@@ -190,4 +192,47 @@ func intInfo(info map[string]any, k string) int {
 		return v
 	}
 	return 0
+}
+
+// reasoningAlias copies a message's "reasoning" (newer vLLM and Ollama) to
+// "reasoning_content" (DeepSeek, older vLLM), the only name langchaingo
+// reads, so either reaches Response.Reasoning.
+func reasoningAlias(body []byte) ([]byte, error) {
+	if !bytes.Contains(body, []byte(`"reasoning"`)) {
+		return body, nil
+	}
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return body, nil // not JSON: langchaingo reports it
+	}
+	var choices []map[string]json.RawMessage
+	if json.Unmarshal(resp["choices"], &choices) != nil {
+		return body, nil
+	}
+	changed := false
+	for _, c := range choices {
+		var msg map[string]json.RawMessage
+		if json.Unmarshal(c["message"], &msg) != nil {
+			continue
+		}
+		r, ok := msg["reasoning"]
+		if _, has := msg["reasoning_content"]; !ok || has || len(r) == 0 || r[0] != '"' {
+			continue
+		}
+		msg["reasoning_content"] = r
+		b, err := json.Marshal(msg)
+		if err != nil {
+			return nil, fmt.Errorf("reasoning: %w", err)
+		}
+		c["message"], changed = b, true
+	}
+	if !changed {
+		return body, nil
+	}
+	b, err := json.Marshal(choices)
+	if err != nil {
+		return nil, fmt.Errorf("reasoning: %w", err)
+	}
+	resp["choices"] = b
+	return json.Marshal(resp)
 }

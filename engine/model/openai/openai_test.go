@@ -222,20 +222,24 @@ func TestCancellationMidRequest(t *testing.T) {
 	arrived, cancelled := make(chan struct{}, 2), make(chan struct{}, 2)
 	f := wiretest.New(t, wiretest.Hang(arrived, cancelled))
 	s := &wiretest.Sleeps{}
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
+	cfg := testConfig(t, f)
+	cfg.Timeout = schema.Duration(time.Minute) // only the cancel can end it
+	m, err := NewWithOptions(cfg, wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
 	go func() {
-		<-arrived
-		cancel()
+		_, err := m.Generate(ctx, firstRequest())
+		done <- err
 	}()
-	_, err = m.Generate(ctx, firstRequest())
-	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "openai: ") {
+	<-arrived
+	cancel()
+	wiretest.WaitCancelled(t, nil, cancelled, 1)
+	if err := <-done; !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "openai: ") {
 		t.Fatalf("err %v", err)
 	}
-	wiretest.WaitCancelled(t, nil, cancelled, 1)
 	if n := len(f.Requests()); n != 1 || len(s.Got()) != 0 {
 		t.Fatalf("%d requests, sleeps %v: a cancelled call must not retry", n, s.Got())
 	}
@@ -342,5 +346,19 @@ func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
 	return schema.Model{
 		Provider: "openai", Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
 		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(5 * time.Second), Retries: 2,
+	}
+}
+
+// Reasoning under either name (reasoning_content: DeepSeek, older vLLM;
+// reasoning: newer vLLM, Ollama) reaches Response.Reasoning.
+func TestReasoningAlias(t *testing.T) {
+	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":"ok","reasoning":"thought \"hard\""}}]}`))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Generate(t.Context(), firstRequest())
+	if err != nil || resp.Text != "ok" || resp.Reasoning != `thought "hard"` {
+		t.Fatalf("resp %+v, err %v", resp, err)
 	}
 }
