@@ -362,3 +362,32 @@ func TestReasoningAlias(t *testing.T) {
 		t.Fatalf("resp %+v, err %v", resp, err)
 	}
 }
+
+// One model serves concurrent calls (the evaluator shares the loop's model).
+func TestConcurrentCalls(t *testing.T) {
+	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			resp, err := m.Generate(t.Context(), firstRequest())
+			if err == nil && len(resp.ToolCalls) != 1 {
+				err = errors.New("no tool call")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range f.Requests() {
+		if string(r.Body) != string(f.Requests()[0].Body) {
+			t.Fatal("concurrent calls sent different bodies for the same request")
+		}
+	}
+}
