@@ -277,9 +277,9 @@ func TestConstructionErrors(t *testing.T) {
 		{schema.Model{Provider: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY"}, "anthropic: model.name is required"},
 		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "ANTHROPIC_API_KEY", Temperature: 1.5}, "temperature 1.5 is outside the API's range [0, 1]"},
 	} {
-		_, err := New(tc.cfg, "")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
+		m, err := New(tc.cfg, "")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
+			t.Errorf("%+v: model %v, err %v, want %q", tc.cfg, m, err, tc.want)
 		}
 	}
 }

@@ -232,6 +232,9 @@ func (rb *responseBlocks) rewriteResponse(body []byte) ([]byte, error) {
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return nil, fmt.Errorf("anthropic response is not JSON: %w", err)
 	}
+	if len(resp["content"]) == 0 {
+		return body, nil // no content: langchaingo reports an empty response
+	}
 	var content []json.RawMessage
 	if err := json.Unmarshal(resp["content"], &content); err != nil {
 		return nil, fmt.Errorf("anthropic response content: %w", err)

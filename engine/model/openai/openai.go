@@ -41,7 +41,11 @@ var _ model.Model = (*Model)(nil)
 // New builds the model a spec's model section describes. cfg.Provider is
 // "openai", "ollama" or "google"; dir is unused.
 func New(cfg schema.Model, dir string) (model.Model, error) {
-	return NewWithOptions(cfg, call.Options{})
+	m, err := NewWithOptions(cfg, call.Options{})
+	if err != nil {
+		return nil, err // not a typed nil inside the interface
+	}
+	return m, nil
 }
 
 // NewWithOptions is New with an injected HTTP client, sleep and jitter.

@@ -332,9 +332,9 @@ func TestConstructionErrors(t *testing.T) {
 		{schema.Model{Provider: "openai", APIKeyEnv: "OPENAI_API_KEY"}, "openai: model.name is required"},
 		{schema.Model{Provider: "anthropic", Name: "x"}, `provider "anthropic" is not served here`},
 	} {
-		_, err := New(tc.cfg, "")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
+		m, err := New(tc.cfg, "")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
+			t.Errorf("%+v: model %v, err %v, want %q", tc.cfg, m, err, tc.want)
 		}
 	}
 }
