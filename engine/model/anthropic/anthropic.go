@@ -200,3 +200,6 @@ func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
 	}
 	return tools, nil
 }
+
+// Register adds the provider "anthropic" to p.
+func Register(p *model.Providers) error { return p.Register("anthropic", New) }

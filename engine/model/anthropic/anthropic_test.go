@@ -313,3 +313,14 @@ func TestBreakpointLimit(t *testing.T) {
 		t.Fatalf("breakpoints on %s, want system,d,e,f", got)
 	}
 }
+
+func TestRegister(t *testing.T) {
+	p := model.NewProviders()
+	if err := Register(p); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("THEA_TEST_KEY", "k")
+	if _, err := p.New(schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "THEA_TEST_KEY"}, ""); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -240,3 +240,16 @@ func reasoningAlias(body []byte) ([]byte, error) {
 	resp["choices"] = b
 	return json.Marshal(resp)
 }
+
+// Providers are the spec provider names this package serves.
+func Providers() []string { return []string{"openai", "ollama", "google"} }
+
+// Register adds the providers "openai", "ollama" and "google" to p.
+func Register(p *model.Providers) error {
+	for _, name := range Providers() {
+		if err := p.Register(name, New); err != nil {
+			return err
+		}
+	}
+	return nil
+}

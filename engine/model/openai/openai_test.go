@@ -391,3 +391,16 @@ func TestConcurrentCalls(t *testing.T) {
 		}
 	}
 }
+
+func TestRegister(t *testing.T) {
+	p := model.NewProviders()
+	if err := Register(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.New(schema.Model{Provider: "ollama", Name: "qwen2.5vl"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(p); err == nil {
+		t.Fatal("registering twice was not an error")
+	}
+}
