@@ -289,8 +289,6 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	}
 }
 
-
-
 // testConfig is an OpenAI-compatible server at the fake, keyed by
 // THEA_TEST_KEY.
 func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
@@ -314,5 +312,3 @@ func TestReasoningAlias(t *testing.T) {
 		t.Fatalf("resp %+v, err %v", resp, err)
 	}
 }
-
-
