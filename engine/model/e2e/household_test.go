@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/anthropic"
 	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/policies"
@@ -42,33 +42,34 @@ func TestMain(m *testing.M) {
 
 const key = "sk-e2e-secret-4f1c"
 
-// chatServer speaks chat completions; its answers are the episode's turns
-// (the script provider's queue), so the world answers for real and only the
-// model is scripted.
-type chatServer struct {
+// server speaks a provider's wire; its answers are the episode's turns (the
+// script provider's queue), so the world answers for real and only the model
+// is scripted.
+type server struct {
 	t      *testing.T
+	wire   wire
 	brain  model.Model
 	mu     sync.Mutex
 	bodies [][]byte
-	auth   []string
+	keys   []string
 }
 
-func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("reading request: %v", err)
 	}
 	s.mu.Lock()
 	s.bodies = append(s.bodies, body)
-	s.auth = append(s.auth, r.Header.Get("Authorization"))
+	s.keys = append(s.keys, r.Header.Get(s.wire.keyHeader))
 	n := len(s.bodies)
 	s.mu.Unlock()
 	var req struct {
 		Tools []json.RawMessage `json:"tools"`
 	}
-	if json.Unmarshal(body, &req) != nil || len(req.Tools) == 0 {
+	if r.URL.Path != s.wire.path || json.Unmarshal(body, &req) != nil || len(req.Tools) == 0 {
 		// Only decide requests carry tools; the episode has nothing else.
-		http.Error(w, `{"error":{"message":"unexpected request without tools"}}`, 400)
+		http.Error(w, `{"error":{"message":"unexpected request"}}`, 400)
 		return
 	}
 	resp, err := s.brain.Generate(r.Context(), model.Request{Purpose: model.PurposeDecide})
@@ -76,28 +77,10 @@ func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()), 500)
 		return
 	}
-	type fn struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+	out, err := json.Marshal(s.wire.answer(n, len(body), resp))
+	if err != nil {
+		s.t.Errorf("encoding answer: %v", err)
 	}
-	type tc struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}
-	msg := struct {
-		Role      string `json:"role"`
-		Content   string `json:"content"`
-		ToolCalls []tc   `json:"tool_calls,omitempty"`
-	}{Role: "assistant", Content: resp.Text}
-	for i, c := range resp.ToolCalls {
-		msg.ToolCalls = append(msg.ToolCalls, tc{ID: fmt.Sprintf("call_%d_%d", n, i), Type: "function", Function: fn{c.Name, string(c.Arguments)}})
-	}
-	out, _ := json.Marshal(map[string]any{
-		"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "model": "gpt-e2e",
-		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": 20},
-	})
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(out)
 }
@@ -111,6 +94,7 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	must(t, stages.Register(st))
 	models := model.NewProviders()
 	must(t, openai.Register(models))
+	must(t, anthropic.Register(models))
 	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
 	must(t, err)
 	dirs := make([]string, len(spec.Skills.Dirs))
@@ -135,14 +119,12 @@ func must(t *testing.T, err error) {
 	}
 }
 
-var dataURL = regexp.MustCompile(`data:image/[a-z]+;base64,[A-Za-z0-9+/=]+`)
-
 // freshImages counts the request's images and fails if one sits in a
 // message the model has already answered (before the last assistant
 // message): an image is sent with the one request that consumes it, later
 // requests carry its placeholder. (Comparing pixels would not do: the robot
 // standing still sees the same picture in two observations.)
-func freshImages(t *testing.T, n int, body []byte) int {
+func freshImages(t *testing.T, w wire, n int, body []byte) int {
 	t.Helper()
 	var req struct {
 		Messages []struct {
@@ -159,7 +141,7 @@ func freshImages(t *testing.T, n int, body []byte) int {
 	}
 	count := 0
 	for i, m := range req.Messages {
-		k := len(dataURL.FindAll(m.Content, -1))
+		k := len(w.images.FindAll(m.Content, -1))
 		if k > 0 && i < last {
 			t.Fatalf("request %d: message %d (%s), already answered, still carries %d image(s)", n, i, m.Role, k)
 		}
@@ -168,12 +150,18 @@ func freshImages(t *testing.T, n int, body []byte) int {
 	return count
 }
 
-// The household demo through the openai provider against a local
-// chat-completions server: the task ends with the final answer; no
-// post-condition reaches the model; each camera image is sent with exactly
-// one request (the one that consumes it); every tool call id is answered; the API key travels only in the
-// request header and is in no file under the run directory.
-func TestHouseholdEpisodeOverOpenAIWire(t *testing.T) {
+// The household demo through each network adapter against a local server
+// speaking its wire: the task ends with the final answer; no post-condition
+// reaches the model; each camera image is sent with exactly one request (the
+// one that consumes it); every tool call id is answered; the API key travels
+// only in the request header and is in no file under the run directory.
+func TestHouseholdEpisodeOverTheWire(t *testing.T) {
+	for _, w := range []wire{openaiWire(), anthropicWire()} {
+		t.Run(w.provider, func(t *testing.T) { runEpisode(t, w) })
+	}
+}
+
+func runEpisode(t *testing.T, w wire) {
 	dir := filepath.Join("..", "..", "..", "examples", "household")
 	spec, diags := schema.Load([]string{filepath.Join(dir, "spec.cue")}, schema.LoadOptions{Profiles: embodiments.Profiles()})
 	if len(diags) > 0 || spec == nil {
@@ -181,11 +169,11 @@ func TestHouseholdEpisodeOverOpenAIWire(t *testing.T) {
 	}
 	brain, err := script.New(spec.Model, spec.Dir)
 	must(t, err)
-	srv := &chatServer{t: t, brain: brain}
+	srv := &server{t: t, wire: w, brain: brain}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = schema.Model{Provider: "openai", Name: "gpt-e2e", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
+	spec.Model = schema.Model{Provider: w.provider, Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
 		MaxTokens: 1024, Timeout: schema.Duration(20 * time.Second), Retries: 1}
 
 	runs := t.TempDir()
@@ -196,23 +184,23 @@ func TestHouseholdEpisodeOverOpenAIWire(t *testing.T) {
 	}
 
 	srv.mu.Lock()
-	bodies, auth := srv.bodies, srv.auth
+	bodies, keys := srv.bodies, srv.keys
 	srv.mu.Unlock()
 	if len(bodies) != 10 {
 		t.Fatalf("%d model requests, want the episode's 10", len(bodies))
 	}
 	images := 0
 	for i, b := range bodies {
-		if auth[i] != "Bearer "+key || strings.Contains(string(b), key) {
-			t.Fatalf("request %d: Authorization %q, key in body %v", i+1, auth[i], strings.Contains(string(b), key))
+		if keys[i] != w.keyValue || strings.Contains(string(b), key) {
+			t.Fatalf("request %d: %s %q, key in body %v", i+1, w.keyHeader, keys[i], strings.Contains(string(b), key))
 		}
 		for name, c := range spec.Tools {
 			if c.PostCondition != "" && strings.Contains(string(b), c.PostCondition) {
 				t.Fatalf("request %d carries %s's post-condition", i+1, name)
 			}
 		}
-		images += freshImages(t, i+1, b)
-		answered(t, i+1, b)
+		images += freshImages(t, w, i+1, b)
+		w.answered(t, i+1, b)
 	}
 	t.Logf("%d requests, %d camera images, each sent once", len(bodies), images)
 	if images < len(bodies) {
@@ -232,37 +220,4 @@ func TestHouseholdEpisodeOverOpenAIWire(t *testing.T) {
 		return nil
 	})
 	must(t, err)
-}
-
-// answered fails unless every tool call of an assistant message is answered
-// by a tool message before the next assistant or user message.
-func answered(t *testing.T, n int, body []byte) {
-	t.Helper()
-	var req struct {
-		Messages []struct {
-			Role       string `json:"role"`
-			ToolCallID string `json:"tool_call_id"`
-			ToolCalls  []struct {
-				ID string `json:"id"`
-			} `json:"tool_calls"`
-		} `json:"messages"`
-	}
-	must(t, json.Unmarshal(body, &req))
-	open := map[string]bool{}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case "tool":
-			if !open[m.ToolCallID] {
-				t.Fatalf("request %d: tool message for unknown call %q", n, m.ToolCallID)
-			}
-			delete(open, m.ToolCallID)
-		default:
-			if len(open) > 0 {
-				t.Fatalf("request %d: calls %v not answered before a %s message", n, open, m.Role)
-			}
-			for _, c := range m.ToolCalls {
-				open[c.ID] = true
-			}
-		}
-	}
 }
