@@ -96,7 +96,10 @@ type Client struct {
 func New(p Policy, o Options, header func(http.Header)) *Client {
 	c := &Client{policy: p, http: o.HTTP, sleep: o.Sleep, jitter: o.Jitter, header: header}
 	if c.http == nil {
-		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		c.http = &http.Client{}
+		if t, ok := http.DefaultTransport.(*http.Transport); ok {
+			c.http.Transport = t.Clone() // own connection pool, same proxy settings
+		}
 	}
 	if c.sleep == nil {
 		c.sleep = sleepCtx
@@ -238,6 +241,10 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte) (*
 	e.Status = resp.StatusCode
 	e.Message = errorMessage(b)
 	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	if ms, err := strconv.ParseFloat(resp.Header.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		// OpenAI's finer-grained form wins over the rounded seconds.
+		e.RetryAfter = time.Duration(ms * float64(time.Millisecond))
+	}
 	return nil, e
 }
 

@@ -162,3 +162,22 @@ func TestInlineSubstitute(t *testing.T) {
 		t.Fatal("a missing image was not reported")
 	}
 }
+
+// Retry-After-Ms (OpenAI) is honoured to the millisecond.
+func TestRetryAfterMs(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Retry-After-Ms", "250")
+			w.WriteHeader(429)
+			return
+		}
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	s := &sleeps{}
+	if _, err := post(t, testClient(1, time.Second, s), t.Context(), srv.URL, "x"); err != nil || len(s.got) != 1 || s.got[0] != 250*time.Millisecond {
+		t.Fatalf("err %v, sleeps %v", err, s.got)
+	}
+}
