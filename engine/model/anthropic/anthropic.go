@@ -126,7 +126,12 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		}
 		return model.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
-	return decode(resp, rb.inputs), nil
+	out := decode(resp, rb.inputs)
+	if len(out.ToolCalls) == 0 && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "max_tokens" {
+		// A decision cut off at max_tokens is not a final answer.
+		return model.Response{}, fmt.Errorf("anthropic: the answer was cut off at max_tokens (%d) before it finished; raise model.max_tokens", m.maxTokens)
+	}
+	return out, nil
 }
 
 // decode joins the choices langchaingo makes of the content blocks (one per

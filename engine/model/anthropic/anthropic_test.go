@@ -324,3 +324,11 @@ func TestRegister(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCutOffAtMaxTokens(t *testing.T) {
+	f := wiretest.New(t, wiretest.Reply(200, `{"type":"message","role":"assistant","content":[{"type":"text","text":"I will first"}],"stop_reason":"max_tokens","usage":{"input_tokens":5,"output_tokens":256}}`))
+	_, err := newModel(t, f, &wiretest.Sleeps{}).Generate(t.Context(), firstRequest())
+	if want := "anthropic: the answer was cut off at max_tokens (256) before it finished; raise model.max_tokens"; err == nil || err.Error() != want {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -130,7 +130,16 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 	if err != nil {
 		return model.Response{}, m.fail(ctx, tr, err)
 	}
-	return decode(resp)
+	out, err := decode(resp)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
+	}
+	if len(out.ToolCalls) == 0 && resp.Choices[0].StopReason == "length" {
+		// A decision cut off at max_tokens (thinking models spend it on
+		// reasoning) is not a final answer.
+		return model.Response{}, fmt.Errorf("%s: the answer was cut off at max_tokens (%d) before it finished; raise model.max_tokens", m.provider, m.maxTokens)
+	}
+	return out, nil
 }
 
 func (m *Model) callOptions(defs []model.ToolDef) ([]llms.CallOption, error) {
@@ -170,7 +179,7 @@ func (m *Model) fail(ctx context.Context, tr *call.Trace, err error) error {
 
 func decode(resp *llms.ContentResponse) (model.Response, error) {
 	if resp == nil || len(resp.Choices) == 0 {
-		return model.Response{}, errors.New("openai: the server answered with no choices")
+		return model.Response{}, errors.New("the server answered with no choices")
 	}
 	c := resp.Choices[0]
 	out := model.Response{Text: c.Content, Reasoning: c.ReasoningContent}

@@ -312,3 +312,17 @@ func TestReasoningAlias(t *testing.T) {
 		t.Fatalf("resp %+v, err %v", resp, err)
 	}
 }
+
+// An answer cut off at max_tokens without a tool call is an error that says
+// so, not an empty final answer.
+func TestCutOffAtMaxTokens(t *testing.T) {
+	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":""},"finish_reason":"length"}]}`))
+	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Generate(t.Context(), firstRequest())
+	if want := "openai: the answer was cut off at max_tokens (256) before it finished; raise model.max_tokens"; err == nil || err.Error() != want {
+		t.Fatalf("err %v", err)
+	}
+}
