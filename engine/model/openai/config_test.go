@@ -102,3 +102,28 @@ func TestRegister(t *testing.T) {
 		t.Fatal("registering twice was not an error")
 	}
 }
+
+// Reasoning models get no temperature (they accept only their default),
+// including those langchaingo does not know.
+func TestReasoningModelsGetNoTemperature(t *testing.T) {
+	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
+	for name, want := range map[string]bool{"o4-mini": false, "o1": false, "openai/o3": false, "gpt-5-mini": false, "gpt-4o": true, "ollama-7b": true} {
+		cfg := testConfig(t, f)
+		cfg.Name = name
+		m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Generate(t.Context(), firstRequest()); err != nil {
+			t.Fatal(err)
+		}
+		reqs := f.Requests()
+		body := reqs[len(reqs)-1].Body
+		if got := wiretest.Field(t, body, "temperature") != nil; got != want {
+			t.Errorf("%s: temperature sent %v, want %v", name, got, want)
+		}
+		if !strings.Contains(string(body), pngURL) {
+			t.Errorf("%s: the image is missing", name)
+		}
+	}
+}

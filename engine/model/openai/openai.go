@@ -33,7 +33,10 @@ type Model struct {
 	// legacyMaxTokens sends max_tokens instead of max_completion_tokens:
 	// OpenAI-compatible servers know the older field.
 	legacyMaxTokens bool
-	llm             *lcopenai.LLM
+	// fixedTemperature: a reasoning model that accepts only its default
+	// temperature, which langchaingo's own list misses (o4-mini, o1).
+	fixedTemperature bool
+	llm              *lcopenai.LLM
 }
 
 var _ model.Model = (*Model)(nil)
@@ -106,8 +109,9 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 	}
 	return &Model{
 		provider: provider, name: cfg.Name, temperature: cfg.Temperature, maxTokens: cfg.MaxTokens,
-		legacyMaxTokens: provider != "openai" || (cfg.BaseURL != "" && !strings.Contains(cfg.BaseURL, "api.openai.com")),
-		llm:             llm,
+		legacyMaxTokens:  provider != "openai" || (cfg.BaseURL != "" && !strings.Contains(cfg.BaseURL, "api.openai.com")),
+		fixedTemperature: reasoningModel(cfg.Name),
+		llm:              llm,
 	}, nil
 }
 
@@ -123,8 +127,16 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
 	tr := &call.Trace{RewriteResponse: reasoningAlias}
-	if rd.inline.Len() > 0 {
-		tr.RewriteRequest = rd.inline.Substitute
+	if rd.inline.Len() > 0 || m.fixedTemperature {
+		tr.RewriteRequest = func(body []byte) ([]byte, error) {
+			if m.fixedTemperature {
+				var err error
+				if body, err = dropTemperature(body); err != nil {
+					return nil, err
+				}
+			}
+			return rd.inline.Substitute(body)
+		}
 	}
 	resp, err := m.llm.GenerateContent(call.WithTrace(ctx, tr), msgs, opts...)
 	if err != nil {
@@ -261,4 +273,25 @@ func Register(p *model.Providers) error {
 		}
 	}
 	return nil
+}
+
+// reasoningModel: OpenAI's o-series and gpt-5 models reject any temperature
+// but their default. A name may carry a router's prefix ("openai/o4-mini").
+func reasoningModel(name string) bool {
+	n := strings.ToLower(name[strings.LastIndex(name, "/")+1:])
+	return strings.HasPrefix(n, "gpt-5") || len(n) >= 2 && n[0] == 'o' && n[1] >= '0' && n[1] <= '9'
+}
+
+// dropTemperature removes the temperature langchaingo always sends. The body
+// is small here: images are still placeholders.
+func dropTemperature(body []byte) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("request: %w", err)
+	}
+	if _, ok := m["temperature"]; !ok {
+		return body, nil
+	}
+	delete(m, "temperature")
+	return json.Marshal(m)
 }
