@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model/anthropic"
+	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/stages"
@@ -51,9 +53,10 @@ func Default(d Deps) (*engine.Catalog, error) {
 	); err != nil {
 		return nil, fmt.Errorf("toolsets: %w", err)
 	}
-	if err := c.Add(
+	if err := c.Add(append(openai.Components(),
+		anthropic.Provider(),
 		script.Provider(),
-	); err != nil {
+	)...); err != nil {
 		return nil, fmt.Errorf("model providers: %w", err)
 	}
 	if err := c.Add(policies.Components()...); err != nil {

@@ -100,7 +100,7 @@ func TestPos(t *testing.T) {
 		path      string
 		line, col int
 	}{
-		{"model.provider", 3, 3},
+		{"model.provider", 2, 9},
 		{"hooks.pre[1]", 13, 7},
 		{"hooks.pre[1].rule", 15, 7},
 		{"tests[1]", 20, 5},

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/thea-harness/thea/schema"
 )
@@ -48,6 +49,10 @@ type Message struct {
 	// Meta is harness metadata about the message (a compaction checkpoint's
 	// kind and source); adapters do not send it.
 	Meta map[string]string `json:"meta,omitempty"`
+	// CacheBreakpoint: a provider that supports explicit prompt-cache
+	// breakpoints (Anthropic cache_control) marks the end of this message as
+	// one; others ignore it.
+	CacheBreakpoint bool `json:"cache_breakpoint,omitempty"`
 }
 
 // Text joins the message's text parts.
@@ -61,9 +66,39 @@ func (m Message) Text() string {
 
 // ToolCall is one call the model asks for.
 type ToolCall struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the model's argument object. Provider adapters hand on
+	// arguments that are not valid JSON as a JSON string holding the raw text,
+	// so the engine answers them with a failure envelope and the text still
+	// encodes (RawArguments gives the text back).
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// RawArguments is the argument text as the model wrote it: the string a
+// malformed argument was wrapped in, otherwise the JSON itself.
+func (c ToolCall) RawArguments() string {
+	if len(c.Arguments) > 0 && c.Arguments[0] == '"' {
+		var s string
+		if json.Unmarshal(c.Arguments, &s) == nil {
+			return s
+		}
+	}
+	return string(c.Arguments)
+}
+
+// ArgumentsFromText turns a provider's argument text into Arguments: valid
+// JSON as it is, anything else (a truncated or malformed object) as a JSON
+// string holding the text. Empty text is an empty object.
+func ArgumentsFromText(s string) json.RawMessage {
+	if strings.TrimSpace(s) == "" {
+		return json.RawMessage("{}")
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s) // a string always encodes
+	return b
 }
 
 // ToolDef is a tool definition offered to the model (the MCP shape).
@@ -80,10 +115,13 @@ type Request struct {
 	Tools    []ToolDef `json:"tools,omitempty"`
 }
 
-// Usage is the token accounting of one response.
+// Usage is the token accounting of one response. InputTokens counts the
+// whole prompt as the provider bills it, cached tokens included;
+// CachedInputTokens is the part of it read from the provider's prompt cache.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens       int `json:"input_tokens"`
+	CachedInputTokens int `json:"cached_input_tokens"`
+	OutputTokens      int `json:"output_tokens"`
 }
 
 // Response is the model's answer: text, tool calls, or both.

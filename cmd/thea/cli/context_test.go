@@ -10,6 +10,7 @@ import (
 
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
+	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -43,7 +44,7 @@ func TestContextGolden(t *testing.T) {
 			}
 			for i := 1; i < len(args); i++ {
 				if args[i-1] == "--spec" { // a copy: no memory of earlier runs
-					args[i] = exampleCopy(t, args[i])
+					args[i] = testutil.ExampleCopy(t, args[i])
 				}
 			}
 			code, out, errs := run(t, append([]string{"context"}, args...)...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testutil"
 )
 
 // The bundled demo, end to end: `thea run` on the household spec starts the
@@ -22,7 +23,7 @@ func TestHouseholdDemo(t *testing.T) {
 	runs := t.TempDir()
 	var out, errb bytes.Buffer
 	code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, []string{
-		"run", "--spec", exampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue")),
+		"run", "--spec", testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue")),
 		"--run-log", runs, "Put the mug in the top drawer",
 	})
 	if code != 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/internal/testutil"
 )
 
 var updateTrace = flag.Bool("update-trace", false, "rewrite the expected output of testdata/trace/*.txt")
@@ -66,7 +67,7 @@ func TestTraceGolden(t *testing.T) {
 				if spec, err = filepath.Abs(filepath.Join(filepath.Dir(file), p)); err != nil {
 					t.Fatal(err)
 				}
-				spec = exampleCopy(t, spec)
+				spec = testutil.ExampleCopy(t, spec)
 			}
 			args := []string{"run", "--spec", spec, "--run-log", filepath.Join(work, "runs")}
 			args = append(args, strings.Fields(header["flags"])...)

@@ -1,4 +1,4 @@
-package cli_test
+package testutil
 
 import (
 	"io/fs"
@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// exampleCopy copies an example's folder into a temp dir and returns the
+// ExampleCopy copies an example's folder into a temp dir and returns the
 // copy of its spec, so a run's memory and run log never land in the source
 // tree and every run starts from the same state.
-func exampleCopy(t *testing.T, spec string) string {
+func ExampleCopy(t testing.TB, spec string) string {
 	t.Helper()
 	src := filepath.Dir(spec)
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))

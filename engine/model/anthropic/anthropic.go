@@ -1,0 +1,227 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	lcanthropic "github.com/tmc/langchaingo/llms/anthropic"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/schema"
+)
+
+// BaseURL is the Messages API's default base URL.
+const BaseURL = "https://api.anthropic.com/v1"
+
+// DefaultMaxTokens is sent when the spec gives none (the API requires one).
+const DefaultMaxTokens = 4096
+
+// Model is an Anthropic Messages API model. It is safe for concurrent use.
+type Model struct {
+	name        string
+	temperature float64
+	maxTokens   int
+	llm         *lcanthropic.LLM
+}
+
+var _ model.Model = (*Model)(nil)
+
+// New builds the model a spec's model section describes; dir is unused.
+func New(cfg schema.Model, dir string) (model.Model, error) {
+	m, err := NewWithOptions(cfg, call.Options{})
+	if err != nil {
+		return nil, err // not a typed nil inside the interface
+	}
+	return m, nil
+}
+
+// NewWithOptions is New with an injected HTTP client, sleep and jitter.
+func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
+	const provider = "anthropic"
+	if cfg.Provider != "" && cfg.Provider != provider {
+		return nil, fmt.Errorf("anthropic adapter: provider %q is not served here", cfg.Provider)
+	}
+	if cfg.Name == "" {
+		return nil, fmt.Errorf("%s: model.name is required (e.g. claude-sonnet-4-5)", provider)
+	}
+	if cfg.Temperature < 0 || cfg.Temperature > 1 {
+		return nil, fmt.Errorf("%s: temperature %v is outside the API's range [0, 1]", provider, cfg.Temperature)
+	}
+	if cfg.MaxTokens < 0 {
+		return nil, fmt.Errorf("%s: max_tokens must not be negative", provider)
+	}
+	base := cfg.BaseURL
+	key, err := call.APIKey(provider, cfg, base == "", false)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		base = BaseURL
+	}
+	var header func(http.Header)
+	token := key
+	if key == "" {
+		// A proxy at base_url without a key: langchaingo refuses an empty
+		// token (and would read ANTHROPIC_API_KEY), so send none at all.
+		token = "unused"
+		header = func(h http.Header) { h.Del("X-Api-Key") }
+	}
+	llm, err := lcanthropic.New(
+		lcanthropic.WithToken(token),
+		lcanthropic.WithModel(cfg.Name),
+		lcanthropic.WithBaseURL(strings.TrimSuffix(base, "/")),
+		lcanthropic.WithHTTPClient(call.New(call.PolicyFor(provider, cfg), o, header)),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", provider, err)
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	return &Model{name: cfg.Name, temperature: cfg.Temperature, maxTokens: maxTokens, llm: llm}, nil
+}
+
+// placeholder is the message langchaingo converts; the request rewrite
+// replaces it with the rendered messages.
+func placeholder() []llms.MessageContent {
+	return []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "-")}
+}
+
+// Generate makes one Messages API call (never streamed).
+func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	r, err := render(req.Messages)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("anthropic: %w", err)
+	}
+	opts := []llms.CallOption{
+		llms.WithModel(m.name),
+		llms.WithTemperature(m.temperature),
+		llms.WithMaxTokens(m.maxTokens),
+	}
+	if len(req.Tools) > 0 {
+		tools, err := renderTools(req.Tools)
+		if err != nil {
+			return model.Response{}, fmt.Errorf("anthropic: %w", err)
+		}
+		opts = append(opts, llms.WithTools(tools))
+	}
+	rb := &responseBlocks{inputs: map[string]string{}}
+	tr := &call.Trace{RewriteRequest: r.rewriteRequest, RewriteResponse: rb.rewriteResponse}
+	resp, err := m.llm.GenerateContent(call.WithTrace(ctx, tr), placeholder(), opts...)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return model.Response{}, fmt.Errorf("anthropic: %w", ctx.Err())
+		case tr.Err != nil:
+			return model.Response{}, tr.Err
+		case errors.Is(err, lcanthropic.ErrEmptyResponse):
+			return model.Response{}, errors.New("anthropic: the response has no content")
+		}
+		return model.Response{}, fmt.Errorf("anthropic: %w", err)
+	}
+	out := decode(resp, rb.inputs)
+	if len(out.ToolCalls) == 0 && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "max_tokens" {
+		// A decision cut off at max_tokens is not a final answer.
+		return model.Response{}, fmt.Errorf("anthropic: the answer was cut off at max_tokens (%d) before it finished; raise model.max_tokens", m.maxTokens)
+	}
+	return out, nil
+}
+
+// decode joins the choices langchaingo makes of the content blocks (one per
+// block): text blocks into Text, tool_use blocks into ToolCalls with the
+// input as sent, thinking blocks into Reasoning.
+func decode(resp *llms.ContentResponse, inputs map[string]string) model.Response {
+	var out model.Response
+	var text, reasoning []string
+	for i, c := range resp.Choices {
+		if c == nil {
+			continue
+		}
+		info := c.GenerationInfo
+		if i == 0 {
+			cacheRead := intInfo(info, "CacheReadInputTokens")
+			out.Usage = model.Usage{
+				// input_tokens counts only what follows the last cache
+				// breakpoint; the prompt is all three.
+				InputTokens:       intInfo(info, "InputTokens") + cacheRead + intInfo(info, "CacheCreationInputTokens"),
+				CachedInputTokens: cacheRead,
+				OutputTokens:      intInfo(info, "OutputTokens"),
+			}
+		}
+		if _, thinking := info["ThinkingSignature"]; thinking {
+			if s, _ := info["ThinkingContent"].(string); s != "" {
+				reasoning = append(reasoning, s)
+			}
+			continue
+		}
+		if c.Content != "" {
+			text = append(text, c.Content)
+		}
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall == nil {
+				continue
+			}
+			args, ok := inputs[tc.ID]
+			if !ok {
+				args = tc.FunctionCall.Arguments
+			}
+			out.ToolCalls = append(out.ToolCalls, model.ToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: model.ArgumentsFromText(args)})
+		}
+	}
+	out.Text = strings.Join(text, "")
+	out.Reasoning = strings.Join(reasoning, "\n")
+	return out
+}
+
+func intInfo(info map[string]any, k string) int {
+	if v, ok := info[k].(int); ok {
+		return v
+	}
+	return 0
+}
+
+// emptySchema is the input schema of a tool that declares none.
+const emptySchema = `{"type":"object","properties":{}}`
+
+func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
+	tools := make([]llms.Tool, 0, len(defs))
+	for _, d := range defs {
+		params := d.InputSchema
+		if len(params) == 0 || string(params) == "null" {
+			params = json.RawMessage(emptySchema)
+		} else if !json.Valid(params) {
+			return nil, fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
+		}
+		tools = append(tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
+			Name: d.Name, Description: d.Description, Parameters: params,
+		}})
+	}
+	return tools, nil
+}
+
+// Provider is the "anthropic" model provider (the Messages API).
+func Provider() engine.ProviderKind {
+	return engine.ProviderKind{Name: "anthropic", Doc: "Anthropic's Messages API", Validate: validate, New: New}
+}
+
+// validate checks what New would refuse, at the spec's positions.
+func validate(c *schema.Check) {
+	m := c.Section.(*schema.Model)
+	if m.Name == "" {
+		c.ErrorfAtKey(".provider", "provider %q needs name: the model id (e.g. claude-sonnet-4-5)", m.Provider)
+	}
+	if m.BaseURL == "" && m.APIKeyEnv == "" {
+		c.ErrorfAtKey(".provider", "provider %q needs api_key_env: the name of the environment variable holding the key", m.Provider)
+	}
+	if m.Temperature > 1 {
+		c.Errorf(".temperature", "anthropic accepts a temperature from 0 to 1, not %v", m.Temperature)
+	}
+}
