@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -65,6 +66,8 @@ type Event struct {
 	Tokens      *TokenCounts        `json:"tokens,omitempty"`
 	Compaction  *CompactionInfo     `json:"compaction,omitempty"`
 	Done        *Report             `json:"done,omitempty"`
+	// Usage is what the provider reported for a model call (EventModel).
+	Usage *model.Usage `json:"usage,omitempty"`
 	// Images travel with observation and tool-result events so the run log
 	// can save them as files; they are never written inline.
 	Images []schema.Image `json:"-"`
@@ -99,4 +102,6 @@ type Report struct {
 	Turns  int        `json:"turns"`
 	Error  string     `json:"error,omitempty"`
 	RunDir string     `json:"run_dir,omitempty"`
+	// Usage adds up the tokens the acting model's calls used in the task.
+	Usage model.Usage `json:"usage"`
 }

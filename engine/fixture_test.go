@@ -121,17 +121,19 @@ func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *engine.
 
 // fixture builds a Harness from a spec, fake tools and a decide model.
 type fixture struct {
-	spec    *schema.Spec
-	tools   map[string][]engine.Tool // by toolset name
-	decide  *recorder
-	compact *recorder
-	policy  passPolicy
-	closes  atomic.Int64
-	opens   atomic.Int64
-	log     *effects
-	skills  engine.SkillCatalog
-	wrap    bool // wrap stages to log their order
-	host    engine.Host
+	spec   *schema.Spec
+	tools  map[string][]engine.Tool // by toolset name
+	decide *recorder
+	// decideModel, when set, replaces decide as the acting model.
+	decideModel model.Model
+	compact     *recorder
+	policy      passPolicy
+	closes      atomic.Int64
+	opens       atomic.Int64
+	log         *effects
+	skills      engine.SkillCatalog
+	wrap        bool // wrap stages to log their order
+	host        engine.Host
 }
 
 func newFixture(t testing.TB, rs ...model.Response) *fixture {
@@ -207,6 +209,9 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	must(t, c.Add(engine.ProviderKind{Name: "test", New: func(cfg schema.Model, _ string) (model.Model, error) {
 		if cfg.Name == "summariser" && f.compact != nil {
 			return f.compact, nil
+		}
+		if f.decideModel != nil {
+			return f.decideModel, nil
 		}
 		return f.decide, nil
 	}}))

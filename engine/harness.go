@@ -29,10 +29,14 @@ type Harness struct {
 	model     model.Model
 	user      UserChannel
 	compactor compactor
-	policy    Policy
-	toolsets  []Toolset
-	tools     *toolRegistry
-	stages    []Stage
+	// calib corrects the character-based estimate to the acting model's own
+	// token count, from every response's reported input tokens; it lives as
+	// long as the session.
+	calib    model.Calibration
+	policy   Policy
+	toolsets []Toolset
+	tools    *toolRegistry
+	stages   []Stage
 
 	memoryDir string
 	runLogDir string           // empty: no run log

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"iter"
-
 	"strings"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
@@ -34,6 +34,7 @@ type task struct {
 	observation   *schema.Observation
 
 	consecutive, total int
+	usage              model.Usage
 	lastKey            string
 	repeats            int
 	report             *Report
@@ -227,6 +228,7 @@ func (h *Harness) terminate(t *task, reason DoneReason, why string) Report {
 func (h *Harness) finish(t *task, rep Report) Report {
 	rep.Turns = t.turn
 	rep.RunDir = t.runDir
+	rep.Usage = t.usage
 	if rep.Reason == DoneError && rep.Text == "" {
 		rep.Text = "Task ended by an error: " + rep.Error
 	}

@@ -106,9 +106,18 @@ func (s *store) counts() TokenCounts {
 // Refreshed context as the last message, images included.
 func (s *store) request() model.Request {
 	msgs := make([]model.Message, 0, len(s.acc)+2)
-	msgs = append(msgs, s.resident)
+	// Cache breakpoints (providers that take them: Anthropic) sit on the
+	// resident prefix and at the end of Accumulated context: between
+	// compactions each request repeats the previous one up to its last
+	// message, the Refreshed one.
+	res := s.resident
+	res.CacheBreakpoint = true
+	msgs = append(msgs, res)
 	for i := range s.acc {
 		msgs = append(msgs, s.acc[i].msg)
+	}
+	if n := len(msgs); n > 1 {
+		msgs[n-1].CacheBreakpoint = true
 	}
 	if s.brief != "" || s.observation != "" || len(s.obsImages) > 0 {
 		parts := make([]model.Part, 0, 1+len(s.obsImages))

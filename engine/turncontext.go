@@ -49,6 +49,17 @@ func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
 // live for the one model call that consumes them.
 func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number) }
 
+// ObserveUsage records a model call's reported usage: it adds to the task's
+// totals and calibrates the session's token estimate (estimate is the
+// request's estimated size when it was sent).
+func (tn *Turn) ObserveUsage(estimate int, u model.Usage) {
+	tn.h.calib.Observe(estimate, u.InputTokens)
+	r := &tn.t.usage
+	r.InputTokens += u.InputTokens
+	r.CachedInputTokens += u.CachedInputTokens
+	r.OutputTokens += u.OutputTokens
+}
+
 // Compact applies Accumulated-context compaction when the estimated request
 // reaches context_window - reserve_tokens. A failed or malformed summary
 // leaves the context unchanged (an event says why); the next turn retries.
@@ -56,7 +67,9 @@ func (tn *Turn) Compact(ctx context.Context) {
 	h := tn.h
 	h.syncResident(tn.t)
 	before := h.store.total()
-	if !h.compactor.due(before) {
+	// The budget is in the provider's own count: the estimate scaled by the
+	// ratio its responses reported so far.
+	if !h.compactor.due(h.calib.Scale(before)) {
 		return
 	}
 	out, info, err := h.compactor.run(ctx, h.store.acc, tn.group)

@@ -29,6 +29,9 @@ func (Decide) Run(ctx context.Context, t *engine.Turn) error {
 	t.Emit(engine.Event{Kind: engine.EventContext, Tokens: &counts})
 	resp, err := t.Model().Generate(ctx, req)
 	t.ConsumeImages()
+	if err == nil {
+		t.ObserveUsage(counts.Total, resp.Usage)
+	}
 	if err != nil {
 		if t.Cancelled(ctx, "the model decision") {
 			return nil
@@ -47,6 +50,10 @@ func (Decide) Run(ctx context.Context, t *engine.Turn) error {
 	}
 	t.AppendResponse(msg, resp.Reasoning)
 	ev := engine.Event{Kind: engine.EventModel, Text: resp.Text}
+	if resp.Usage != (model.Usage{}) {
+		u := resp.Usage
+		ev.Usage = &u
+	}
 	if len(resp.ToolCalls) > 0 {
 		args, _ := parseArgs(resp.ToolCalls[0].Arguments)
 		ev.Tool, ev.CallID, ev.Args = resp.ToolCalls[0].Name, resp.ToolCalls[0].ID, args

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 )
 
 // Writer prints a task's events as a readable live trace: one line per turn
@@ -138,6 +139,9 @@ func (t *Writer) model(ev engine.Event) {
 		line = "(no text, no tool call)"
 	}
 	t.line(ev, "model", line)
+	if u := ev.Usage; u != nil && t.verbose {
+		t.line(ev, "tokens", usageText(*u))
+	}
 }
 
 func (t *Writer) hook(ev engine.Event) {
@@ -202,6 +206,9 @@ func (t *Writer) done(ev engine.Event) {
 	}
 	t.flushAfter()
 	t.printf("── done: %s after %d turn(s)\n", Escape(string(d.Reason)), d.Turns)
+	if u := d.Usage; u.InputTokens > 0 || u.OutputTokens > 0 {
+		t.printf("tokens: %s\n", usageText(u))
+	}
 	if d.Error != "" {
 		t.printf("error: %s\n", Escape(d.Error))
 	}
@@ -209,6 +216,16 @@ func (t *Writer) done(ev engine.Event) {
 	if d.RunDir != "" {
 		t.printf("run log: %s\n", Escape(d.RunDir))
 	}
+}
+
+// usageText is a call's or a task's token use, with the cached share of the
+// input when the provider reports it.
+func usageText(u model.Usage) string {
+	s := fmt.Sprintf("%d in, %d out", u.InputTokens, u.OutputTokens)
+	if u.CachedInputTokens > 0 && u.InputTokens > 0 {
+		s += fmt.Sprintf(" (%d cached, %.0f%%)", u.CachedInputTokens, 100*float64(u.CachedInputTokens)/float64(u.InputTokens))
+	}
+	return s
 }
 
 // Block escapes a multi-line untrusted text (a report, an error that

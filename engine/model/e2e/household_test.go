@@ -200,6 +200,21 @@ func runEpisode(t *testing.T, w wire) {
 		w.answered(t, i+1, b)
 	}
 	t.Logf("%d requests, %d camera images, each sent once", len(bodies), images)
+	// The stable-prefix share of each decision request from the second on:
+	// what a provider's prompt cache can serve (BENCHMARKS.md records it).
+	var shares []float64
+	for i := 1; i < 10; i++ {
+		shares = append(shares, stablePrefixShare(t, bodies[i-1], bodies[i]))
+	}
+	t.Logf("stable-prefix share by request 2..10: %.2f", shares)
+	// A regression guard, not the goal: the share grows with the task (the
+	// Refreshed observation is a fixed cost); a change that breaks the
+	// Resident → Accumulated → Refreshed order drops it far below.
+	for i, s := range shares[1:] {
+		if s < 0.7 {
+			t.Errorf("request %d: stable-prefix share %.2f, want at least 0.70 from turn 3 on", i+3, s)
+		}
+	}
 	if images < len(bodies) {
 		t.Fatalf("%d camera images in %d requests, want at least one a request", images, len(bodies))
 	}
