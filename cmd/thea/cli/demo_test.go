@@ -78,7 +78,7 @@ func TestHouseholdDemo(t *testing.T) {
 		{"pick_up", "success by check"},
 		{"open_drawer", "success by check"},
 		{"place", "success by check"},
-		{"close_drawer", "success by check"},
+		{"close_drawer", "success by model"},
 	}
 	if !slices.Equal(verdicts, wantVerdicts) {
 		t.Errorf("verdicts:\n got %v\nwant %v", verdicts, wantVerdicts)

@@ -47,9 +47,10 @@ type server struct {
 	t      *testing.T
 	wire   wire
 	brain  model.Model
-	mu     sync.Mutex
-	bodies [][]byte
-	keys   []string
+	mu       sync.Mutex
+	bodies   [][]byte
+	keys     []string
+	purposes []model.Purpose
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,20 +58,29 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.t.Errorf("reading request: %v", err)
 	}
-	s.mu.Lock()
-	s.bodies = append(s.bodies, body)
-	s.keys = append(s.keys, r.Header.Get(s.wire.keyHeader))
-	n := len(s.bodies)
-	s.mu.Unlock()
 	var req struct {
 		Tools []json.RawMessage `json:"tools"`
 	}
-	if r.URL.Path != s.wire.path || json.Unmarshal(body, &req) != nil || len(req.Tools) == 0 {
-		// Only decide requests carry tools; the episode has nothing else.
+	if r.URL.Path != s.wire.path || json.Unmarshal(body, &req) != nil {
 		http.Error(w, `{"error":{"message":"unexpected request"}}`, 400)
 		return
 	}
-	resp, err := s.brain.Generate(r.Context(), model.Request{Purpose: model.PurposeDecide})
+	// Only decide requests carry tools; the evaluator's request opens with
+	// its judging instructions; what remains is the task-end consolidation.
+	purpose := model.PurposeConsolidate
+	switch {
+	case len(req.Tools) > 0:
+		purpose = model.PurposeDecide
+	case strings.Contains(string(body), "You judge whether one robot action"):
+		purpose = model.PurposeEvaluate
+	}
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.keys = append(s.keys, r.Header.Get(s.wire.keyHeader))
+	s.purposes = append(s.purposes, purpose)
+	n := len(s.bodies)
+	s.mu.Unlock()
+	resp, err := s.brain.Generate(r.Context(), model.Request{Purpose: purpose})
 	if err != nil {
 		http.Error(w, fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()), 500)
 		return
@@ -180,17 +190,31 @@ func runEpisode(t *testing.T, w wire) {
 	}
 
 	srv.mu.Lock()
-	bodies, keys := srv.bodies, srv.keys
+	all, keys, purposes := srv.bodies, srv.keys, srv.purposes
 	srv.mu.Unlock()
-	// Ten decisions, then the task-end consolidation call.
-	if len(bodies) != 11 {
-		t.Fatalf("%d model requests, want the episode's 10 decisions and 1 consolidation", len(bodies))
-	}
-	images := 0
-	for i, b := range bodies {
+	var bodies [][]byte // the acting model's requests
+	count := map[model.Purpose]int{}
+	for i, b := range all {
 		if keys[i] != w.keyValue || strings.Contains(string(b), key) {
 			t.Fatalf("request %d: %s %q, key in body %v", i+1, w.keyHeader, keys[i], strings.Contains(string(b), key))
 		}
+		count[purposes[i]]++
+		switch purposes[i] {
+		case model.PurposeDecide:
+			bodies = append(bodies, b)
+		case model.PurposeEvaluate:
+			// The one model-judged post-condition (close_drawer) reaches the
+			// evaluator, and only the evaluator.
+			if !strings.Contains(string(b), spec.Tools["close_drawer"].PostCondition) {
+				t.Errorf("the evaluator's request lacks close_drawer's post-condition")
+			}
+		}
+	}
+	if count[model.PurposeDecide] != 10 || count[model.PurposeEvaluate] != 1 || count[model.PurposeConsolidate] != 1 {
+		t.Fatalf("requests by purpose %v, want the episode's 10 decisions, 1 evaluation and 1 consolidation", count)
+	}
+	images := 0
+	for i, b := range bodies {
 		for name, c := range spec.Tools {
 			if c.PostCondition != "" && strings.Contains(string(b), c.PostCondition) {
 				t.Fatalf("request %d carries %s's post-condition", i+1, name)
