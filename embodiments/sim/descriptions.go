@@ -23,5 +23,6 @@ const (
 	descObserve = "Read every sensor: the clearance in four directions, the objects each camera detects (with relation on/in, target, room and distance), " +
 		"the held object, the pose and room, drawer states, a one-line summary, and one labelled PNG per camera (the first camera: a top-down local map, north up; " +
 		"the others: a close-up of what is within reach, heading up). Pass run_id to mark the observation as evidence for that run."
+	descStop      = "Stop any motion of the base or arm at once. The harness calls it when a motion call times out or is cancelled; simulated motions finish within their call, so it reports that nothing is moving."
 	descClearance = "Measure how far the base can translate forward, backward, left and right before touching an obstacle (metres, capped at 5). Read-only and fast."
 )

@@ -96,6 +96,11 @@ func NewServer(w *World, seed uint64) *server.MCPServer {
 			c := s.readClearance()
 			return ok(result{"front": c.Front, "back": c.Back, "left": c.Left, "right": c.Right})
 		}))
+	// stop is the deployment-owned interrupt path a spec declares for the
+	// sim's toolset: every simulated motion completes within its own call,
+	// so when stop is served nothing is moving; it says so.
+	add(mcp.NewTool("stop", mcp.WithDescription(descStop), mcp.WithInputSchema[clearanceArgs]()),
+		typed(s, func(clearanceArgs) result { return ok(result{"stopped": false, "moving": false}) }))
 	add(mcp.NewTool("observe", mcp.WithDescription(descObserve), mcp.WithInputSchema[observeArgs]()),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var a observeArgs

@@ -24,7 +24,7 @@ func TestToolList(t *testing.T) {
 	required := map[string][]string{
 		"navigate_to": {"target"}, "move_base": {"direction", "distance_m"}, "rotate": {"degrees"},
 		"pick_up": {"object_name"}, "place": {"object_name", "relation", "target"},
-		"open_drawer": {"name"}, "close_drawer": {"name"}, "observe": nil, "get_clearance": nil,
+		"open_drawer": {"name"}, "close_drawer": {"name"}, "observe": nil, "get_clearance": nil, "stop": nil,
 	}
 	var names []string
 	for _, tool := range res.Tools {
