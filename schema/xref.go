@@ -208,7 +208,5 @@ func (l *loader) valuePos(path string) Pos {
 	return l.pos.lookup(path)
 }
 
-func keys(m map[string]bool) []string { return sortedKeys(m) }
-
 // sortedKeys lists a map's keys in order, so diagnostics come out stable.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
