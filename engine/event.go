@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -61,6 +62,9 @@ type Event struct {
 	Tokens      *TokenCounts        `json:"tokens,omitempty"`
 	Compaction  *CompactionInfo     `json:"compaction,omitempty"`
 	Done        *Report             `json:"done,omitempty"`
+	// Usage is the provider's token accounting of a model event's response,
+	// when it reported any.
+	Usage *model.Usage `json:"usage,omitempty"`
 	// Images travel with observation and tool-result events so the run log
 	// can save them as files; they are never written inline.
 	Images []schema.Image `json:"-"`

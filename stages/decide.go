@@ -47,6 +47,9 @@ func (Decide) Run(ctx context.Context, t *engine.Turn) error {
 	}
 	t.AppendResponse(msg, resp.Reasoning)
 	ev := engine.Event{Kind: engine.EventModel, Text: resp.Text}
+	if resp.Usage != (model.Usage{}) {
+		ev.Usage = &resp.Usage
+	}
 	if len(resp.ToolCalls) > 0 {
 		args, _ := parseArgs(resp.ToolCalls[0].Arguments)
 		ev.Tool, ev.CallID, ev.Args = resp.ToolCalls[0].Name, resp.ToolCalls[0].ID, args
