@@ -133,6 +133,14 @@ func (l *Live) Tick(now time.Time) error {
 	return l.err
 }
 
+// Clear erases the status line, so the caller can print a line of its own;
+// the next Tick redraws it.
+func (l *Live) Clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.clearStatus()
+}
+
 // Close erases the status line and prints lines still held.
 func (l *Live) Close() error {
 	l.mu.Lock()
@@ -229,7 +237,7 @@ func (l *Live) hook(ev engine.Event) {
 		text += " — " + oneLine(h.Reason, 160)
 	}
 	if h.Phase == "post" {
-		l.after = append(l.after, l.format(ev, text))
+		l.after = append(l.after, l.format(ev, "hook "+text))
 		return
 	}
 	l.line(ev, "hook", text)
