@@ -219,10 +219,14 @@ func (l *Live) hook(ev engine.Event) {
 	switch h.Decision {
 	case engine.DecisionBlock:
 		text = red + "⛔ blocked by " + name + reset
-	case engine.DecisionClamp:
-		text = yellow + "clamped by " + name + reset + " " + compactJSON(h.Before, 80) + " → " + compactJSON(h.After, 80)
-	case engine.DecisionRewrite:
-		text = yellow + "rewritten by " + name + reset + " " + compactJSON(h.Before, 80) + " → " + compactJSON(h.After, 80)
+	case engine.DecisionClamp, engine.DecisionRewrite:
+		before, after := compactJSON(h.Before, 80), compactJSON(h.After, 80)
+		verb := map[engine.HookDecision]string{engine.DecisionClamp: "clamped", engine.DecisionRewrite: "rewritten"}[h.Decision]
+		if before == after {
+			text = dim + name + ": not " + verb + reset // within bounds: nothing changed
+		} else {
+			text = yellow + verb + " by " + name + reset + " " + before + " → " + after
+		}
 	case engine.DecisionConfirm:
 		text = green + "confirmed by " + name + reset
 	case engine.DecisionSkip, engine.DecisionEvaluate:
