@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // lineRouter hands each line read from a terminal to exactly one waiter.
@@ -23,7 +24,8 @@ type lineRouter struct {
 
 type lineResult struct {
 	text string
-	err  error // end of input: kept in the queue for every later waiter
+	err  error     // end of input: kept in the queue for every later waiter
+	at   time.Time // when the line was read (a confirmation ignores type-ahead)
 }
 
 // push queues one line read from the input and delivers what it can.

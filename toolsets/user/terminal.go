@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
@@ -46,7 +47,7 @@ func (t *Terminal) startReader() {
 				var line string
 				line, err = r.ReadString('\n')
 				if err == nil || line != "" {
-					t.router.push(lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")})
+					t.router.push(lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), at: time.Now()})
 				}
 			}
 			t.router.push(lineResult{err: err})

@@ -167,6 +167,10 @@ func (c *console) interactive(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
+			if t != nil {
+				t.stop()
+				<-t.done // the harness closes only after its task has ended
+			}
 			return
 		case <-c.sigs:
 			now := c.now()
