@@ -214,7 +214,8 @@ func TestInteractiveSessionPTY(t *testing.T) {
 	}
 }
 
-// Two Ctrl-C within two seconds leave an idle session.
+// Two Ctrl-C within two seconds leave the session, idle or not; a running
+// task is stopped first.
 func TestDoubleInterruptLeavesPTY(t *testing.T) {
 	dir := ptyRobot(t)
 	s := startPTY(t, dir, "run", "--spec", "spec.cue", "--run-log", filepath.Join(t.TempDir(), "runs"))
@@ -224,6 +225,20 @@ func TestDoubleInterruptLeavesPTY(t *testing.T) {
 	s.send("\x03")
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d after two Ctrl-C", code)
+	}
+
+	s = startPTY(t, dir, "run", "--spec", "spec.cue", "--run-log", filepath.Join(t.TempDir(), "runs"))
+	s.expect("thea> ")
+	s.send("pick a colour\n")
+	s.expect("? Which colour?") // a task is running, waiting for the answer
+	s.send("\x03")
+	s.expect("stopping the task")
+	s.send("\x03")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d after two Ctrl-C during a task", code)
+	}
+	if out := s.plain(); !strings.Contains(out, "── done: cancelled") {
+		t.Errorf("the running task did not end before leaving:\n%s", out)
 	}
 }
 
