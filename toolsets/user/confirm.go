@@ -22,8 +22,8 @@ const ControllingTerminal = "/dev/tty"
 // answer is the first line typed after the prompt (type-ahead is discarded).
 // Without a controlling terminal it fails, and the confirm hook blocks.
 func (t *Terminal) Confirm(ctx context.Context, q engine.Question) (string, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.ask.Lock()
+	defer t.ask.Unlock()
 	if f, ok := t.in.(*os.File); ok && isTerminal(f.Fd()) {
 		return t.confirmShared(ctx, q, f)
 	}
@@ -52,18 +52,19 @@ func (t *Terminal) confirmShared(ctx context.Context, q engine.Question, f *os.F
 		return "", fmt.Errorf("terminal: writing the confirmation: %w", err)
 	}
 	for {
-		select {
-		case <-ctx.Done():
-			return "", fmt.Errorf("terminal: no confirmation: %w", ctx.Err())
-		case l := <-t.lines:
-			if l.err != nil {
-				return "", fmt.Errorf("terminal: reading the confirmation: %w", l.err)
-			}
-			if l.at.Before(asked) {
-				continue // typed before the question was asked
-			}
-			return pickChoice(strings.TrimSpace(l.text), q.Choices), nil
+		// A pending confirmation takes the next typed line ahead of the
+		// session's command reader.
+		l, err := t.router.wait(ctx, true)
+		if err != nil {
+			return "", fmt.Errorf("terminal: no confirmation: %w", err)
 		}
+		if l.err != nil {
+			return "", fmt.Errorf("terminal: reading the confirmation: %w", l.err)
+		}
+		if l.at.Before(asked) {
+			continue // typed before the question was asked
+		}
+		return pickChoice(strings.TrimSpace(l.text), q.Choices), nil
 	}
 }
 

@@ -16,26 +16,23 @@ import (
 
 // Terminal asks questions on an io.Writer and reads answers line by line from
 // an io.Reader. A number answering a question with choices picks that choice.
+// The same input may also carry a session's instructions (ReadLine): while a
+// question is pending, the next line is its answer.
 type Terminal struct {
-	mu    sync.Mutex // one question at a time; notifications interleave cleanly
-	out   io.Writer
-	lines chan lineResult
-	once  sync.Once
-	in    io.Reader
-	tty   string // the controlling terminal, for Confirm
-}
-
-type lineResult struct {
-	text string
-	err  error
-	at   time.Time // when the line was read
+	ask    sync.Mutex // one question at a time
+	mu     sync.Mutex // one write at a time: questions, notifications, the session's text
+	out    io.Writer
+	router lineRouter
+	once   sync.Once
+	in     io.Reader
+	tty    string // the controlling terminal, for Confirm
 }
 
 var _ engine.UserChannel = (*Terminal)(nil)
 
 // NewTerminal makes a terminal channel over in and out.
 func NewTerminal(in io.Reader, out io.Writer) *Terminal {
-	return &Terminal{in: in, out: out, lines: make(chan lineResult), tty: ControllingTerminal}
+	return &Terminal{in: in, out: out, tty: ControllingTerminal}
 }
 
 // WithTTY sets the terminal Confirm opens (ControllingTerminal by default);
@@ -58,20 +55,18 @@ func (t *Terminal) startReader() {
 				var line string
 				line, err = r.ReadString('\n')
 				if err == nil || line != "" {
-					t.lines <- lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), at: time.Now()}
+					t.router.push(lineResult{text: strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), at: time.Now()})
 				}
 			}
-			for {
-				t.lines <- lineResult{err: err}
-			}
+			t.router.push(lineResult{err: err})
 		}()
 	})
 }
 
 // Ask prints the question (numbered choices, attached refs) and waits for a line.
 func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.ask.Lock()
+	defer t.ask.Unlock()
 	t.startReader()
 	var b strings.Builder
 	fmt.Fprintf(&b, "? %s\n", trace.Escape(q.Text)) // model text: terminal-safe
@@ -82,18 +77,43 @@ func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
 		fmt.Fprintf(&b, "  (about: %s)\n", trace.Escape(strings.Join(q.Refs, ", ")))
 	}
 	b.WriteString("> ")
-	if _, err := io.WriteString(t.out, b.String()); err != nil {
-		return "", fmt.Errorf("terminal: writing the question: %w", err)
+	if err := t.Printf("%s", b.String()); err != nil {
+		return "", fmt.Errorf("writing the question: %w", err)
 	}
-	select {
-	case <-ctx.Done():
-		return "", fmt.Errorf("terminal: no answer: %w", ctx.Err())
-	case l := <-t.lines:
-		if l.err != nil {
-			return "", fmt.Errorf("terminal: reading the answer: %w", l.err)
-		}
-		return pickChoice(strings.TrimSpace(l.text), q.Choices), nil
+	l, err := t.router.wait(ctx, true)
+	if err != nil {
+		return "", fmt.Errorf("terminal: no answer: %w", err)
 	}
+	if l.err != nil {
+		return "", fmt.Errorf("terminal: reading the answer: %w", l.err)
+	}
+	return pickChoice(strings.TrimSpace(l.text), q.Choices), nil
+}
+
+// ReadLine waits for the next line that is not the answer to a question:
+// the interactive session's instructions and commands. It returns io.EOF
+// (wrapped) at the end of input.
+func (t *Terminal) ReadLine(ctx context.Context) (string, error) {
+	t.startReader()
+	l, err := t.router.wait(ctx, false)
+	if err != nil {
+		return "", fmt.Errorf("terminal: %w", err)
+	}
+	if l.err != nil {
+		return "", fmt.Errorf("terminal: reading a line: %w", l.err)
+	}
+	return l.text, nil
+}
+
+// Printf writes the session's own text (a prompt, a command's reply) under
+// the lock questions and notifications take, so it never splits one of them.
+func (t *Terminal) Printf(format string, a ...any) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := fmt.Fprintf(t.out, format, a...); err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	return nil
 }
 
 // pickChoice maps "2" to the second choice; anything else is the answer as typed.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,8 +24,16 @@ type App struct {
 	Profiles map[string]string
 	// RuleTests runs a spec's rule tests; validate calls it when non-nil.
 	RuleTests func(ctx context.Context, s *schema.Spec) []schema.Diagnostic
+	// Signals delivers the process's interrupts (SIGINT). `thea run` turns
+	// one into a safe stop of the running task; every other command is
+	// cancelled by the first. Nil: only ctx ends a command (in-process use).
+	Signals <-chan os.Signal
+	// IsTerminal reports whether an output is a terminal (the live view);
+	// nil asks the operating system about an *os.File.
+	IsTerminal func(io.Writer) bool
 
-	v *viper.Viper
+	v    *viper.Viper
+	stop []context.CancelFunc // ends what forwardInterrupts started
 }
 
 // Run executes the command line args and returns the exit code.
@@ -34,6 +43,11 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	root.SetIn(a.Stdin)
 	root.SetOut(a.Stdout)
 	root.SetErr(a.Stderr)
+	defer func() {
+		for _, cancel := range a.stop {
+			cancel()
+		}
+	}()
 	return exitCode(root.ExecuteContext(ctx), a.Stderr)
 }
 
@@ -47,6 +61,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.forwardInterrupts(cmd)
 			return a.readConfig(cmd)
 		},
 	}
@@ -57,9 +72,30 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newRunCmd(),
 		a.newContextCmd(),
 		a.newSimCmd(),
+		a.newInitCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root
+}
+
+// ownsInterrupts is the annotation of a command that reads App.Signals
+// itself; any other command's context is cancelled by the first interrupt.
+const ownsInterrupts = "thea/owns-interrupts"
+
+func (a *App) forwardInterrupts(cmd *cobra.Command) {
+	if a.Signals == nil || cmd.Annotations[ownsInterrupts] != "" {
+		return
+	}
+	ctx, cancel := context.WithCancel(cmd.Context())
+	go func() {
+		defer cancel()
+		select {
+		case <-a.Signals:
+		case <-ctx.Done():
+		}
+	}()
+	a.stop = append(a.stop, cancel)
+	cmd.SetContext(ctx)
 }
 
 // readConfig binds the command's flags to viper with THEA_* environment

@@ -101,6 +101,9 @@ func TestRuleTestsHook(t *testing.T) {
 func TestMain(m *testing.M) {
 	// A spec's `thea sim serve` toolset runs os.Executable(), which in these
 	// tests is the test binary: serve the simulator instead of running tests.
+	if os.Getenv(ptyMainEnv) == "1" {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "sim" {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}

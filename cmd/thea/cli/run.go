@@ -1,35 +1,47 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // newRunCmd: `thea run --spec FILE [INSTRUCTION...]` runs one session. With
-// instructions as arguments it runs them one after another; without, it
-// reads instructions from standard input, one per line, until an empty line
-// or end of input. Exit 0 when every task ended with a final answer.
+// instructions as arguments it runs them one after another and exits: 0
+// when every task ended with a final answer, 1 otherwise. Without, it is an
+// interactive session at the terminal (see console).
 func (a *App) newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run --spec FILE [INSTRUCTION...]",
 		Short: "Run a session on the robot a spec declares",
+		Long: `Run a session on the robot a spec declares.
+
+With instructions as arguments, run them one after another and exit (0 when
+every task ended with a final answer, 1 otherwise). Without, read
+instructions at the terminal: Accumulated context carries over from task to
+task. While a task runs, /replan TEXT revises its instruction and /stop (or
+Ctrl-C) stops it safely; when idle, /reset clears the session and /quit (or
+Ctrl-D, or Ctrl-C twice within two seconds) leaves.
+
+On a terminal the events show as a live view; otherwise as plain trace
+lines; --json prints the raw (redacted) event stream as JSON lines.`,
+		Annotations: map[string]string{ownsInterrupts: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specs := a.v.GetStringSlice(a.key(cmd, "spec"))
 			if len(specs) == 0 {
 				return usageError{errors.New("run needs --spec FILE (or THEA_RUN_SPEC)")}
 			}
 			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger,
-				terminal: user.NewTerminal(a.Stdin, a.Stderr)}
+			// One terminal for the process: query_user's questions and the
+			// session's instructions share its input.
+			term := user.NewTerminal(a.Stdin, a.Stderr)
+			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
 			c, err := a.catalog(logger, so.terminal)
 			if err != nil {
 				return err
@@ -38,10 +50,6 @@ func (a *App) newRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			interactive := len(args) == 0
-			if !interactive {
-				so.terminal = nil
-			}
 			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
 				// It may quote a back-end's stderr: terminal-safe.
@@ -49,23 +57,18 @@ func (a *App) newRunCmd() *cobra.Command {
 				return exitError{code: 1}
 			}
 			defer h.Close()
-			tw := trace.New(a.Stdout, a.v.GetBool(a.key(cmd, "verbose")))
-			next := instructionsFrom(args, so.terminal)
-			failed := 0
-			for {
-				instruction, ok := next(cmd.Context())
-				if !ok {
-					break
-				}
-				if instruction == "/clear" { // the operator's clear, not a task
-					fmt.Fprintf(a.Stderr, "cleared the robot's uncertain state (%d toolsets)\n", h.ClearUncertain())
-					continue
-				}
-				if !a.runTask(cmd.Context(), h, tw, instruction) {
-					failed++
-				}
+			v, animated := a.newView(a.Stdout, a.v.GetBool(a.key(cmd, "json")), a.v.GetBool(a.key(cmd, "verbose")))
+			con := &console{h: h, term: term, view: v, sigs: a.Signals, now: time.Now}
+			if animated {
+				ticker := time.NewTicker(tickEvery)
+				defer ticker.Stop()
+				con.tick = ticker.C
 			}
-			if failed > 0 {
+			if len(args) == 0 {
+				con.interactive(cmd.Context())
+				return nil
+			}
+			if !con.batch(cmd.Context(), args) {
 				return exitError{code: 1}
 			}
 			return nil
@@ -74,49 +77,8 @@ func (a *App) newRunCmd() *cobra.Command {
 	cmd.Flags().StringSlice("spec", nil, "spec file(s): one or more .cue files, or one .yaml/.json file")
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Bool("verbose", false, "also print context sizes, skipped hooks and each call before it runs")
+	cmd.Flags().Bool("json", false, "print the raw (redacted) event stream as JSON lines")
 	return cmd
-}
-
-// runTask streams one task to the trace and reports whether it ended with a
-// final answer.
-func (a *App) runTask(ctx context.Context, h *engine.Harness, tw *trace.Writer, instruction string) bool {
-	ok := false
-	var werr error
-	for ev := range h.RunStream(ctx, instruction) {
-		if err := tw.Write(ev); err != nil && werr == nil {
-			werr = err
-		}
-		if ev.Kind == engine.EventDone && ev.Done != nil {
-			ok = ev.Done.Reason == engine.DoneFinal
-		}
-	}
-	if werr != nil {
-		fmt.Fprintf(a.Stderr, "thea: writing the trace: %v\n", werr)
-	}
-	return ok
-}
-
-// instructionsFrom yields the instructions of a session: the arguments, or
-// lines asked of the terminal until an empty answer or end of input.
-func instructionsFrom(args []string, term *user.Terminal) func(context.Context) (string, bool) {
-	if term == nil {
-		i := 0
-		return func(context.Context) (string, bool) {
-			if i >= len(args) {
-				return "", false
-			}
-			i++
-			return args[i-1], true
-		}
-	}
-	return func(ctx context.Context) (string, bool) {
-		s, err := term.Ask(ctx, engine.Question{Text: "Instruction (empty line ends the session):"})
-		s = strings.TrimSpace(s)
-		if err != nil || s == "" {
-			return "", false
-		}
-		return s, true
-	}
 }
 
 // newSimCmd: `thea sim serve` serves the bundled household simulator over

@@ -1,0 +1,143 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/engine"
+)
+
+// syncBuffer is an output a test reads while the command writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func waitOutput(t *testing.T, b *syncBuffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(ptyDeadline); !strings.Contains(b.String(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the output:\n%s", want, b.String())
+		}
+	}
+}
+
+// With instructions as arguments, an interrupt (the App's signal channel)
+// stops the running task safely, no further instruction runs, and the exit
+// code is 1; the plain trace, not the live view, goes to a non-terminal.
+func TestBatchInterrupt(t *testing.T) {
+	dir := ptyRobot(t)
+	sigs := make(chan os.Signal, 1)
+	var out, errb syncBuffer
+	a := cli.NewApp(strings.NewReader(""), &out, &errb)
+	a.Signals = sigs
+	code := make(chan int, 1)
+	go func() {
+		code <- a.Run(t.Context(), []string{"run", "--spec", filepath.Join(dir, "spec.cue"), "--run-log", t.TempDir(),
+			"pick a colour", "move slowly", "never run"})
+	}()
+	// Task 1's question is answered from the App's stdin: none, so it fails.
+	waitOutput(t, &out, "→ move_base")
+	// The model's line comes before the call runs: interrupt the motion
+	// itself, once the back-end says it started.
+	waitForFile(t, filepath.Join(dir, "backend.log"), "motion started")
+	sigs <- os.Interrupt
+	select {
+	case c := <-code:
+		if c != 1 {
+			t.Fatalf("exit %d, want 1\n%s\n%s", c, out.String(), errb.String())
+		}
+	case <-time.After(ptyDeadline):
+		t.Fatal("the interrupted run did not end")
+	}
+	if !strings.Contains(errb.String(), "stopping the task (Ctrl-C)") || !strings.Contains(out.String(), "── done: cancelled") {
+		t.Errorf("the task was not stopped:\n%s\n%s", out.String(), errb.String())
+	}
+	if strings.Contains(out.String(), "never run") || strings.Contains(out.String(), "\x1b") {
+		t.Errorf("a later instruction ran, or the live view reached a non-terminal:\n%s", out.String())
+	}
+	waitForFile(t, filepath.Join(dir, "backend.log"), "stop request: stopping 1 motion(s)")
+}
+
+// --json prints the raw event stream: one JSON event per line, each task
+// ending with exactly one done event.
+func TestRunJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bot")
+	if code, _, errs := run(t, "init", "bot", "--body", "fixed", "--dir", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := run(t, "run", "--spec", filepath.Join(dir, "spec.cue"), "--run-log", t.TempDir(), "--json", "Look to the left")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var kinds []engine.EventKind
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var ev engine.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("not a JSON event: %q: %v", sc.Text(), err)
+		}
+		kinds = append(kinds, ev.Kind)
+	}
+	if len(kinds) < 3 || kinds[0] != engine.EventTaskStart || kinds[len(kinds)-1] != engine.EventDone {
+		t.Fatalf("event kinds %v", kinds)
+	}
+}
+
+// Without arguments and without a terminal, instructions are read one per
+// line (commands too) until the end of input; the session then leaves.
+func TestInteractivePiped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bot")
+	if code, _, errs := run(t, "init", "bot", "--body", "arm", "--dir", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	var out, errb bytes.Buffer
+	in := "Move the gripper above the cube\n"
+	code := cli.Execute(t.Context(), strings.NewReader(in), &out, &errb, []string{"run", "--spec", filepath.Join(dir, "spec.cue"), "--run-log", t.TempDir()})
+	if code != 0 || !strings.Contains(out.String(), "── done: final_answer") {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(errb.String(), "thea> ") {
+		t.Errorf("no prompt on the terminal side: %q", errb.String())
+	}
+}
+
+// Every command but run is cancelled by the first interrupt.
+func TestInterruptCancelsOtherCommands(t *testing.T) {
+	sigs := make(chan os.Signal, 1)
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { _ = pw.Close() })
+	a := cli.NewApp(pr, io.Discard, io.Discard)
+	a.Signals = sigs
+	code := make(chan int, 1)
+	go func() {
+		code <- a.Run(t.Context(), []string{"sim", "serve", "--world", "../../../examples/household/world.yaml"})
+	}()
+	sigs <- os.Interrupt
+	select {
+	case <-code:
+	case <-time.After(ptyDeadline):
+		t.Fatal("sim serve did not end on an interrupt")
+	}
+}
