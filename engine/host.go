@@ -21,12 +21,24 @@ type Host interface {
 }
 
 // Question is what query_user asks; Refs are scene-graph refs attached as
-// candidates so the answer can be grounded.
+// candidates so the answer can be grounded. Kind tells a confirm hook's
+// question from the model's, so a channel that answers them separately (the
+// HTTP server) never takes an answer to one for the other.
 type Question struct {
-	Text    string   `json:"text"`
-	Choices []string `json:"choices,omitempty"`
-	Refs    []string `json:"refs,omitempty"`
+	Kind    QuestionKind `json:"kind,omitempty"`
+	Text    string       `json:"text"`
+	Choices []string     `json:"choices,omitempty"`
+	Refs    []string     `json:"refs,omitempty"`
 }
+
+// QuestionKind says who asks: the model (query_user) or a confirm hook.
+type QuestionKind string
+
+// Question kinds; the zero value is a query.
+const (
+	QuestionQuery   QuestionKind = ""
+	QuestionConfirm QuestionKind = "confirm"
+)
 
 // UserChannel is the person at the other end of query_user and notify_user.
 // Implementations: terminal (interactive) and script (tests, demos).

@@ -226,7 +226,7 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	ans, err := c.User.Ask(ctx, engine.Question{Text: prompt, Choices: []string{"yes", "no"}})
+	ans, err := c.User.Ask(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}})
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: asking the user failed: %v", c.Hook.Name, err))
 	}
