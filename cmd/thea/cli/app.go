@@ -57,6 +57,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newRunCmd(),
 		a.newContextCmd(),
 		a.newSimCmd(),
+		a.newServeCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root
