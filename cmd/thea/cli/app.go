@@ -58,6 +58,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newContextCmd(),
 		a.newSimCmd(),
 		a.newServeCmd(),
+		a.newReportCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root
