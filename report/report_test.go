@@ -213,9 +213,9 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("no events.jsonl: %v", err)
 	}
 	for body, want := range map[string]string{
-		"":                                    "no events",
+		"":                                      "no events",
 		"{\"kind\":\"task_start\"}\nnot json\n": "line 2: not an event",
-		"{\"text\":\"no kind\"}\n":             "line 1: an event without a kind",
+		"{\"text\":\"no kind\"}\n":              "line 1: an event without a kind",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(body), 0o600); err != nil {
 			t.Fatal(err)
