@@ -22,7 +22,8 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// specYAML is a body with builtin tools only: query_user parks a task
+// specYAML is a body with builtin tools (extra may add a toolset by
+// continuing the toolsets map, then further top-level keys): query_user parks a task
 // deterministically until the test answers, stops or shuts down.
 const specYAML = `name: kiosk
 model: {provider: script, script: turns.yaml}
@@ -31,10 +32,11 @@ embodiment:
   cameras: []
   frames: []
   limits: {min_clearance_m: 0.3, safety_margin_m: 0.1}
-toolsets: {core: {kind: builtin}}
 loop: {stages: [task_notes, compact, decide, execute, record]}
 user: {channel: none}
 run_log: {enabled: false}
+toolsets:
+  core: {kind: builtin}
 `
 
 // closeCounter records that the server closed the session.

@@ -3,8 +3,11 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 )
@@ -248,3 +251,53 @@ func TestServeBadRequests(t *testing.T) {
 }
 
 func last(ms []sseMsg) sseMsg { return ms[len(ms)-1] }
+
+// Stop with interrupt while a back-end's motion runs: the cancellation
+// reaches the MCP subprocess (it records it), the call fails as cancelled
+// and the task ends cancelled; the session then takes the next task.
+func TestServeStopInterruptsRunningTool(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "cancelled")
+	f := start(t, fmt.Sprintf(`  base:
+    kind: mcp
+    command: [%q]
+    env: {%s: "1", %s: %q}
+tools: {drive: {physical: true}}
+`, exe, slowServerEnv, markerEnv, marker), `
+- tool_calls: [{name: drive, arguments: {}}]
+- text: "Stopped."
+`, Config{})
+	id := f.submit("Drive on")
+	s := f.events(id, "")
+	s.until("tool_call")
+	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
+		t.Fatalf("stop: %d", code)
+	}
+	got := s.rest()
+	var result *engine.Envelope
+	for _, m := range got {
+		if m.event == "tool_result" {
+			result = decodeAs[engine.Event](t, m).Result
+		}
+	}
+	if result == nil || result.Success || !strings.Contains(result.Reason, "drive was cancelled") {
+		t.Errorf("the interrupted call's result: %+v", result)
+	}
+	if d := decodeAs[engine.Event](t, last(got)).Done; d.Reason != engine.DoneCancelled {
+		t.Errorf("done: %+v", d)
+	}
+	// The subprocess records the cancellation on its own schedule: wait for
+	// it, bounded.
+	for i := 0; ; i++ {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if i == 200 {
+			t.Fatal("the MCP server never saw the cancellation")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,37 @@
+package serve
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// slowServerEnv makes the test binary serve a one-tool MCP back-end whose
+// motion never finishes on its own: only a cancellation ends it, and the
+// server writes the file markerEnv names when one arrives.
+const (
+	slowServerEnv = "THEA_SERVE_TEST_SLOW_MCP"
+	markerEnv     = "THEA_SERVE_TEST_MARKER"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(slowServerEnv) == "1" {
+		s := server.NewMCPServer("slow", "0.0.1")
+		s.AddTool(mcp.NewTool("drive", mcp.WithDescription("drives until told to stop")),
+			func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				<-ctx.Done()
+				if p := os.Getenv(markerEnv); p != "" {
+					_ = os.WriteFile(p, []byte("cancelled"), 0o600)
+				}
+				return nil, ctx.Err()
+			})
+		if err := server.ServeStdio(s); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
