@@ -15,6 +15,7 @@ import (
 const (
 	slowServerEnv = "THEA_SERVE_TEST_SLOW_MCP"
 	markerEnv     = "THEA_SERVE_TEST_MARKER"
+	startedEnv    = "THEA_SERVE_TEST_STARTED"
 )
 
 func TestMain(m *testing.M) {
@@ -22,6 +23,9 @@ func TestMain(m *testing.M) {
 		s := server.NewMCPServer("slow", "0.0.1")
 		s.AddTool(mcp.NewTool("drive", mcp.WithDescription("drives until told to stop")),
 			func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if p := os.Getenv(startedEnv); p != "" {
+					_ = os.WriteFile(p, []byte("started"), 0o600)
+				}
 				<-ctx.Done()
 				if p := os.Getenv(markerEnv); p != "" {
 					_ = os.WriteFile(p, []byte("cancelled"), 0o600)

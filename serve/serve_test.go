@@ -260,19 +260,22 @@ func TestServeStopInterruptsRunningTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(t.TempDir(), "cancelled")
+	tmp := t.TempDir()
+	marker, started := filepath.Join(tmp, "cancelled"), filepath.Join(tmp, "started")
 	f := start(t, fmt.Sprintf(`  base:
     kind: mcp
     command: [%q]
-    env: {%s: "1", %s: %q}
+    env: {%s: "1", %s: %q, %s: %q}
 tools: {drive: {physical: true}}
-`, exe, slowServerEnv, markerEnv, marker), `
+`, exe, slowServerEnv, markerEnv, marker, startedEnv, started), `
 - tool_calls: [{name: drive, arguments: {}}]
 - text: "Stopped."
 `, Config{})
 	id := f.submit("Drive on")
 	s := f.events(id, "")
 	s.until("tool_call")
+	// The event precedes the request: wait until the back-end is moving.
+	waitFile(t, started)
 	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
 		t.Fatalf("stop: %d", code)
 	}
@@ -289,15 +292,20 @@ tools: {drive: {physical: true}}
 	if d := decodeAs[engine.Event](t, last(got)).Done; d.Reason != engine.DoneCancelled {
 		t.Errorf("done: %+v", d)
 	}
-	// The subprocess records the cancellation on its own schedule: wait for
-	// it, bounded.
+	// The subprocess records the cancellation on its own schedule.
+	waitFile(t, marker)
+}
+
+// waitFile waits, bounded, for a file a subprocess writes.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
 	for i := 0; ; i++ {
-		if _, err := os.Stat(marker); err == nil {
-			break
+		if _, err := os.Stat(path); err == nil {
+			return
 		}
-		if i == 200 {
-			t.Fatal("the MCP server never saw the cancellation")
+		if i == 400 {
+			t.Fatalf("%s never appeared: the MCP server did not get that far", path)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(25 * time.Millisecond)
 	}
 }
