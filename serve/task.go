@@ -41,16 +41,28 @@ func newTaskRun(id int, instruction string, now time.Time, cancel context.Cancel
 	return &taskRun{id: id, instruction: instruction, started: now, cancel: cancel, changed: make(chan struct{})}
 }
 
-// append adds one event and wakes every reader. An event that cannot be
-// encoded is replaced by an error event rather than lost silently.
+// append adds one event and wakes every reader.
 func (r *taskRun) append(name string, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]string{"error": fmt.Sprintf("encoding a %s event: %v", name, err)})
-		name = "server_error"
-	}
+	b := encode(&name, v)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.add(name, b, v)
+}
+
+// finish appends the done event and marks the log complete in one step, so
+// a reader that sees done also sees the end.
+func (r *taskRun) finish(done engine.Event) {
+	name := string(done.Kind)
+	b := encode(&name, done)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished = true
+	r.report = done.Done
+	r.add(name, b, done)
+}
+
+// add appends an encoded event and wakes the readers; r.mu is held.
+func (r *taskRun) add(name string, b []byte, v any) {
 	r.events = append(r.events, sseEvent{id: len(r.events) + 1, name: name, data: b})
 	if ev, ok := v.(engine.Event); ok && ev.Turn > r.turn {
 		r.turn = ev.Turn
@@ -59,13 +71,15 @@ func (r *taskRun) append(name string, v any) {
 	r.changed = make(chan struct{})
 }
 
-// finish appends the done event and marks the log complete.
-func (r *taskRun) finish(done engine.Event) {
-	r.append(string(done.Kind), done)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.finished = true
-	r.report = done.Done
+// encode marshals an event; one that cannot be encoded becomes a
+// server_error event rather than being lost silently.
+func encode(name *string, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": fmt.Sprintf("encoding a %s event: %v", *name, err)})
+		*name = "server_error"
+	}
+	return b
 }
 
 // since returns the events after id, a channel closed on the next append,
