@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/subtle"
 	"fmt"
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -64,4 +65,38 @@ func requireToken(token string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// browserGuard refuses what a web page in the operator's browser could send
+// to a server on their machine. Every POST must be application/json, which
+// no cross-site form can send without a CORS preflight (which this server
+// never grants). Without a token, the Host must be a loopback name, so a
+// DNS-rebinding page cannot drive the robot or read its events.
+func browserGuard(token string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token == "" && !IsLoopback(hostPort(r.Host)) {
+			writeError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not a loopback name; without a token this server answers only "+
+				"requests addressed to 127.0.0.1, [::1] or localhost", r.Host))
+			return
+		}
+		if r.Method == http.MethodPost {
+			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			if err != nil || mt != "application/json" {
+				writeError(w, http.StatusUnsupportedMediaType, "POST requests must have Content-Type: application/json")
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostPort gives a Host header a port when it has none, for IsLoopback.
+func hostPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		return host + ":80"
+	}
+	return net.JoinHostPort(host, "80")
 }

@@ -102,3 +102,48 @@ func (l *fakeAddrListener) Addr() net.Addr            { return l.addr }
 type sessionCloser struct{ *closeCounter }
 
 func (s sessionCloser) Close() error { s.closed.Add(1); return nil }
+
+// What a web page could make the operator's browser send is refused: a
+// POST that is not JSON (a cross-site form), and, without a token, a
+// request for a Host that is not a loopback name (DNS rebinding).
+func TestBrowserGuard(t *testing.T) {
+	f := start(t, "", "- text: hi\n", Config{})
+	send := func(method, path, ctype, host string) int {
+		req, _ := http.NewRequestWithContext(t.Context(), method, f.base+path, strings.NewReader(`{"instruction":"drive"}`))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		method, path, ctype, host string
+		want                      int
+	}{
+		{"POST", "/v1/tasks", "text/plain", "", http.StatusUnsupportedMediaType},
+		{"POST", "/v1/tasks", "application/x-www-form-urlencoded", "", http.StatusUnsupportedMediaType},
+		{"POST", "/v1/session/reset", "", "", http.StatusUnsupportedMediaType},
+		{"GET", "/v1/status", "", "attacker.example:7878", http.StatusForbidden},
+		{"GET", "/v1/tasks/1/events", "", "attacker.example", http.StatusForbidden},
+		{"POST", "/v1/tasks", "application/json", "10.0.0.5:7878", http.StatusForbidden},
+		{"GET", "/v1/status", "", "localhost:7878", http.StatusOK},
+		{"GET", "/v1/status", "", "[::1]:7878", http.StatusOK},
+		{"POST", "/v1/session/reset", "application/json; charset=utf-8", "", http.StatusOK},
+	} {
+		if got := send(c.method, c.path, c.ctype, c.host); got != c.want {
+			t.Errorf("%s %s (Content-Type %q, Host %q): %d, want %d", c.method, c.path, c.ctype, c.host, got, c.want)
+		}
+	}
+	var st Status
+	f.do("GET", "/v1/status", nil, &st)
+	if len(st.Tasks) != 0 {
+		t.Errorf("a refused request started a task: %+v", st)
+	}
+}

@@ -50,7 +50,7 @@ func (s *Server) Handler() http.Handler {
 	for _, r := range s.routes() {
 		mux.HandleFunc(r.method+" "+r.path, r.handle)
 	}
-	return requireToken(s.cfg.Token, mux)
+	return requireToken(s.cfg.Token, browserGuard(s.cfg.Token, mux))
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -119,7 +119,7 @@ func (f *fixture) do(method, path string, body any, out any) int {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if body != nil {
+	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if f.token != "" {
