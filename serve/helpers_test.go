@@ -64,19 +64,25 @@ type fixture struct {
 // model turns, on 127.0.0.1 with an OS-chosen port.
 func start(t *testing.T, extra, turns string, cfg Config) *fixture {
 	t.Helper()
+	return startSpec(t, specYAML+extra, turns, cfg)
+}
+
+// startSpec serves a session built from a whole spec.
+func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
+	t.Helper()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "spec.yaml"), specYAML+extra)
+	write(t, filepath.Join(dir, "spec.yaml"), spec)
 	write(t, filepath.Join(dir, "turns.yaml"), turns)
 	cat, err := components.Default(components.Deps{Stdin: strings.NewReader(""), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Catalog: cat.Schema()})
-	if spec == nil {
+	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Catalog: cat.Schema()})
+	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), spec, engine.Options{Catalog: cat, Policy: policies.New, User: srv.User()})
+	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New, User: srv.User()})
 	if err != nil {
 		t.Fatal(err)
 	}

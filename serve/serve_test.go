@@ -309,3 +309,26 @@ func waitFile(t *testing.T, path string) {
 		time.Sleep(25 * time.Millisecond)
 	}
 }
+
+// Nobody answers within the spec's user.timeout: the question resolves as
+// unanswered and the model is told so.
+func TestServeQuestionTimeout(t *testing.T) {
+	spec := strings.Replace(specYAML, "user: {channel: none}", `user: {channel: none, timeout: "20ms"}`, 1)
+	f := startSpec(t, spec, `
+- tool_calls: [{name: query_user, arguments: {question: "Anyone?"}}]
+- text: "Nobody answered."
+`, Config{})
+	got := f.events(f.submit("Ask"), "").rest()
+	outcome, reason := "", ""
+	for _, m := range got {
+		switch m.event {
+		case "resolved":
+			outcome = fmt.Sprint(decodeAs[map[string]any](t, m)["outcome"])
+		case "tool_result":
+			reason = decodeAs[engine.Event](t, m).Result.Reason
+		}
+	}
+	if outcome != "unanswered" || !strings.Contains(reason, "no answer within user.timeout") {
+		t.Errorf("outcome %q, result %q; want unanswered and the timeout named", outcome, reason)
+	}
+}
