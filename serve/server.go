@@ -92,6 +92,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	srv := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute, // no write timeout: an event stream lasts the task
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
