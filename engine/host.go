@@ -24,12 +24,24 @@ type Host interface {
 }
 
 // Question is what query_user asks; Refs are scene-graph refs attached as
-// candidates so the answer can be grounded.
+// candidates so the answer can be grounded. Kind tells a confirm hook's
+// question from the model's, so a channel that answers them separately (the
+// HTTP server) never takes an answer to one for the other.
 type Question struct {
-	Text    string   `json:"text"`
-	Choices []string `json:"choices,omitempty"`
-	Refs    []string `json:"refs,omitempty"`
+	Kind    QuestionKind `json:"kind,omitempty"`
+	Text    string       `json:"text"`
+	Choices []string     `json:"choices,omitempty"`
+	Refs    []string     `json:"refs,omitempty"`
 }
+
+// QuestionKind says who asks: the model (query_user) or a confirm hook.
+type QuestionKind string
+
+// Question kinds; the zero value is a query.
+const (
+	QuestionQuery   QuestionKind = ""
+	QuestionConfirm QuestionKind = "confirm"
+)
 
 // UserChannel is the person at the other end of query_user and notify_user.
 // Implementations: terminal (interactive) and script (tests, demos).
@@ -38,6 +50,13 @@ type UserChannel interface {
 	Ask(ctx context.Context, q Question) (string, error)
 	// Notify tells without waiting.
 	Notify(ctx context.Context, text string) error
+}
+
+// Confirmer is a user channel that can take a confirm hook's answer apart
+// from the instruction stream (the controlling terminal, a script in tests,
+// a server's confirm endpoint). A channel offers it by implementing it.
+type Confirmer interface {
+	Confirm(ctx context.Context, q Question) (string, error)
 }
 
 // SkillCatalog is the session's fixed set of skills (name + description

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -33,6 +34,36 @@ func (u timedUser) Ask(ctx context.Context, q Question) (string, error) {
 		return "", context.Cause(ctx)
 	}
 	return ans, err
+}
+
+// errNoConfirm: the channel has no way to take a confirmation apart from
+// the instruction stream, so a confirm hook blocks.
+var errNoConfirm = errors.New("this user channel cannot take confirmations (only the controlling terminal, a script channel or a server's confirm endpoint can)")
+
+// Confirm forwards a confirmation within user.timeout when the channel
+// can take one (Confirmer), and fails closed otherwise.
+func (u timedUser) Confirm(ctx context.Context, q Question) (string, error) {
+	c, ok := u.UserChannel.(Confirmer)
+	if !ok {
+		return "", errNoConfirm
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, u.timeout, fmt.Errorf("no confirmation within user.timeout (%s)", u.timeout))
+	defer cancel()
+	ans, err := c.Confirm(ctx, q)
+	if err != nil && ctx.Err() != nil {
+		return "", context.Cause(ctx)
+	}
+	return ans, err
+}
+
+// Confirm forwards a confirmation, redacted like a question.
+func (u redactingUser) Confirm(ctx context.Context, q Question) (string, error) {
+	c, ok := u.inner.(Confirmer)
+	if !ok {
+		return "", errNoConfirm
+	}
+	shown := redact.Value(u.h.redactor, q)
+	return c.Confirm(ctx, shown)
 }
 
 // redactingUser is the user channel tools and hooks reach. The person's

@@ -227,9 +227,7 @@ func reason(h *schema.PreHook) string {
 // Confirmer is where confirm hooks get their answers: a channel that is never
 // the instruction stream (the controlling terminal, a script in tests, a
 // server's confirm endpoint). A user channel offers one by implementing it.
-type Confirmer interface {
-	Confirm(ctx context.Context, q engine.Question) (string, error)
-}
+type Confirmer = engine.Confirmer
 
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
 // at all, blocks: a "yes" typed as an instruction never approves a call.
@@ -242,7 +240,7 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	ans, err := c.Confirm.Confirm(ctx, engine.Question{Text: prompt, Choices: []string{"yes", "no"}})
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}})
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err))
 	}

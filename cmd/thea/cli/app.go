@@ -73,6 +73,8 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newContextCmd(),
 		a.newSimCmd(),
 		a.newInitCmd(),
+		a.newServeCmd(),
+		a.newReportCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root

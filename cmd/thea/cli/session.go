@@ -52,6 +52,8 @@ type sessionOptions struct {
 	// terminal is the shared terminal when instructions are read from the
 	// same input as the user's answers.
 	terminal *user.Terminal
+	// user overrides the spec's user channel (thea serve answers over HTTP).
+	user engine.UserChannel
 }
 
 // newHarness builds one session from a validated spec with this binary's
@@ -76,6 +78,7 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Catal
 		RenderProfile: embodiments.Render,
 		RunLogDir:     so.runLogDir,
 		Logger:        so.logger,
+		User:          so.user,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)

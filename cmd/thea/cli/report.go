@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/report"
+)
+
+// newReportCmd: `thea report RUN_DIR [-o FILE]` writes one self-contained
+// HTML page of a task from its run directory: RUN_DIR/report.html by
+// default, standard output with -o -.
+func (a *App) newReportCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "report RUN_DIR [-o FILE]",
+		Short: "Write a self-contained HTML page of a run from its run directory",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{errors.New("report needs one RUN_DIR (a directory with events.jsonl)")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			var page bytes.Buffer
+			if err := report.Write(&page, dir); err != nil {
+				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+				return exitError{code: 1}
+			}
+			out := a.str(cmd, "output")
+			if out == "-" {
+				_, err := a.Stdout.Write(page.Bytes())
+				return err
+			}
+			if out == "" {
+				out = filepath.Join(dir, "report.html")
+			}
+			if err := writeFileAtomic(out, page.Bytes()); err != nil {
+				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+				return exitError{code: 1}
+			}
+			fmt.Fprintf(a.Stderr, "report: %s\n", trace.Escape(out))
+			return nil
+		},
+	}
+	cmd.Flags().StringP("output", "o", "", "output file (default RUN_DIR/report.html; - for standard output)")
+	return cmd
+}
+
+// writeFileAtomic writes through a temporary file renamed into place, so
+// a reader never sees half a page. The page holds the run's data: 0600.
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		return errors.Join(fmt.Errorf("writing %s: %w", path, err), os.Remove(f.Name()))
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return errors.Join(fmt.Errorf("writing %s: %w", path, err), os.Remove(f.Name()))
+	}
+	return nil
+}

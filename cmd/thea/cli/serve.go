@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/serve"
+)
+
+// newServeCmd: `thea serve --spec FILE [--addr HOST:PORT] [--token-env
+// NAME]` serves one session over HTTP and Server-Sent Events until
+// interrupted. Off loopback it refuses to start without a bearer token,
+// which is read from the environment variable --token-env names, never from
+// the command line (argv is visible to every user of the machine).
+func (a *App) newServeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME]",
+		Short: "Serve a session over HTTP/SSE for a robot's app or dashboard",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			specs := a.v.GetStringSlice(a.key(cmd, "spec"))
+			if len(specs) == 0 {
+				return usageError{errors.New("serve needs --spec FILE (or THEA_SERVE_SPEC)")}
+			}
+			addr := a.str(cmd, "addr")
+			tokenEnv := a.str(cmd, "token-env")
+			token := ""
+			if tokenEnv != "" {
+				token = os.Getenv(tokenEnv)
+			}
+			// Refuse before anything starts: no back-end is spawned for a
+			// server that may not listen.
+			if err := serve.CheckBind(addr, token); err != nil {
+				fmt.Fprintf(a.Stderr, "thea serve: %v\n", err)
+				return exitError{code: 1}
+			}
+			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			c, err := a.catalog(logger, nil)
+			if err != nil {
+				return err
+			}
+			spec, err := a.loadSpec(specs, c)
+			if err != nil {
+				return err
+			}
+			srv := serve.New(serve.Config{Token: token, Logger: logger})
+			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
+				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User()})
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Block(err.Error()))
+				return exitError{code: 1}
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, h.Close()))
+				return exitError{code: 1}
+			}
+			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (API description at /openapi.json)\n",
+				trace.Escape(spec.Name), ln.Addr())
+			// Serve closes the listener and the session when it returns.
+			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
+				fmt.Fprintf(a.Stderr, "thea serve: %s\n", trace.Block(err.Error()))
+				return exitError{code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSlice("spec", nil, "spec file(s): one or more .cue files, or one .yaml/.json file")
+	cmd.Flags().String("addr", "127.0.0.1:7878", "listen address; off loopback a bearer token is required")
+	cmd.Flags().String("token-env", "THEA_SERVE_TOKEN", "environment variable holding the bearer token (at least 16 characters)")
+	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
+	return cmd
+}

@@ -1,0 +1,291 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Page is what the template renders. Every string in it is untrusted text
+// the template escapes; only image data URIs, built here from bytes that
+// sniffed as images, are typed as safe URLs.
+type Page struct {
+	Instruction string
+	RunDir      string
+	Task        int
+	Start       string
+	Duration    string
+	Turns       []*Turn
+	Chart       *Chart
+	Tokens      TokenUse
+	Done        *engine.Report
+	// Outcome is the done reason's CSS class: ok (final answer) or fail.
+	Outcome  string
+	Problems []string
+	// Session are events before the first turn and after the last one
+	// (memory consolidation, sink errors).
+	Session []Row
+}
+
+// Turn is one turn's section of the timeline.
+type Turn struct {
+	Number int
+	Rows   []Row
+	Images []ImageView
+	Tokens *engine.TokenCounts
+}
+
+// Row is one line of a turn: an event, rendered.
+type Row struct {
+	Kind   string // observe, context, model, hook, call, result, verdict, compaction, note, question, replan, cancel, memory, error
+	Label  string
+	Text   string
+	Detail string // pretty JSON, shown folded
+	Status string // ok | fail | warn | ""
+}
+
+// ImageView is one inline image.
+type ImageView struct {
+	Label         string
+	URI           template.URL
+	Width, Height int
+}
+
+// TokenUse sums the context sizes the harness measured before each model
+// call (its estimates, per lifetime).
+type TokenUse struct {
+	Requests            int
+	Total               int // input tokens over all requests
+	Peak, PeakTurn      int
+	Resident, Refreshed int // summed over requests
+	Accumulated         int
+	Compactions         int
+	CompactionsFailed   int
+	TokensSaved         int // by successful compactions
+}
+
+// Build turns a loaded run into the page's data.
+func Build(r *Run) *Page {
+	p := &Page{RunDir: filepath.Base(r.Dir), Problems: r.Problems}
+	byTurn := map[int]*Turn{}
+	turn := func(n int) *Turn {
+		if t, ok := byTurn[n]; ok {
+			return t
+		}
+		t := &Turn{Number: n}
+		p.Turns = append(p.Turns, t)
+		byTurn[n] = t
+		return t
+	}
+	var first, last time.Time
+	var points []point
+	var marks []compactionMark
+	for _, ev := range r.Events {
+		if first.IsZero() || ev.Time.Before(first) {
+			first = ev.Time
+		}
+		if ev.Time.After(last) {
+			last = ev.Time
+		}
+		switch ev.Kind {
+		case engine.EventTaskStart:
+			p.Instruction, p.Task = ev.Text, ev.Task
+			continue
+		case engine.EventDone:
+			p.Done = ev.Done
+			continue
+		case engine.EventContext:
+			if c := ev.Tokens; c != nil {
+				points = append(points, point{turn: ev.Turn, c: *c})
+				p.Tokens.add(ev.Turn, *c)
+				t := turn(ev.Turn)
+				cc := *c
+				t.Tokens = &cc
+			}
+			continue
+		case engine.EventCompaction:
+			if c := ev.Compaction; c != nil {
+				marks = append(marks, compactionMark{turn: ev.Turn, info: *c})
+				if c.OK {
+					p.Tokens.Compactions++
+					p.Tokens.TokensSaved += c.TokensBefore - c.TokensAfter
+				} else {
+					p.Tokens.CompactionsFailed++
+				}
+			}
+		}
+		row, ok := rowFor(ev.Event)
+		// Memory consolidation runs after the last turn: the session's.
+		if ev.Turn == 0 || ev.Kind == engine.EventMemory {
+			if ok {
+				p.Session = append(p.Session, row)
+			}
+			continue
+		}
+		t := turn(ev.Turn)
+		if ok {
+			t.Rows = append(t.Rows, row)
+		}
+		for _, im := range ev.Images {
+			label := im.Camera
+			if label == "" {
+				label = string(ev.Kind) + " image"
+			}
+			t.Images = append(t.Images, ImageView{Label: label, URI: template.URL(im.DataURI()), Width: im.Width, Height: im.Height})
+		}
+	}
+	if !first.IsZero() {
+		p.Start = first.UTC().Format("2006-01-02 15:04:05 UTC")
+		p.Duration = last.Sub(first).Round(time.Millisecond).String()
+	}
+	p.Outcome = "fail"
+	if p.Done != nil && p.Done.Reason == engine.DoneFinal {
+		p.Outcome = "ok"
+	}
+	p.Chart = newChart(points, marks)
+	return p
+}
+
+func (u *TokenUse) add(turn int, c engine.TokenCounts) {
+	u.Requests++
+	u.Total += c.Total
+	u.Resident += c.Resident
+	u.Refreshed += c.Refreshed
+	u.Accumulated += c.Accumulated
+	if c.Total > u.Peak {
+		u.Peak, u.PeakTurn = c.Total, turn
+	}
+}
+
+// rowFor renders one event as a timeline row; false for events the page
+// shows elsewhere or not at all (a hook that did not apply).
+func rowFor(ev engine.Event) (Row, bool) {
+	switch ev.Kind {
+	case engine.EventObservation:
+		r := Row{Kind: "observe", Label: "observe", Text: ev.Text}
+		if o := ev.Observation; o != nil {
+			var parts []string
+			if c := o.Clearance; c != nil {
+				parts = append(parts, fmt.Sprintf("clearance F %.2f B %.2f L %.2f R %.2f", c.Front, c.Back, c.Left, c.Right))
+			}
+			if o.Held != "" {
+				parts = append(parts, "holding "+o.Held)
+			}
+			if o.Summary != "" {
+				parts = append(parts, o.Summary)
+			}
+			r.Text = strings.Join(parts, " · ")
+			r.Detail = pretty(o)
+		}
+		return r, true
+	case engine.EventModel:
+		r := Row{Kind: "model", Label: "model", Text: ev.Text}
+		if ev.Tool != "" {
+			r.Label = "model → " + ev.Tool + " " + compact(ev.Args, 120)
+			r.Detail = pretty(ev.Args)
+		} else {
+			r.Label = "model (no tool call: the report)"
+		}
+		return r, true
+	case engine.EventHook:
+		h := ev.Hook
+		if h == nil || h.Decision == engine.DecisionSkip || h.Decision == engine.DecisionEvaluate {
+			return Row{}, false // the evaluation row reports an evaluate hook
+		}
+		r := Row{Kind: "hook", Label: fmt.Sprintf("hook %s %s: %s", h.Phase, h.Hook, h.Decision), Text: h.Reason}
+		switch h.Decision {
+		case engine.DecisionBlock:
+			r.Status = "fail"
+		case engine.DecisionClamp, engine.DecisionRewrite:
+			r.Status = "warn"
+		case engine.DecisionConfirm:
+			r.Status = "ok"
+		}
+		if h.Before != nil || h.After != nil {
+			r.Detail = pretty(map[string]any{"before": h.Before, "after": h.After})
+		}
+		return r, true
+	case engine.EventToolCall:
+		return Row{Kind: "call", Label: "call " + ev.Tool, Text: compact(ev.Args, 160), Detail: pretty(ev.Args)}, true
+	case engine.EventToolResult:
+		res := ev.Result
+		if res == nil {
+			return Row{}, false
+		}
+		r := Row{Kind: "result", Label: "result " + ev.Tool + " ✓", Status: "ok", Text: compact(res.Value, 160), Detail: pretty(res.Value)}
+		if !res.Success {
+			r.Label, r.Status, r.Text = "result "+ev.Tool+" ✗", "fail", res.Reason
+		}
+		return r, true
+	case engine.EventEvaluation:
+		v := ev.Verdict
+		if v == nil {
+			return Row{}, false
+		}
+		r := Row{Kind: "verdict", Label: fmt.Sprintf("verdict %s: %s (by %s)", ev.Tool, v.Status, v.Source), Text: v.Reason}
+		if r.Text == "" {
+			r.Text = v.Evidence
+		}
+		switch v.Status {
+		case "success":
+			r.Status = "ok"
+		case "failure":
+			r.Status = "fail"
+		default:
+			r.Status = "warn"
+		}
+		return r, true
+	case engine.EventCompaction:
+		c := ev.Compaction
+		if c == nil {
+			return Row{}, false
+		}
+		if !c.OK {
+			return Row{Kind: "compaction", Label: "compaction failed", Text: c.Error + " (context unchanged)", Status: "fail"}, true
+		}
+		return Row{Kind: "compaction", Label: "compaction", Status: "warn", Text: fmt.Sprintf(
+			"%d → %d messages, ~%d → ~%d tokens in %d round(s)", c.MessagesBefore, c.MessagesAfter, c.TokensBefore, c.TokensAfter, c.Rounds)}, true
+	case engine.EventNotify:
+		return Row{Kind: "note", Label: "notify user", Text: ev.Text}, true
+	case engine.EventQuestion:
+		return Row{Kind: "question", Label: "asked the user", Text: ev.Text, Detail: pretty(ev.Args)}, true
+	case engine.EventReplan:
+		return Row{Kind: "replan", Label: "instruction revised", Text: ev.Text, Status: "warn"}, true
+	case engine.EventCancel:
+		return Row{Kind: "cancel", Label: "cancelled", Text: ev.Text, Status: "fail"}, true
+	case engine.EventMemory:
+		return Row{Kind: "memory", Label: "memory", Text: ev.Text}, true
+	case engine.EventSinkError:
+		return Row{Kind: "error", Label: "event sink", Text: ev.Text, Status: "fail"}, true
+	}
+	return Row{Kind: "other", Label: string(ev.Kind), Text: ev.Text}, true
+}
+
+// compact is one-line JSON of a value, cut at n runes.
+func compact(v any, n int) string {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" || string(b) == "{}" {
+		return ""
+	}
+	if r := []rune(string(b)); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return string(b)
+}
+
+// pretty is indented JSON of a value; empty for nothing.
+func pretty(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprintf("(not encodable: %v)", err)
+	}
+	if s := string(b); s != "null" && s != "{}" {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,102 @@
+package serve
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// MinTokenLen is the shortest bearer token accepted: a short token on a
+// network port is guessable.
+const MinTokenLen = 16
+
+// IsLoopback reports whether a listen address (host:port) binds only the
+// loopback interface. An empty host, an unspecified address (0.0.0.0, ::)
+// and any host name but "localhost" bind, or may resolve, elsewhere.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	return ip.WithZone("").IsLoopback()
+}
+
+// CheckBind refuses a listen address off loopback without a token, and a
+// token too short to be one. It is checked before listening and again on
+// the listener's actual address.
+func CheckBind(addr, token string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("listen address %q: want host:port: %w", addr, err)
+	}
+	if token != "" && len(token) < MinTokenLen {
+		return fmt.Errorf("the bearer token is %d characters; at least %d are required", len(token), MinTokenLen)
+	}
+	if token == "" && !IsLoopback(addr) {
+		return fmt.Errorf("refusing to serve on %s without a bearer token: it is not a loopback address "+
+			"(set one in the environment variable named by --token-env, or bind 127.0.0.1)", addr)
+	}
+	return nil
+}
+
+// requireToken wraps h so every request must carry "Authorization: Bearer
+// TOKEN"; an empty token lets every request through (loopback only).
+func requireToken(token string, h http.Handler) http.Handler {
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="thea"`)
+			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token (Authorization: Bearer ...)")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// browserGuard refuses what a web page in the operator's browser could send
+// to a server on their machine. Every POST must be application/json, which
+// no cross-site form can send without a CORS preflight (which this server
+// never grants). Without a token, the Host must be a loopback name, so a
+// DNS-rebinding page cannot drive the robot or read its events.
+func browserGuard(token string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token == "" && !IsLoopback(hostPort(r.Host)) {
+			writeError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not a loopback name; without a token this server answers only "+
+				"requests addressed to 127.0.0.1, [::1] or localhost", r.Host))
+			return
+		}
+		if r.Method == http.MethodPost {
+			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			if err != nil || mt != "application/json" {
+				writeError(w, http.StatusUnsupportedMediaType, "POST requests must have Content-Type: application/json")
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostPort gives a Host header a port when it has none, for IsLoopback.
+func hostPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		return host + ":80"
+	}
+	return net.JoinHostPort(host, "80")
+}

@@ -1,0 +1,347 @@
+package serve
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed openapi.json
+var openAPI []byte
+
+// maxBody bounds a request body: instructions and answers are short.
+const maxBody = 64 << 10
+
+// keepAlive is how often an idle event stream gets a comment line, so
+// proxies and clients see the connection alive while the model thinks.
+const keepAlive = 15 * time.Second
+
+// route is one endpoint; the mux and the OpenAPI test read the same table.
+type route struct {
+	method, path string
+	handle       http.HandlerFunc
+}
+
+func (s *Server) routes() []route {
+	return []route{
+		{"GET", "/openapi.json", s.handleOpenAPI},
+		{"GET", "/v1/status", s.handleStatus},
+		{"POST", "/v1/tasks", s.handleSubmit},
+		{"GET", "/v1/tasks/{id}", s.handleTask},
+		{"GET", "/v1/tasks/{id}/events", s.handleEvents},
+		{"POST", "/v1/tasks/{id}/revise", s.handleRevise},
+		{"POST", "/v1/tasks/{id}/stop", s.handleStop},
+		{"POST", "/v1/questions/{id}/answer", s.handleAnswer},
+		{"POST", "/v1/confirmations/{id}", s.handleConfirm},
+		{"POST", "/v1/session/reset", s.handleReset},
+	}
+}
+
+// Handler is the server's HTTP handler, bearer-token checked when the
+// config has a token.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	for _, r := range s.routes() {
+		mux.HandleFunc(r.method+" "+r.path, r.handle)
+	}
+	return requireToken(s.cfg.Token, browserGuard(s.cfg.Token, mux))
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v) // the client has gone: nothing to tell it
+}
+
+// apiError is every error response's body.
+type apiError struct {
+	Error string `json:"error"`
+	Task  int    `json:"task,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, apiError{Error: msg})
+}
+
+// decode reads a JSON body strictly: unknown fields and trailing data are
+// errors, so a misspelt field is not silently ignored.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	return decodeBody(w, r, v, false)
+}
+
+// decodeBody is decode; optional accepts an empty body.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if optional && errors.Is(err, io.EOF) {
+		return true
+	}
+	if err == nil && dec.More() {
+		err = errors.New("trailing data after the JSON object")
+	}
+	if err != nil {
+		code := http.StatusBadRequest
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			code = http.StatusRequestEntityTooLarge
+		}
+		writeError(w, code, "request body: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// pathID reads the {id} path value.
+func pathID(w http.ResponseWriter, r *http.Request) (int, bool) {
+	id, err := strconv.Atoi(r.PathValue("id"))
+	if err != nil || id <= 0 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("id %q: want a positive integer", r.PathValue("id")))
+		return 0, false
+	}
+	return id, true
+}
+
+// runningTask finds task {id} and checks that it is the one running.
+func (s *Server) runningTask(w http.ResponseWriter, r *http.Request) (*taskRun, bool) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return nil, false
+	}
+	s.mu.Lock()
+	run, known, cur := s.tasks[id], s.tasks[id] != nil, s.current
+	s.mu.Unlock()
+	switch {
+	case !known:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no task %d", id))
+		return nil, false
+	case run != cur:
+		writeJSON(w, http.StatusConflict, apiError{Error: fmt.Sprintf("task %d is not running", id), Task: id})
+		return nil, false
+	}
+	return run, true
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(openAPI)
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.status())
+}
+
+// Submitted is the answer to POST /v1/tasks.
+type Submitted struct {
+	ID     int    `json:"id"`
+	Events string `json:"events"` // the task's SSE stream
+	Status string `json:"status"`
+}
+
+func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Instruction string `json:"instruction"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	if strings.TrimSpace(body.Instruction) == "" {
+		writeError(w, http.StatusBadRequest, "instruction: must not be empty")
+		return
+	}
+	run, err := s.submit(body.Instruction)
+	switch {
+	case errors.Is(err, errBusy):
+		writeJSON(w, http.StatusConflict, apiError{Error: fmt.Sprintf("task %d is running: one task at a time (stop it, or wait for its done event)", run.id), Task: run.id})
+		return
+	case err != nil:
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	w.Header().Set("Location", fmt.Sprintf("/v1/tasks/%d", run.id))
+	writeJSON(w, http.StatusAccepted, Submitted{ID: run.id,
+		Events: fmt.Sprintf("/v1/tasks/%d/events", run.id), Status: fmt.Sprintf("/v1/tasks/%d", run.id)})
+}
+
+func (s *Server) handleTask(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	run, ok := s.task(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no task %d (or no longer kept)", id))
+		return
+	}
+	writeJSON(w, http.StatusOK, run.view())
+}
+
+// handleEvents streams a task's events as Server-Sent Events from its
+// start (or after Last-Event-ID) to its done event.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	run, ok := s.task(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no task %d (or no longer kept)", id))
+		return
+	}
+	after := 0
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("Last-Event-ID %q: want a non-negative integer", v))
+			return
+		}
+		after = n
+	}
+	rc := http.NewResponseController(w)
+	// The stream outlives any write deadline; the error only says the
+	// server has none to lift.
+	_ = rc.SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		evs, changed, finished := run.since(after)
+		for _, ev := range evs {
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.id, ev.name, ev.data); err != nil {
+				return
+			}
+			after = ev.id
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		if finished && len(evs) == 0 {
+			return
+		}
+		if finished {
+			continue // read once more: nothing can follow the done event
+		}
+		select {
+		case <-changed:
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func (s *Server) handleRevise(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Instruction string `json:"instruction"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	if strings.TrimSpace(body.Instruction) == "" {
+		writeError(w, http.StatusBadRequest, "instruction: must not be empty")
+		return
+	}
+	run, ok := s.runningTask(w, r)
+	if !ok {
+		return
+	}
+	run.revise(body.Instruction)
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": run.id, "revised": true})
+}
+
+func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Interrupt bool `json:"interrupt"`
+	}
+	if !decodeBody(w, r, &body, true) {
+		return
+	}
+	run, ok := s.runningTask(w, r)
+	if !ok {
+		return
+	}
+	s.stopTask(run, body.Interrupt, errStopped)
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": run.id, "stopping": true, "interrupt": body.Interrupt})
+}
+
+func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Answer *string `json:"answer"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	if body.Answer == nil {
+		writeError(w, http.StatusBadRequest, "answer: required")
+		return
+	}
+	s.answer(w, r, KindQuery, *body.Answer)
+}
+
+func (s *Server) handleConfirm(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Confirm *bool `json:"confirm"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	if body.Confirm == nil {
+		writeError(w, http.StatusBadRequest, "confirm: required (true allows the call, false blocks it)")
+		return
+	}
+	ans := "no"
+	if *body.Confirm {
+		ans = "yes"
+	}
+	s.answer(w, r, KindConfirm, ans)
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, kind, ans string) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	switch err := s.user.Answer(id, kind, ans); {
+	case errors.Is(err, errNotPending):
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no pending question %d", id))
+	case errors.Is(err, errWrongKind):
+		other := "/v1/questions/%d/answer"
+		if kind == KindQuery {
+			other = "/v1/confirmations/%d"
+		}
+		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is not a %s: answer it at "+other, id, kind, id))
+	case errors.Is(err, errAnswered):
+		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is already answered", id))
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "kind": kind, "answered": true})
+	}
+}
+
+func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
+	switch err := s.reset(); {
+	case errors.Is(err, errBusy):
+		writeError(w, http.StatusConflict, "a task is running: reset the session when it is idle")
+	case errors.Is(err, errClosing):
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{"reset": true})
+	}
+}

@@ -1,0 +1,54 @@
+package serve
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// slowServerEnv makes the test binary serve an MCP back-end whose motion
+// never finishes on its own: only its stop tool (the deployment-owned stop
+// the harness calls on a cancellation) ends it, and the server writes the
+// file markerEnv names when the motion is stopped.
+const (
+	slowServerEnv = "THEA_SERVE_TEST_SLOW_MCP"
+	markerEnv     = "THEA_SERVE_TEST_MARKER"
+	startedEnv    = "THEA_SERVE_TEST_STARTED"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(slowServerEnv) == "1" {
+		s := server.NewMCPServer("slow", "0.0.1")
+		halt := make(chan struct{}, 1)
+		s.AddTool(mcp.NewTool("drive", mcp.WithDescription("drives until told to stop")),
+			func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if p := os.Getenv(startedEnv); p != "" {
+					_ = os.WriteFile(p, []byte("started"), 0o600)
+				}
+				select {
+				case <-halt:
+				case <-ctx.Done():
+				}
+				if p := os.Getenv(markerEnv); p != "" {
+					_ = os.WriteFile(p, []byte("cancelled"), 0o600)
+				}
+				return mcp.NewToolResultError("drive was stopped"), nil
+			})
+		s.AddTool(mcp.NewTool("stop", mcp.WithDescription("stops the motion")),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				select {
+				case halt <- struct{}{}:
+				default:
+				}
+				return mcp.NewToolResultText(`{"stopped": true}`), nil
+			})
+		if err := server.ServeStdio(s); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}

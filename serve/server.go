@@ -1,0 +1,270 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// Session is what the server drives: *engine.Harness.
+type Session interface {
+	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[engine.Event]
+	ResetSession() error
+	Close() error
+}
+
+var _ Session = (*engine.Harness)(nil)
+
+// Config configures a Server.
+type Config struct {
+	// Token is the bearer token every request must carry; empty serves
+	// without one, which Serve allows on a loopback address only.
+	Token string
+	// KeepTasks is how many tasks' event logs stay readable (default 16).
+	KeepTasks int
+	// ShutdownGrace bounds how long shutdown waits for open requests after
+	// the task has stopped (default 5s).
+	ShutdownGrace time.Duration
+	Logger        *slog.Logger
+	Clock         func() time.Time
+}
+
+// Server serves one session over HTTP. Build it with New, give its User()
+// channel to the session (engine.Options.User), then Serve.
+type Server struct {
+	cfg  Config
+	user *Channel
+
+	mu      sync.Mutex
+	sess    Session
+	current *taskRun // the running task, nil when idle
+	tasks   map[int]*taskRun
+	order   []int // task ids, oldest first
+	nextID  int
+	closing bool
+	wg      sync.WaitGroup // the running task's goroutine
+	baseCtx context.Context
+}
+
+// New builds a server; Serve starts it.
+func New(cfg Config) *Server {
+	if cfg.KeepTasks <= 0 {
+		cfg.KeepTasks = 16
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	s := &Server{cfg: cfg, tasks: map[int]*taskRun{}}
+	s.user = newChannel(s.postCurrent)
+	return s
+}
+
+// User is the session's user channel: questions and confirmations park
+// until a client answers them over HTTP.
+func (s *Server) User() *Channel { return s.user }
+
+// Serve answers requests on ln for sess until ctx ends; then it stops the
+// running task (should_cancel, its questions unparked, its tool
+// interrupted), waits for it, shuts the HTTP server down and closes the
+// session. The listener's address is checked against the token rule first.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error {
+	if err := CheckBind(ln.Addr().String(), s.cfg.Token); err != nil {
+		return errors.Join(err, ln.Close(), sess.Close())
+	}
+	s.mu.Lock()
+	s.sess, s.baseCtx = sess, ctx
+	s.mu.Unlock()
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute, // no write timeout: an event stream lasts the task
+		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	s.shutdown()
+	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownGrace)
+	defer cancel()
+	errs := []error{}
+	if err := srv.Shutdown(grace); err != nil {
+		errs = append(errs, fmt.Errorf("http shutdown: %w", err), srv.Close())
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		errs = append(errs, fmt.Errorf("serving: %w", serveErr))
+	}
+	if err := sess.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("closing the session: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// shutdown refuses new tasks, stops the running one and waits for it.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	s.closing = true
+	cur := s.current
+	s.mu.Unlock()
+	if cur != nil {
+		s.stopTask(cur, true, errors.New("the server is shutting down"))
+	}
+	s.wg.Wait()
+}
+
+// errBusy and friends are the server's refusals.
+var (
+	errBusy    = errors.New("a task is running")
+	errClosing = errors.New("the server is shutting down")
+)
+
+// submit starts a task unless one runs.
+func (s *Server) submit(instruction string) (*taskRun, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing || s.sess == nil:
+		return nil, errClosing
+	case s.current != nil:
+		return s.current, errBusy
+	}
+	s.nextID++
+	ctx, cancel := context.WithCancelCause(s.baseCtx)
+	run := newTaskRun(s.nextID, instruction, s.cfg.Clock(), cancel)
+	s.current = run
+	s.tasks[run.id] = run
+	s.order = append(s.order, run.id)
+	for len(s.order) > s.cfg.KeepTasks {
+		delete(s.tasks, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.wg.Add(1)
+	go s.runTask(ctx, run)
+	return run, nil
+}
+
+// runTask streams one task into its log. The done event is held back until
+// the session has released the task, so a client that reads it and submits
+// the next task at once is never refused as busy.
+func (s *Server) runTask(ctx context.Context, run *taskRun) {
+	defer s.wg.Done()
+	defer run.cancel(nil)
+	var done *engine.Event
+	for ev := range s.sess.RunStream(ctx, run.instruction,
+		engine.WithPollReplan(run.pollReplan), engine.WithShouldCancel(run.stop.Load)) {
+		if ev.Kind == engine.EventDone {
+			done = &ev
+			continue
+		}
+		run.append(string(ev.Kind), ev)
+	}
+	if done == nil { // the engine promises one; never leave readers hanging
+		rep := engine.Report{Reason: engine.DoneError, Error: "the task's stream ended without a done event"}
+		done = &engine.Event{Kind: engine.EventDone, Time: s.cfg.Clock(), Task: run.id, Done: &rep}
+	}
+	s.mu.Lock()
+	s.current = nil
+	s.mu.Unlock()
+	run.finish(*done)
+}
+
+// stopTask asks the task to stop: should_cancel turns true and its parked
+// questions are unparked; interrupt also cancels its context, so a running
+// tool is interrupted through its toolset (MCP notifications/cancelled) and
+// a model call is abandoned.
+func (s *Server) stopTask(run *taskRun, interrupt bool, cause error) {
+	run.stop.Store(true)
+	s.user.abortAll(cause)
+	if interrupt {
+		run.cancel(cause)
+	}
+}
+
+// postCurrent puts a server event on the running task's stream.
+func (s *Server) postCurrent(name string, v any) {
+	s.mu.Lock()
+	cur := s.current
+	s.mu.Unlock()
+	if cur != nil {
+		cur.append(name, v)
+	}
+}
+
+// reset clears the session's Accumulated context, refused while a task runs.
+func (s *Server) reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing || s.sess == nil:
+		return errClosing
+	case s.current != nil:
+		return errBusy
+	}
+	if err := s.sess.ResetSession(); err != nil {
+		if errors.Is(err, engine.ErrBusy) {
+			return errBusy
+		}
+		return fmt.Errorf("reset: %w", err)
+	}
+	return nil
+}
+
+func (s *Server) task(id int) (*taskRun, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.tasks[id]
+	return r, ok
+}
+
+// Status is GET /v1/status.
+type Status struct {
+	State   string    `json:"state"` // idle | running | closing
+	Task    *TaskView `json:"task,omitempty"`
+	Pending []Pending `json:"pending"`
+	Tasks   []int     `json:"tasks"` // ids whose events are still readable
+}
+
+func (s *Server) status() Status {
+	s.mu.Lock()
+	st := Status{State: "idle", Tasks: slices.Clone(s.order)}
+	cur := s.current
+	var last *taskRun
+	if n := len(s.order); n > 0 {
+		last = s.tasks[s.order[n-1]]
+	}
+	switch {
+	case s.closing:
+		st.State = "closing"
+	case cur != nil:
+		st.State = "running"
+	}
+	s.mu.Unlock()
+	if last != nil {
+		v := last.view()
+		st.Task = &v
+	}
+	st.Pending = s.user.List()
+	if st.Tasks == nil {
+		st.Tasks = []int{}
+	}
+	return st
+}
