@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -121,4 +122,18 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// durationFields are the last path elements of the schema's #Duration fields.
+var durationFields = []string{"timeout", "start_timeout", "backoff"}
+
+// durationHint adds the missing unit to a bare number given for a duration
+// (YAML `start_timeout: 20`), which CUE reports only as a type mismatch.
+func durationHint(path, msg string) string {
+	last := path[strings.LastIndex(path, ".")+1:]
+	if !slices.Contains(durationFields, last) || !strings.HasPrefix(msg, "want a string, got ") {
+		return msg
+	}
+	n := msg[strings.LastIndex(msg, " ")+1:]
+	return fmt.Sprintf("%s: a duration needs a unit, e.g. %q (seconds) or %q", msg, n+"s", n+"ms")
 }

@@ -81,7 +81,7 @@ func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelop
 			ts.markUncertain(t.def.Name, "crashed")
 		}
 		ts.logger.Warn("mcp back-end crashed", "tool", t.def.Name, "err", err)
-		return engine.Failure(fmt.Sprintf("the %s back-end crashed during %s: %v%s; it is restarted on the next call", ts.name, t.def.Name, err, note))
+		return engine.Failure(fmt.Sprintf("the %s back-end crashed during %s: %v%s; %s", ts.name, t.def.Name, err, note, ts.restartNote()))
 	}
 	return engine.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
 }
