@@ -211,7 +211,8 @@ func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
 		return
 	}
 	line, col := offsetPos(src, s.Location().From)
-	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it", s.Value)
+	known := append(c.tools.Names(), sortedKeys(c.spec.Tools)...)
+	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it%s", s.Value, suggest(s.Value, known))
 }
 
 // certainlyUnknownTool reports whether name is certainly not a tool of the
