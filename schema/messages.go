@@ -137,3 +137,7 @@ func durationHint(path, msg string) string {
 	n := msg[strings.LastIndex(msg, " ")+1:]
 	return fmt.Sprintf("%s: a duration needs a unit, e.g. %q (seconds) or %q", msg, n+"s", n+"ms")
 }
+
+// Suggest returns ` (did you mean "x"?)` for the closest of known to name,
+// or "" when none is close: the one wording of every name suggestion.
+func Suggest(name string, known []string) string { return suggest(name, known) }

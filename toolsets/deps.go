@@ -62,6 +62,8 @@ func validateMCP(c *schema.Check) {
 	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
 		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
 	}
+	checkCommand(c, ts)
+	warnOpenTools(c, ts)
 }
 
 // PhysicalLocks holds one lock per back-end identity (command line or URL), so

@@ -13,7 +13,7 @@ import (
 // Execute runs the thea command line and returns the process exit code:
 // 0 success, 1 a failed check or task, 2 a usage error.
 func Execute(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) int {
-	a := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles(), RuleTests: policies.RunRuleTests}
+	a := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles(), RuleTests: policies.RunRuleTestsSummary}
 	return a.Run(ctx, args)
 }
 
