@@ -257,15 +257,13 @@ func call(ctx context.Context, lt *liveTool, args map[string]any, timeout time.D
 }
 
 // observationShape checks an observation tool's answer: a success whose
-// value (or its "observation") is an #Observation, images of declared cameras.
+// value is an #Observation (its fields beside success, as the observe stage
+// reads them), images of declared cameras.
 func observationShape(env engine.Envelope, s *schema.Spec) error {
 	if !env.Success {
 		return fmt.Errorf("it failed: %s", env.Reason)
 	}
 	v := env.Value
-	if nested, ok := v["observation"].(map[string]any); ok {
-		v = nested
-	}
 	var errs []error
 	if err := schema.CheckContract("observation", v); err != nil {
 		errs = append(errs, err)

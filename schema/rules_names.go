@@ -226,7 +226,7 @@ var (
 // name gets "did you mean" from the env's names; a Go type never shows.
 func friendly(msg string, env reflect.Type) string {
 	if m := unknownName.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("unknown name %s%s (a rule reads: %s)", m[1], suggest(m[1], tagNames(env)), strings.Join(tagNames(env), ", "))
+		return fmt.Sprintf("unknown name %s%s; a rule here reads %s", m[1], suggest(m[1], tagNames(env)), strings.Join(tagNames(env), ", "))
 	}
 	if m := goTypeField.FindStringSubmatch(msg); m != nil {
 		return goTypeField.ReplaceAllString(msg, fmt.Sprintf("no field %q", m[1]))

@@ -11,7 +11,7 @@ func (l *loader) checkBody(s *Spec, ok sections) {
 			p := indexPath("embodiment.clearance_sectors", i)
 			for _, n := range append([]string{sec.Name}, sec.Aliases...) {
 				if prev, dup := seen[n]; dup {
-					l.errorf(l.valuePos(p), p, "%q already names the sector %q: sector names and aliases must be unique", n, prev)
+					l.errorf(l.valuePos(p), p, "%q is already the name or an alias of the sector %q: sector names and aliases must be unique", n, prev)
 				}
 				seen[n] = sec.Name
 			}

@@ -67,8 +67,8 @@ func pathNames(name string) []string {
 // model is offered every tool the server has, and names in contracts and
 // hooks can only be checked against the running server.
 func warnOpenTools(c *schema.Check, ts schema.Toolset) {
-	if len(ts.Tools) > 0 {
-		return
+	if len(ts.Tools) > 0 || len(ts.Command) == 0 && ts.URL == "" {
+		return // listed, or already reported as having no back-end at all
 	}
 	c.Warnf("", "no tools list: every tool the back-end has is offered to the model, also ones nobody reviewed, and tool names in contracts, hooks and tests are checked only by `thea validate --live`; list the tools to offer (tools: [...])")
 }
