@@ -167,3 +167,5 @@ func TestContractFieldsMirrorGoTypes(t *testing.T) {
 		}
 	}
 }
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -56,7 +56,7 @@ func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
 		if m, ok := d.(map[string]any); ok {
 			dv := v.LookupPath(cue.MakePath(cue.Def(name)))
 			setRequired(m, dv)
-			setOpen(m, dv)
+			setOpen(ctx, m, dv)
 		}
 	}
 	// Bounds that refer to a sibling field come out resolved against its
@@ -210,7 +210,7 @@ func walkRefs(x any, f func(string)) {
 // setOpen states what a struct allows beyond its fields, which openapi
 // drops: `...` allows anything, a pattern constraint (`[string]: number`)
 // allows fields of its type.
-func setOpen(node map[string]any, v cue.Value) {
+func setOpen(ctx *cue.Context, node map[string]any, v cue.Value) {
 	if v.IncompleteKind() != cue.StructKind {
 		return
 	}
@@ -219,7 +219,7 @@ func setOpen(node map[string]any, v cue.Value) {
 		if err == nil {
 			for it.Next() {
 				if child, ok := props[it.Selector().Unquoted()].(map[string]any); ok {
-					setOpen(child, it.Value())
+					setOpen(ctx, child, it.Value())
 				}
 			}
 		}
@@ -236,7 +236,8 @@ func setOpen(node map[string]any, v cue.Value) {
 		if k == cue.IntKind {
 			extra["type"] = "integer"
 		}
-		if elem.Validate(cue.Concrete(false)) == nil && elem.Unify(elem.Context().CompileString("-1")).Err() != nil && elem.Unify(elem.Context().CompileString("0")).Err() == nil {
+		// A bound of zero (distances) is the one bound these maps carry.
+		if elem.Unify(ctx.CompileString("-1")).Validate() != nil && elem.Unify(ctx.CompileString("0")).Validate() == nil {
 			extra["minimum"] = 0
 		}
 		node["additionalProperties"] = extra
