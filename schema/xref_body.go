@@ -1,21 +1,32 @@
 package schema
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+	"slices"
+)
 
 // checkBody checks what a body declares and what refers to it: clearance
 // sector names, verifier tools, and the two forms of rule test.
 func (l *loader) checkBody(s *Spec, ok sections) {
 	if ok.all("embodiment") {
 		seen := map[string]string{}
+		reserved := tagNames(reflect.TypeFor[ClearanceEnv]())
 		for i, sec := range s.Embodiment.ClearanceSectors {
 			p := indexPath("embodiment.clearance_sectors", i)
 			for _, n := range append([]string{sec.Name}, sec.Aliases...) {
+				if slices.Contains(reserved, n) {
+					l.errorf(l.valuePos(p), p, "%q cannot name a sector: rules read clearance.%s as part of every reading", n, n)
+				}
 				if prev, dup := seen[n]; dup {
 					l.errorf(l.valuePos(p), p, "%q is already the name or an alias of the sector %q: sector names and aliases must be unique", n, prev)
 				}
 				seen[n] = sec.Name
 			}
 		}
+	}
+	if _, bad := s.Embodiment.Limits.Extra["extra"]; bad && ok.all("embodiment") {
+		l.errorf(l.valuePos("embodiment.limits.extra"), "embodiment.limits.extra", `"extra" cannot name a limit: rules read limits.extra as the map of declared limits`)
 	}
 	if ok.all("tools") {
 		for _, name := range sortedKeys(s.Tools) {

@@ -265,3 +265,13 @@ func lastObservation(evs []engine.Event) *schema.Observation {
 	}
 	return last
 }
+
+// The household example checked live: its builtin toolset lists its tools
+// without a session, the simulator (this test binary, `sim serve`) answers
+// the observation and clearance calls within the contract.
+func TestValidateLiveHousehold(t *testing.T) {
+	code, out, errs := thea(t, "validate", "--live", "../../../examples/household/spec.cue")
+	if code != 0 || out != "spec ok: 14 rules compiled, 3 tests passed, back-ends checked live\n" {
+		t.Fatalf("validate --live: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
