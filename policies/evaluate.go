@@ -66,16 +66,18 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 		}
 	}
 	if check != nil || contract.Verify != nil {
-		p.resetSegments(name)
 		env := p.checkEnv(c, after)
 		if check != nil {
 			// A check that fails decides; one that holds leaves the verifier,
 			// if any, the last word.
 			if v := judgeCheck(name, check, &env); v.Status != schema.VerdictSuccess || contract.Verify == nil {
+				p.resetSegments(name)
 				return v
 			}
 		}
-		return p.verify(ctx, name, contract.Verify, &env)
+		// A verifier's verdict is bounded like a model's: process only for
+		// segmented tools, success only above the confidence threshold.
+		return p.admit(name, contract, p.verify(ctx, name, contract.Verify, &env))
 	}
 	v := p.askModel(ctx, name, c.CC.Call.Args, contract.PostCondition, after)
 	return p.admit(name, contract, v)

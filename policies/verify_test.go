@@ -104,3 +104,19 @@ func TestVerifierReasonScrubbed(t *testing.T) {
 		t.Fatalf("verdict = %+v, want the post-condition scrubbed", res.Verdict)
 	}
 }
+
+// A verifier answering process is bounded like the model: only for a
+// segmented tool, at most max_segments times in a row.
+func TestVerifierProcessBounded(t *testing.T) {
+	s := verifySpec("")
+	tools := &fakeTools{results: map[string]engine.Envelope{
+		"evidence":     evidence(map[string]any{"run_id": "r1"}),
+		"verify_grasp": verdictResult(map[string]any{"status": "process", "reason": "still closing"}),
+	}}
+	p := newPolicy(t, s, tools, &fakeModel{}, nil)
+	var evs []engine.Event
+	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
+	if res.Verdict == nil || res.Verdict.Status != schema.VerdictFailure || !strings.Contains(res.Verdict.Reason, "not a segmented tool") {
+		t.Fatalf("verdict = %+v, want a failure: pick_up is not segmented", res.Verdict)
+	}
+}
