@@ -2,6 +2,8 @@ package embodiments
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,6 +61,23 @@ func Render(e schema.Embodiment) string {
 	} {
 		if kv.v != 0 {
 			fmt.Fprintf(&b, "\n- %s: %s %s", kv.name, num(kv.v), kv.unit)
+		}
+	}
+	// Declared limits carry their unit in their name (max_force_n).
+	for _, k := range slices.Sorted(maps.Keys(l.Extra)) {
+		fmt.Fprintf(&b, "\n- %s: %s", k, num(l.Extra[k]))
+	}
+	// Only declared sectors: a base's default four need no explanation.
+	if len(e.ClearanceSectors) > 0 {
+		b.WriteString("\nClearance sectors:")
+		for _, sec := range e.ClearanceSectors {
+			b.WriteString("\n- " + sec.Name)
+			if len(sec.Aliases) > 0 {
+				b.WriteString(" (also " + strings.Join(sec.Aliases, ", ") + ")")
+			}
+			if sec.Direction != "" {
+				b.WriteString(": " + sec.Direction)
+			}
 		}
 	}
 	return b.String()

@@ -39,3 +39,17 @@ func TestRenderEmptyBodySaysNone(t *testing.T) {
 		t.Fatalf("empty profile rendering = %q", got)
 	}
 }
+
+// Another body's declared sectors and limits reach the model's profile.
+func TestRenderDeclaredSectorsAndLimits(t *testing.T) {
+	got := Render(schema.Embodiment{
+		Name:             "arm",
+		ClearanceSectors: []schema.Sector{{Name: "curtain", Direction: "toward the operator", Aliases: []string{"front"}}},
+		Limits:           schema.Limits{MinClearanceM: 0.3, Extra: map[string]float64{"max_force_n": 20}},
+	})
+	for _, want := range []string{"\n- max_force_n: 20", "\nClearance sectors:\n- curtain (also front): toward the operator"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("profile lacks %q:\n%s", want, got)
+		}
+	}
+}

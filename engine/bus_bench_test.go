@@ -14,7 +14,7 @@ import (
 // detections, state and images, and a tool result with a nested value.
 func benchEvents(secret string) []engine.Event {
 	obs := &schema.Observation{
-		Clearance: &schema.Clearance{Front: 0.6, Back: 5, Left: 2.2, Right: 2.2},
+		Clearance: schema.Clearance{"front": 0.6, "back": 5, "left": 2.2, "right": 2.2},
 		Pose:      &schema.Pose{X: 10.05, Y: 2.5, Room: "kitchen"},
 		Detections: []schema.Detection{
 			{Name: "mug", Class: "mug", Camera: "head", Relation: "on", Target: "table", Room: "kitchen", DistanceM: 1.1, Visible: true},

@@ -24,7 +24,7 @@ func (u *confirmingUser) Confirm(context.Context, engine.Question) (string, erro
 type askingUser struct{}
 
 func (askingUser) Ask(context.Context, engine.Question) (string, error) { return "yes", nil }
-func (askingUser) Notify(context.Context, string) error                { return nil }
+func (askingUser) Notify(context.Context, string) error                 { return nil }
 
 // The session's wrappers (user.timeout, redaction) keep a channel's own
 // confirmation path, and give none to a channel without one: a confirm hook

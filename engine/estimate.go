@@ -44,14 +44,17 @@ func estimateTools(defs []model.ToolDef) int {
 
 // boundMiddle keeps the beginning and the end of s within max bytes, marking
 // what was cut; verbose results keep both the call's setup and its outcome.
+// The marker counts the characters it stands for, and where it would stand
+// for fewer characters than it has itself, a plain cut ending in "…" is used.
 func boundMiddle(s string, limit int) string {
 	if limit <= 0 || len(s) <= limit {
 		return s
 	}
-	marker := fmt.Sprintf(" …[%d chars omitted]… ", len(s)-limit)
-	room := limit - len(marker)
+	// Reserve room for the widest marker: its count is at most len(s).
+	reserve := len(omission(len(s)))
+	room := limit - reserve
 	if room < 2 {
-		return cutRune(s, limit)
+		return cutEllipsis(s, limit)
 	}
 	head := cutRune(s, room/2)
 	tailLen := room - len(head)
@@ -59,7 +62,23 @@ func boundMiddle(s string, limit int) string {
 	for start < len(s) && !utf8.RuneStart(s[start]) {
 		start++
 	}
+	omitted := utf8.RuneCountInString(s[len(head):start])
+	marker := omission(omitted)
+	if omitted <= utf8.RuneCountInString(marker) {
+		return cutEllipsis(s, limit)
+	}
 	return head + marker + s[start:]
+}
+
+func omission(n int) string { return fmt.Sprintf(" …[%d chars omitted]… ", n) }
+
+// cutEllipsis cuts s to at most n bytes, ending in "…" when there is room.
+func cutEllipsis(s string, n int) string {
+	const ell = "…"
+	if n <= len(ell) {
+		return cutRune(s, n)
+	}
+	return cutRune(s, n-len(ell)) + ell
 }
 
 // cutRune returns the longest prefix of s of at most n bytes ending on a rune

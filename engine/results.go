@@ -93,7 +93,8 @@ func noteLine(r *CallResult) string {
 	}
 	if v := r.Env.Verdict; v != nil {
 		b.WriteString("; verdict " + string(v.Status))
-		if v.Reason != "" {
+		// A failed call's verdict usually repeats the call's own reason.
+		if v.Reason != "" && (r.Env.Success || v.Reason != r.Env.Reason) {
 			b.WriteString(": " + oneLine(v.Reason, 120))
 		}
 	}

@@ -17,7 +17,7 @@ func benchEnv() *schema.CallEnv {
 	return &schema.CallEnv{
 		Tool:      schema.ToolInfo{Name: "move_base", Tags: []string{"base_motion"}, Physical: true},
 		Args:      map[string]any{"direction": "front", "distance_m": 0.5},
-		Clearance: schema.NewClearanceEnv(schema.Clearance{Front: 1, Back: 1, Left: 1, Right: 1}, l),
+		Clearance: schema.NewClearanceEnv(schema.Clearance{"front": 1, "back": 1, "left": 1, "right": 1}, schema.DefaultSectors(), l),
 		Limits:    l,
 	}
 }

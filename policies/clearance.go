@@ -28,12 +28,13 @@ func (o *clearanceOnce) take(ctx context.Context) error {
 		o.err = err
 		return err
 	}
-	o.env.Clearance = schema.NewClearanceEnv(c, o.policy.spec.Embodiment.Limits)
+	o.env.Clearance = schema.NewClearanceEnv(c, o.policy.spec.Embodiment.Sectors(), o.env.Limits)
 	return nil
 }
 
-// readClearance calls the spec's clearance tool. Its value holds front, back,
-// left and right in metres, at the top level or under "clearance" (an
+// readClearance calls the spec's clearance tool. Its value holds a distance
+// in metres for every sector the embodiment declares (front, back, left and
+// right by default), at the top level or under "clearance" (an
 // observation-shaped reading).
 func (p *Policy) readClearance(ctx context.Context) (schema.Clearance, error) {
 	tool := p.spec.Safety.ClearanceTool
@@ -47,31 +48,31 @@ func (p *Policy) readClearance(ctx context.Context) (schema.Clearance, error) {
 	if !env.Success {
 		return schema.Clearance{}, fmt.Errorf("clearance reading from %q failed: %s", tool, env.Reason)
 	}
-	c, err := parseClearance(env.Value)
+	c, err := ParseClearance(env.Value, p.spec.Embodiment.Sectors())
 	if err != nil {
 		return schema.Clearance{}, fmt.Errorf("clearance reading from %q: %w", tool, err)
 	}
 	return c, nil
 }
 
-func parseClearance(v map[string]any) (schema.Clearance, error) {
+// ParseClearance reads a clearance value: a distance for every declared
+// sector (a missing or non-distance one makes the reading malformed, so
+// rules fail closed); sectors not declared are ignored.
+func ParseClearance(v map[string]any, sectors []schema.Sector) (schema.Clearance, error) {
 	if nested, ok := v["clearance"].(map[string]any); ok {
 		v = nested
 	}
-	var c schema.Clearance
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{"front", &c.Front}, {"back", &c.Back}, {"left", &c.Left}, {"right", &c.Right}} {
-		raw, ok := v[f.name]
+	c := make(schema.Clearance, len(sectors))
+	for _, s := range sectors {
+		raw, ok := v[s.Name]
 		if !ok {
-			return c, fmt.Errorf("malformed reading: %q is missing", f.name)
+			return c, fmt.Errorf("malformed reading: sector %q is missing", s.Name)
 		}
 		x, ok := toFloat(raw)
 		if !ok || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return c, fmt.Errorf("malformed reading: %q is %v, not a distance", f.name, raw)
+			return c, fmt.Errorf("malformed reading: %q is %v, not a distance", s.Name, raw)
 		}
-		*f.dst = x
+		c[s.Name] = x
 	}
 	return c, nil
 }

@@ -56,14 +56,28 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 	if runID == "" {
 		runID = c.CC.Call.RunID
 	}
-	after, err := p.evidence(ctx, runID)
-	if err != nil {
-		p.resetSegments(name)
-		return failure("evaluator", "no evidence for the run: %v", err)
+	check := p.checkProgram(name)
+	var after schema.Observation
+	if check != nil || contract.Verify == nil || p.verifyReadsAfter(name) {
+		var err error
+		if after, err = p.evidence(ctx, runID); err != nil {
+			p.resetSegments(name)
+			return failure("evaluator", "no evidence for the run: %v", err)
+		}
 	}
-	if check := p.checkProgram(name); check != nil {
-		p.resetSegments(name)
-		return p.runCheck(c, check, after)
+	if check != nil || contract.Verify != nil {
+		env := p.checkEnv(c, after)
+		if check != nil {
+			// A check that fails decides; one that holds leaves the verifier,
+			// if any, the last word.
+			if v := judgeCheck(name, check, &env); v.Status != schema.VerdictSuccess || contract.Verify == nil {
+				p.resetSegments(name)
+				return v
+			}
+		}
+		// A verifier's verdict is bounded like a model's: process only for
+		// segmented tools, success only above the confidence threshold.
+		return p.admit(name, contract, p.verify(ctx, name, contract.Verify, &env))
 	}
 	v := p.askModel(ctx, name, c.CC.Call.Args, contract.PostCondition, after)
 	return p.admit(name, contract, v)
@@ -114,9 +128,8 @@ func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation
 
 func (p *Policy) checkProgram(name string) *vm.Program { return p.checks[name] }
 
-// runCheck decides deterministically with the contract's check; a run-time
-// error is a failure.
-func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observation) schema.Verdict {
+// checkEnv is what a check and a verifier's arguments read of the call.
+func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv {
 	env := schema.CheckEnv{
 		Tool:   c.Env.Tool,
 		Args:   c.CC.Call.Args,
@@ -127,12 +140,18 @@ func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observati
 	if c.CC.Observation != nil {
 		env.Before = *c.CC.Observation
 	}
-	out, err := expr.Run(check, &env)
+	return env
+}
+
+// judgeCheck decides deterministically with a contract's check; a run-time
+// error is a failure.
+func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
+	out, err := expr.Run(check, env)
 	if err != nil {
-		return failure("check", "the check of %s could not be evaluated: %v", c.CC.Call.Tool, err)
+		return failure("check", "the check of %s could not be evaluated: %v", tool, err)
 	}
 	if ok, _ := out.(bool); !ok {
-		return failure("check", "the post-execution observation does not satisfy the check of %s", c.CC.Call.Tool)
+		return failure("check", "the post-execution observation does not satisfy the check of %s", tool)
 	}
 	return schema.Verdict{Status: schema.VerdictSuccess, Evidence: "the deterministic check held on the post-execution observation",
 		Confidence: 1, Source: "check"}

@@ -6,21 +6,34 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
-// RunRuleTests runs each of the spec's rule tests through the pre-execution
-// chain offline: the test's clearance is the fresh reading (none: the
-// fail-closed path), confirm hooks get the test's answer (none: "no"), the
-// tool's tags come from its contract. Every mismatch with the test's expect
-// is a Diagnostic at the test's position.
+// TestSummary counts what `thea validate` checked of a spec.
+type TestSummary struct {
+	Rules  int // expr rules compiled
+	Tests  int // rule tests run
+	Failed int // rule tests that failed
+}
+
+// RunRuleTests runs each of the spec's rule tests offline. A call test goes
+// through the pre-execution chain: the test's clearance is the fresh reading
+// (none: the fail-closed path), its observation is the current observation,
+// its limits override the embodiment's, confirm hooks get its answers (none:
+// "no"), the tool's tags come from its contract. A check test judges the
+// tool's check on the given before and after observations. Every mismatch
+// with the test's expect is a Diagnostic at the test's position.
 func RunRuleTests(ctx context.Context, s *schema.Spec) []schema.Diagnostic {
-	if len(s.Tests) == 0 {
-		return nil
-	}
-	spec := *s // shallow: only Rules may be filled in here
+	diags, _ := RunRuleTestsSummary(ctx, s)
+	return diags
+}
+
+// RunRuleTestsSummary is RunRuleTests that also counts rules and tests.
+func RunRuleTestsSummary(ctx context.Context, s *schema.Spec) ([]schema.Diagnostic, TestSummary) {
+	spec := *s // shallow: only Rules and limits may be replaced here
 	if spec.Rules == nil {
 		rules, errs := schema.CompileRules(s)
 		if len(errs) > 0 {
@@ -29,14 +42,19 @@ func RunRuleTests(ctx context.Context, s *schema.Spec) []schema.Diagnostic {
 				diags = append(diags, schema.Diagnostic{Pos: s.Pos(e.Path), Path: e.Path,
 					Message: "rule tests not run: " + e.Error()})
 			}
-			return diags
+			return diags, TestSummary{Tests: len(s.Tests), Failed: len(s.Tests)}
 		}
 		spec.Rules = rules
 	}
+	sum := TestSummary{Rules: countRules(spec.Rules), Tests: len(s.Tests)}
 	var diags []schema.Diagnostic
 	for i, tc := range s.Tests {
 		path := fmt.Sprintf("tests[%d]", i)
-		for _, msg := range runRuleTest(ctx, &spec, tc) {
+		fails := runOne(ctx, &spec, tc)
+		if len(fails) > 0 {
+			sum.Failed++
+		}
+		for _, msg := range fails {
 			name := tc.Name
 			if name == "" {
 				name = path
@@ -45,37 +63,70 @@ func RunRuleTests(ctx context.Context, s *schema.Spec) []schema.Diagnostic {
 				Message: fmt.Sprintf("rule test %q: %s", name, msg)})
 		}
 	}
-	return diags
+	return diags, sum
 }
 
-// runRuleTest returns the test's failures, one message each.
+// countRules counts the compiled expressions of a spec.
+func countRules(r *schema.Rules) int {
+	n := len(r.Checks)
+	for _, p := range r.Pre {
+		for _, x := range []bool{p.When != nil, p.Rule != nil, p.ClampMin != nil, p.ClampMax != nil} {
+			if x {
+				n++
+			}
+		}
+		n += len(p.Rewrite)
+	}
+	for _, p := range r.Post {
+		if p.When != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func runOne(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []string {
+	switch {
+	case (tc.Call == nil) == (tc.Check == nil):
+		return []string{"give either call (a pre-hook test) or check (a check test)"}
+	case len(tc.Limits) > 0:
+		l, err := s.Embodiment.Limits.With(tc.Limits)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		spec := *s
+		spec.Embodiment.Limits = l
+		s = &spec
+	}
+	if tc.Check != nil {
+		return runCheckTest(s, tc)
+	}
+	return runRuleTest(ctx, s, tc)
+}
+
+// runRuleTest returns the call test's failures, one message each.
 func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []string {
 	if tc.Expect.Verdict != "allow" && tc.Expect.Verdict != "block" {
-		return []string{fmt.Sprintf("expect.verdict is %q, want allow or block", tc.Expect.Verdict)}
+		return []string{fmt.Sprintf("expect.verdict is %q, want allow or block for a call test", tc.Expect.Verdict)}
 	}
 	contract, known := s.Tools[tc.Call.Tool]
 	if !known && len(s.Tools) > 0 {
 		return []string{fmt.Sprintf("call.tool %q has no contract in tools", tc.Call.Tool)}
 	}
-	answer := "no"
-	if tc.Confirm != nil && *tc.Confirm {
-		answer = "yes"
-	}
 	p, err := NewWithActions(engine.PolicyEnv{
 		Spec:  s,
 		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance},
-		User:  testUser(answer),
+		User:  &testUser{answers: tc.Answers, rest: tc.Confirm != nil && *tc.Confirm},
 	}, NewActions())
 	if err != nil {
 		return []string{err.Error()}
 	}
 	args := make(map[string]any, len(tc.Call.Args))
-	for k, v := range tc.Call.Args {
-		args[k] = v
-	}
+	maps.Copy(args, tc.Call.Args)
 	res := p.Pre(ctx, &engine.CallContext{
-		Call: &engine.Call{ID: "rule-test", Tool: tc.Call.Tool, Args: args},
-		Tool: &engine.RegisteredTool{Contract: contract},
+		Call:        &engine.Call{ID: "rule-test", Tool: tc.Call.Tool, Args: args},
+		Tool:        &engine.RegisteredTool{Contract: contract},
+		Observation: tc.Observation,
 	})
 	var fails []string
 	got := "block"
@@ -108,10 +159,41 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	return fails
 }
 
+// runCheckTest judges a tool's check on the test's observations, as the
+// evaluator would after a successful call.
+func runCheckTest(s *schema.Spec, tc schema.RuleTest) []string {
+	ct := tc.Check
+	if tc.Expect.Verdict != string(schema.VerdictSuccess) && tc.Expect.Verdict != string(schema.VerdictFailure) {
+		return []string{fmt.Sprintf("expect.verdict is %q, want success or failure for a check test", tc.Expect.Verdict)}
+	}
+	prog := s.Rules.Checks[ct.Tool]
+	if prog == nil {
+		return []string{fmt.Sprintf("check.tool %q has no check in its contract (tools.%s.check)", ct.Tool, ct.Tool)}
+	}
+	contract := s.Tools[ct.Tool]
+	env := schema.CheckEnv{
+		Tool:   schema.ToolInfo{Name: ct.Tool, Tags: contract.Tags, Physical: contract.Physical},
+		Args:   ct.Args,
+		Before: ct.Before,
+		After:  ct.After,
+		Result: schema.ResultEnv{Success: true, Value: ct.Result},
+		Limits: s.Embodiment.Limits,
+	}
+	v := judgeCheck(ct.Tool, prog, &env)
+	var fails []string
+	if string(v.Status) != tc.Expect.Verdict {
+		fails = append(fails, fmt.Sprintf("expected %s, got %s (%s)", tc.Expect.Verdict, v.Status, v.Reason))
+	}
+	if tc.Expect.ReasonContains != "" && !strings.Contains(v.Reason, tc.Expect.ReasonContains) {
+		fails = append(fails, fmt.Sprintf("expected a reason containing %q, got %q", tc.Expect.ReasonContains, v.Reason))
+	}
+	return fails
+}
+
 // testTools serves a rule test's clearance reading and nothing else.
 type testTools struct {
 	clearanceTool string
-	reading       *schema.Clearance
+	reading       schema.Clearance
 }
 
 func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) engine.Envelope {
@@ -121,18 +203,42 @@ func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) en
 	if t.reading == nil {
 		return engine.Failure("the rule test gives no clearance reading")
 	}
-	c := t.reading
-	return engine.Envelope{Success: true, Value: map[string]any{"front": c.Front, "back": c.Back, "left": c.Left, "right": c.Right}}
+	v := make(map[string]any, len(t.reading))
+	for k, d := range t.reading {
+		v[k] = d
+	}
+	return engine.Envelope{Success: true, Value: v}
 }
 
 func (testTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
-// testUser answers every confirmation with the test's answer.
-type testUser string
+// testUser answers confirmations from the test's answers in order, then
+// with its confirm answer.
+type testUser struct {
+	mu      sync.Mutex
+	answers []bool
+	asked   int
+	rest    bool
+}
 
-func (u testUser) Ask(context.Context, engine.Question) (string, error) { return string(u), nil }
+func (u *testUser) Ask(context.Context, engine.Question) (string, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	yes := u.rest
+	if u.asked < len(u.answers) {
+		yes = u.answers[u.asked]
+	}
+	u.asked++
+	if yes {
+		return "yes", nil
+	}
+	return "no", nil
+}
 
-func (testUser) Notify(context.Context, string) error { return nil }
+func (*testUser) Notify(context.Context, string) error { return nil }
 
-// Confirm is the rule test's confirmation answer.
-func (u testUser) Confirm(context.Context, engine.Question) (string, error) { return string(u), nil }
+// Confirm answers a confirm hook like Ask: a rule test is its own
+// confirmation channel.
+func (u *testUser) Confirm(ctx context.Context, q engine.Question) (string, error) {
+	return u.Ask(ctx, q)
+}

@@ -24,24 +24,24 @@ func yes() *bool { b := true; return &b }
 func TestRunRuleTestsPass(t *testing.T) {
 	s := ruleTestSpec(
 		schema.RuleTest{Name: "clamp front",
-			Call:      schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
-			Clearance: &schema.Clearance{Front: 0.7, Back: 1, Left: 1, Right: 1},
+			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
+			Clearance: schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
 			Expect:    schema.TestExpect{Verdict: "allow", Hook: "translation", Args: map[string]any{"distance_m": 0.6, "direction": "front"}}},
 		schema.RuleTest{Name: "boxed in",
-			Call:      schema.TestCall{Tool: "navigate", Args: map[string]any{"room": "kitchen"}},
-			Clearance: &schema.Clearance{Front: 0.1, Back: 0.1, Left: 0.1, Right: 0.1},
+			Call:      &schema.TestCall{Tool: "navigate", Args: map[string]any{"room": "kitchen"}},
+			Clearance: schema.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
 			Expect:    schema.TestExpect{Verdict: "block", Hook: "boxed_in", ReasonContains: "no direction is admissible"}},
 		schema.RuleTest{Name: "no reading fails closed",
-			Call:   schema.TestCall{Tool: "navigate"},
+			Call:   &schema.TestCall{Tool: "navigate"},
 			Expect: schema.TestExpect{Verdict: "block", ReasonContains: "no clearance reading"}},
 		schema.RuleTest{Name: "rewrite",
-			Call:   schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "mug", "speed": 3}},
+			Call:   &schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "mug", "speed": 3}},
 			Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"speed": 0.5}}},
 		schema.RuleTest{Name: "knife refused by default",
-			Call:   schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "knife"}},
+			Call:   &schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "knife"}},
 			Expect: schema.TestExpect{Verdict: "block", Hook: "knife"}},
 		schema.RuleTest{Name: "knife confirmed", Confirm: yes(),
-			Call:   schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "knife"}},
+			Call:   &schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "knife"}},
 			Expect: schema.TestExpect{Verdict: "allow", Hook: "knife"}},
 	)
 	if diags := RunRuleTests(t.Context(), s); len(diags) != 0 {
@@ -50,22 +50,22 @@ func TestRunRuleTestsPass(t *testing.T) {
 }
 
 func TestRunRuleTestsFail(t *testing.T) {
-	front := &schema.Clearance{Front: 0.7, Back: 1, Left: 1, Right: 1}
+	front := schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1}
 	s := ruleTestSpec(
 		schema.RuleTest{Name: "passes",
-			Call:      schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
+			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
 			Clearance: front, Expect: schema.TestExpect{Verdict: "allow"}},
 		schema.RuleTest{Name: "wrong verdict",
-			Call:      schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
+			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
 			Clearance: front, Expect: schema.TestExpect{Verdict: "block"}},
 		schema.RuleTest{Name: "wrong value",
-			Call:      schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
+			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
 			Clearance: front, Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.6000001, "speed": 1}}},
 		schema.RuleTest{Name: "wrong hook and reason",
-			Call:   schema.TestCall{Tool: "navigate"},
+			Call:   &schema.TestCall{Tool: "navigate"},
 			Expect: schema.TestExpect{Verdict: "block", Hook: "translation", ReasonContains: "kitchen"}},
-		schema.RuleTest{Name: "bad verdict", Call: schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "maybe"}},
-		schema.RuleTest{Name: "unknown tool", Call: schema.TestCall{Tool: "fly"}, Expect: schema.TestExpect{Verdict: "allow"}},
+		schema.RuleTest{Name: "bad verdict", Call: &schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "maybe"}},
+		schema.RuleTest{Name: "unknown tool", Call: &schema.TestCall{Tool: "fly"}, Expect: schema.TestExpect{Verdict: "allow"}},
 	)
 	diags := RunRuleTests(t.Context(), s)
 	want := []struct{ path, msg string }{
@@ -89,7 +89,7 @@ func TestRunRuleTestsFail(t *testing.T) {
 }
 
 func TestRunRuleTestsUncompilableRules(t *testing.T) {
-	s := ruleTestSpec(schema.RuleTest{Name: "t", Call: schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "block"}})
+	s := ruleTestSpec(schema.RuleTest{Name: "t", Call: &schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "block"}})
 	s.Hooks.Pre[0].Rule = "clearance.frnt < 1"
 	diags := RunRuleTests(t.Context(), s)
 	if len(diags) != 1 || diags[0].Path != "hooks.pre[0].rule" || !strings.Contains(diags[0].Message, "rule tests not run") {
@@ -124,14 +124,14 @@ func TestHouseholdExampleRules(t *testing.T) {
 			},
 		},
 		Tests: []schema.RuleTest{
-			{Name: "boxed in", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.5}},
-				Clearance: &schema.Clearance{Front: 0.1, Back: 0.1, Left: 0.1, Right: 0.1},
+			{Name: "boxed in", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.5}},
+				Clearance: schema.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
 				Expect:    schema.TestExpect{Verdict: "block", Hook: "boxed_in"}},
-			{Name: "clamped", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1.0}},
-				Clearance: &schema.Clearance{Front: 0.5, Back: 2, Left: 2, Right: 2},
+			{Name: "clamped", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1.0}},
+				Clearance: schema.Clearance{"front": 0.5, "back": 2, "left": 2, "right": 2},
 				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.4}}},
-			{Name: "unchanged", Call: schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.3}},
-				Clearance: &schema.Clearance{Front: 3, Back: 3, Left: 3, Right: 3},
+			{Name: "unchanged", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.3}},
+				Clearance: schema.Clearance{"front": 3, "back": 3, "left": 3, "right": 3},
 				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.3}}},
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
 )
 
 // Page is what the template renders. Every string in it is untrusted text
@@ -171,7 +172,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 		if o := ev.Observation; o != nil {
 			var parts []string
 			if c := o.Clearance; c != nil {
-				parts = append(parts, fmt.Sprintf("clearance F %.2f B %.2f L %.2f R %.2f", c.Front, c.Back, c.Left, c.Right))
+				parts = append(parts, trace.ClearanceText(c))
 			}
 			if o.Held != "" {
 				parts = append(parts, "holding "+o.Held)

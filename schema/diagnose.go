@@ -180,7 +180,7 @@ func (l *loader) convertErrors(err error) {
 		}
 		if !g.disjunct {
 			for _, m := range g.msgs {
-				l.errorf(g.pos, path, "%s", crossFieldNote(path, humanize(m)))
+				l.errorf(g.pos, path, "%s", durationHint(path, crossFieldNote(path, humanize(m))))
 			}
 			continue
 		}

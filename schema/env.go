@@ -23,14 +23,13 @@ type ToolInfo struct {
 	Physical bool     `expr:"physical"`
 }
 
-// ClearanceEnv is a clearance reading as rules see it: the four distances,
-// whether any direction is admissible (above limits.min_clearance_m), and
-// toward(direction) for the distance in a direction named by an argument.
+// ClearanceEnv is a clearance reading as rules see it: the distance per
+// declared sector (written clearance.<sector>, which the rule compiler reads
+// as sectors["<sector>"]), whether any sector is admissible (above
+// limits.min_clearance_m), and toward(x) for the distance toward a sector
+// named by an argument (a sector's name or alias; anything else reads 0).
 type ClearanceEnv struct {
-	Front         float64              `expr:"front"`
-	Back          float64              `expr:"back"`
-	Left          float64              `expr:"left"`
-	Right         float64              `expr:"right"`
+	Sectors       map[string]float64   `expr:"sectors"`
 	AnyAdmissible bool                 `expr:"any_admissible"`
 	Toward        func(string) float64 `expr:"toward"`
 	Admissible    func(string) bool    `expr:"admissible"`
@@ -55,13 +54,32 @@ type CheckEnv struct {
 	Limits Limits         `expr:"limits"`
 }
 
-// NewClearanceEnv builds the rule view of a reading against the profile limits.
-func NewClearanceEnv(c Clearance, l Limits) ClearanceEnv {
-	adm := func(d string) bool { return c.Toward(d) > l.MinClearanceM }
-	return ClearanceEnv{
-		Front: c.Front, Back: c.Back, Left: c.Left, Right: c.Right,
-		AnyAdmissible: adm("front") || adm("back") || adm("left") || adm("right"),
-		Toward:        c.Toward,
-		Admissible:    adm,
+// NewClearanceEnv builds the rule view of a reading over the embodiment's
+// sectors and limits.
+func NewClearanceEnv(c Clearance, sectors []Sector, l Limits) ClearanceEnv {
+	names := SectorNames(sectors)
+	toward := func(d string) float64 {
+		if n, ok := names[d]; ok {
+			return c[n]
+		}
+		return 0
 	}
+	adm := func(d string) bool { return toward(d) > l.MinClearanceM }
+	any := false
+	for _, s := range sectors {
+		any = any || adm(s.Name)
+	}
+	return ClearanceEnv{Sectors: map[string]float64(c), AnyAdmissible: any, Toward: toward, Admissible: adm}
+}
+
+// SectorNames maps every name and alias of the sectors to the sector's name.
+func SectorNames(sectors []Sector) map[string]string {
+	m := make(map[string]string, len(sectors)*2)
+	for _, s := range sectors {
+		m[s.Name] = s.Name
+		for _, a := range s.Aliases {
+			m[a] = s.Name
+		}
+	}
+	return m
 }

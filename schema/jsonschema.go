@@ -18,6 +18,17 @@ import (
 // The names a spec may use for components (providers, toolset kinds, hook
 // actions, user channels, stages) are those the catalog registers.
 func JSONSchema(c *Catalog) ([]byte, error) {
+	return JSONSchemaDef(c, "")
+}
+
+// ContractDefs are the back-end contract's definitions `thea schema --def`
+// names: what observation, clearance, evidence and verify tools return.
+var ContractDefs = []string{"observation", "clearance", "verdict", "envelope"}
+
+// JSONSchemaDef is JSONSchema rooted at one definition of the schema
+// (case-insensitive: "observation" is #Observation), holding only the
+// definitions it refers to; "" is the whole spec.
+func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
 	ctx := cuecontext.New()
 	v := ctx.CompileBytes(schemaWith(c), cue.Filename(schemaFile))
 	if err := v.Err(); err != nil {
@@ -43,7 +54,9 @@ func JSONSchema(c *Catalog) ([]byte, error) {
 	for name, d := range defs {
 		fixup(d)
 		if m, ok := d.(map[string]any); ok {
-			setRequired(m, v.LookupPath(cue.MakePath(cue.Def(name))))
+			dv := v.LookupPath(cue.MakePath(cue.Def(name)))
+			setRequired(m, dv)
+			setOpen(ctx, m, dv)
 		}
 	}
 	// Bounds that refer to a sibling field come out resolved against its
@@ -68,6 +81,26 @@ func JSONSchema(c *Catalog) ([]byte, error) {
 		"description": "A robot spec for Thea. Generated from the CUE schema; `thea validate` also checks expr rules and references.",
 		"$ref":        "#/$defs/Spec",
 		"$defs":       defs,
+	}
+	if def != "" {
+		name := ""
+		for n := range defs {
+			if strings.EqualFold(n, def) {
+				name = n
+			}
+		}
+		if name == "" {
+			return nil, fmt.Errorf("no definition %q in the schema (the back-end contract: %s)", def, strings.Join(ContractDefs, ", "))
+		}
+		doc, _ := defs[name].(map[string]any)
+		out = map[string]any{
+			"$schema":     "https://json-schema.org/draft/2020-12/schema",
+			"$id":         "https://thea-harness.dev/schema/" + strings.ToLower(name) + ".json",
+			"title":       "Thea " + strings.ToLower(name),
+			"description": doc["description"],
+			"$ref":        "#/$defs/" + name,
+			"$defs":       reachable(defs, name),
+		}
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -136,5 +169,82 @@ func setRequired(node map[string]any, v cue.Value) {
 	delete(node, "required")
 	if len(req) > 0 {
 		node["required"] = req
+	}
+}
+
+// reachable keeps the definitions root refers to, directly or not.
+func reachable(defs map[string]any, root string) map[string]any {
+	out := map[string]any{}
+	var visit func(name string)
+	visit = func(name string) {
+		if _, seen := out[name]; seen {
+			return
+		}
+		d, ok := defs[name]
+		if !ok {
+			return
+		}
+		out[name] = d
+		walkRefs(d, visit)
+	}
+	visit(root)
+	return out
+}
+
+func walkRefs(x any, f func(string)) {
+	switch x := x.(type) {
+	case map[string]any:
+		if ref, ok := x["$ref"].(string); ok {
+			f(strings.TrimPrefix(ref, "#/$defs/"))
+		}
+		for _, v := range x {
+			walkRefs(v, f)
+		}
+	case []any:
+		for _, v := range x {
+			walkRefs(v, f)
+		}
+	}
+}
+
+// setOpen states what a struct allows beyond its fields, which openapi
+// drops: `...` allows anything, a pattern constraint (`[string]: number`)
+// allows fields of its type.
+func setOpen(ctx *cue.Context, node map[string]any, v cue.Value) {
+	if v.IncompleteKind() != cue.StructKind {
+		return
+	}
+	if props, ok := node["properties"].(map[string]any); ok {
+		it, err := v.Fields(cue.Optional(true))
+		if err == nil {
+			for it.Next() {
+				if child, ok := props[it.Selector().Unquoted()].(map[string]any); ok {
+					setOpen(ctx, child, it.Value())
+				}
+			}
+		}
+	}
+	if !v.Allows(cue.Str("zz_any_field")) {
+		return
+	}
+	elem := v.LookupPath(cue.MakePath(cue.AnyString))
+	switch k := elem.IncompleteKind(); {
+	case !elem.Exists() || k == cue.TopKind:
+		delete(node, "additionalProperties")
+	case k&cue.NumberKind == k:
+		extra := map[string]any{"type": "number"}
+		if k == cue.IntKind {
+			extra["type"] = "integer"
+		}
+		// A bound of zero (distances) is the one bound these maps carry.
+		if elem.Unify(ctx.CompileString("-1")).Validate() != nil && elem.Unify(ctx.CompileString("0")).Validate() == nil {
+			extra["minimum"] = 0
+		}
+		node["additionalProperties"] = extra
+	default:
+		delete(node, "additionalProperties")
+	}
+	if node["type"] == nil {
+		node["type"] = "object"
 	}
 }

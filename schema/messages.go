@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -122,3 +123,21 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// durationFields are the last path elements of the schema's #Duration fields.
+var durationFields = []string{"timeout", "start_timeout", "backoff"}
+
+// durationHint adds the missing unit to a bare number given for a duration
+// (YAML `start_timeout: 20`), which CUE reports only as a type mismatch.
+func durationHint(path, msg string) string {
+	last := path[strings.LastIndex(path, ".")+1:]
+	if !slices.Contains(durationFields, last) || !strings.HasPrefix(msg, "want a string, got ") {
+		return msg
+	}
+	n := msg[strings.LastIndex(msg, " ")+1:]
+	return fmt.Sprintf("%s: a duration needs a unit, e.g. %q (seconds) or %q", msg, n+"s", n+"ms")
+}
+
+// Suggest returns ` (did you mean "x"?)` for the closest of known to name,
+// or "" when none is close: the one wording of every name suggestion.
+func Suggest(name string, known []string) string { return suggest(name, known) }

@@ -5,42 +5,57 @@ package schema
 // result, images as MCP image content) plugs into Thea. Field names are the
 // same in JSON and in expr rules.
 
-// Observation is one snapshot of the body's sensors.
+// Observation is one snapshot of the body's sensors. Every field is
+// optional; a body reports what it has (a base: pose and clearance, an arm:
+// joints, end_effector and gripper).
 type Observation struct {
 	// RunID names the tool run this observation is evidence for, if any.
 	RunID      string         `json:"run_id,omitempty" expr:"run_id"`
-	Clearance  *Clearance     `json:"clearance,omitempty" expr:"clearance"`
+	Clearance  Clearance      `json:"clearance,omitempty" expr:"clearance"`
 	Detections []Detection    `json:"detections,omitempty" expr:"detections"`
 	Held       string         `json:"held,omitempty" expr:"held"`
 	Pose       *Pose          `json:"pose,omitempty" expr:"pose"`
 	Images     []Image        `json:"images,omitempty" expr:"images"`
 	State      map[string]any `json:"state,omitempty" expr:"state"`
 	Summary    string         `json:"summary,omitempty" expr:"summary"`
+	// Joints are an arm's joint positions by joint name (radians for
+	// revolute joints, metres for prismatic ones).
+	Joints map[string]float64 `json:"joints,omitempty" expr:"joints"`
+	// EndEffector is the pose of an arm's tool frame.
+	EndEffector *EndEffectorPose `json:"end_effector,omitempty" expr:"end_effector"`
+	// Gripper is the state of an arm's gripper.
+	Gripper *Gripper `json:"gripper,omitempty" expr:"gripper"`
 }
 
-// Clearance is the distance in metres to the nearest obstacle in each of the
-// four base directions.
-type Clearance struct {
-	Front float64 `json:"front" expr:"front"`
-	Back  float64 `json:"back" expr:"back"`
-	Left  float64 `json:"left" expr:"left"`
-	Right float64 `json:"right" expr:"right"`
+// Clearance is the distance in metres to the nearest obstacle in each
+// clearance sector the embodiment declares (embodiment.clearance_sectors;
+// front, back, left and right when none are declared).
+type Clearance map[string]float64
+
+// Toward returns the clearance in a sector named directly (not by alias);
+// an unknown sector reads as 0, the safe side. Rules resolve aliases through
+// the embodiment's sectors (ClearanceEnv.toward).
+func (c Clearance) Toward(sector string) float64 { return c[sector] }
+
+// EndEffectorPose is the position (metres) and orientation (degrees, roll,
+// pitch, yaw) of an arm's tool frame in Frame.
+type EndEffectorPose struct {
+	Frame    string  `json:"frame,omitempty" expr:"frame"`
+	X        float64 `json:"x" expr:"x"`
+	Y        float64 `json:"y" expr:"y"`
+	Z        float64 `json:"z" expr:"z"`
+	RollDeg  float64 `json:"roll_deg,omitempty" expr:"roll_deg"`
+	PitchDeg float64 `json:"pitch_deg,omitempty" expr:"pitch_deg"`
+	YawDeg   float64 `json:"yaw_deg,omitempty" expr:"yaw_deg"`
 }
 
-// Toward returns the clearance in a direction ("front", "forward", "back",
-// "backward", "left", "right"); an unknown direction reads as 0, the safe side.
-func (c Clearance) Toward(direction string) float64 {
-	switch direction {
-	case "front", "forward":
-		return c.Front
-	case "back", "backward":
-		return c.Back
-	case "left":
-		return c.Left
-	case "right":
-		return c.Right
-	}
-	return 0
+// Gripper is a gripper's state: its opening and whether it holds something.
+type Gripper struct {
+	// OpeningM is the distance between the fingers in metres.
+	OpeningM float64 `json:"opening_m" expr:"opening_m"`
+	Closed   bool    `json:"closed" expr:"closed"`
+	// ForceN is the grip force in newtons, when the gripper measures it.
+	ForceN float64 `json:"force_n,omitempty" expr:"force_n"`
 }
 
 // Detection is one object seen by a camera, with its relation to a support.
@@ -97,6 +112,7 @@ type Verdict struct {
 	Reason     string        `json:"reason,omitempty"`
 	Evidence   string        `json:"evidence,omitempty"`
 	Confidence float64       `json:"confidence,omitempty"`
-	// Source says who decided: "check" (the contract's expr) or "model".
+	// Source says who decided: "check" (the contract's expr), "verifier"
+	// (the contract's verify tool), "model", or "tool" (the call failed).
 	Source string `json:"source,omitempty"`
 }

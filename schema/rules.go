@@ -9,6 +9,9 @@ type Rules struct {
 	Pre    []PreRules
 	Post   []PostRules
 	Checks map[string]*vm.Program // by tool name
+	// VerifyArgs are a verifier's argument expressions, by tool name and
+	// argument.
+	VerifyArgs map[string]map[string]*vm.Program
 }
 
 // PreRules are the compiled expressions of one pre-hook.

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -50,26 +51,39 @@ func CompileRulesWith(s *Spec, c *Catalog) (*Rules, []RuleError) {
 // names rules mention against the spec's tools (off when the tools section is
 // itself broken, so its errors do not cascade into the hooks).
 func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError) {
-	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools}
+	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools, names: newBodyNames(s.Embodiment)}
 	for _, t := range s.Tools {
 		for _, tag := range t.Tags {
 			c.tags[tag] = true
 		}
 	}
 	r := &Rules{
-		Pre:    make([]PreRules, len(s.Hooks.Pre)),
-		Post:   make([]PostRules, len(s.Hooks.Post)),
-		Checks: map[string]*vm.Program{},
+		Pre:        make([]PreRules, len(s.Hooks.Pre)),
+		Post:       make([]PostRules, len(s.Hooks.Post)),
+		Checks:     map[string]*vm.Program{},
+		VerifyArgs: map[string]map[string]*vm.Program{},
 	}
 	for i, h := range s.Hooks.Pre {
 		r.Pre[i] = c.preHook(fmt.Sprintf("hooks.pre[%d]", i), h)
 	}
 	for i, h := range s.Hooks.Post {
-		r.Post[i].When = c.compile(fmt.Sprintf("hooks.post[%d].when", i), h.When, expr.Env(CallEnv{}), expr.AsBool())
+		r.Post[i].When = c.compile(fmt.Sprintf("hooks.post[%d].when", i), h.When, CallEnv{}, expr.AsBool())
 	}
 	for _, name := range sortedKeys(s.Tools) {
 		if src := s.Tools[name].Check; src != "" {
-			r.Checks[name] = c.compile("tools."+name+".check", src, expr.Env(CheckEnv{}), expr.AsBool())
+			r.Checks[name] = c.compile("tools."+name+".check", src, CheckEnv{}, expr.AsBool())
+		}
+		if v := s.Tools[name].Verify; v != nil {
+			args := make(map[string]*vm.Program, len(v.Args))
+			for _, k := range sortedKeys(v.Args) {
+				path := "tools." + name + ".verify.args." + k
+				if v.Args[k] == "" {
+					c.fail(path, 0, 0, "empty expression")
+					continue
+				}
+				args[k] = c.compile(path, v.Args[k], CheckEnv{})
+			}
+			r.VerifyArgs[name] = args
 		}
 	}
 	if len(c.errs) > 0 {
@@ -83,6 +97,7 @@ type ruleCompiler struct {
 	tags     map[string]bool
 	lintRefs bool
 	tools    ToolIndex
+	names    bodyNames
 	errs     []RuleError
 }
 
@@ -92,14 +107,14 @@ func (c *ruleCompiler) fail(path string, line, col int, format string, a ...any)
 
 func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	var pr PreRules
-	pr.When = c.compile(path+".when", h.When, expr.Env(CallEnv{}), expr.AsBool())
-	pr.Rule = c.compile(path+".rule", h.Rule, expr.Env(CallEnv{}), expr.AsBool())
+	pr.When = c.compile(path+".when", h.When, CallEnv{}, expr.AsBool())
+	pr.Rule = c.compile(path+".rule", h.Rule, CallEnv{}, expr.AsBool())
 	// What an action needs in its hook (a clamp's bounds, a rewrite's
 	// values) is checked by the action's own Validate.
 	if len(h.Rewrite) > 0 {
 		pr.Rewrite = make(map[string]*vm.Program, len(h.Rewrite))
 		for _, k := range sortedKeys(h.Rewrite) {
-			p := c.compile(path+".rewrite."+k, h.Rewrite[k], expr.Env(CallEnv{}))
+			p := c.compile(path+".rewrite."+k, h.Rewrite[k], CallEnv{})
 			if p == nil && h.Rewrite[k] == "" {
 				c.fail(path+".rewrite."+k, 0, 0, "empty expression")
 			}
@@ -109,8 +124,8 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	if h.Clamp != nil {
 		// AsFloat64 rejects a bound of a known non-numeric type at load time;
 		// a bound of unknown type (an argument) is checked when it runs.
-		pr.ClampMin = c.compile(path+".clamp.min", h.Clamp.Min, expr.Env(CallEnv{}), expr.AsFloat64())
-		pr.ClampMax = c.compile(path+".clamp.max", h.Clamp.Max, expr.Env(CallEnv{}), expr.AsFloat64())
+		pr.ClampMin = c.compile(path+".clamp.min", h.Clamp.Min, CallEnv{}, expr.AsFloat64())
+		pr.ClampMax = c.compile(path+".clamp.max", h.Clamp.Max, CallEnv{}, expr.AsFloat64())
 	}
 	for _, p := range []*vm.Program{pr.When, pr.Rule, pr.ClampMin, pr.ClampMax} {
 		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
@@ -123,10 +138,17 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 
 // compile compiles one expression; an empty source gives a nil program (the
 // caller reads nil as "true" for when/rule and as "no bound" for clamps).
-func (c *ruleCompiler) compile(path, src string, opts ...expr.Option) *vm.Program {
+func (c *ruleCompiler) compile(path, src string, env any, opts ...expr.Option) *vm.Program {
 	if src == "" {
 		return nil
 	}
+	envType := reflect.TypeOf(env)
+	if msg, at := c.names.check(src, envType); msg != "" {
+		line, col := offsetPos(src, at)
+		c.fail(path, line, col, "%s", msg)
+		return nil
+	}
+	opts = append([]expr.Option{expr.Env(env), expr.Patch(c.names)}, opts...)
 	p, err := expr.Compile(src, opts...)
 	if err != nil {
 		var fe *file.Error
@@ -135,9 +157,9 @@ func (c *ruleCompiler) compile(path, src string, opts ...expr.Option) *vm.Progra
 			if line == 0 {
 				col = 0
 			}
-			c.fail(path, line, col, "%s", fe.Message)
+			c.fail(path, line, col, "%s", friendly(fe.Message, envType))
 		} else {
-			c.fail(path, 0, 0, "%v", err)
+			c.fail(path, 0, 0, "%s", friendly(err.Error(), envType))
 		}
 		return nil
 	}
@@ -189,7 +211,8 @@ func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
 		return
 	}
 	line, col := offsetPos(src, s.Location().From)
-	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it", s.Value)
+	known := append(c.tools.Names(), sortedKeys(c.spec.Tools)...)
+	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it%s", s.Value, suggest(s.Value, known))
 }
 
 // certainlyUnknownTool reports whether name is certainly not a tool of the

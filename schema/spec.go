@@ -1,5 +1,12 @@
 package schema
 
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+)
+
 // Spec is the decoded, validated plan of one robot. It is built once by Load and
 // never mutated afterwards: the run reads it, it never re-reads configuration.
 // Every field mirrors a field of the embedded CUE schema (schema/cue/*.cue); the
@@ -79,6 +86,9 @@ type Embodiment struct {
 	Limits  Limits   `json:"limits"`
 	// Lock serialises physical calls on this body across processes.
 	Lock BodyLock `json:"lock"`
+	// ClearanceSectors are the sectors a clearance reading reports; none
+	// declared means a mobile base's front, back, left and right.
+	ClearanceSectors []Sector `json:"clearance_sectors,omitempty"`
 }
 
 // BodyLock is the cross-process lock of one body: two processes driving the
@@ -93,6 +103,34 @@ type BodyLock struct {
 	Mode string `json:"mode"`
 	// Timeout bounds a wait; zero waits as long as the call may.
 	Timeout Duration `json:"timeout"`
+}
+
+// Sector is one direction a clearance reading measures: its name (the key
+// in the reading and in rules, `clearance.<name>`), where it points in words,
+// and other names rules and tool arguments may use for it.
+type Sector struct {
+	Name      string   `json:"name"`
+	Direction string   `json:"direction,omitempty"`
+	Aliases   []string `json:"aliases,omitempty"`
+}
+
+// DefaultSectors are a mobile base's sectors, used when an embodiment
+// declares none.
+func DefaultSectors() []Sector {
+	return []Sector{
+		{Name: "front", Direction: "ahead of the base", Aliases: []string{"forward"}},
+		{Name: "back", Direction: "behind the base", Aliases: []string{"backward"}},
+		{Name: "left", Direction: "to the base's left"},
+		{Name: "right", Direction: "to the base's right"},
+	}
+}
+
+// Sectors returns the declared clearance sectors, or DefaultSectors.
+func (e Embodiment) Sectors() []Sector {
+	if len(e.ClearanceSectors) == 0 {
+		return DefaultSectors()
+	}
+	return e.ClearanceSectors
 }
 
 // Camera is one camera of the body.
@@ -121,6 +159,10 @@ type Limits struct {
 	ReachM          float64 `json:"reach_m" expr:"reach_m"`
 	MaxSpeedMps     float64 `json:"max_speed_mps" expr:"max_speed_mps"`
 	PayloadKg       float64 `json:"payload_kg" expr:"payload_kg"`
+	// Extra holds the numeric limits a spec declares beyond these
+	// (max_force_n, max_joint_speed_dps, ...); rules read them as
+	// limits.<name>, type-checked against the declared names.
+	Extra map[string]float64 `json:"-" expr:"extra"`
 }
 
 // ObservationSource binds the Observation slot to a tool called before every
@@ -186,7 +228,11 @@ type ToolContract struct {
 	PostCondition string `json:"post_condition,omitempty"`
 	// Check is an optional deterministic expr over CheckEnv that decides the
 	// verdict instead of the evaluator model.
-	Check    string   `json:"check,omitempty"`
+	Check string `json:"check,omitempty"`
+	// Verify names a back-end tool whose result is the verdict (a grasp
+	// verifier, a learned success detector). Its result reaches only the
+	// evaluator, never the acting model.
+	Verify   *Verify  `json:"verify,omitempty"`
 	Timeout  Duration `json:"timeout"`
 	Physical bool     `json:"physical"`
 	// Hidden tools are called by the harness (observation, clearance) but not
@@ -196,6 +242,13 @@ type ToolContract struct {
 	// up to MaxSegments times.
 	Segmented   bool `json:"segmented"`
 	MaxSegments int  `json:"max_segments"`
+}
+
+// Verify is a contract's verifier tool and the arguments it is called with:
+// each value is an expr over the call (args, before, after, result, limits).
+type Verify struct {
+	Tool string            `json:"tool"`
+	Args map[string]string `json:"args,omitempty"`
 }
 
 // Hooks are the pre- and post-execution chains, run in the order given.
@@ -344,14 +397,36 @@ type RunLog struct {
 	Required bool `json:"required"`
 }
 
-// RuleTest is one test of the pre-hook chain, run by `thea validate`.
+// RuleTest is one test run by `thea validate`: either a call sent through
+// the pre-hook chain (Call), or a tool contract's check judged on given
+// observations (Check).
 type RuleTest struct {
-	Name      string     `json:"name"`
-	Call      TestCall   `json:"call"`
-	Clearance *Clearance `json:"clearance,omitempty"`
-	// Confirm is the user's answer to confirm hooks during the test.
-	Confirm *bool      `json:"confirm,omitempty"`
+	Name string    `json:"name"`
+	Call *TestCall `json:"call,omitempty"`
+	// Check tests a tool contract's check expression.
+	Check *CheckTest `json:"check,omitempty"`
+	// Clearance is the fresh reading the chain takes (by sector).
+	Clearance Clearance `json:"clearance,omitempty"`
+	// Observation is the current observation rules read as `observation`.
+	Observation *Observation `json:"observation,omitempty"`
+	// Limits override the embodiment's limits (fixed or declared) for the test.
+	Limits map[string]float64 `json:"limits,omitempty"`
+	// Confirm is the user's answer to every confirm hook during the test.
+	Confirm *bool `json:"confirm,omitempty"`
+	// Answers are the user's answers to the confirmations in the order the
+	// chain asks them; confirmations beyond the list get Confirm.
+	Answers []bool     `json:"answers,omitempty"`
 	Expect  TestExpect `json:"expect"`
+}
+
+// CheckTest is a tool call's outcome, judged by the tool's check.
+type CheckTest struct {
+	Tool   string         `json:"tool"`
+	Args   map[string]any `json:"args,omitempty"`
+	Before Observation    `json:"before"`
+	After  Observation    `json:"after"`
+	// Result is the call's envelope value; the call succeeded.
+	Result map[string]any `json:"result,omitempty"`
 }
 
 // TestCall is the call a rule test sends through the pre-hook chain.
@@ -362,9 +437,88 @@ type TestCall struct {
 
 // TestExpect is what a rule test expects of the chain.
 type TestExpect struct {
-	Verdict string `json:"verdict"` // allow | block
+	Verdict string `json:"verdict"` // allow | block (call); success | failure (check)
 	// Args are expected argument values after rewrite and clamp (a subset).
 	Args           map[string]any `json:"args,omitempty"`
 	Hook           string         `json:"hook,omitempty"`
 	ReasonContains string         `json:"reason_contains,omitempty"`
+}
+
+// UnmarshalJSON decodes the fixed limits into their fields and every other
+// numeric limit into Extra.
+func (l *Limits) UnmarshalJSON(b []byte) error {
+	type fixed Limits
+	var f fixed
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("limits: %w", err)
+	}
+	var all map[string]float64
+	if err := json.Unmarshal(b, &all); err != nil {
+		return fmt.Errorf("limits: %w", err)
+	}
+	known := fixedLimitNames()
+	for k, v := range all {
+		if !slices.Contains(known, k) {
+			if f.Extra == nil {
+				f.Extra = map[string]float64{}
+			}
+			f.Extra[k] = v
+		}
+	}
+	*l = Limits(f)
+	return nil
+}
+
+// MarshalJSON writes the fixed and the declared limits side by side.
+func (l Limits) MarshalJSON() ([]byte, error) {
+	type fixed Limits
+	b, err := json.Marshal(fixed(l))
+	if err != nil || len(l.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range l.Extra {
+		m[k] = v
+	}
+	return json.Marshal(m)
+}
+
+// fixedLimitNames are the names of Limits' own fields.
+func fixedLimitNames() []string {
+	return []string{"max_translation_m", "max_rotation_deg", "min_clearance_m", "safety_margin_m", "reach_m", "max_speed_mps", "payload_kg"}
+}
+
+// LimitNames lists every limit a rule may read: the fixed ones and those the
+// spec declares.
+func (l Limits) LimitNames() []string {
+	return append(fixedLimitNames(), sortedKeys(l.Extra)...)
+}
+
+// With returns the limits with overrides applied (fixed or declared names);
+// an unknown name is an error.
+func (l Limits) With(over map[string]float64) (Limits, error) {
+	if len(over) == 0 {
+		return l, nil
+	}
+	out := l
+	out.Extra = maps.Clone(l.Extra)
+	fields := map[string]*float64{
+		"max_translation_m": &out.MaxTranslationM, "max_rotation_deg": &out.MaxRotationDeg,
+		"min_clearance_m": &out.MinClearanceM, "safety_margin_m": &out.SafetyMarginM,
+		"reach_m": &out.ReachM, "max_speed_mps": &out.MaxSpeedMps, "payload_kg": &out.PayloadKg,
+	}
+	for _, k := range sortedKeys(over) {
+		if f, ok := fields[k]; ok {
+			*f = over[k]
+			continue
+		}
+		if _, ok := out.Extra[k]; !ok {
+			return l, fmt.Errorf("limits.%s is not a limit of the embodiment%s", k, suggest(k, l.LimitNames()))
+		}
+		out.Extra[k] = over[k]
+	}
+	return out, nil
 }

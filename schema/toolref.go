@@ -150,9 +150,17 @@ func (s *Spec) ToolRefs() []ToolRef {
 			refs = append(refs, r)
 		}
 	}
+	for _, name := range sortedKeys(s.Tools) {
+		if v := s.Tools[name].Verify; v != nil && v.Tool != "" {
+			refs = append(refs, ToolRef{Path: "tools." + name + ".verify.tool", Ref: v.Tool})
+		}
+	}
 	for i, t := range s.Tests {
-		if t.Call.Tool != "" {
+		if t.Call != nil && t.Call.Tool != "" {
 			refs = append(refs, ToolRef{Path: indexPath("tests", i) + ".call.tool", Ref: t.Call.Tool})
+		}
+		if t.Check != nil && t.Check.Tool != "" {
+			refs = append(refs, ToolRef{Path: indexPath("tests", i) + ".check.tool", Ref: t.Check.Tool})
 		}
 	}
 	return refs

@@ -69,6 +69,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
 	}
+	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {
 		for i, t := range s.Tests {
 			if t.Expect.Hook == "" {

@@ -137,6 +137,8 @@ func validateMCP(c *schema.Check) {
 				strings.Join(phys, ", "), ts.StopGrace.D())
 		}
 	}
+	checkCommand(c, ts)
+	warnOpenTools(c, ts)
 }
 
 // PhysicalLocks holds one in-process lock per key (a body and scope, see

@@ -297,3 +297,18 @@ func (ts *MCPToolset) setLastCrash(why string) {
 	defer ts.mu.Unlock()
 	ts.lastCrash = why
 }
+
+// restartNote tells the model what follows a crash: a restart on the next
+// call while the budget lasts, otherwise that the tools stay unavailable.
+func (ts *MCPToolset) restartNote() string {
+	ts.mu.Lock()
+	restarts := ts.restarts
+	ts.mu.Unlock()
+	if restarts >= ts.cfg.Restart.MaxRestarts {
+		if ts.cfg.Restart.MaxRestarts == 0 {
+			return "restart.max_restarts is 0, so it is not restarted: its tools are unavailable, tell the user"
+		}
+		return fmt.Sprintf("it was already restarted %d times, the most allowed: its tools are unavailable, tell the user", restarts)
+	}
+	return "it is restarted on the next call"
+}

@@ -76,7 +76,7 @@ func (ts *MCPToolset) crashed(c *conn, tool string, err error) string {
 	note := c.stderrNote()
 	ts.setLastCrash(err.Error() + note)
 	ts.logger.Warn("mcp back-end crashed", "tool", tool, "err", err)
-	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; it is restarted on the next call", ts.name, tool, err, note)
+	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; %s", ts.name, tool, err, note, ts.restartNote())
 }
 
 // isCrash tells a dead back-end (closed pipe, refused connection) from an error

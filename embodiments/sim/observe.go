@@ -9,8 +9,8 @@ import (
 
 // readClearance takes the four-direction reading.
 func (s *simulator) readClearance() schema.Clearance {
-	return schema.Clearance{Front: round3(s.clearance(0)), Back: round3(s.clearance(180)),
-		Left: round3(s.clearance(90)), Right: round3(s.clearance(-90))}
+	return schema.Clearance{"front": round3(s.clearance(0)), "back": round3(s.clearance(180)),
+		"left": round3(s.clearance(90)), "right": round3(s.clearance(-90))}
 }
 
 // detections lists, camera by camera, the objects each one sees.
@@ -37,7 +37,7 @@ func (s *simulator) observation(runID string) schema.Observation {
 	for name, open := range s.open {
 		drawers[name] = map[bool]string{true: "open", false: "closed"}[open]
 	}
-	obs := schema.Observation{RunID: runID, Clearance: &cl, Detections: s.detections(), Held: s.held,
+	obs := schema.Observation{RunID: runID, Clearance: cl, Detections: s.detections(), Held: s.held,
 		Pose:  &schema.Pose{X: round3(s.pose.Pos.X), Y: round3(s.pose.Pos.Y), ThetaDeg: round3(s.pose.ThetaDeg), Room: s.w.roomAt(s.pose.Pos)},
 		State: map[string]any{"drawers": drawers}}
 	for _, c := range s.w.Robot.Cameras {
@@ -69,6 +69,6 @@ func (s *simulator) summary(o schema.Observation) string {
 	} else {
 		fmt.Fprintf(&b, "sees %s; ", strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(&b, "clearance front %.2f m, back %.2f m, left %.2f m, right %.2f m.", o.Clearance.Front, o.Clearance.Back, o.Clearance.Left, o.Clearance.Right)
+	fmt.Fprintf(&b, "clearance front %.2f m, back %.2f m, left %.2f m, right %.2f m.", o.Clearance["front"], o.Clearance["back"], o.Clearance["left"], o.Clearance["right"])
 	return b.String()
 }

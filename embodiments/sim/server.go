@@ -94,7 +94,7 @@ func NewServer(w *World, seed uint64) *server.MCPServer {
 	add(mcp.NewTool("get_clearance", mcp.WithDescription(descClearance), mcp.WithInputSchema[clearanceArgs]()),
 		typed(s, func(clearanceArgs) result {
 			c := s.readClearance()
-			return ok(result{"front": c.Front, "back": c.Back, "left": c.Left, "right": c.Right})
+			return ok(result{"front": c["front"], "back": c["back"], "left": c["left"], "right": c["right"]})
 		}))
 	// stop is the deployment-owned interrupt path a spec declares for the
 	// sim's toolset: every simulated motion completes within its own call,

@@ -10,7 +10,7 @@ import (
 )
 
 var benchTurn = []engine.Event{
-	{Kind: engine.EventObservation, Turn: 3, Observation: &schema.Observation{Clearance: &schema.Clearance{Front: 1}, Pose: &schema.Pose{Room: "kitchen"},
+	{Kind: engine.EventObservation, Turn: 3, Observation: &schema.Observation{Clearance: schema.Clearance{"front": 1}, Pose: &schema.Pose{Room: "kitchen"},
 		Detections: []schema.Detection{{Name: "mug", Visible: true}}}},
 	{Kind: engine.EventContext, Turn: 3, Tokens: &engine.TokenCounts{Total: 4000}},
 	{Kind: engine.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Writer prints a task's events as a readable live trace: one line per turn
@@ -242,8 +244,8 @@ func Block(s string) string {
 func observationLine(ev engine.Event) string {
 	o := ev.Observation
 	var parts []string
-	if c := o.Clearance; c != nil {
-		parts = append(parts, fmt.Sprintf("clearance F %.2f B %.2f L %.2f R %.2f", c.Front, c.Back, c.Left, c.Right))
+	if c := o.Clearance; len(c) > 0 {
+		parts = append(parts, ClearanceText(c))
 	}
 	if o.Pose != nil && o.Pose.Room != "" {
 		parts = append(parts, "in "+Escape(o.Pose.Room))
@@ -296,4 +298,23 @@ func foldSpace(s string, limit int) string {
 		return string(r[:limit-1]) + "…"
 	}
 	return s
+}
+
+// ClearanceText is a reading in one short phrase: a base's four sectors as
+// F/B/L/R, any other body's sectors by name (escaped: a back-end names them).
+func ClearanceText(c schema.Clearance) string {
+	var b strings.Builder
+	b.WriteString("clearance")
+	base := map[string]string{"front": "F", "back": "B", "left": "L", "right": "R"}
+	for _, k := range []string{"front", "back", "left", "right"} {
+		if v, ok := c[k]; ok {
+			fmt.Fprintf(&b, " %s %.2f", base[k], v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		if _, ok := base[k]; !ok {
+			fmt.Fprintf(&b, " %s %.2f", Escape(k), c[k])
+		}
+	}
+	return b.String()
 }

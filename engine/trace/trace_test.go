@@ -16,7 +16,7 @@ func TestWriterOrderAndVerbose(t *testing.T) {
 		{Kind: engine.EventTaskStart, Task: 1, Text: "fetch the mug"},
 		{Kind: engine.EventContext, Turn: 1, Tokens: &engine.TokenCounts{Resident: 1, Refreshed: 2, Accumulated: 3, Total: 6}},
 		{Kind: engine.EventObservation, Turn: 1, Observation: &schema.Observation{
-			Clearance: &schema.Clearance{Front: 1, Back: 2, Left: 3, Right: 4}, Pose: &schema.Pose{Room: "kitchen"},
+			Clearance: schema.Clearance{"front": 1, "back": 2, "left": 3, "right": 4}, Pose: &schema.Pose{Room: "kitchen"},
 			Detections: []schema.Detection{{Name: "mug", Visible: true}, {Name: "mug", Visible: true}, {Name: "ghost"}},
 		}, Images: []schema.Image{{Camera: "head"}}},
 		{Kind: engine.EventModel, Turn: 1, Text: "grab  it", Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},

@@ -21,7 +21,7 @@ func Execute(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, arg
 
 // NewApp wires the command line with this build's components.
 func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
-	return &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles(), RuleTests: policies.RunRuleTests}
+	return &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Profiles: embodiments.Profiles(), RuleTests: policies.RunRuleTestsSummary}
 }
 
 // Main runs the command line as the thea process: its standard streams,

@@ -8,10 +8,12 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// newSchemaCmd is `thea schema [--format cue|jsonschema]`.
+// newSchemaCmd is `thea schema [--format cue|jsonschema] [--def NAME]`;
+// --def prints one definition's JSON Schema, e.g. the back-end contract's
+// observation, clearance, verdict or envelope.
 func (a *App) newSchemaCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "schema [--format cue|jsonschema]",
+		Use:   "schema [--format cue|jsonschema] [--def observation|clearance|verdict|envelope]",
 		Short: "Print the spec schema (CUE), or a JSON Schema generated from it for editors",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -20,12 +22,19 @@ func (a *App) newSchemaCmd() *cobra.Command {
 				return err
 			}
 			var out []byte
+			def := a.str(cmd, "def")
 			switch f := a.str(cmd, "format"); f {
 			case "cue":
+				if def != "" {
+					return usageError{fmt.Errorf("--def needs --format jsonschema")}
+				}
 				out = schema.CUESchema(c.Schema())
 			case "jsonschema":
-				b, err := schema.JSONSchema(c.Schema())
+				b, err := schema.JSONSchemaDef(c.Schema(), def)
 				if err != nil {
+					if def != "" {
+						return usageError{err}
+					}
 					return fmt.Errorf("generating JSON Schema: %w", err)
 				}
 				out = b
@@ -39,5 +48,6 @@ func (a *App) newSchemaCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().String("format", "cue", "cue or jsonschema")
+	cmd.Flags().String("def", "", "with --format jsonschema: print one definition (observation, clearance, verdict, envelope: the back-end contract)")
 	return cmd
 }

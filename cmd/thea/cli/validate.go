@@ -3,17 +3,22 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/thea-harness/thea/livecheck"
+	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
 
-// newValidateCmd is `thea validate [--format text|json] FILE...`: exit 0 when
-// the spec is valid, 1 with every problem listed, 2 on a usage error.
+// newValidateCmd is `thea validate [--format text|json] [--live] FILE...`:
+// exit 0 when the spec is valid (text: one summary line), 1 with every
+// problem listed, 2 on a usage error. --live also starts every toolset and
+// checks the spec against the running back-ends.
 func (a *App) newValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "validate [--format text|json] FILE...",
+		Use:   "validate [--format text|json] [--live] FILE...",
 		Short: "Check a spec (one YAML/JSON file, or the .cue files of one spec) and run its rule tests",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -27,12 +32,19 @@ func (a *App) newValidateCmd() *cobra.Command {
 			}
 			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema()})
 			failed := spec == nil
+			var sum policies.TestSummary
 			if spec != nil {
 				diags = spec.Warnings
 				if a.RuleTests != nil {
-					tests := a.RuleTests(cmd.Context(), spec)
+					var tests []schema.Diagnostic
+					tests, sum = a.RuleTests(cmd.Context(), spec)
 					failed = len(tests) > 0
 					diags = append(diags, tests...)
+				}
+				if a.v.GetBool(a.key(cmd, "live")) {
+					live := livecheck.Check(cmd.Context(), spec, c, livecheck.Options{Timeout: a.v.GetDuration(a.key(cmd, "live-timeout"))})
+					failed = failed || len(live) > 0
+					diags = append(diags, live...)
 				}
 			}
 			// Warnings are printed but do not fail validation.
@@ -42,10 +54,24 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if failed {
 				return exitError{1}
 			}
+			if format == "text" {
+				line := fmt.Sprintf("spec ok: %s compiled, %s passed", plural(sum.Rules, "rule"), plural(sum.Tests, "test"))
+				if a.v.GetBool(a.key(cmd, "live")) {
+					line += ", back-ends checked live"
+				}
+				if n := len(spec.Warnings); n > 0 {
+					line += fmt.Sprintf(" (%s)", plural(n, "warning"))
+				}
+				if _, err := fmt.Fprintln(cmd.OutOrStdout(), line); err != nil {
+					return fmt.Errorf("writing the summary: %w", err)
+				}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().String("format", "text", "output format: text (file:line:col: message) or json")
+	cmd.Flags().Bool("live", false, "start every toolset and check tool and argument names and the observation and clearance answers against the running back-ends")
+	cmd.Flags().Duration("live-timeout", 20*time.Second, "with --live: how long a toolset may take to start, and a contract call to answer")
 	return cmd
 }
 
@@ -70,4 +96,12 @@ func writeDiagnostics(cmd *cobra.Command, format string, diags []schema.Diagnost
 		}
 	}
 	return nil
+}
+
+// plural writes "1 rule", "12 rules".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

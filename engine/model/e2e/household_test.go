@@ -44,9 +44,9 @@ const key = "sk-e2e-secret-4f1c"
 // script provider's queue), so the world answers for real and only the model
 // is scripted.
 type server struct {
-	t      *testing.T
-	wire   wire
-	brain  model.Model
+	t        *testing.T
+	wire     wire
+	brain    model.Model
 	mu       sync.Mutex
 	bodies   [][]byte
 	keys     []string

@@ -1,0 +1,5 @@
+// Package livecheck is `thea validate --live`: it starts every toolset of a
+// spec, lists the tools the running back-ends really have, and checks every
+// tool name and argument name the spec uses against them, and the
+// observation and clearance tools' answers against the back-end contract.
+package livecheck

@@ -1,0 +1,32 @@
+package livecheck
+
+import (
+	"context"
+	"errors"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/scenegraph"
+)
+
+// noSession is the host of builtin toolsets during a live check: their
+// tools are listed, and any that reaches for a session is refused.
+type noSession struct{}
+
+var _ engine.Host = noSession{}
+
+func (noSession) User() engine.UserChannel { return noUser{} }
+func (noSession) LoadSkill(string) (string, error) {
+	return "", errors.New("no session: thea validate --live does not load skills")
+}
+func (noSession) SkillResource(string, string) (string, error) {
+	return "", errors.New("no session: thea validate --live does not read skill resources")
+}
+func (noSession) SceneLookup(string) []scenegraph.Entry { return nil }
+func (noSession) Emit(engine.Event)                     {}
+
+type noUser struct{}
+
+func (noUser) Ask(context.Context, engine.Question) (string, error) {
+	return "", errors.New("no user during thea validate --live")
+}
+func (noUser) Notify(context.Context, string) error { return nil }

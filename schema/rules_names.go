@@ -1,0 +1,235 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+)
+
+// Rules read the body's own names: the clearance sectors and the extra
+// limits the embodiment declares. They are not Go struct fields, so expr
+// cannot check them by itself; bodyNames checks every field a rule reads
+// (with "did you mean" from the same env's names, never a Go type name) and
+// patches `clearance.<sector>` into `clearance.sectors["<sector>"]` and
+// `limits.<extra>` into `limits.extra["<extra>"]`, both typed float64.
+//
+// A generated struct type (reflect.StructOf) would have made expr check the
+// names itself, but every env would then be built by reflection at run time,
+// and expr's messages would name the generated type; a check of our own over
+// the parsed rule keeps the envs plain Go structs and the messages ours.
+type bodyNames struct {
+	// sectors maps every sector name and alias to the sector's name.
+	sectors map[string]string
+	extra   []string
+}
+
+func newBodyNames(e Embodiment) bodyNames {
+	return bodyNames{sectors: SectorNames(e.Sectors()), extra: sortedKeys(e.Limits.Extra)}
+}
+
+// envName is how a message names a Go type of an env: its expr path.
+var envName = map[reflect.Type]string{
+	reflect.TypeFor[ClearanceEnv](): "clearance",
+	reflect.TypeFor[Limits]():       "limits",
+	reflect.TypeFor[ToolInfo]():     "tool",
+	reflect.TypeFor[ResultEnv]():    "result",
+	reflect.TypeFor[Observation]():  "an observation",
+}
+
+// check walks the parsed rule and returns the first unknown field it reads,
+// as a message and a rune offset in src; "" when every field is known.
+func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return "", 0 // expr reports syntax errors itself
+	}
+	var first struct {
+		msg string
+		at  int
+	}
+	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
+		if first.msg != "" {
+			return
+		}
+		if m, ok := n.(*ast.MemberNode); ok {
+			if _, msg := b.typeOf(m, env); msg != "" {
+				first.msg, first.at = msg, m.Property.Location().From
+			}
+		}
+	}))
+	return first.msg, first.at
+}
+
+// typeOf resolves the type a member chain rooted at an env field reads, or
+// nil when it cannot be known statically (a map of any, a closure variable).
+func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
+	switch n := n.(type) {
+	case *ast.IdentifierNode:
+		f, ok := fieldByTag(env, n.Value)
+		if !ok {
+			return nil, "" // not an env field: expr names it
+		}
+		return f, ""
+	case *ast.MemberNode:
+		parent, msg := b.typeOf(n.Node, env)
+		if parent == nil || msg != "" {
+			return nil, msg
+		}
+		for parent.Kind() == reflect.Pointer {
+			parent = parent.Elem()
+		}
+		prop, ok := n.Property.(*ast.StringNode)
+		if !ok {
+			if parent.Kind() == reflect.Slice || parent.Kind() == reflect.Map {
+				return parent.Elem(), ""
+			}
+			return nil, ""
+		}
+		switch parent.Kind() {
+		case reflect.Map:
+			return parent.Elem(), ""
+		case reflect.Struct:
+		default:
+			return nil, ""
+		}
+		if t, ok := fieldByTag(parent, prop.Value); ok {
+			return t, ""
+		}
+		switch parent {
+		case reflect.TypeFor[ClearanceEnv]():
+			if _, ok := b.sectors[prop.Value]; ok {
+				return reflect.TypeFor[float64](), ""
+			}
+			return nil, fmt.Sprintf("clearance has no sector %q%s; the embodiment's sectors are %s",
+				prop.Value, suggest(prop.Value, append(mapKeys(b.sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
+		case reflect.TypeFor[Limits]():
+			if slices.Contains(b.extra, prop.Value) {
+				return reflect.TypeFor[float64](), ""
+			}
+			names := append(fixedLimitNames(), b.extra...)
+			return nil, fmt.Sprintf("limits has no %q%s; declare it in embodiment.limits to read it", prop.Value, suggest(prop.Value, names))
+		}
+		return nil, fmt.Sprintf("%s has no field %q%s", describe(n.Node, parent), prop.Value, suggest(prop.Value, tagNames(parent)))
+	}
+	return nil, ""
+}
+
+func (b bodyNames) sectorList() []string {
+	var out []string
+	for alias, name := range b.sectors {
+		if alias == name {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// describe names the value a member is read from: its path when it is a
+// plain chain (observation.pose), else what its type is.
+func describe(n ast.Node, t reflect.Type) string {
+	if p := chain(n); p != "" {
+		return p
+	}
+	if name, ok := envName[t]; ok {
+		return name
+	}
+	return "the value"
+}
+
+func chain(n ast.Node) string {
+	switch n := n.(type) {
+	case *ast.IdentifierNode:
+		return n.Value
+	case *ast.MemberNode:
+		s, ok := n.Property.(*ast.StringNode)
+		if p := chain(n.Node); ok && p != "" {
+			return p + "." + s.Value
+		}
+	}
+	return ""
+}
+
+// fieldByTag finds a struct field by its expr tag.
+func fieldByTag(t reflect.Type, name string) (reflect.Type, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); exprTag(f) == name {
+			return f.Type, true
+		}
+	}
+	return nil, false
+}
+
+func exprTag(f reflect.StructField) string {
+	tag := f.Tag.Get("expr")
+	if tag == "" {
+		return f.Name
+	}
+	return tag
+}
+
+// tagNames lists a struct's expr field names.
+func tagNames(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		if tag := exprTag(t.Field(i)); tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+// Visit patches body names into typed reads (see bodyNames).
+func (b bodyNames) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok {
+		return
+	}
+	id, ok := m.Node.(*ast.IdentifierNode)
+	prop, isStr := m.Property.(*ast.StringNode)
+	if !ok || !isStr {
+		return
+	}
+	switch {
+	case id.Value == "clearance" && !slices.Contains(tagNames(reflect.TypeFor[ClearanceEnv]()), prop.Value):
+		if name, ok := b.sectors[prop.Value]; ok {
+			ast.Patch(node, &ast.MemberNode{
+				Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "clearance"}, Property: &ast.StringNode{Value: "sectors"}},
+				Property: &ast.StringNode{Value: name},
+			})
+		}
+	case id.Value == "limits" && slices.Contains(b.extra, prop.Value):
+		ast.Patch(node, &ast.MemberNode{
+			Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "limits"}, Property: &ast.StringNode{Value: "extra"}},
+			Property: &ast.StringNode{Value: prop.Value},
+		})
+	}
+}
+
+var (
+	unknownName = regexp.MustCompile(`^unknown name (\w+)$`)
+	goTypeField = regexp.MustCompile(`type [\w.*\[\]{}]+ has no field (\w+)`)
+)
+
+// friendly rewrites what is left of expr's Go wording: an unknown top-level
+// name gets "did you mean" from the env's names; a Go type never shows.
+func friendly(msg string, env reflect.Type) string {
+	if m := unknownName.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown name %s%s; a rule here reads %s", m[1], suggest(m[1], tagNames(env)), strings.Join(tagNames(env), ", "))
+	}
+	if m := goTypeField.FindStringSubmatch(msg); m != nil {
+		return goTypeField.ReplaceAllString(msg, fmt.Sprintf("no field %q", m[1]))
+	}
+	return msg
+}
