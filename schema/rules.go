@@ -9,6 +9,8 @@ type Rules struct {
 	Pre    []PreRules
 	Post   []PostRules
 	Checks map[string]*vm.Program // by tool name
+	// Effects are each tool's compiled Scene Graph effects, in spec order.
+	Effects map[string][]CompiledEffect
 }
 
 // PreRules are the compiled expressions of one pre-hook.

@@ -59,7 +59,8 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError)
 	r := &Rules{
 		Pre:    make([]PreRules, len(s.Hooks.Pre)),
 		Post:   make([]PostRules, len(s.Hooks.Post)),
-		Checks: map[string]*vm.Program{},
+		Checks:  map[string]*vm.Program{},
+		Effects: map[string][]CompiledEffect{},
 	}
 	for i, h := range s.Hooks.Pre {
 		r.Pre[i] = c.preHook(fmt.Sprintf("hooks.pre[%d]", i), h)
@@ -72,6 +73,12 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError)
 			r.Checks[name] = c.compile("tools."+name+".check", src, expr.Env(CheckEnv{}), expr.AsBool())
 		}
 	}
+	for _, name := range sortedKeys(s.Tools) {
+		if effs := s.Tools[name].Effects; len(effs) > 0 {
+			r.Effects[name] = c.effects("tools."+name+".effects", effs)
+		}
+	}
+	c.sceneFrame()
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
