@@ -57,8 +57,8 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError)
 		}
 	}
 	r := &Rules{
-		Pre:    make([]PreRules, len(s.Hooks.Pre)),
-		Post:   make([]PostRules, len(s.Hooks.Post)),
+		Pre:     make([]PreRules, len(s.Hooks.Pre)),
+		Post:    make([]PostRules, len(s.Hooks.Post)),
 		Checks:  map[string]*vm.Program{},
 		Effects: map[string][]CompiledEffect{},
 	}
