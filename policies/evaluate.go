@@ -61,6 +61,7 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 		p.resetSegments(name)
 		return failure("evaluator", "no evidence for the run: %v", err)
 	}
+	c.Evidence = &after
 	if check := p.checkProgram(name); check != nil {
 		p.resetSegments(name)
 		return p.runCheck(c, check, after)

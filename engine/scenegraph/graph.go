@@ -278,4 +278,3 @@ func (g *Graph) nearest(ns []*node) *node {
 }
 
 func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
-
