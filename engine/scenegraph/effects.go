@@ -142,13 +142,18 @@ func (g *Graph) apply(op Op, src Source) string {
 		return n.ref + " " + op.Kind + " " + t.ref
 	case schema.OpRemoveRelation:
 		n := g.object(op.Of, src)
+		var gone []string
 		g.drop(func(r *Relation) bool {
-			return r.Subject == n.ref && r.Kind != RelHolding && (op.Kind == "" || r.Kind == op.Kind)
+			if r.Subject == n.ref && r.Kind != RelHolding && (op.Kind == "" || r.Kind == op.Kind) {
+				gone = append(gone, n.ref+" "+r.Kind+" "+r.Target+" removed")
+				return true
+			}
+			return false
 		})
-		if op.Kind == "" {
-			return n.ref + ": relations removed"
+		if len(gone) == 0 {
+			return n.ref + ": no " + strings.TrimSpace(op.Kind+" relation") + " to remove"
 		}
-		return n.ref + " " + op.Kind + " removed"
+		return strings.Join(gone, "; ")
 	}
 	return ""
 }

@@ -214,17 +214,14 @@ func (g *Graph) holding() string {
 	return ""
 }
 
-// setNear makes the robot near target, anchored at its current position.
+// setNear makes the robot near target. The relation is anchored at the
+// first pose observed after it (where the call left the robot).
 func (g *Graph) setNear(target string, src Source) {
 	g.drop(func(r *Relation) bool { return r.Subject == RobotRef && r.Kind == RelNear })
 	if target == "" {
 		return
 	}
-	var anchor *schema.Point
-	if p := g.nodes[RobotRef].pos; p != nil {
-		anchor = &schema.Point{X: p.X, Y: p.Y}
-	}
-	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelNear, Target: target, Source: src, anchor: anchor})
+	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelNear, Target: target, Source: src})
 }
 
 // findByName returns the nodes of the kinds named name (case-insensitive).

@@ -95,15 +95,15 @@ func compile(t *testing.T, tool string, effs ...schema.Effect) []schema.Compiled
 func TestEffectsPickPlaceOpenOnce(t *testing.T) {
 	g := New(10)
 	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table")), 1, "observe")
-	pick := compile(t, "pick_up", schema.Effect{Set: "robot.holding", To: "args.object_name"},
-		schema.Effect{Remove: "relation", Of: "args.object_name", Kind: "on"})
+	pick := compile(t, "pick_up", schema.Effect{Remove: "relation", Of: "args.object_name", Kind: "on"},
+		schema.Effect{Set: "robot.holding", To: "args.object_name"})
 	ops, err := Evaluate(pick, &schema.CheckEnv{Args: map[string]any{"object_name": "mug"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := Source{Kind: "call", Tool: "pick_up", CallID: "c1", Turn: 1}
 	lines, err := g.Apply("1/c1", src, ops)
-	if err != nil || strings.Join(lines, "; ") != "robot holding obj:mug; obj:mug on removed" {
+	if err != nil || strings.Join(lines, "; ") != "obj:mug on place:table removed; robot holding obj:mug" {
 		t.Fatalf("apply = %q, %v", lines, err)
 	}
 	if _, err := g.Apply("1/c1", src, ops); !errors.Is(err, ErrApplied) {

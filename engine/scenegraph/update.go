@@ -39,7 +39,13 @@ func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
 	r.thetaDeg, r.room, r.seen = obs.Pose.ThetaDeg, obs.Pose.Room, src
 	// Having driven away, the robot is no longer near what it drove to.
 	g.drop(func(x *Relation) bool {
-		return x.Subject == RobotRef && x.Kind == RelNear && x.anchor != nil && dist(*x.anchor, *r.pos) > nearDriftM
+		if x.Subject != RobotRef || x.Kind != RelNear {
+			return false
+		}
+		if x.anchor == nil {
+			x.anchor = &schema.Point{X: r.pos.X, Y: r.pos.Y}
+		}
+		return dist(*x.anchor, *r.pos) > nearDriftM
 	})
 }
 
