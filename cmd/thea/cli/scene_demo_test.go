@@ -54,11 +54,11 @@ func checkBriefTracksSim(t *testing.T, evs []engine.Event) {
 	}
 	// The mug's way, as the model read it.
 	for turn, want := range map[int]string{
-		2:  "- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head t2]",
+		2: "- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head t2]",
 		// pick_up's effect at turn 4, confirmed by the turn 5 observation.
-		5:  "- obj:mug: held by robot, room kitchen [observe t5]",
-		8:  "- container:top_drawer: open [observe t8]",
-		9:  "- obj:mug: in container:top_drawer, at (12.6, 4.5), room kitchen [observe/head+wrist t9]",
+		5: "- obj:mug: held by robot, room kitchen [observe t5]",
+		8: "- container:top_drawer: open [observe t8]",
+		9: "- obj:mug: in container:top_drawer, at (12.6, 4.5), room kitchen [observe/head+wrist t9]",
 		// The closed drawer hides it: the fact keeps its turn-9 source.
 		10: "- obj:mug: in container:top_drawer, at (12.6, 4.5), room kitchen [observe/head+wrist t9]",
 	} {
