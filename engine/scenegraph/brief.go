@@ -11,8 +11,6 @@ func (s Source) short() string {
 	switch s.Kind {
 	case "call":
 		return fmt.Sprintf("%s ✓ t%d", s.Tool, s.Turn)
-	case "user":
-		return fmt.Sprintf("user t%d", s.Turn)
 	case "":
 		return ""
 	}

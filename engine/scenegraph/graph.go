@@ -42,9 +42,9 @@ const (
 )
 
 // Source is the provenance of a fact: an observation (which tool, which
-// camera), a confirmed call (which tool, which call), or the user.
+// camera) or a confirmed call (which tool, which call).
 type Source struct {
-	Kind   string `json:"kind"` // observation | call | user
+	Kind   string `json:"kind"` // observation | call
 	Tool   string `json:"tool,omitempty"`
 	Camera string `json:"camera,omitempty"`
 	CallID string `json:"call_id,omitempty"`

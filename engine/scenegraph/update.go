@@ -1,6 +1,7 @@
 package scenegraph
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,10 +136,8 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 }
 
 func appendCamera(cs []string, c string) []string {
-	for _, x := range cs {
-		if x == c {
-			return cs
-		}
+	if slices.Contains(cs, c) {
+		return cs
 	}
 	return append(cs, c)
 }
@@ -149,7 +148,8 @@ func appendCamera(cs []string, c string) []string {
 func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 	for _, s := range ss {
 		o := s.d
-		if o.Name != d.Name || o.Class != d.Class || slicesContains(s.cameras, d.Camera) {
+		// One camera reporting two of a name saw two objects.
+		if o.Name != d.Name || o.Class != d.Class || d.Camera != "" && slices.Contains(s.cameras, d.Camera) {
 			continue
 		}
 		if o.Position != nil && d.Position != nil {
@@ -163,15 +163,6 @@ func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 		}
 	}
 	return nil
-}
-
-func slicesContains(cs []string, c string) bool {
-	for _, x := range cs {
-		if x == c && c != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // match finds the known object a detection is: same name, a class that does
