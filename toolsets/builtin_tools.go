@@ -77,7 +77,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 				Name: "query_user",
 				Description: "Ask the person a question and wait for the answer. Use it when the instruction is ambiguous " +
 					"(which object, which place) or before an irreversible action you are unsure about; do not ask what you can observe. " +
-					"Give choices when there are few plausible answers, and attach scene-graph refs (from scene_lookup) of the candidates. " +
+					"Give choices when there are few plausible answers, and attach the candidates' scene-graph refs (from the Brief or scene_lookup) in the same order: " +
+					"the person sees them, and the result names the ref the answer picks. " +
 					"If it fails, nobody answered: decide with what you know or end the task explaining what you need.",
 				InputSchema: inputSchema[queryArgs]("question"),
 			},
