@@ -50,8 +50,9 @@ const (
 	OpRemoveRelation EffectOp = "remove relation"
 )
 
-// RelationKinds are the relations an effect may add or remove.
-var relationKinds = []string{"on", "in", "near"}
+// IsRelationKind reports whether kind is a relation an effect may add or
+// remove: on, in or near.
+func IsRelationKind(kind string) bool { return kind == "on" || kind == "in" || kind == "near" }
 
 // CompiledEffect is one effect ready to run: Of, To and KindExpr are nil
 // when the effect has no such field; Kind is the literal relation, if given
@@ -132,9 +133,11 @@ func (c *ruleCompiler) effect(p string, e Effect) (CompiledEffect, bool) {
 	ce.To = c.nameExpr(p+".to", e.To)
 	switch {
 	case e.Kind == "":
-	case slices.Contains(relationKinds, e.Kind):
+	case IsRelationKind(e.Kind):
 		ce.Kind = e.Kind
-	case bareWord.MatchString(e.Kind) && !strings.Contains(e.Kind, "."):
+	case bareWord.MatchString(e.Kind):
+		// A bare word that is not a relation would compile as an unknown
+		// name; say what it should be instead.
 		c.fail(p+".kind", 0, 0, "unknown relation %q (want on, in or near, or an expression giving one such as args.relation)", e.Kind)
 		ok = false
 	default:

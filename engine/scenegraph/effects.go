@@ -38,7 +38,7 @@ func Evaluate(effs []schema.CompiledEffect, env *schema.CheckEnv) ([]Op, error) 
 		if err == nil && e.KindExpr != nil {
 			op.Kind, err = str(e.Path+".kind", e.KindExpr, env)
 		}
-		if err == nil && op.Kind != "" && !slices.Contains([]string{RelOn, RelIn, RelNear}, op.Kind) {
+		if err == nil && op.Kind != "" && !schema.IsRelationKind(op.Kind) {
 			err = fmt.Errorf("%s.kind: relation %q is not on, in or near", e.Path, op.Kind)
 		}
 		if err != nil {
@@ -75,7 +75,7 @@ var ErrApplied = errors.New("effects already applied for this call")
 // closest to the robot); an unknown name gets a new ref whose provenance is
 // the call. It returns one line per change.
 func (g *Graph) Apply(key string, src Source, ops []Op) ([]string, error) {
-	if g.applied[key] {
+	if _, done := g.applied[key]; done {
 		return nil, ErrApplied
 	}
 	for _, op := range ops {
@@ -83,7 +83,14 @@ func (g *Graph) Apply(key string, src Source, ops []Op) ([]string, error) {
 			return nil, err
 		}
 	}
-	g.applied[key] = true
+	// A call is applied in its own turn: keys of earlier turns are dropped,
+	// so the record stays small over a long session.
+	for k, turn := range g.applied {
+		if turn < src.Turn {
+			delete(g.applied, k)
+		}
+	}
+	g.applied[key] = src.Turn
 	g.turn = max(g.turn, src.Turn)
 	var lines []string
 	for _, op := range ops {

@@ -93,8 +93,9 @@ type Graph struct {
 	order      []*node // creation order
 	rels       []*Relation
 	// images keeps the last image of each camera only; refs point to it.
-	images  map[string]storedImage
-	applied map[string]bool
+	images map[string]storedImage
+	// applied: keys of the calls whose effects were applied → their turn.
+	applied map[string]int
 }
 
 // Option configures a Graph.
@@ -113,7 +114,7 @@ func WithFrame(frame string) Option {
 // staleAfter turns are marked stale (0 disables staleness).
 func New(staleAfter int, opts ...Option) *Graph {
 	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{},
-		images: map[string]storedImage{}, applied: map[string]bool{}}
+		images: map[string]storedImage{}, applied: map[string]int{}}
 	for _, o := range opts {
 		o(g)
 	}
