@@ -26,6 +26,7 @@ const (
 	EventReplan      EventKind = "replan"       // instruction revised inside the task
 	EventCancel      EventKind = "cancel"
 	EventMemory      EventKind = "memory"     // consolidation outcome
+	EventScene       EventKind = "scene"      // the Brief (no tool), or a confirmed call's effects on the Scene Graph
 	EventSinkError   EventKind = "sink_error" // a sink lost an event: sent to the others
 	// EventSafety: what happened to an interrupted physical call (a late
 	// reply, a stop tool's outcome, a killed back-end, a failed observation,

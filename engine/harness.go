@@ -116,7 +116,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Catalog: h.opts.Catalog, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
-	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns)
+	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns, scenegraph.WithFrame(spec.SceneFrame()))
 	if spec.Memory.Dir != "" {
 		h.memoryDir = h.resolve(spec.Memory.Dir)
 	}

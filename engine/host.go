@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Host is what in-process (builtin) tools may reach of their session. The
@@ -19,19 +20,38 @@ type Host interface {
 	// SceneLookup returns the scene-graph entries matching a query (a name, a
 	// class or a room), for the model to ask for detail beyond the Brief.
 	SceneLookup(query string) []scenegraph.Entry
+	// SceneRelations returns the relations a ref takes part in, of one kind
+	// when relation is not empty; an unknown ref is an error naming the
+	// known ones.
+	SceneRelations(ref, relation string) ([]scenegraph.Relation, error)
+	// SceneView returns the last view of a ref (the last image of the camera
+	// that last saw it), or an error saying why there is none.
+	SceneView(ref string) (scenegraph.View, error)
+	// SceneDescribe checks refs against the graph and returns each one's
+	// Brief line; an unknown ref is an error naming the known ones.
+	SceneDescribe(refs []string) ([]string, error)
 	// Emit sends an event to the active task's stream (notification, question).
 	Emit(Event)
 }
 
 // Question is what query_user asks; Refs are scene-graph refs attached as
-// candidates so the answer can be grounded. Kind tells a confirm hook's
-// question from the model's, so a channel that answers them separately (the
-// HTTP server) never takes an answer to one for the other.
+// candidates so the answer can be grounded, each described (and shown, by a
+// channel that can) in Candidates. Kind tells a confirm hook's question from
+// the model's, so a channel that answers them separately (the HTTP server)
+// never takes an answer to one for the other.
 type Question struct {
-	Kind    QuestionKind `json:"kind,omitempty"`
-	Text    string       `json:"text"`
-	Choices []string     `json:"choices,omitempty"`
-	Refs    []string     `json:"refs,omitempty"`
+	Kind       QuestionKind `json:"kind,omitempty"`
+	Text       string       `json:"text"`
+	Choices    []string     `json:"choices,omitempty"`
+	Refs       []string     `json:"refs,omitempty"`
+	Candidates []Candidate  `json:"candidates,omitempty"`
+}
+
+// Candidate is one attached ref: its Brief line and its last view, if kept.
+type Candidate struct {
+	Ref  string        `json:"ref"`
+	Line string        `json:"line"`
+	View *schema.Image `json:"-"`
 }
 
 // QuestionKind says who asks: the model (query_user) or a confirm hook.

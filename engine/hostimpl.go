@@ -71,6 +71,37 @@ func (a hostAdapter) SceneLookup(query string) []scenegraph.Entry {
 	return h.scene.Lookup(query)
 }
 
+// SceneRelations returns the relations of ref.
+func (a hostAdapter) SceneRelations(ref, relation string) ([]scenegraph.Relation, error) {
+	h := a.h
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	return h.scene.Relations(ref, relation)
+}
+
+// SceneView returns the last view of ref.
+func (a hostAdapter) SceneView(ref string) (scenegraph.View, error) {
+	h := a.h
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	return h.scene.View(ref)
+}
+
+// SceneDescribe checks refs and returns their Brief lines.
+func (a hostAdapter) SceneDescribe(refs []string) ([]string, error) {
+	h := a.h
+	h.hostMu.Lock()
+	defer h.hostMu.Unlock()
+	if err := h.scene.Known(refs...); err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i], _ = h.scene.Describe(r) // known: checked above
+	}
+	return lines, nil
+}
+
 // Emit queues an event for the running task's stream; the loop delivers it
 // at its next step. Without a running task the event is logged and dropped.
 func (a hostAdapter) Emit(ev Event) { a.h.queue(ev) }

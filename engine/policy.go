@@ -66,6 +66,9 @@ type PreResult struct {
 // PostResult is the outcome of the post-execution chain.
 type PostResult struct {
 	Verdict *schema.Verdict
+	// Evidence is the post-execution Observation the evaluator judged, when
+	// it read one (the Scene Graph effects read it as after).
+	Evidence *schema.Observation
 	// Notes are lines for the Task Notes timeline.
 	Notes []string
 }

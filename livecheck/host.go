@@ -22,7 +22,15 @@ func (noSession) SkillResource(string, string) (string, error) {
 	return "", errors.New("no session: thea validate --live does not read skill resources")
 }
 func (noSession) SceneLookup(string) []scenegraph.Entry { return nil }
-func (noSession) Emit(engine.Event)                     {}
+func (noSession) SceneRelations(string, string) ([]scenegraph.Relation, error) {
+	return nil, errNoScene
+}
+func (noSession) SceneView(string) (scenegraph.View, error) { return scenegraph.View{}, errNoScene }
+func (noSession) SceneDescribe([]string) ([]string, error)  { return nil, errNoScene }
+
+var errNoScene = errors.New("no session: thea validate --live has no scene graph")
+
+func (noSession) Emit(engine.Event) {}
 
 type noUser struct{}
 

@@ -64,6 +64,8 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 			p.resetSegments(name)
 			return failure("evaluator", "no evidence for the run: %v", err)
 		}
+		// Scene Graph effects read what the evidence showed.
+		c.Evidence = &after
 	}
 	if check != nil || contract.Verify != nil {
 		env := p.checkEnv(c, after)

@@ -20,8 +20,10 @@ type PostCall struct {
 	// Verdict is set by the first evaluate hook; later ones do not run again,
 	// so a call is evaluated exactly once.
 	Verdict *schema.Verdict
-	Notes   []string
-	policy  *Policy
+	// Evidence is the post-execution Observation the evaluation read.
+	Evidence *schema.Observation
+	Notes    []string
+	policy   *Policy
 }
 
 // Post runs the post-execution chain on a call the tool executed. The engine
@@ -42,7 +44,7 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.E
 		v := p.postStep(ctx, h, pc, machine)
 		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
 	}
-	return engine.PostResult{Verdict: pc.Verdict, Notes: pc.Notes}
+	return engine.PostResult{Verdict: pc.Verdict, Evidence: pc.Evidence, Notes: pc.Notes}
 }
 
 func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.HookVerdict) {

@@ -106,6 +106,11 @@ func ruleSource(s *Spec, path string) string {
 		}
 	case len(sels) == 3 && sels[0] == "tools" && sels[2] == "check":
 		return s.Tools[sels[1]].Check
+	case len(sels) == 5 && sels[0] == "tools" && sels[2] == "effects":
+		effs := s.Tools[sels[1]].Effects
+		if i, ok := idx(sels[3], len(effs)); ok {
+			return map[string]string{"of": effs[i].Of, "to": effs[i].To, "kind": effs[i].Kind}[sels[4]]
+		}
 	}
 	return ""
 }

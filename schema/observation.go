@@ -68,6 +68,16 @@ type Detection struct {
 	Room      string  `json:"room,omitempty" expr:"room"`
 	DistanceM float64 `json:"distance_m,omitempty" expr:"distance_m"`
 	Visible   bool    `json:"visible" expr:"visible"`
+	// Position is where the object is, in the scene graph's frame (default
+	// map), when the back-end knows; the Scene Graph tells two objects of one
+	// name apart by it.
+	Position *Point `json:"position,omitempty" expr:"position"`
+}
+
+// Point is a position in a frame, in metres.
+type Point struct {
+	X float64 `json:"x" expr:"x"`
+	Y float64 `json:"y" expr:"y"`
 }
 
 // Pose is the base pose in the map frame.

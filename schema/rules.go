@@ -12,6 +12,8 @@ type Rules struct {
 	// VerifyArgs are a verifier's argument expressions, by tool name and
 	// argument.
 	VerifyArgs map[string]map[string]*vm.Program
+	// Effects are each tool's compiled Scene Graph effects, in spec order.
+	Effects map[string][]CompiledEffect
 }
 
 // PreRules are the compiled expressions of one pre-hook.

@@ -62,6 +62,7 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError)
 		Post:       make([]PostRules, len(s.Hooks.Post)),
 		Checks:     map[string]*vm.Program{},
 		VerifyArgs: map[string]map[string]*vm.Program{},
+		Effects:    map[string][]CompiledEffect{},
 	}
 	for i, h := range s.Hooks.Pre {
 		r.Pre[i] = c.preHook(fmt.Sprintf("hooks.pre[%d]", i), h)
@@ -86,6 +87,12 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError)
 			r.VerifyArgs[name] = args
 		}
 	}
+	for _, name := range sortedKeys(s.Tools) {
+		if effs := s.Tools[name].Effects; len(effs) > 0 {
+			r.Effects[name] = c.effects("tools."+name+".effects", effs)
+		}
+	}
+	c.sceneFrame()
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}

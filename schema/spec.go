@@ -242,6 +242,9 @@ type ToolContract struct {
 	// up to MaxSegments times.
 	Segmented   bool `json:"segmented"`
 	MaxSegments int  `json:"max_segments"`
+	// Effects are the tool's changes to the Scene Graph, applied once when
+	// the evaluator confirms a call with a success verdict (see Effect).
+	Effects []Effect `json:"effects,omitempty"`
 }
 
 // Verify is a contract's verifier tool and the arguments it is called with:
@@ -380,6 +383,8 @@ type SceneGraph struct {
 	MaxBriefObjects int `json:"max_brief_objects"`
 	// StaleAfterTurns marks entries not re-observed for this many turns stale.
 	StaleAfterTurns int `json:"stale_after_turns"`
+	// Frame is the embodiment frame positions are given in (default "map").
+	Frame string `json:"frame"`
 }
 
 // RunLog configures the JSONL run log.

@@ -84,6 +84,7 @@ func (Execute) Run(ctx context.Context, t *engine.Turn) error {
 	if post.Verdict != nil {
 		res.Env.Verdict = post.Verdict
 	}
+	applyEffects(t, cc, res, post)
 	for _, n := range post.Notes {
 		t.Note(n)
 	}

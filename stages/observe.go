@@ -42,7 +42,7 @@ func (Observe) Run(ctx context.Context, t *engine.Turn) error {
 		return nil
 	}
 	t.SetObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", t.Number, tool, text), obs)
-	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs.Detections, clock, tool) })
+	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs, clock, tool) })
 	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
 	return nil
 }
@@ -87,7 +87,8 @@ func matchImages(meta, data []schema.Image) []schema.Image {
 }
 
 // SceneBrief refreshes the Scene Graph's clock and renders its compact
-// Brief into Refreshed context (R3.3).
+// Brief into Refreshed context (R3.3), replacing the previous one; the run
+// log receives it as a scene event.
 type SceneBrief struct{}
 
 // Name implements engine.Stage.
@@ -105,5 +106,6 @@ func (SceneBrief) Run(_ context.Context, t *engine.Turn) error {
 		brief = g.Brief(spec.SceneGraph.MaxBriefObjects)
 	})
 	t.SetBrief(brief)
+	t.Emit(engine.Event{Kind: engine.EventScene, Text: brief})
 	return nil
 }

@@ -27,6 +27,29 @@ type fakeHost struct {
 	resources map[string]string
 	entries   []scenegraph.Entry
 	panics    bool
+	// graph answers the ref look-ups (an empty graph when nil).
+	graph *scenegraph.Graph
+}
+
+func (h *fakeHost) scene() *scenegraph.Graph {
+	if h.graph == nil {
+		h.graph = scenegraph.New(10)
+	}
+	return h.graph
+}
+func (h *fakeHost) SceneRelations(ref, rel string) ([]scenegraph.Relation, error) {
+	return h.scene().Relations(ref, rel)
+}
+func (h *fakeHost) SceneView(ref string) (scenegraph.View, error) { return h.scene().View(ref) }
+func (h *fakeHost) SceneDescribe(refs []string) ([]string, error) {
+	if err := h.scene().Known(refs...); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i], _ = h.scene().Describe(r)
+	}
+	return out, nil
 }
 
 func (h *fakeHost) User() engine.UserChannel { return h.user }
@@ -82,18 +105,28 @@ func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
 
 func TestQueryUser(t *testing.T) {
 	script := user.NewScript(user.Answer{Match: "which mug", Answer: "2"})
-	h := &fakeHost{user: script}
+	h := &fakeHost{user: script, graph: twoMugs()}
 	ts := newBuiltin(t, builtinSpec(), h)
-	env := call(t, ts, "query_user", `{"question":"Put away which mug?","choices":["red","blue"],"refs":["obj:3","obj:7"]}`)
+	env := call(t, ts, "query_user", `{"question":"Put away which mug?","choices":["red","blue"],"refs":["obj:mug","obj:mug#2"]}`)
 	wantSuccess(t, env)
-	if env.Value["answer"] != "blue" {
+	// The second choice stands for the second ref: the answer is grounded.
+	if env.Value["answer"] != "blue" || env.Value["ref"] != "obj:mug#2" {
 		t.Fatalf("answer = %v", env.Value)
 	}
-	if q := script.Questions(); len(q) != 1 || strings.Join(q[0].Refs, ",") != "obj:3,obj:7" {
+	q := script.Questions()
+	if len(q) != 1 || strings.Join(q[0].Refs, ",") != "obj:mug,obj:mug#2" || len(q[0].Candidates) != 2 {
 		t.Fatalf("questions = %+v", q)
 	}
-	if len(h.events) != 1 || h.events[0].Kind != engine.EventQuestion || h.events[0].Args["answer"] != "blue" {
+	if c := q[0].Candidates[1]; !strings.HasPrefix(c.Line, "obj:mug#2: on place:cabinet") || c.View == nil || string(c.View.Data) != "head-png" {
+		t.Fatalf("candidate = %+v", c)
+	}
+	if len(h.events) != 1 || h.events[0].Kind != engine.EventQuestion || h.events[0].Args["answer"] != "blue" || h.events[0].Args["ref"] != "obj:mug#2" {
 		t.Fatalf("events = %+v", h.events)
+	}
+	// An unknown ref is refused before anyone is asked, naming the known refs.
+	wantFailure(t, call(t, ts, "query_user", `{"question":"Which mug?","refs":["obj:3"]}`), `unknown scene-graph ref "obj:3"`, "obj:mug#2", "not asked")
+	if len(script.Questions()) != 1 {
+		t.Fatal("a question with an unknown ref must not reach the user")
 	}
 	// Nothing left to answer: a failure the model can act on.
 	wantFailure(t, call(t, ts, "query_user", `{"question":"Really?"}`), "did not answer", "no answer")

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 // inputSchema generates a tool's input schema from its Go argument type, so
@@ -54,6 +57,15 @@ type resourceArgs struct {
 	Path  string `json:"path" jsonschema:"the resource's path as listed, relative to the skill's folder"`
 }
 
+type relationsArgs struct {
+	Ref      string `json:"ref" jsonschema:"a scene-graph ref from the Brief, e.g. obj:mug"`
+	Relation string `json:"relation,omitempty" jsonschema:"only relations of this kind: on, in, near or holding"`
+}
+
+type imageArgs struct {
+	Ref string `json:"ref" jsonschema:"a scene-graph ref from the Brief, e.g. obj:mug"`
+}
+
 type lookupArgs struct {
 	Query string `json:"query" jsonschema:"an object name, a class or a room"`
 }
@@ -65,19 +77,28 @@ func builtinTools(host engine.Host) []*builtinTool {
 				Name: "query_user",
 				Description: "Ask the person a question and wait for the answer. Use it when the instruction is ambiguous " +
 					"(which object, which place) or before an irreversible action you are unsure about; do not ask what you can observe. " +
-					"Give choices when there are few plausible answers, and attach scene-graph refs (from scene_lookup) of the candidates. " +
+					"Give choices when there are few plausible answers, and attach the candidates' scene-graph refs (from the Brief or scene_lookup) in the same order: " +
+					"the person sees them, and the result names the ref the answer picks. " +
 					"If it fails, nobody answered: decide with what you know or end the task explaining what you need.",
 				InputSchema: inputSchema[queryArgs]("question"),
 			},
 			run: typed("query_user", func(ctx context.Context, a queryArgs) engine.Envelope {
 				q := engine.Question{Text: a.Question, Choices: a.Choices, Refs: a.Refs}
+				if len(a.Refs) > 0 {
+					cands, err := candidates(host, a.Refs)
+					if err != nil {
+						return engine.Failure(fmt.Sprintf("not asked: %v. Attach only refs from the Brief or scene_lookup", err))
+					}
+					q.Candidates = cands
+				}
 				answer, err := host.User().Ask(ctx, q)
 				if err != nil {
 					return engine.Failure(fmt.Sprintf("the user did not answer (%v): decide with what you know or end the task saying what you need", err))
 				}
+				value := groundAnswer(answer, a.Choices, a.Refs)
 				host.Emit(engine.Event{Kind: engine.EventQuestion, Time: time.Now(), Tool: "query_user", Text: a.Question,
-					Args: map[string]any{"question": a.Question, "choices": a.Choices, "refs": a.Refs, "answer": answer}})
-				return engine.Envelope{Success: true, Value: map[string]any{"answer": answer}}
+					Args: map[string]any{"question": a.Question, "choices": a.Choices, "refs": a.Refs, "answer": answer, "ref": value["ref"]}})
+				return engine.Envelope{Success: true, Value: value}
 			}),
 		},
 		{
@@ -128,6 +149,41 @@ func builtinTools(host engine.Host) []*builtinTool {
 		},
 		{
 			def: model.ToolDef{
+				Name: "get_object_relations",
+				Description: "List what the scene graph relates a ref to (on, in, near, holding, in both directions), each with its source " +
+					"(an observation and camera, or a confirmed call), its turn and whether it is stale. Refs come from the Brief.",
+				InputSchema: inputSchema[relationsArgs]("ref"),
+			},
+			run: typed("get_object_relations", func(_ context.Context, a relationsArgs) engine.Envelope {
+				rels, err := host.SceneRelations(a.Ref, a.Relation)
+				if err != nil {
+					return engine.Failure(err.Error())
+				}
+				list, err := plain(rels)
+				if err != nil {
+					return engine.Failure(fmt.Sprintf("get_object_relations could not encode its result: %v", err))
+				}
+				return engine.Envelope{Success: true, Value: map[string]any{"ref": a.Ref, "count": len(rels), "relations": list}}
+			}),
+		},
+		{
+			def: model.ToolDef{
+				Name: "get_image",
+				Description: "Show the last camera image that saw a ref (only each camera's latest image is kept). " +
+					"It fails when that camera has looked elsewhere since: then move or observe to look again.",
+				InputSchema: inputSchema[imageArgs]("ref"),
+			},
+			run: typed("get_image", func(_ context.Context, a imageArgs) engine.Envelope {
+				v, err := host.SceneView(a.Ref)
+				if err != nil {
+					return engine.Failure(err.Error())
+				}
+				return engine.Envelope{Success: true, Images: []schema.Image{v.Image},
+					Value: map[string]any{"ref": v.Ref, "camera": v.Camera, "turn": v.Turn}}
+			}),
+		},
+		{
+			def: model.ToolDef{
 				Name: "scene_lookup",
 				Description: "Look up objects in the scene graph (the harness's memory of what has been seen) by name, class or room, " +
 					"with where they were seen, by which source, and how fresh that is. It does not look: if nothing or only stale " +
@@ -136,18 +192,84 @@ func builtinTools(host engine.Host) []*builtinTool {
 			},
 			run: typed("scene_lookup", func(_ context.Context, a lookupArgs) engine.Envelope {
 				entries := host.SceneLookup(a.Query)
-				// Round-trip through JSON so the envelope holds plain values, as
-				// an MCP tool's would.
-				b, err := json.Marshal(entries)
+				list, err := plain(entries)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("scene_lookup could not encode its result: %v", err))
-				}
-				list := []any{}
-				if err := json.Unmarshal(b, &list); err != nil {
 					return engine.Failure(fmt.Sprintf("scene_lookup could not encode its result: %v", err))
 				}
 				return engine.Envelope{Success: true, Value: map[string]any{"query": a.Query, "count": len(entries), "entries": list}}
 			}),
 		},
 	}
+}
+
+// plain round-trips v through JSON so an envelope holds plain values, as an
+// MCP tool's would.
+func plain[T any](v []T) ([]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	list := []any{}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// candidates checks a question's refs against the Scene Graph and describes
+// each, with its last view when one is kept.
+func candidates(host engine.Host, refs []string) ([]engine.Candidate, error) {
+	lines, err := host.SceneDescribe(refs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Candidate, len(refs))
+	for i, r := range refs {
+		out[i] = engine.Candidate{Ref: r, Line: lines[i]}
+		if v, err := host.SceneView(r); err == nil {
+			img := v.Image
+			out[i].View = &img
+		}
+	}
+	return out, nil
+}
+
+// groundAnswer ties the answer to a ref: a picked choice stands for the ref
+// at its index when choices and refs pair up one to one (or is itself a
+// ref); otherwise an answer naming exactly one attached ref picks it. The
+// value names the chosen ref so the rest of the task can ground on it.
+func groundAnswer(answer string, choices, refs []string) map[string]any {
+	v := map[string]any{"answer": answer}
+	a := strings.TrimSpace(answer)
+	ref := ""
+	for i, c := range choices {
+		if !strings.EqualFold(a, strings.TrimSpace(c)) {
+			continue
+		}
+		v["choice"] = c
+		switch {
+		case len(choices) == len(refs):
+			ref = refs[i]
+		case slices.Contains(refs, c):
+			ref = c
+		}
+		break
+	}
+	if ref == "" && v["choice"] == nil {
+		var named []string
+		words := strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(" \t\n,;.!?()\"'", r) })
+		for _, r := range refs {
+			if slices.Contains(words, r) {
+				named = append(named, r)
+			}
+		}
+		if len(named) == 1 {
+			ref = named[0]
+		}
+	}
+	if ref != "" {
+		v["ref"] = ref
+		v["grounded"] = "the user's answer picks " + ref
+	}
+	return v
 }

@@ -24,7 +24,8 @@ func (s *simulator) detections() []schema.Detection {
 			pl := s.objects[o.Name]
 			out = append(out, schema.Detection{Name: o.Name, Class: o.Class, Camera: c.Name,
 				Relation: pl.Relation, Target: pl.Target, Room: s.w.roomAt(pl.Position),
-				DistanceM: round3(s.pose.Pos.Dist(pl.Position)), Visible: true})
+				DistanceM: round3(s.pose.Pos.Dist(pl.Position)), Visible: true,
+				Position: &schema.Point{X: round3(pl.Position.X), Y: round3(pl.Position.Y)}})
 		}
 	}
 	return out

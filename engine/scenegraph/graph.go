@@ -1,155 +1,278 @@
 package scenegraph
 
 import (
-	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/thea-harness/thea/schema"
 )
 
-// Entry is one object of the graph.
-type Entry struct {
-	Ref      string `json:"ref"`
-	Name     string `json:"name"`
-	Class    string `json:"class,omitempty"`
-	Relation string `json:"relation,omitempty"`
-	Target   string `json:"target,omitempty"`
-	Room     string `json:"room,omitempty"`
-	// Source is the tool (and camera) that last reported the object.
-	Source   string  `json:"source"`
-	SeenTurn int     `json:"seen_turn"` // freshness
-	Stale    bool    `json:"stale,omitempty"`
-	DistM    float64 `json:"distance_m,omitempty"`
+// NodeKind says what a ref stands for.
+type NodeKind string
+
+// The node kinds.
+const (
+	KindObject    NodeKind = "object"
+	KindContainer NodeKind = "container"
+	KindPlace     NodeKind = "place"
+	KindRobot     NodeKind = "robot"
+)
+
+// RobotRef is the robot's ref.
+const RobotRef = "robot"
+
+// The relations of the graph. An object rests on or in one thing, or is
+// held by the robot: one support at a time.
+const (
+	RelOn      = "on"
+	RelIn      = "in"
+	RelNear    = "near"
+	RelHolding = "holding"
+)
+
+const (
+	// matchRadiusM: a detection within this distance of a known object of
+	// the same name and class is that object.
+	matchRadiusM = 0.5
+	// nearDriftM: the robot is no longer near what it drove to once it has
+	// moved this far from where it stood.
+	nearDriftM = 1.0
+)
+
+// Source is the provenance of a fact: an observation (which tool, which
+// camera) or a confirmed call (which tool, which call).
+type Source struct {
+	Kind   string `json:"kind"` // observation | call
+	Tool   string `json:"tool,omitempty"`
+	Camera string `json:"camera,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+	Turn   int    `json:"turn"`
+}
+
+// Relation is one typed edge: Subject Kind Target (obj:mug on place:table,
+// robot holding obj:mug), with where it comes from.
+type Relation struct {
+	Subject string `json:"subject"`
+	Kind    string `json:"kind"`
+	Target  string `json:"target"`
+	Source  Source `json:"source"`
+	Stale   bool   `json:"stale,omitempty"`
+	// anchor is the robot's position when a robot near relation was set.
+	anchor *schema.Point
+}
+
+type node struct {
+	ref, name, class string
+	kind             NodeKind
+	room             string
+	pos              *schema.Point
+	thetaDeg         float64
+	distM            float64
+	state            string
+	stateSrc         Source
+	// seen is the last evidence about the node (observation or call).
+	seen Source
+	// views: camera → the turn it last saw this node.
+	views map[string]int
+}
+
+type storedImage struct {
+	img  schema.Image
+	turn int
 }
 
 // Graph is the working Scene Graph of one session. It is not safe for
 // concurrent use; the engine serialises access.
 type Graph struct {
 	staleAfter int
-	byName     map[string]*Entry
-	order      []*Entry // insertion order; the Brief sorts a copy
+	frame      string
 	turn       int
+	nodes      map[string]*node
+	order      []*node // creation order
+	rels       []*Relation
+	// images keeps the last image of each camera only; refs point to it.
+	images map[string]storedImage
+	// applied: keys of the calls whose effects were applied → their turn.
+	applied map[string]int
 }
 
-// New makes an empty graph; entries not re-observed for staleAfter turns are
-// marked stale (0 disables staleness).
-func New(staleAfter int) *Graph {
-	return &Graph{staleAfter: staleAfter, byName: map[string]*Entry{}}
-}
+// Option configures a Graph.
+type Option func(*Graph)
 
-// Update merges one observation's detections seen at turn by source.
-func (g *Graph) Update(dets []schema.Detection, turn int, source string) {
-	g.turn = max(g.turn, turn)
-	for _, d := range dets {
-		if d.Name == "" {
-			continue
+// WithFrame declares the frame positions are given in (default "map").
+func WithFrame(frame string) Option {
+	return func(g *Graph) {
+		if frame != "" {
+			g.frame = frame
 		}
-		e, ok := g.byName[d.Name]
-		if !ok {
-			e = &Entry{Ref: "obj:" + d.Name, Name: d.Name}
-			g.byName[d.Name] = e
-			g.order = append(g.order, e)
-		}
-		src := source
-		if d.Camera != "" {
-			src = source + "/" + d.Camera
-		}
-		e.Class, e.Relation, e.Target, e.Room = keep(e.Class, d.Class), keep(e.Relation, d.Relation), keep(e.Target, d.Target), keep(e.Room, d.Room)
-		e.Source, e.SeenTurn, e.DistM = src, turn, d.DistanceM
 	}
-	g.markStale()
 }
 
-// Advance moves the graph's clock without new evidence (a turn without an
-// observation), so freshness keeps counting.
+// New makes a graph holding only the robot; facts not confirmed for
+// staleAfter turns are marked stale (0 disables staleness).
+func New(staleAfter int, opts ...Option) *Graph {
+	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{},
+		images: map[string]storedImage{}, applied: map[string]int{}}
+	for _, o := range opts {
+		o(g)
+	}
+	g.add(&node{ref: RobotRef, name: RobotRef, kind: KindRobot})
+	return g
+}
+
+// Frame is the frame the graph's positions are in.
+func (g *Graph) Frame() string { return g.frame }
+
+func (g *Graph) add(n *node) *node {
+	if n.views == nil {
+		n.views = map[string]int{}
+	}
+	g.nodes[n.ref] = n
+	g.order = append(g.order, n)
+	return n
+}
+
+// newRef gives a fresh ref for a name: obj:mug, then obj:mug#2, obj:mug#3.
+func (g *Graph) newRef(prefix, name string) string {
+	base := prefix + ":" + strings.ReplaceAll(name, " ", "_")
+	if _, taken := g.nodes[base]; !taken {
+		return base
+	}
+	for i := 2; ; i++ {
+		r := base + "#" + strconv.Itoa(i)
+		if _, taken := g.nodes[r]; !taken {
+			return r
+		}
+	}
+}
+
+// Len is the number of refs, the robot included.
+func (g *Graph) Len() int { return len(g.order) }
+
+// Advance moves the graph's clock without new evidence, so freshness keeps
+// counting.
 func (g *Graph) Advance(turn int) {
 	g.turn = max(g.turn, turn)
 	g.markStale()
 }
 
 func (g *Graph) markStale() {
-	for _, e := range g.order {
-		e.Stale = g.staleAfter > 0 && g.turn-e.SeenTurn >= g.staleAfter
+	stale := func(turn int) bool { return g.staleAfter > 0 && g.turn-turn >= g.staleAfter }
+	for _, r := range g.rels {
+		r.Stale = stale(r.Source.Turn)
 	}
 }
 
-func keep(old, v string) string {
-	if v == "" {
-		return old
-	}
-	return v
-}
+func (g *Graph) stale(turn int) bool { return g.staleAfter > 0 && g.turn-turn >= g.staleAfter }
 
-// Len is the number of objects known.
-func (g *Graph) Len() int { return len(g.order) }
-
-// Brief renders at most maxObjects entries, freshest first, with source and
-// freshness; it says how many were left out.
-func (g *Graph) Brief(maxObjects int) string {
-	if len(g.order) == 0 {
-		return fmt.Sprintf("Scene Graph Brief (turn %d): no objects observed yet.", g.turn)
-	}
-	es := g.sorted()
-	var b strings.Builder
-	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, %d objects):\n", g.turn, len(es))
-	n := len(es)
-	if maxObjects > 0 && n > maxObjects {
-		n = maxObjects
-	}
-	for _, e := range es[:n] {
-		b.WriteString("- ")
-		b.WriteString(line(e))
-		fmt.Fprintf(&b, " [src %s, seen turn %d", e.Source, e.SeenTurn)
-		if e.Stale {
-			b.WriteString(", stale")
-		}
-		b.WriteString("]\n")
-	}
-	if n < len(es) {
-		fmt.Fprintf(&b, "(%d more; ask scene lookup for detail)\n", len(es)-n)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-func line(e *Entry) string {
-	s := e.Ref
-	if e.Class != "" {
-		s += " (" + e.Class + ")"
-	}
-	if e.Relation != "" && e.Target != "" {
-		s += " " + e.Relation + " " + e.Target
-	}
-	if e.Room != "" {
-		s += " in room " + e.Room
-	}
-	return s
-}
-
-// sorted returns the entries freshest first, then by name, so the Brief is
-// deterministic.
-func (g *Graph) sorted() []*Entry {
-	es := slices.Clone(g.order)
-	slices.SortStableFunc(es, func(a, b *Entry) int {
-		if a.SeenTurn != b.SeenTurn {
-			return b.SeenTurn - a.SeenTurn
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	return es
-}
-
-// Lookup returns copies of the entries whose name, class, room, target or ref
-// contains query (case-insensitive), freshest first. An empty query matches all.
-func (g *Graph) Lookup(query string) []Entry {
-	q := strings.ToLower(strings.TrimSpace(query))
-	var out []Entry
-	for _, e := range g.sorted() {
-		if q == "" || contains(e.Name, q) || contains(e.Class, q) || contains(e.Room, q) || contains(e.Target, q) || contains(e.Ref, q) {
-			out = append(out, *e)
+// edges returns the relations of subject of the given kinds.
+func (g *Graph) edges(subject string, kinds ...string) []*Relation {
+	var out []*Relation
+	for _, r := range g.rels {
+		if r.Subject == subject && slices.Contains(kinds, r.Kind) {
+			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func contains(s, q string) bool { return strings.Contains(strings.ToLower(s), q) }
+// drop removes the relations for which f holds.
+func (g *Graph) drop(f func(r *Relation) bool) {
+	g.rels = slices.DeleteFunc(g.rels, f)
+}
+
+// setSupport makes subject rest kind (on, in) target, or near it; it ends
+// any other support of the subject, its being held included.
+func (g *Graph) setSupport(subject, kind, target string, src Source) {
+	g.drop(func(r *Relation) bool {
+		return r.Subject == subject && r.Kind != RelHolding || r.Kind == RelHolding && r.Target == subject
+	})
+	g.rels = append(g.rels, &Relation{Subject: subject, Kind: kind, Target: target, Source: src})
+}
+
+// hold makes the robot hold ref (or nothing when ref is ""); the held object
+// loses its support and its position is the gripper's.
+func (g *Graph) hold(ref string, src Source) {
+	g.drop(func(r *Relation) bool {
+		return r.Subject == RobotRef && r.Kind == RelHolding || ref != "" && r.Subject == ref && r.Kind != RelHolding
+	})
+	if ref == "" {
+		return
+	}
+	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelHolding, Target: ref, Source: src})
+	// In the gripper it is where the robot is.
+	n := g.nodes[ref]
+	n.pos, n.room = nil, keep(n.room, g.nodes[RobotRef].room)
+}
+
+// holding is the ref the robot holds, "" for none.
+func (g *Graph) holding() string {
+	if es := g.edges(RobotRef, RelHolding); len(es) > 0 {
+		return es[0].Target
+	}
+	return ""
+}
+
+// setNear makes the robot near target. The relation is anchored at the
+// first pose observed after it (where the call left the robot).
+func (g *Graph) setNear(target string, src Source) {
+	g.drop(func(r *Relation) bool { return r.Subject == RobotRef && r.Kind == RelNear })
+	if target == "" {
+		return
+	}
+	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelNear, Target: target, Source: src})
+}
+
+// findByName returns the nodes of the kinds named name (case-insensitive).
+func (g *Graph) findByName(name string, kinds ...NodeKind) []*node {
+	var out []*node
+	for _, n := range g.order {
+		if strings.EqualFold(n.name, name) && slices.Contains(kinds, n.kind) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// place returns the node a relation's target names: a ref, else a known
+// container, place or object of that name, else a new place.
+func (g *Graph) place(name, room string, src Source) *node {
+	if n, ok := g.nodes[name]; ok {
+		return n
+	}
+	for _, k := range []NodeKind{KindContainer, KindPlace, KindObject} {
+		if ns := g.findByName(name, k); len(ns) > 0 {
+			return g.nearest(ns)
+		}
+	}
+	return g.add(&node{ref: g.newRef("place", name), name: name, kind: KindPlace, room: room, seen: src})
+}
+
+// nearest picks, of several nodes, the one held, else the closest to the
+// robot, else the freshest, else the first made: a name resolves the same
+// way every time.
+func (g *Graph) nearest(ns []*node) *node {
+	if len(ns) == 1 {
+		return ns[0]
+	}
+	held := g.holding()
+	robot := g.nodes[RobotRef].pos
+	best, bestScore := ns[0], math.Inf(1)
+	for _, n := range ns {
+		score := float64(g.turn-n.seen.Turn) * 100
+		switch {
+		case n.ref == held:
+			score = -1
+		case robot != nil && n.pos != nil:
+			score = dist(*robot, *n.pos)
+		}
+		if score < bestScore {
+			best, bestScore = n, score
+		}
+	}
+	return best
+}
+
+func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }

@@ -1,55 +1,267 @@
 package scenegraph
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
 )
 
-func TestGraphUpdateBriefAndStaleness(t *testing.T) {
+func pt(x, y float64) *schema.Point { return &schema.Point{X: x, Y: y} }
+
+func kitchen(turn int, dets ...schema.Detection) *schema.Observation {
+	return &schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Detections: dets,
+		State: map[string]any{"drawers": map[string]any{"top_drawer": "closed"}}}
+}
+
+func mug(cam string, x, y float64, target string) schema.Detection {
+	return schema.Detection{Name: "mug", Class: "mug", Camera: cam, Relation: "on", Target: target, Room: "kitchen", Position: pt(x, y)}
+}
+
+func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 	g := New(2)
-	g.Update([]schema.Detection{{Name: "mug", Class: "cup", Camera: "head", Relation: "on", Target: "table", Room: "kitchen"}}, 1, "sim.observe")
-	g.Update([]schema.Detection{{Name: "plate", Class: "dish", Room: "kitchen"}, {Name: ""}}, 2, "sim.observe")
-	if g.Len() != 2 {
-		t.Fatalf("Len = %d, want 2 (nameless detections ignored)", g.Len())
-	}
+	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table"), mug("wrist", 11.2, 2.5, "table")), 1, "observe")
+	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
 	g.Advance(3)
-	brief := g.Brief(10)
-	want := `Scene Graph Brief (turn 3, 2 objects):
-- obj:plate (dish) in room kitchen [src sim.observe, seen turn 2]
-- obj:mug (cup) on table in room kitchen [src sim.observe/head, seen turn 1, stale]`
-	if brief != want {
-		t.Fatalf("Brief:\n%s\nwant:\n%s", brief, want)
+	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from; stale: not confirmed for 2+ turns):
+- robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing
+- obj:plate (dish): room kitchen [observe/head t2]
+- container:top_drawer: closed [observe t1, stale]
+- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]
+- place:table: room kitchen`
+	if got := g.Brief(10); got != want {
+		t.Fatalf("Brief:\n%s\nwant:\n%s", got, want)
 	}
-	// Re-observing refreshes and keeps known fields a new detection omits.
-	g.Update([]schema.Detection{{Name: "mug", Relation: "in", Target: "drawer"}}, 4, "sim.observe")
-	e := g.Lookup("mug")
-	if len(e) != 1 || e[0].Stale || e[0].Target != "drawer" || e[0].Class != "cup" || e[0].SeenTurn != 4 {
+	// Re-observing refreshes the fact; one object seen by two cameras is one ref.
+	g.Update(kitchen(4, mug("head", 11.25, 2.5, "table")), 4, "observe")
+	if e := g.Lookup("mug"); len(e) != 1 || e[0].Stale || e[0].SeenTurn != 4 || e[0].Target != "place:table" || e[0].Frame != "map" {
 		t.Fatalf("after re-observation: %+v", e)
 	}
 }
 
-func TestBriefIsBounded(t *testing.T) {
-	g := New(0)
-	for i, n := range []string{"a", "b", "c", "d"} {
-		g.Update([]schema.Detection{{Name: n}}, i+1, "obs")
+// Two mugs are two refs, and each keeps its ref by position whatever the
+// order the detections come in; a mug far from both is a third.
+func TestTwoSameNameObjectsKeepTwoRefs(t *testing.T) {
+	g := New(10)
+	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table"), mug("head", 12.5, 4.6, "cabinet")), 1, "observe")
+	g.Update(kitchen(2, mug("head", 12.45, 4.6, "cabinet"), mug("head", 11.15, 2.5, "table")), 2, "observe")
+	g.Update(kitchen(3, mug("wrist", 12.5, 4.65, "cabinet")), 3, "observe")
+	refs := map[string]string{}
+	for _, e := range g.Lookup("mug") {
+		refs[e.Ref] = e.Target
 	}
-	b := g.Brief(2)
-	if strings.Count(b, "\n- ") != 2 || !strings.Contains(b, "(2 more; ask scene lookup for detail)") || !strings.Contains(b, "obj:d") {
-		t.Fatalf("bounded brief:\n%s", b)
+	if len(refs) != 2 || refs["obj:mug"] != "place:table" || refs["obj:mug#2"] != "place:cabinet" {
+		t.Fatalf("refs %v, want obj:mug on the table and obj:mug#2 on the cabinet", refs)
 	}
-	if !strings.Contains(New(0).Brief(3), "no objects observed yet") {
-		t.Fatal("empty brief must say so")
+	if a, b := get(t, g, "obj:mug#2"), get(t, g, "obj:mug"); a.SeenTurn != 3 || b.SeenTurn != 2 {
+		t.Fatalf("freshness by instance: %+v", g.Lookup("mug"))
+	}
+	g.Update(kitchen(4, mug("head", 5, 1, "sofa")), 4, "observe")
+	if n := len(g.Lookup("mug")); n != 3 {
+		t.Fatalf("a mug 6 m away is another instance: %d refs", n)
+	}
+	// Without positions, the support tells them apart.
+	h := New(10)
+	noPos := func(target string) schema.Detection {
+		return schema.Detection{Name: "cup", Camera: "head", Relation: "on", Target: target}
+	}
+	h.Update(&schema.Observation{Detections: []schema.Detection{noPos("table"), noPos("shelf")}}, 1, "observe")
+	h.Update(&schema.Observation{Detections: []schema.Detection{noPos("shelf"), noPos("table")}}, 2, "observe")
+	if e := h.Lookup("cup"); len(e) != 2 || e[0].Ref == e[1].Ref {
+		t.Fatalf("two cups without positions: %+v", e)
 	}
 }
 
-func TestLookupMatchesNameClassRoomAndRef(t *testing.T) {
-	g := New(0)
-	g.Update([]schema.Detection{{Name: "red_mug", Class: "cup", Room: "kitchen"}, {Name: "book", Class: "book", Room: "study"}}, 1, "obs")
-	for q, want := range map[string]int{"mug": 1, "CUP": 1, "study": 1, "obj:book": 1, "": 2, "sofa": 0} {
-		if got := len(g.Lookup(q)); got != want {
-			t.Errorf("Lookup(%q) = %d entries, want %d", q, got, want)
+func get(t *testing.T, g *Graph, ref string) Entry {
+	t.Helper()
+	e, ok := g.Get(ref)
+	if !ok {
+		t.Fatalf("no ref %s; refs %v", ref, g.Refs())
+	}
+	return e
+}
+
+func compile(t *testing.T, tool string, effs ...schema.Effect) []schema.CompiledEffect {
+	t.Helper()
+	s := &schema.Spec{Tools: map[string]schema.ToolContract{tool: {Effects: effs}}}
+	r, errs := schema.CompileRules(s)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return r.Effects[tool]
+}
+
+func TestEffectsPickPlaceOpenOnce(t *testing.T) {
+	g := New(10)
+	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table")), 1, "observe")
+	pick := compile(t, "pick_up", schema.Effect{Remove: "relation", Of: "args.object_name", Kind: "on"},
+		schema.Effect{Set: "robot.holding", To: "args.object_name"})
+	ops, err := Evaluate(pick, &schema.CheckEnv{Args: map[string]any{"object_name": "mug"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Kind: "call", Tool: "pick_up", CallID: "c1", Turn: 1}
+	lines, err := g.Apply("1/c1", src, ops)
+	if err != nil || strings.Join(lines, "; ") != "obj:mug on place:table removed; robot holding obj:mug" {
+		t.Fatalf("apply = %q, %v", lines, err)
+	}
+	if _, err := g.Apply("1/c1", src, ops); !errors.Is(err, ErrApplied) {
+		t.Fatalf("second apply of one call: %v", err)
+	}
+	b := g.Brief(10)
+	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot, room kitchen [pick_up ✓ t1]"} {
+		if !strings.Contains(b, want) {
+			t.Fatalf("Brief lacks %q:\n%s", want, b)
 		}
+	}
+	open := compile(t, "open_drawer", schema.Effect{Set: "state", Of: "args.name", To: "'open'"})
+	place := compile(t, "place", schema.Effect{Add: "relation", Of: "args.object_name", Kind: "args.relation", To: "args.target"},
+		schema.Effect{Clear: "robot.holding"})
+	for i, step := range []struct {
+		effs []schema.CompiledEffect
+		args map[string]any
+	}{{open, map[string]any{"name": "top_drawer"}}, {place, map[string]any{"object_name": "mug", "relation": "in", "target": "top_drawer"}}} {
+		ops, err := Evaluate(step.effs, &schema.CheckEnv{Args: step.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Apply(string(rune('a'+i)), Source{Kind: "call", Tool: "t", Turn: 2 + i}, ops); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e := get(t, g, "obj:mug"); e.Relation != "in" || e.Target != "container:top_drawer" || e.Position != nil {
+		t.Fatalf("mug after place: %+v", e)
+	}
+	if e := get(t, g, "container:top_drawer"); e.State != "open" {
+		t.Fatalf("drawer after open: %+v", e)
+	}
+	// The next observation sees the mug in the drawer: the same ref.
+	in := mug("head", 12.6, 4.2, "top_drawer")
+	in.Relation = "in"
+	g.Update(kitchen(5, in), 5, "observe")
+	if es := g.Lookup("mug"); len(es) != 1 || es[0].Ref != "obj:mug" || es[0].Target != "container:top_drawer" {
+		t.Fatalf("mug seen in the drawer: %+v", es)
+	}
+}
+
+func TestEvaluateRefusesBadValues(t *testing.T) {
+	place := compile(t, "place", schema.Effect{Add: "relation", Of: "args.object_name", Kind: "args.relation", To: "args.target"})
+	for _, args := range []map[string]any{
+		{"object_name": "mug", "relation": "under", "target": "table"},
+		{"object_name": 3.0, "relation": "on", "target": "table"},
+		{"relation": "on", "target": "table"},
+	} {
+		if _, err := Evaluate(place, &schema.CheckEnv{Args: args}); err == nil || !strings.Contains(err.Error(), "tools.place.effects[0]") {
+			t.Errorf("Evaluate(%v) = %v, want an error naming the effect", args, err)
+		}
+	}
+}
+
+func TestObservationHeldAndNear(t *testing.T) {
+	g := New(10)
+	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table")), 1, "observe")
+	nav := compile(t, "navigate_to", schema.Effect{Set: "robot.near", To: "args.target"})
+	ops, _ := Evaluate(nav, &schema.CheckEnv{Args: map[string]any{"target": "table"}})
+	if _, err := g.Apply("n", Source{Kind: "call", Tool: "navigate_to", Turn: 1}, ops); err != nil {
+		t.Fatal(err)
+	}
+	obs := kitchen(2)
+	obs.Held = "mug"
+	g.Update(obs, 2, "observe")
+	if r, _ := g.Relations("obj:mug", "held"); len(r) != 1 || r[0].Subject != RobotRef || r[0].Source.Kind != "observation" {
+		t.Fatalf("held from observation: %+v", r)
+	}
+	if r, _ := g.Relations("obj:mug", "on"); len(r) != 0 {
+		t.Fatalf("a held mug is on nothing: %+v", r)
+	}
+	// Driving 3 m away ends "near"; an observation with an empty gripper
+	// ends holding.
+	far := kitchen(3)
+	far.Pose.X = 7
+	g.Update(far, 3, "observe")
+	if r, _ := g.Relations(RobotRef, ""); len(r) != 0 {
+		t.Fatalf("robot relations after driving away empty-handed: %+v", r)
+	}
+}
+
+func TestLookupsRefuseUnknownRefs(t *testing.T) {
+	g := New(10)
+	img := []byte("png")
+	obs := kitchen(1, mug("head", 11.2, 2.5, "table"))
+	obs.Images = []schema.Image{{Camera: "head", MIME: "image/png", Data: img}, {Camera: "wrist", MIME: "image/png", Data: []byte("w")}}
+	g.Update(obs, 1, "observe")
+	if _, err := g.Relations("obj:cup", ""); err == nil || !strings.Contains(err.Error(), `unknown scene-graph ref "obj:cup"`) || !strings.Contains(err.Error(), "obj:mug") {
+		t.Fatalf("Relations of an unknown ref: %v", err)
+	}
+	if _, err := g.Relations("obj:mug", "under"); err == nil {
+		t.Fatal("an unknown relation kind must be refused")
+	}
+	if err := g.Known("robot", "obj:mug", "place:moon"); err == nil || !strings.Contains(err.Error(), `"place:moon"`) {
+		t.Fatalf("Known: %v", err)
+	}
+	v, err := g.View("obj:mug")
+	if err != nil || v.Camera != "head" || string(v.Image.Data) != "png" || v.Turn != 1 {
+		t.Fatalf("View = %+v, %v", v, err)
+	}
+	if _, err := g.View("obj:nope"); err == nil {
+		t.Fatal("View of an unknown ref must fail")
+	}
+	if _, err := g.View("place:table"); err == nil || !strings.Contains(err.Error(), "never been seen") {
+		t.Fatalf("View of a place no camera saw: %v", err)
+	}
+	// The head camera's next image does not show the mug: its view is gone
+	// (one image per camera is kept), and the error says to look again.
+	obs2 := kitchen(2)
+	obs2.Images = []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("new")}}
+	g.Update(obs2, 2, "observe")
+	if _, err := g.View("obj:mug"); err == nil || !strings.Contains(err.Error(), "look again") {
+		t.Fatalf("View after the camera moved on: %v", err)
+	}
+	if len(g.images) != 2 {
+		t.Fatalf("stored images %d, want one per camera", len(g.images))
+	}
+}
+
+// Past the detailed count, every ref still has a line: the Brief is
+// compacted by field selection, not by dropping refs.
+func TestBriefKeepsEveryRef(t *testing.T) {
+	g := New(0)
+	for i, n := range []string{"a", "b", "c", "d"} {
+		g.Update(&schema.Observation{Detections: []schema.Detection{{Name: n, Class: "thing", Relation: "on", Target: "floor", Room: "hall"}}}, i+1, "obs")
+	}
+	b := g.Brief(2)
+	if strings.Count(b, "\n- ") != 6 || !strings.Contains(b, "- obj:a: on place:floor [t1]") || !strings.Contains(b, "- obj:d (thing): on place:floor, room hall [obs t4]") {
+		t.Fatalf("Brief:\n%s", b)
+	}
+	if !strings.Contains(New(3).Brief(3), "no objects observed yet") {
+		t.Fatal("an empty brief must say so")
+	}
+}
+
+// BenchmarkTurn is one turn's Scene Graph work with 100 known objects: merge
+// an observation of 20 detections seen by two cameras, render the Brief.
+func BenchmarkTurn(b *testing.B) {
+	g := New(10)
+	var all []schema.Detection
+	for i := range 100 {
+		all = append(all, schema.Detection{Name: "thing", Class: "thing", Camera: "head", Relation: "on", Target: "floor",
+			Position: pt(float64(i), 0)})
+	}
+	g.Update(&schema.Observation{Detections: all}, 1, "observe")
+	obs := &schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "hall"}}
+	for i := range 20 {
+		d := all[i*5]
+		obs.Detections = append(obs.Detections, d)
+		d.Camera = "wrist"
+		obs.Detections = append(obs.Detections, d)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		g.Update(obs, i+2, "observe")
+		_ = g.Brief(20)
+	}
+	if g.Len() != 102 {
+		b.Fatalf("refs %d, want 100 things, the floor and the robot", g.Len())
 	}
 }

@@ -65,6 +65,12 @@ func (t *Writer) Write(ev engine.Event) error {
 		t.line(ev, "replan", oneLine(ev.Text, 200))
 	case engine.EventCancel:
 		t.line(ev, "cancel", oneLine(ev.Text, 200))
+	case engine.EventScene:
+		// A confirmed call's effects follow its result; the Brief itself is
+		// in the run log, too long for a trace line.
+		if ev.Tool != "" {
+			t.later(ev, "scene", Escape(ev.Tool)+": "+oneLine(ev.Text, 200))
+		}
 	case engine.EventMemory:
 		t.line(ev, "memory", oneLine(ev.Text, 200))
 	case engine.EventSinkError:

@@ -73,7 +73,13 @@ func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
 	for i, c := range q.Choices {
 		fmt.Fprintf(&b, "  %d) %s\n", i+1, trace.Escape(c))
 	}
-	if len(q.Refs) > 0 {
+	switch {
+	case len(q.Candidates) > 0:
+		b.WriteString("  about:\n")
+		for _, c := range q.Candidates {
+			fmt.Fprintf(&b, "    %s\n", trace.Escape(c.Line))
+		}
+	case len(q.Refs) > 0:
 		fmt.Fprintf(&b, "  (about: %s)\n", trace.Escape(strings.Join(q.Refs, ", ")))
 	}
 	b.WriteString("> ")

@@ -12,7 +12,7 @@ import (
 
 func TestTerminalAsk(t *testing.T) {
 	var out strings.Builder
-	term := NewTerminal(strings.NewReader("2\n  the green one \n"), &out)
+	term := NewTerminal(strings.NewReader("2\n  the green one \n1\n"), &out)
 	got, err := term.Ask(t.Context(), engine.Question{Text: "Which mug?", Choices: []string{"red", "blue"}, Refs: []string{"obj:1"}})
 	if err != nil || got != "blue" {
 		t.Fatalf("Ask = %q, %v", got, err)
@@ -21,7 +21,14 @@ func TestTerminalAsk(t *testing.T) {
 	if err != nil || got != "the green one" {
 		t.Fatalf("free answer = %q, %v", got, err)
 	}
-	for _, want := range []string{"? Which mug?", "  1) red", "  2) blue", "(about: obj:1)"} {
+	// Candidates checked against the Scene Graph are shown by their Brief
+	// line; a terminal-hostile line is escaped.
+	got, err = term.Ask(t.Context(), engine.Question{Text: "This one?", Choices: []string{"yes"}, Refs: []string{"obj:mug#2"},
+		Candidates: []engine.Candidate{{Ref: "obj:mug#2", Line: "obj:mug#2: on place:cabinet\x1b[2J [observe/head t3]"}}})
+	if err != nil || got != "yes" {
+		t.Fatalf("Ask with candidates = %q, %v", got, err)
+	}
+	for _, want := range []string{"? Which mug?", "  1) red", "  2) blue", "(about: obj:1)", "  about:\n    obj:mug#2: on place:cabinet\\x1b[2J [observe/head t3]\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output %q lacks %q", out.String(), want)
 		}

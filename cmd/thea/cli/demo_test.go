@@ -30,6 +30,7 @@ func TestHouseholdDemo(t *testing.T) {
 		t.Fatalf("thea run exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 	evs := readRunLog(t, runs)
+	checkBriefTracksSim(t, evs)
 
 	type step struct {
 		tool, status string
@@ -74,8 +75,10 @@ func TestHouseholdDemo(t *testing.T) {
 		t.Errorf("tool results:\n got %v\nwant %v", results, wantResults)
 	}
 	wantVerdicts := []step{
+		{"navigate_to", "success by check"},
 		{"pick_up", "failure by tool"},
 		{"pick_up", "success by check"},
+		{"navigate_to", "success by check"},
 		{"open_drawer", "success by check"},
 		{"place", "success by check"},
 		{"close_drawer", "success by model"},

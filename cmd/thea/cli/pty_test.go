@@ -178,7 +178,7 @@ func TestInteractiveSessionPTY(t *testing.T) {
 	s.expect("2) blue")
 	s.send("2\n")
 	s.expect(`asked Which colour?`)
-	s.expect(`query_user {"answer":"blue"}`)
+	s.expect(`query_user {"answer":"blue"`)
 	s.expect("── done: final_answer")
 	s.expect("thea> ")
 

@@ -1,0 +1,179 @@
+package scenegraph
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// Entry is one ref as the look-up tools return it.
+type Entry struct {
+	Ref   string   `json:"ref"`
+	Kind  NodeKind `json:"kind"`
+	Name  string   `json:"name"`
+	Class string   `json:"class,omitempty"`
+	// Relation and Target are the ref's support (on, in, near; "held" with
+	// target robot when the robot holds it).
+	Relation string        `json:"relation,omitempty"`
+	Target   string        `json:"target,omitempty"`
+	State    string        `json:"state,omitempty"`
+	Room     string        `json:"room,omitempty"`
+	Position *schema.Point `json:"position,omitempty"`
+	Frame    string        `json:"frame"`
+	// Source is where the ref was last confirmed (tool and camera, or call).
+	Source   string  `json:"source"`
+	SeenTurn int     `json:"seen_turn"`
+	Stale    bool    `json:"stale,omitempty"`
+	DistM    float64 `json:"distance_m,omitempty"`
+}
+
+func (g *Graph) entry(n *node) Entry {
+	e := Entry{Ref: n.ref, Kind: n.kind, Name: n.name, Class: n.class, State: n.state, Room: n.room,
+		Frame: g.frame, Source: n.seen.short(), SeenTurn: n.seen.Turn, DistM: n.distM}
+	e.Stale = n.seen.Kind != "" && g.stale(n.seen.Turn)
+	if n.pos != nil {
+		p := *n.pos
+		e.Position = &p
+	}
+	for _, r := range g.rels {
+		switch {
+		case r.Kind == RelHolding && r.Target == n.ref:
+			e.Relation, e.Target = "held", RobotRef
+		case r.Subject == n.ref && r.Kind != RelHolding && e.Relation == "":
+			e.Relation, e.Target = r.Kind, r.Target
+		}
+	}
+	return e
+}
+
+// Get returns one ref's entry.
+func (g *Graph) Get(ref string) (Entry, bool) {
+	n, ok := g.nodes[ref]
+	if !ok {
+		return Entry{}, false
+	}
+	return g.entry(n), true
+}
+
+// Lookup returns the refs whose name, class, room, support target or ref
+// contains query (case-insensitive), freshest first. An empty query matches
+// all.
+func (g *Graph) Lookup(query string) []Entry {
+	q := strings.ToLower(strings.TrimSpace(query))
+	var out []Entry
+	for _, n := range g.sortedNodes() {
+		e := g.entry(n)
+		if q == "" || contains(e.Name, q) || contains(e.Class, q) || contains(e.Room, q) || contains(e.Target, q) || contains(e.Ref, q) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func contains(s, q string) bool { return strings.Contains(strings.ToLower(s), q) }
+
+// Refs lists every ref, the robot first, then as the Brief orders them.
+func (g *Graph) Refs() []string {
+	out := []string{RobotRef}
+	for _, n := range g.sortedNodes() {
+		out = append(out, n.ref)
+	}
+	return out
+}
+
+// Known checks refs against the graph: the error names the unknown ones and
+// lists the known refs.
+func (g *Graph) Known(refs ...string) error {
+	var bad []string
+	for _, r := range refs {
+		if _, ok := g.nodes[r]; !ok {
+			bad = append(bad, fmt.Sprintf("%q", r))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("unknown scene-graph ref %s; known refs: %s", strings.Join(bad, ", "), strings.Join(g.Refs(), ", "))
+}
+
+// Describe is a ref's Brief line (for a question's candidates).
+func (g *Graph) Describe(ref string) (string, error) {
+	if err := g.Known(ref); err != nil {
+		return "", err
+	}
+	if ref == RobotRef {
+		return g.robotLine(), nil
+	}
+	return g.line(g.nodes[ref]), nil
+}
+
+// Relations returns the relations ref takes part in (as subject or target),
+// of one kind when kind is not empty ("held" reads as holding), with
+// provenance and freshness. An unknown ref or kind is an error.
+func (g *Graph) Relations(ref, kind string) ([]Relation, error) {
+	if err := g.Known(ref); err != nil {
+		return nil, err
+	}
+	if kind == "held" {
+		kind = RelHolding
+	}
+	if kind != "" && !slices.Contains([]string{RelOn, RelIn, RelNear, RelHolding}, kind) {
+		return nil, fmt.Errorf("unknown relation %q (want on, in, near or holding)", kind)
+	}
+	g.markStale()
+	out := []Relation{}
+	for _, r := range g.rels {
+		if (r.Subject == ref || r.Target == ref) && (kind == "" || r.Kind == kind) {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// View is a ref's last view: the image of the camera that last saw it. Only
+// the last image of each camera is kept, so when that camera has taken a
+// newer image since, the view is gone and the error says so.
+type View struct {
+	Ref    string       `json:"ref"`
+	Camera string       `json:"camera"`
+	Turn   int          `json:"turn"`
+	Image  schema.Image `json:"-"`
+}
+
+// View returns the stored view of ref.
+func (g *Graph) View(ref string) (View, error) {
+	if err := g.Known(ref); err != nil {
+		return View{}, err
+	}
+	n := g.nodes[ref]
+	if len(n.views) == 0 {
+		return View{}, fmt.Errorf("%s has never been seen by a camera (it is known from %s)", ref, orWord(n.seen.short(), "a confirmed call"))
+	}
+	cams := make([]string, 0, len(n.views))
+	for c := range n.views {
+		cams = append(cams, c)
+	}
+	// The camera that saw it last; of equals, the first by name.
+	slices.SortFunc(cams, func(a, b string) int {
+		if n.views[a] != n.views[b] {
+			return n.views[b] - n.views[a]
+		}
+		return strings.Compare(a, b)
+	})
+	for _, c := range cams {
+		if img, ok := g.images[c]; ok && img.turn == n.views[c] {
+			return View{Ref: ref, Camera: c, Turn: img.turn, Image: img.img}, nil
+		}
+	}
+	c := cams[0]
+	return View{}, fmt.Errorf("%s was last seen by the %s camera at turn %d; that view was replaced by a newer image without it: look again to get a fresh view", ref, c, n.views[c])
+}
+
+func orWord(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}

@@ -1,0 +1,256 @@
+package scenegraph
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// Update merges one Observation taken at turn by tool: the robot's pose and
+// what it holds, container states (state.drawers: name → open | closed),
+// every detection, and the last image of each camera. Newer evidence wins
+// over older, whatever its source, so the graph states the present.
+func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
+	g.turn = max(g.turn, turn)
+	if obs == nil {
+		g.markStale()
+		return
+	}
+	src := Source{Kind: "observation", Tool: tool, Turn: turn}
+	for _, img := range obs.Images {
+		if img.Camera != "" && len(img.Data) > 0 {
+			g.images[img.Camera] = storedImage{img: img, turn: turn}
+		}
+	}
+	g.updateRobot(obs, src)
+	g.updateContainers(obs.State, src)
+	g.updateDetections(obs.Detections, src)
+	g.updateHeld(obs.Held, src)
+	g.markStale()
+}
+
+func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
+	if obs.Pose == nil {
+		return
+	}
+	r := g.nodes[RobotRef]
+	r.pos = &schema.Point{X: obs.Pose.X, Y: obs.Pose.Y}
+	r.thetaDeg, r.room, r.seen = obs.Pose.ThetaDeg, obs.Pose.Room, src
+	// Having driven away, the robot is no longer near what it drove to.
+	g.drop(func(x *Relation) bool {
+		if x.Subject != RobotRef || x.Kind != RelNear {
+			return false
+		}
+		if x.anchor == nil {
+			x.anchor = &schema.Point{X: r.pos.X, Y: r.pos.Y}
+		}
+		return dist(*x.anchor, *r.pos) > nearDriftM
+	})
+}
+
+// updateContainers reads state.drawers, the documented container states.
+func (g *Graph) updateContainers(state map[string]any, src Source) {
+	drawers, _ := state["drawers"].(map[string]any)
+	names := make([]string, 0, len(drawers))
+	for n := range drawers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		st, ok := drawers[name].(string)
+		if !ok || name == "" {
+			continue
+		}
+		n := g.container(name, src)
+		n.state, n.stateSrc, n.seen = st, src, src
+	}
+}
+
+// container returns the container named name, turning a place of that name
+// into one, or makes it.
+func (g *Graph) container(name string, src Source) *node {
+	if n, ok := g.nodes[name]; ok {
+		return n
+	}
+	if ns := g.findByName(name, KindContainer); len(ns) > 0 {
+		return g.nearest(ns)
+	}
+	if ns := g.findByName(name, KindPlace); len(ns) > 0 {
+		ns[0].kind = KindContainer
+		return ns[0]
+	}
+	return g.add(&node{ref: g.newRef("container", name), name: name, kind: KindContainer, seen: src})
+}
+
+// sighting is one object as one observation reports it: the detections of
+// all cameras that saw it.
+type sighting struct {
+	d       schema.Detection
+	cameras []string
+}
+
+// updateDetections clusters the detections into sightings (one object seen
+// by two cameras is one sighting), then matches each to a known object by
+// name, class, position and support, or makes a new ref. Two objects of one
+// name in one observation are two refs.
+func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
+	var ss []*sighting
+	for _, d := range dets {
+		if d.Name == "" {
+			continue
+		}
+		if s := sameSighting(ss, d); s != nil {
+			s.cameras = appendCamera(s.cameras, d.Camera)
+			continue
+		}
+		ss = append(ss, &sighting{d: d, cameras: appendCamera(nil, d.Camera)})
+	}
+	matched := map[string]bool{}
+	for _, s := range ss {
+		n := g.match(s.d, matched)
+		if n == nil {
+			n = g.add(&node{ref: g.newRef("obj", s.d.Name), name: s.d.Name, kind: KindObject})
+		}
+		matched[n.ref] = true
+		d := s.d
+		n.class, n.room = keep(n.class, d.Class), keep(n.room, d.Room)
+		if d.Position != nil {
+			n.pos = &schema.Point{X: d.Position.X, Y: d.Position.Y}
+		}
+		n.distM = d.DistanceM
+		ssrc := src
+		ssrc.Camera = strings.Join(s.cameras, "+")
+		n.seen = ssrc
+		for _, c := range s.cameras {
+			if c != "" {
+				n.views[c] = src.Turn
+			}
+		}
+		if d.Relation != "" && d.Target != "" {
+			t := g.place(d.Target, d.Room, ssrc)
+			g.setSupport(n.ref, d.Relation, t.ref, ssrc)
+		}
+	}
+}
+
+func appendCamera(cs []string, c string) []string {
+	if slices.Contains(cs, c) {
+		return cs
+	}
+	return append(cs, c)
+}
+
+// sameSighting finds the sighting d belongs to: same name and class, and the
+// same position (within the match radius) or, without positions, the same
+// support.
+func sameSighting(ss []*sighting, d schema.Detection) *sighting {
+	for _, s := range ss {
+		o := s.d
+		// One camera reporting two of a name saw two objects.
+		if o.Name != d.Name || o.Class != d.Class || d.Camera != "" && slices.Contains(s.cameras, d.Camera) {
+			continue
+		}
+		if o.Position != nil && d.Position != nil {
+			if dist(*o.Position, *d.Position) <= matchRadiusM {
+				return s
+			}
+			continue
+		}
+		if o.Relation == d.Relation && o.Target == d.Target && o.Room == d.Room {
+			return s
+		}
+	}
+	return nil
+}
+
+// match finds the known object a detection is: same name, a class that does
+// not conflict, not matched yet in this observation; then the closest by
+// position, or one whose support agrees, or the one the robot holds, or one
+// a confirmed call moved (its position unknown since). Without any of these,
+// a same-name object is another instance.
+func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
+	held := g.holding()
+	var best *node
+	bestScore := 0.0
+	for _, n := range g.findByName(d.Name, KindObject) {
+		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) {
+			continue
+		}
+		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
+			continue
+		}
+		score, ok := 0.0, false
+		switch {
+		case n.pos != nil && d.Position != nil:
+			score = dist(*n.pos, *d.Position)
+			ok = score <= matchRadiusM
+		case n.ref == held:
+			score, ok = matchRadiusM+0.1, true
+		case g.supportAgrees(n.ref, d):
+			score, ok = matchRadiusM+0.2, true
+		case n.pos == nil && n.seen.Kind == "call":
+			score, ok = matchRadiusM+0.3, true
+		}
+		if ok && (best == nil || score < bestScore) {
+			best, bestScore = n, score
+		}
+	}
+	return best
+}
+
+// supportAgrees reports whether the graph's support of ref is the
+// detection's relation and target.
+func (g *Graph) supportAgrees(ref string, d schema.Detection) bool {
+	for _, r := range g.edges(ref, RelOn, RelIn, RelNear) {
+		if r.Kind == d.Relation && g.nodes[r.Target] != nil && strings.EqualFold(g.nodes[r.Target].name, d.Target) {
+			return true
+		}
+	}
+	return false
+}
+
+// updateHeld takes the observation's held object as evidence: the robot
+// holds it (the held object resolved like an effect's name), or holds
+// nothing when held is empty.
+func (g *Graph) updateHeld(held string, src Source) {
+	if held == "" {
+		if g.holding() != "" {
+			g.hold("", src)
+		}
+		return
+	}
+	n := g.object(held, src)
+	n.seen = src
+	if g.holding() == n.ref {
+		// Re-observed: the fact is confirmed again, by this observation.
+		for _, r := range g.edges(RobotRef, RelHolding) {
+			r.Source = src
+		}
+		return
+	}
+	g.hold(n.ref, src)
+}
+
+// object resolves a name or ref to an object (or container) node, making an
+// object when none is known.
+func (g *Graph) object(nameOrRef string, src Source) *node {
+	if n, ok := g.nodes[nameOrRef]; ok {
+		return n
+	}
+	if ns := g.findByName(nameOrRef, KindObject); len(ns) > 0 {
+		return g.nearest(ns)
+	}
+	if ns := g.findByName(nameOrRef, KindContainer, KindPlace); len(ns) > 0 {
+		return g.nearest(ns)
+	}
+	return g.add(&node{ref: g.newRef("obj", nameOrRef), name: nameOrRef, kind: KindObject, seen: src})
+}
+
+func keep(old, v string) string {
+	if v == "" {
+		return old
+	}
+	return v
+}
