@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets"
 )
 
 // newContextCmd is `thea context --spec FILE [--instruction TEXT] [--format
@@ -19,7 +22,7 @@ import (
 // calling it. The toolsets start (the observation is real).
 func (a *App) newContextCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "context --spec FILE [--instruction TEXT] [--format text|json]",
+		Use:   "context --spec FILE [--instruction TEXT] [--format text|json] [--offline]",
 		Short: "Print the first request the acting model would receive (no model is called)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -41,6 +44,13 @@ func (a *App) newContextCmd() *cobra.Command {
 				return err
 			}
 			spec.RunLog.Enabled = false
+			offline := a.v.GetBool(a.key(cmd, "offline"))
+			if offline {
+				dropped := offlineSpec(spec)
+				if len(dropped) > 0 {
+					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", strings.Join(dropped, ", "))
+				}
+			}
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{logger: logger})
 			if err != nil {
 				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
@@ -69,6 +79,7 @@ func (a *App) newContextCmd() *cobra.Command {
 	cmd.Flags().StringSlice("spec", nil, "spec file(s): one or more .cue files, or one .yaml/.json file")
 	cmd.Flags().String("instruction", "(the instruction)", "the task's instruction")
 	cmd.Flags().String("format", "text", "text or json")
+	cmd.Flags().Bool("offline", false, "start no back-end: only builtin tools are listed, and no observation is read")
 	return cmd
 }
 
@@ -122,4 +133,38 @@ func writeMessage(b *strings.Builder, m model.Message) {
 	for _, c := range m.ToolCalls {
 		fmt.Fprintf(b, "→ call %s %s\n", c.Name, c.Arguments)
 	}
+}
+
+// offlineSpec removes what needs a running back-end from a loaded spec (its
+// mcp toolsets, their contracts, the observation, clearance and evidence
+// tools) so `thea context --offline` starts nothing; it returns the toolsets
+// it left out.
+func offlineSpec(spec *schema.Spec) []string {
+	var dropped []string
+	for name, ts := range spec.Toolsets {
+		if ts.Kind == "builtin" {
+			continue
+		}
+		dropped = append(dropped, name)
+		delete(spec.Toolsets, name)
+	}
+	slices.Sort(dropped)
+	if len(dropped) == 0 {
+		return nil
+	}
+	provided := map[string][]string{}
+	for name := range spec.Toolsets {
+		provided[name] = toolsets.BuiltinToolNames()
+	}
+	idx := schema.NewToolIndex(provided)
+	for ref := range spec.Tools {
+		if _, _, r := idx.Resolve(ref); r != schema.Found {
+			delete(spec.Tools, ref)
+		}
+	}
+	spec.Observation.Tool = ""
+	spec.Safety.ClearanceTool = ""
+	spec.Evaluator.Evidence = ""
+	spec.Tests = nil
+	return dropped
 }

@@ -114,3 +114,26 @@ func catalogFor(t *testing.T) *schema.Catalog {
 	}
 	return c.Schema()
 }
+
+// The household episode ends with a consolidated lesson about pick_up; the
+// next session's first request shows it in pick_up's description, and
+// --offline starts no back-end at all.
+func TestContextShowsTheLessonOfTheLastRun(t *testing.T) {
+	spec := testutil.ExampleCopy(t, "../../../examples/household/spec.cue")
+	if code, _, errs := run(t, "run", "--spec", spec, "--run-log", t.TempDir(), "Put the mug in the top drawer"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, "context", "--spec", spec)
+	if code != 0 {
+		t.Fatalf("context: exit %d: %s", code, errs)
+	}
+	_, pick, ok := strings.Cut(out, "── pick_up\n")
+	pick, _, _ = strings.Cut(pick, "\n── ")
+	if !ok || !strings.Contains(pick, "Experience from earlier tasks:") || !strings.Contains(pick, "A grasp from about 1.1 m fails") {
+		t.Fatalf("pick_up's description lacks the consolidated lesson:\n%s", pick)
+	}
+	code, out, errs = run(t, "context", "--spec", spec, "--offline")
+	if code != 0 || strings.Contains(out, "── pick_up\n") || !strings.Contains(errs, "offline: not started: sim") {
+		t.Fatalf("context --offline: exit %d, stderr %q, pick_up listed %v", code, errs, strings.Contains(out, "── pick_up\n"))
+	}
+}
