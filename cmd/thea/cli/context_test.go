@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
@@ -88,7 +87,7 @@ func TestContextHasNoPostConditions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: catalogFor(t)})
+	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: testutil.Catalog(t)})
 	if spec == nil {
 		t.Fatal(diags)
 	}
@@ -105,14 +104,6 @@ func TestContextHasNoPostConditions(t *testing.T) {
 	if n == 0 {
 		t.Fatal("the household spec declares no post-condition: the test proves nothing")
 	}
-}
-
-func catalogFor(t *testing.T) *schema.Catalog {
-	c, err := components.Default(components.Deps{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Schema()
 }
 
 // The household episode ends with a consolidated lesson about pick_up; the

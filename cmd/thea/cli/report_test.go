@@ -16,6 +16,7 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/thea-harness/thea/internal/testutil"
 )
 
 var updateReportPNG = flag.Bool("update-report-png", false, "rewrite docs/report.png from the household demo's report")
@@ -23,7 +24,7 @@ var updateReportPNG = flag.Bool("update-report-png", false, "rewrite docs/report
 // householdRun runs the household demo and returns its run directory.
 func householdRun(t *testing.T) string {
 	t.Helper()
-	spec := exampleCopy(t, householdSpec)
+	spec := testutil.ExampleCopy(t, householdSpec)
 	runs := t.TempDir()
 	if code, out, errs := run(t, "run", "--spec", spec, "--run-log", runs, "Put the mug in the top drawer"); code != 0 {
 		t.Fatalf("thea run: exit %d\n%s\n%s", code, out, errs)

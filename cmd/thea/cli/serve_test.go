@@ -14,6 +14,7 @@ import (
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testutil"
 )
 
 var householdSpec = filepath.Join("..", "..", "..", "examples", "household", "spec.cue")
@@ -43,7 +44,7 @@ func TestServeRefusesOffLoopbackWithoutToken(t *testing.T) {
 // subprocess, the task's events stream as SSE to done, the run log is
 // written, and cancelling the command shuts it down with exit 0.
 func TestServeHouseholdOverHTTP(t *testing.T) {
-	spec := exampleCopy(t, householdSpec)
+	spec := testutil.ExampleCopy(t, householdSpec)
 	runs := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
