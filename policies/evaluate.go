@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
@@ -127,7 +126,7 @@ func (p *Policy) runCheck(c *PostCall, check *vm.Program, after schema.Observati
 	if c.CC.Observation != nil {
 		env.Before = *c.CC.Observation
 	}
-	out, err := expr.Run(check, &env)
+	out, err := schema.RunRule(nil, check, &env)
 	if err != nil {
 		return failure("check", "the check of %s could not be evaluated: %v", c.CC.Call.Tool, err)
 	}

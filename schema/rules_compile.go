@@ -127,7 +127,7 @@ func (c *ruleCompiler) compile(path, src string, opts ...expr.Option) *vm.Progra
 	if src == "" {
 		return nil
 	}
-	p, err := expr.Compile(src, opts...)
+	p, err := expr.Compile(src, append(opts, ruleOptions()...)...)
 	if err != nil {
 		var fe *file.Error
 		if errors.As(err, &fe) {
