@@ -3,6 +3,7 @@ package toolsets
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -121,6 +122,10 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, t.Name),
 			def:         model.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
 		g, err := Guard(mt, contract, ts.cfg.Timeout.D())
+		if errors.Is(err, ErrToolUnavailable) {
+			ts.logger.Warn("tool unavailable", "tool", t.Name, "reason", err.Error())
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -97,5 +97,8 @@ func New() *server.MCPServer {
 			}
 			return jsonResult(map[string]any{"pid": os.Getpid(), "child": cmd.Process.Pid}), nil
 		})
+	if p := os.Getenv(SchemaRefEnv); p != "" {
+		addSchemaRefTools(s, p)
+	}
 	return s
 }
