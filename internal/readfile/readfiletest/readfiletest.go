@@ -1,6 +1,7 @@
 package readfiletest
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -8,15 +9,25 @@ import (
 	"time"
 )
 
-// Hostile returns paths a reader must refuse without reading: a FIFO no one
-// writes to (under t.TempDir, named name), /dev/zero and /dev/urandom.
+// Hostile returns paths named name that a reader must refuse without
+// reading: a FIFO no one writes to, and links to /dev/zero and /dev/urandom
+// (each in its own t.TempDir, so loaders that look at the extension first
+// still reach the file).
 func Hostile(t testing.TB, name string) []string {
 	t.Helper()
 	fifo := filepath.Join(t.TempDir(), name)
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return []string{fifo, "/dev/zero", "/dev/urandom"}
+	paths := []string{fifo}
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.Symlink(dev, p); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }
 
 // Refuses runs read on every hostile path and checks it fails with an error
