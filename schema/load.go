@@ -211,6 +211,9 @@ func (l *loader) parse(path string, yamlMode bool) {
 		l.parseError(path, err)
 		return
 	}
+	if !l.checkSize(f, path) {
+		return
+	}
 	l.files = append(l.files, f)
 	l.pos.addFile(f, path)
 }
