@@ -137,6 +137,9 @@ type Toolset struct {
 	// call: "refuse_physical" (until a fresh observation or the operator clears
 	// it) or "continue".
 	OnUncertain string `json:"on_uncertain"`
+	// MaxResultBytes caps one tool result (value, reason and images) before
+	// it is stored; what is cut is noted in the result.
+	MaxResultBytes int `json:"max_result_bytes"`
 }
 
 // Restart bounds how a crashed MCP back-end is restarted.

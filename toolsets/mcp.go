@@ -121,7 +121,7 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 		mt := &mcpTool{ts: ts, physical: contract.Physical,
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, t.Name),
 			def:         model.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
-		g, err := Guard(mt, contract, ts.cfg.Timeout.D())
+		g, err := Guard(mt, contract, ts.cfg.Timeout.D(), WithMaxResultBytes(ts.cfg.MaxResultBytes))
 		if errors.Is(err, ErrToolUnavailable) {
 			ts.logger.Warn("tool unavailable", "tool", t.Name, "reason", err.Error())
 			continue

@@ -97,6 +97,7 @@ func New() *server.MCPServer {
 			}
 			return jsonResult(map[string]any{"pid": os.Getpid(), "child": cmd.Process.Pid}), nil
 		})
+	addBigResultTools(s)
 	if p := os.Getenv(SchemaRefEnv); p != "" {
 		addSchemaRefTools(s, p)
 	}
