@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
 // TestHugeResultCapped: a real back-end answering 20 MB is stored as at most
@@ -16,6 +17,7 @@ func TestHugeResultCapped(t *testing.T) {
 	for _, limit := range []int{0, 64 << 10} {
 		f := newFixture(t)
 		sec := f.spec.Toolsets["sim"]
+		sec.Env[testserver.BigResultsEnv] = "1"
 		sec.MaxResultBytes = limit
 		f.spec.Toolsets["sim"] = sec
 		ts := f.start(t)
@@ -41,7 +43,9 @@ func TestHugeResultCapped(t *testing.T) {
 // TestResultImagesBounded: at most MaxResultImages images are kept and an
 // image whose header claims a huge canvas is dropped, each noted.
 func TestResultImagesBounded(t *testing.T) {
-	ts := newFixture(t).start(t)
+	f := newFixture(t)
+	f.spec.Toolsets["sim"].Env[testserver.BigResultsEnv] = "1"
+	ts := f.start(t)
 	env := toolByName(t, ts, "images").Call(t.Context(), json.RawMessage(`{}`))
 	if !env.Success || len(env.Images) != MaxResultImages {
 		t.Fatalf("success %v, %d images; want %d", env.Success, len(env.Images), MaxResultImages)

@@ -14,6 +14,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// BigResultsEnv, set to anything, adds the tools huge and images.
+const BigResultsEnv = "THEA_TEST_BIG_RESULTS"
+
 // addBigResultTools adds tools whose results are too large to keep: huge
 // returns `bytes` bytes of text (in a JSON field and as plain text), images
 // returns twelve small PNGs and one whose header claims 100000x100000 pixels.

@@ -97,7 +97,9 @@ func New() *server.MCPServer {
 			}
 			return jsonResult(map[string]any{"pid": os.Getpid(), "child": cmd.Process.Pid}), nil
 		})
-	addBigResultTools(s)
+	if os.Getenv(BigResultsEnv) != "" {
+		addBigResultTools(s)
+	}
 	if p := os.Getenv(SchemaRefEnv); p != "" {
 		addSchemaRefTools(s, p)
 	}
