@@ -54,17 +54,24 @@ func stripPayloads(s string) string {
 	return stripBinary(s)
 }
 
-// mixed reports whether a run has upper case, lower case and digits, as
-// encoded bytes do and a long word or path rarely does.
+// mixed reports whether a run looks like encoded bytes: upper case, lower
+// case and digits, and many distinct characters (a long word, a path or a
+// padded line has few).
 func mixed(s string) bool {
 	var upper, lower, digit bool
+	var seen [256]bool
+	distinct := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		upper = upper || c >= 'A' && c <= 'Z'
 		lower = lower || c >= 'a' && c <= 'z'
 		digit = digit || c >= '0' && c <= '9'
+		if !seen[c] {
+			seen[c] = true
+			distinct++
+		}
 	}
-	return upper && lower && digit
+	return upper && lower && digit && distinct >= 24
 }
 
 func clipMIME(m string) string {

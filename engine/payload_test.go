@@ -84,3 +84,10 @@ func TestCompactionInputWithoutPayloads(t *testing.T) {
 		t.Errorf("placeholders missing: %s", out)
 	}
 }
+
+func TestStripPayloadsKeepsPaddedText(t *testing.T) {
+	in := "BEGIN2" + strings.Repeat("x", 5000) + "FINISH2"
+	if got := stripPayloads(in); got != in {
+		t.Fatalf("a padded line was taken for a payload: %q", clip(got))
+	}
+}
