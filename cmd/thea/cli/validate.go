@@ -29,9 +29,12 @@ func (a *App) newValidateCmd() *cobra.Command {
 			failed := spec == nil
 			if spec != nil {
 				diags = spec.Warnings
+				if sk := skillDiagnostics(spec); len(sk) > 0 {
+					failed, diags = true, append(diags, sk...)
+				}
 				if a.RuleTests != nil {
 					tests := a.RuleTests(cmd.Context(), spec)
-					failed = len(tests) > 0
+					failed = failed || len(tests) > 0
 					diags = append(diags, tests...)
 				}
 			}
