@@ -76,3 +76,28 @@ func TestRuleNodeLimit(t *testing.T) {
 		t.Fatalf("got %v, want the node limit", errs)
 	}
 }
+
+// BenchmarkRuleConcat: the cost of the growth guard on a rule that joins
+// strings (`+` is routed through the bounded add and charged to the budget).
+func BenchmarkRuleConcat(b *testing.B) {
+	env := &CallEnv{Tool: ToolInfo{Name: "pick_up"}, Args: map[string]any{"name": "mug"}}
+	for _, src := range []string{`args.name + '-' + tool.name == 'mug-pick_up'`, `tool.name == 'pick_up' && args.name == 'mug'`} {
+		rules, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
+		if len(errs) > 0 {
+			b.Fatal(errs)
+		}
+		machine := NewRuleVM()
+		name := "concat"
+		if !strings.Contains(src, "+") {
+			name = "compare"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if out, err := RunRule(machine, rules.Pre[0].When, env); err != nil || out != true {
+					b.Fatal(out, err)
+				}
+			}
+		})
+	}
+}
