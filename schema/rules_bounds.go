@@ -61,8 +61,10 @@ func RunRule(machine *vm.VM, p *vm.Program, env any) (any, error) {
 // The names the guard adds. A rule could spell them too; they are bounded
 // like everything else.
 const (
-	fnAdd    = "__thea_add"
-	fnCharge = "__thea_charge"
+	fnAdd          = "__thea_add"
+	fnAddString    = "__thea_add_s"
+	fnCharge       = "__thea_charge"
+	fnChargeString = "__thea_charge_s"
 	fnCost   = "__thea_cost"
 	varGrown = "__thea_v"
 )
@@ -72,7 +74,7 @@ const (
 var growing = map[string]bool{
 	"repeat": true, "replace": true, "join": true, "toJSON": true, "toBase64": true,
 	"string": true, "split": true, "splitAfter": true, "upper": true, "lower": true,
-	fnAdd: true,
+	fnAdd: true, fnAddString: true,
 }
 
 // ruleOptions are the compile options every rule gets on top of its env and
@@ -82,14 +84,17 @@ func ruleOptions() []expr.Option {
 	return []expr.Option{
 		expr.MaxNodes(MaxRuleNodes),
 		expr.Function(fnAdd, boundedAdd),
+		expr.Function(fnAddString, boundedAdd, new(func(string, string) string)),
 		expr.Function(fnCost, func(a ...any) (any, error) {
 			return valueSize(a[0], 1<<62) / ruleBytesPerUnit, nil
 		}, new(func(any) int)),
 		expr.Function(fnCharge, func(a ...any) (any, error) { return a[0], nil }),
+		expr.Function(fnChargeString, func(a ...any) (any, error) { return a[0], nil }, new(func(string, []any) string)),
 		expr.Function("repeat", boundedRepeat, new(func(string, int) string), new(func(string, float64) string)),
 		expr.Function("replace", boundedReplace,
 			new(func(string, string, string) string), new(func(string, string, string, int) string)),
-		expr.Function("join", boundedJoin, new(func([]any, string) string), new(func([]any) string)),
+		expr.Function("join", boundedJoin, new(func([]any, string) string), new(func([]any) string),
+			new(func([]string, string) string), new(func([]string) string)),
 		expr.Function("toJSON", boundedJSON, new(func(any) string)),
 		expr.Function("toBase64", func(a ...any) (any, error) {
 			s := a[0].(string)
@@ -108,8 +113,8 @@ func ruleOptions() []expr.Option {
 	}
 }
 
-// growthPatch rewrites `a + b` (unless both sides are known numbers or
-// times) into the bounded add, and wraps every growing call as
+// growthPatch rewrites `a + b` (when both sides may be strings) into the
+// bounded add, and wraps every growing call as
 //
 //	let v = call(...); __thea_charge(v, 1..__thea_cost(v))
 //
@@ -119,46 +124,52 @@ type growthPatch struct{}
 func (growthPatch) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
 	case *ast.BinaryNode:
-		if n.Operator != "+" || plainAdd(n.Left) && plainAdd(n.Right) {
+		if n.Operator != "+" || !mayGrow(n.Left) || !mayGrow(n.Right) {
 			return
 		}
-		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: fnAdd}, Arguments: []ast.Node{n.Left, n.Right}}
-		ast.Patch(node, charged(call))
+		add := fnAdd
+		if isString(n.Left) && isString(n.Right) {
+			add = fnAddString // keeps the static type: string
+		}
+		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: add}, Arguments: []ast.Node{n.Left, n.Right}}
+		ast.Patch(node, charged(call, add == fnAddString))
 	case *ast.BuiltinNode:
 		if growing[n.Name] {
-			ast.Patch(node, charged(n))
+			ast.Patch(node, charged(n, isString(n)))
 		}
 	case *ast.CallNode:
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok && growing[id.Value] && id.Value != fnAdd {
-			ast.Patch(node, charged(n))
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && growing[id.Value] && id.Value != fnAdd && id.Value != fnAddString {
+			ast.Patch(node, charged(n, isString(n)))
 		}
 	}
 }
 
-func charged(call ast.Node) ast.Node {
+// charged wraps call so that its result's size is charged to the budget;
+// a call known to give a string keeps that type for the checker.
+func charged(call ast.Node, str bool) ast.Node {
+	charge := fnCharge
+	if str {
+		charge = fnChargeString
+	}
 	cost := &ast.BinaryNode{Operator: "..", Left: &ast.IntegerNode{Value: 1},
 		Right: &ast.CallNode{Callee: &ast.IdentifierNode{Value: fnCost}, Arguments: []ast.Node{&ast.IdentifierNode{Value: varGrown}}}}
 	return &ast.VariableDeclaratorNode{Name: varGrown, Value: call,
-		Expr: &ast.CallNode{Callee: &ast.IdentifierNode{Value: fnCharge},
+		Expr: &ast.CallNode{Callee: &ast.IdentifierNode{Value: charge},
 			Arguments: []ast.Node{&ast.IdentifierNode{Value: varGrown}, cost}}}
 }
 
-// plainAdd reports whether n is known to be a number, a time or a duration,
-// where `+` cannot grow memory.
-func plainAdd(n ast.Node) bool {
+func isString(n ast.Node) bool {
 	t := n.Type()
-	if t == nil {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64:
-		return true
-	case reflect.Struct: // time.Time
-		return t.PkgPath() == "time"
-	}
-	return false
+	return t != nil && t.Kind() == reflect.String
+}
+
+// mayGrow reports whether n may be a string at run time: its type is string
+// or not known at compile time (an argument, an accumulator). A `+` with a
+// side of another known type is left to expr, whose checker then reports a
+// mismatch such as string + int at load time, as before.
+func mayGrow(n ast.Node) bool {
+	t := n.Type()
+	return t == nil || t.Kind() == reflect.String || t.Kind() == reflect.Interface
 }
 
 func boundedAdd(a ...any) (any, error) {

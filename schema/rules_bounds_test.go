@@ -101,3 +101,25 @@ func BenchmarkRuleConcat(b *testing.B) {
 		})
 	}
 }
+
+// TestGuardKeepsTypeChecks: routing string growth through the guard keeps
+// expr's load-time type errors and the builtins' accepted argument types.
+func TestGuardKeepsTypeChecks(t *testing.T) {
+	for _, tc := range []struct{ src, wantErr string }{
+		{src: `tool.name + 1 == 'x'`, wantErr: "mismatched types string and int"},
+		{src: `tool.name + 'x'`, wantErr: "expected bool, but got string"},
+		{src: `toJSON(args)`, wantErr: "expected bool, but got string"},
+		{src: `repeat(tool.name, 'x') == ''`, wantErr: "cannot use string as argument"},
+		{src: `join(tool.tags, ',') == 'a,b' && join(['a']) == 'a'`},
+		{src: `args.a + args.b > 2`},
+		{src: `len(tool.name + 'x') > 2`},
+	} {
+		_, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: tc.src}}}})
+		switch {
+		case tc.wantErr == "" && len(errs) > 0:
+			t.Errorf("%s: %v", tc.src, errs)
+		case tc.wantErr != "" && (len(errs) == 0 || !strings.Contains(errs[0].Message, tc.wantErr)):
+			t.Errorf("%s: got %v, want %q", tc.src, errs, tc.wantErr)
+		}
+	}
+}
