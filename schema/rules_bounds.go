@@ -65,8 +65,8 @@ const (
 	fnAddString    = "__thea_add_s"
 	fnCharge       = "__thea_charge"
 	fnChargeString = "__thea_charge_s"
-	fnCost   = "__thea_cost"
-	varGrown = "__thea_v"
+	fnCost         = "__thea_cost"
+	varGrown       = "__thea_v"
 )
 
 // growing names the functions whose result may be much larger than their
