@@ -34,6 +34,8 @@ type MCPToolset struct {
 	// key is the back-end's identity for PhysicalLocks: command line or URL.
 	key   string
 	tools []engine.Tool
+	// unavailable are the back-end's tools left out at start, with why.
+	unavailable map[string]string
 
 	// startMu serialises restarts (and their backoff) without holding mu, so
 	// state queries and an operator's clear never wait for a restart.
@@ -124,6 +126,7 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 		g, err := Guard(mt, contract, ts.cfg.Timeout.D(), WithMaxResultBytes(ts.cfg.MaxResultBytes))
 		if errors.Is(err, ErrToolUnavailable) {
 			ts.logger.Warn("tool unavailable", "tool", t.Name, "reason", err.Error())
+			ts.markUnavailable(t.Name, err)
 			continue
 		}
 		if err != nil {

@@ -55,6 +55,9 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 		if contains(seen, gone) {
 			t.Errorf("tool %s is offered; want it left out", gone)
 		}
+		if why := ts.Unavailable()[gone]; !strings.Contains(why, "outside the schema") {
+			t.Errorf("Unavailable()[%s] = %q", gone, why)
+		}
 		if !strings.Contains(logs.String(), "tool="+gone) {
 			t.Errorf("no start-up log line names %s:\n%s", gone, logs.String())
 		}
