@@ -32,6 +32,9 @@ const (
 // stripPayloads replaces encoded and binary payloads in s by bounded
 // placeholders naming their kind and size.
 func stripPayloads(s string) string {
+	// Raw bytes first: their escapes (\ufffd) then read as text, so a second
+	// pass finds nothing new.
+	s = stripBinary(s)
 	s = dataURI.ReplaceAllStringFunc(s, func(m string) string {
 		mime, _, _ := strings.Cut(strings.TrimPrefix(m, "data:"), ";")
 		return fmt.Sprintf("[%s data URI omitted: %d chars]", clipMIME(mime), len(m))
@@ -51,7 +54,7 @@ func stripPayloads(s string) string {
 		}
 		return fmt.Sprintf("[binary payload omitted: %d bytes]", strings.Count(m, `\`))
 	})
-	return stripBinary(s)
+	return s
 }
 
 // mixed reports whether a run looks like encoded bytes: upper case, lower
