@@ -217,7 +217,7 @@ func (c *compactor) render(b *strings.Builder, e *entry) {
 			b.WriteString(" (reasoning: " + boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars) + ")")
 		}
 		for _, tc := range e.msg.ToolCalls {
-			fmt.Fprintf(b, " call %s%s", tc.Name, boundMiddle(string(tc.Arguments), c.cfg.ToolResultMaxChars))
+			fmt.Fprintf(b, " call %s%s", tc.Name, boundMiddle(stripPayloads(string(tc.Arguments)), c.cfg.ToolResultMaxChars))
 		}
 		b.WriteString("\n")
 		return
@@ -225,12 +225,13 @@ func (c *compactor) render(b *strings.Builder, e *entry) {
 	b.WriteString(string(e.msg.Role) + ": " + partsText(e.msg.Parts) + "\n")
 }
 
-// partsText is a message's text with every image replaced by a bounded
-// placeholder: stored media never reaches a summary request.
+// partsText is a message's text with every image, and every base64, hex or
+// binary payload inside the text, replaced by a bounded placeholder: stored
+// media never reaches a summary request.
 func partsText(ps []model.Part) string {
 	var b strings.Builder
 	for _, p := range ps {
-		b.WriteString(p.Text)
+		b.WriteString(stripPayloads(p.Text))
 		if p.Image != nil {
 			fmt.Fprintf(&b, "[image omitted: %s %dx%d]", p.Image.Camera, p.Image.Width, p.Image.Height)
 		}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr"
-
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
@@ -41,7 +39,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 	c := &checker{spec: s, byName: map[string]*liveTool{}}
 	provided := map[string][]string{}
 	for _, name := range slices.Sorted(maps.Keys(s.Toolsets)) {
-		tools, closeFn, err := start(ctx, s, cat, name, opts.Timeout)
+		tools, unavailable, closeFn, err := start(ctx, s, cat, name, opts.Timeout)
 		if closeFn != nil {
 			defer closeFn()
 		}
@@ -51,6 +49,9 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 			continue
 		}
 		c.add(name, tools, provided)
+		for _, tool := range slices.Sorted(maps.Keys(unavailable)) {
+			c.warnf("toolsets."+name, "the back-end's tool %q is left out: %s", tool, unavailable[tool])
+		}
 	}
 	index := schema.NewToolIndex(provided)
 	c.checkRefs(index)
@@ -60,30 +61,35 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 }
 
 // start builds one toolset and lists its tools within the timeout.
-func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string, timeout time.Duration) ([]engine.Tool, func(), error) {
+// Tools the toolset left out (a schema it would not load) come back in
+// unavailable, with why.
+func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string, timeout time.Duration) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
 	cfg := s.Toolsets[name]
 	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	set, err := kind.New(sctx, engine.ToolsetConfig{
 		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool, Host: noSession{},
+		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return s.ContractFor(name, tool) },
 	})
 	if err != nil {
 		if sctx.Err() != nil {
-			return nil, nil, fmt.Errorf("did not start within %s (--live-timeout): %w", timeout, err)
+			return nil, nil, nil, fmt.Errorf("did not start within %s (--live-timeout): %w", timeout, err)
 		}
-		return nil, nil, fmt.Errorf("did not start: %w", err)
+		return nil, nil, nil, fmt.Errorf("did not start: %w", err)
 	}
-	closeFn := func() { _ = set.Close() }
-	tools, err := set.Tools(sctx)
-	if err != nil {
-		return nil, closeFn, fmt.Errorf("listing its tools: %w", err)
+	closeFn = func() { _ = set.Close() }
+	if tools, err = set.Tools(sctx); err != nil {
+		return nil, nil, closeFn, fmt.Errorf("listing its tools: %w", err)
 	}
-	return tools, closeFn, nil
+	if u, ok := set.(interface{ Unavailable() map[string]string }); ok {
+		unavailable = u.Unavailable()
+	}
+	return tools, unavailable, closeFn, nil
 }
 
 type checker struct {
@@ -93,6 +99,10 @@ type checker struct {
 	// are not reported again.
 	down  []string
 	diags []schema.Diagnostic
+}
+
+func (c *checker) warnf(path, format string, a ...any) {
+	c.diags = append(c.diags, schema.Diagnostic{Pos: c.spec.Pos(path), Path: path, Warning: true, Message: path + ": " + fmt.Sprintf(format, a...)})
 }
 
 func (c *checker) errorf(path, format string, a ...any) {
@@ -210,7 +220,7 @@ func (c *checker) selected(hook int) []string {
 			Limits:    c.spec.Embodiment.Limits,
 			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
 		}
-		v, err := expr.Run(when, &env)
+		v, err := schema.RunRule(nil, when, &env)
 		if b, ok := v.(bool); err != nil || ok && b {
 			out = append(out, name)
 		}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
@@ -148,7 +147,7 @@ func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv
 // judgeCheck decides deterministically with a contract's check; a run-time
 // error is a failure.
 func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
-	out, err := expr.Run(check, env)
+	out, err := schema.RunRule(nil, check, env)
 	if err != nil {
 		return failure("check", "the check of %s could not be evaluated: %v", tool, err)
 	}

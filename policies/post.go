@@ -37,7 +37,7 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.E
 	env := p.callEnv(cc, cc.Call.Args)
 	env.Result = schema.ResultEnv{Success: res.Success, Reason: res.Reason, Value: res.Value}
 	pc := &PostCall{CC: cc, Result: res, Env: &env, policy: p}
-	machine := &vm.VM{}
+	machine := schema.NewRuleVM()
 	for i := range p.post {
 		h := &p.post[i]
 		pc.Hook = h.hook
@@ -63,7 +63,7 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 		}
 	}()
 	if h.rules.When != nil {
-		out, err := machine.Run(h.rules.When, pc.Env)
+		out, err := schema.RunRule(machine, h.rules.When, pc.Env)
 		if err != nil {
 			// A post-hook cannot block a call that already ran; an evaluate
 			// hook whose selection fails still judges the call (fail closed).

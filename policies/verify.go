@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/expr-lang/expr"
-
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +15,7 @@ import (
 func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env *schema.CheckEnv) schema.Verdict {
 	args := make(map[string]any, len(v.Args))
 	for k, prog := range p.spec.Rules.VerifyArgs[tool] {
-		out, err := expr.Run(prog, env)
+		out, err := schema.RunRule(nil, prog, env)
 		if err != nil {
 			return failure("verifier", "the verifier argument %s of %s could not be evaluated: %v", k, tool, err)
 		}

@@ -1,8 +1,9 @@
 package schema
 
 import (
-	"os"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // exprPos translates a position inside an expression (RuleError.Line/Col)
@@ -50,7 +51,7 @@ func (l *loader) fileLines(file string) []string {
 	if ls, ok := l.lines[file]; ok {
 		return ls
 	}
-	b, err := os.ReadFile(file)
+	b, err := readfile.Read(file, readfile.MaxSpec)
 	if err != nil {
 		return nil
 	}

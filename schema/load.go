@@ -20,6 +20,8 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/encoding/yaml"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 //go:embed cue/spec.cue
@@ -190,7 +192,7 @@ func (l *loader) classify(paths []string) (yamlMode, ok bool) {
 
 // parse reads and parses one file into l.files and records its positions.
 func (l *loader) parse(path string, yamlMode bool) {
-	src, err := os.ReadFile(path)
+	src, err := readfile.Read(path, readfile.MaxSpec)
 	if err != nil {
 		l.errorf(Pos{File: path}, "", "reading spec: %v", err)
 		return
@@ -207,6 +209,9 @@ func (l *loader) parse(path string, yamlMode bool) {
 	}
 	if err != nil {
 		l.parseError(path, err)
+		return
+	}
+	if !l.checkSize(f, path) {
 		return
 	}
 	l.files = append(l.files, f)

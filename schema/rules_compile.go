@@ -156,7 +156,7 @@ func (c *ruleCompiler) compile(path, src string, env any, opts ...expr.Option) *
 		return nil
 	}
 	opts = append([]expr.Option{expr.Env(env), expr.Patch(c.names)}, opts...)
-	p, err := expr.Compile(src, opts...)
+	p, err := expr.Compile(src, append(opts, ruleOptions()...)...)
 	if err != nil {
 		var fe *file.Error
 		if errors.As(err, &fe) {

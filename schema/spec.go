@@ -203,6 +203,9 @@ type Toolset struct {
 	// (after the stop tool, if any) before the back-end is killed and
 	// restarted.
 	StopGrace Duration `json:"stop_grace"`
+	// MaxResultBytes caps one tool result (value, reason and images) before
+	// it is stored; what is cut is noted in the result.
+	MaxResultBytes int `json:"max_result_bytes"`
 }
 
 // StopTool names the tool that stops motion and how to call it.

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // SkillFile is the file that makes a directory a skill.
@@ -34,7 +35,7 @@ type Skill struct {
 
 // Parse reads a SKILL.md and lists the resources beside it.
 func Parse(path string) (Skill, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxSkill)
 	if err != nil {
 		return Skill{}, fmt.Errorf("skill: %w", err)
 	}

@@ -119,7 +119,7 @@ func startBuiltin(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, 
 		if cfg.Contract != nil {
 			contract = cfg.Contract(t.def.Name)
 		}
-		g, err := Guard(t, contract, timeout)
+		g, err := Guard(t, contract, timeout, WithMaxResultBytes(cfg.Section.MaxResultBytes))
 		if err != nil {
 			return nil, fmt.Errorf("builtin toolset %q: %w", cfg.Name, err)
 		}

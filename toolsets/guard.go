@@ -25,13 +25,19 @@ type guarded struct {
 	schema  *jsonschema.Schema
 	props   []string
 	timeout time.Duration
+	// maxResult bounds what a call returns (capResult).
+	maxResult int
 }
 
 // Guard wraps t. The tool's inputSchema is compiled once here; a schema that
-// does not compile is an error naming the tool.
-func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Duration) (engine.Tool, error) {
+// does not compile is an error naming the tool. Every result is capped
+// (DefaultMaxResultBytes unless WithMaxResultBytes says otherwise).
+func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Duration, opts ...GuardOption) (engine.Tool, error) {
 	def := t.Def()
-	g := &guarded{inner: t, def: def, timeout: toolsetTimeout}
+	g := &guarded{inner: t, def: def, timeout: toolsetTimeout, maxResult: DefaultMaxResultBytes}
+	for _, o := range opts {
+		o(g)
+	}
 	if contract.Timeout > 0 {
 		g.timeout = contract.Timeout.D()
 	}
@@ -83,6 +89,7 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 			env.Reason = why + " (" + env.Reason + ")"
 		}
 	}
+	capResult(&env, g.def.Name, g.maxResult)
 	env.Duration = time.Since(start)
 	return env
 }

@@ -3,6 +3,7 @@ package toolsets
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -38,6 +39,8 @@ type MCPToolset struct {
 	scope    string
 	onSafety func(SafetyEvent)
 	spawn    *spawner
+	// unavailable are the back-end's tools left out at start, with why.
+	unavailable map[string]string
 
 	// startMu serialises restarts (and their backoff) without holding mu, so
 	// state queries and an operator's clear never wait for a restart.
@@ -137,7 +140,12 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 		mt := &mcpTool{ts: ts, physical: contract.Physical,
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, t.Name),
 			def:         model.ToolDef{Name: t.Name, Description: t.Description, InputSchema: in}}
-		g, err := Guard(mt, contract, ts.cfg.Timeout.D())
+		g, err := Guard(mt, contract, ts.cfg.Timeout.D(), WithMaxResultBytes(ts.cfg.MaxResultBytes))
+		if errors.Is(err, ErrToolUnavailable) {
+			ts.logger.Warn("tool unavailable", "tool", t.Name, "reason", err.Error())
+			ts.markUnavailable(t.Name, err)
+			continue
+		}
 		if err != nil {
 			return err
 		}

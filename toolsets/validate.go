@@ -3,6 +3,7 @@ package toolsets
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	neturl "net/url"
 	"sort"
@@ -13,6 +14,33 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
+
+// ErrToolUnavailable marks a tool the toolset cannot offer (its inputSchema
+// needs an external document): the toolset starts without it.
+var ErrToolUnavailable = errors.New("tool unavailable")
+
+// refusingLoader is the schema compiler's loader for every $ref outside the
+// tool's own schema: it loads nothing. A back-end's schema must not make the
+// harness read a local file (file:///home/..., /dev/stdin) or fetch a URL and
+// show its content to the model; the draft meta-schemas are built into the
+// library and never reach a loader.
+type refusingLoader struct{ refused []string }
+
+func (l *refusingLoader) Load(url string) (any, error) {
+	l.refused = append(l.refused, url)
+	return nil, fmt.Errorf("external schema references are not followed: %q", url)
+}
+
+func (l *refusingLoader) describe() string {
+	q := make([]string, len(l.refused))
+	for i, u := range l.refused {
+		if len(u) > 120 {
+			u = u[:120] + "..."
+		}
+		q[i] = fmt.Sprintf("%q", u)
+	}
+	return strings.Join(q, ", ")
+}
 
 // compileSchema compiles one tool's inputSchema and lists its top-level
 // property names (for "unknown argument" messages).
@@ -34,10 +62,16 @@ func compileSchema(tool string, raw json.RawMessage) (*jsonschema.Schema, []stri
 	// Escaped: a "#" or "%" in an MCP tool's name must not break its URL.
 	url := "thea:///tools/" + neturl.PathEscape(tool) + ".json"
 	c := jsonschema.NewCompiler()
+	refs := &refusingLoader{}
+	c.UseLoader(refs)
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, nil, fmt.Errorf("tool %q: inputSchema: %w", tool, err)
 	}
 	sch, err := c.Compile(url)
+	if len(refs.refused) > 0 {
+		return nil, nil, fmt.Errorf("tool %q is unavailable: its inputSchema refers to %s, outside the schema "+
+			"(only references inside it, such as #/$defs/x, are followed): %w", tool, refs.describe(), ErrToolUnavailable)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %q: inputSchema does not compile: %w", tool, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // World is a validated, immutable household: the static map and the initial
@@ -100,7 +102,7 @@ const DefaultWorldPath = "examples/household/world.yaml"
 
 // LoadWorld reads and validates a world file.
 func LoadWorld(path string) (*World, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxWorld)
 	if err != nil {
 		return nil, fmt.Errorf("load world: %w", err)
 	}

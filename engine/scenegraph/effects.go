@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/schema"
@@ -54,7 +53,7 @@ func str(path string, p *vm.Program, env *schema.CheckEnv) (string, error) {
 	if p == nil {
 		return "", nil
 	}
-	out, err := expr.Run(p, env)
+	out, err := schema.RunRule(nil, p, env)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // Answer is one scripted answer. With Match set it answers the first question
@@ -40,7 +40,7 @@ func NewScript(answers ...Answer) *Script {
 
 // LoadScript reads a YAML file `answers: [{match?: "...", answer: "..."}]`.
 func LoadScript(path string) (*Script, error) {
-	b, err := os.ReadFile(path)
+	b, err := readfile.Read(path, readfile.MaxAnswers)
 	if err != nil {
 		return nil, fmt.Errorf("user script: %w", err)
 	}

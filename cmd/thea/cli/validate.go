@@ -35,15 +35,20 @@ func (a *App) newValidateCmd() *cobra.Command {
 			var sum policies.TestSummary
 			if spec != nil {
 				diags = spec.Warnings
+				if sk := skillDiagnostics(spec); len(sk) > 0 {
+					failed, diags = true, append(diags, sk...)
+				}
 				if a.RuleTests != nil {
 					var tests []schema.Diagnostic
 					tests, sum = a.RuleTests(cmd.Context(), spec)
-					failed = len(tests) > 0
+					failed = failed || len(tests) > 0
 					diags = append(diags, tests...)
 				}
 				if a.v.GetBool(a.key(cmd, "live")) {
 					live := livecheck.Check(cmd.Context(), spec, c, livecheck.Options{Timeout: a.v.GetDuration(a.key(cmd, "live-timeout"))})
-					failed = failed || len(live) > 0
+					for _, d := range live {
+						failed = failed || !d.Warning
+					}
 					diags = append(diags, live...)
 				}
 			}

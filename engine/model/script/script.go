@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -69,7 +69,7 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 		return nil, errors.New("script provider: model.script names no file")
 	}
 	path := schema.ResolvePath(dir, cfg.Script)
-	b, err := os.ReadFile(path)
+	b, err := readfile.Read(path, readfile.MaxScript)
 	if err != nil {
 		return nil, fmt.Errorf("script provider: %w", err)
 	}

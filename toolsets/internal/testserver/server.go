@@ -97,5 +97,11 @@ func New() *server.MCPServer {
 			}
 			return jsonResult(map[string]any{"pid": os.Getpid(), "child": cmd.Process.Pid}), nil
 		})
+	if os.Getenv(BigResultsEnv) != "" {
+		addBigResultTools(s)
+	}
+	if p := os.Getenv(SchemaRefEnv); p != "" {
+		addSchemaRefTools(s, p)
+	}
 	return s
 }

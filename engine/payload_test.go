@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
+)
+
+func randomBytes(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.UintN(256))
+	}
+	return b
+}
+
+func TestStripPayloads(t *testing.T) {
+	png := base64.StdEncoding.EncodeToString(randomBytes(3000))
+	raw := string(randomBytes(500))
+	escaped, _ := json.Marshal(string([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e}))
+	tests := []struct {
+		name, in    string
+		want        []string // substrings of the output
+		notContains string
+		maxLen      int
+	}{
+		{name: "base64 in a JSON value", in: `{"success":true,"image":"` + png + `"}`,
+			want: []string{`{"success":true,"image":"[base64 payload omitted: 4000 chars]"}`}, notContains: png[:40]},
+		{name: "data URI", in: "see data:image/png;base64," + png + " here",
+			want: []string{"see [image/png data URI omitted: 4022 chars] here"}, notContains: png[:40]},
+		{name: "hex dump", in: "frame " + strings.Repeat("0a1b2c3d", 64), want: []string{"frame [hex payload omitted: 512 chars]"}},
+		{name: "raw binary", in: "head " + raw + " tail", want: []string{"head ", "binary payload omitted", " tail"}, maxLen: 200},
+		{name: "escaped binary in JSON", in: `{"blob":` + string(escaped) + `}`, want: []string{`{"blob":"[binary payload omitted: 12 bytes]"}`}},
+		{name: "prose kept", in: "The mug is on the table; the drawer is open.\n\tNext: pick_up.",
+			want: []string{"The mug is on the table; the drawer is open.\n\tNext: pick_up."}},
+		{name: "long word without digits kept", in: strings.Repeat("abcdefghij", 30), want: []string{strings.Repeat("abcdefghij", 30)}},
+		{name: "sha256 kept", in: "sha256 " + strings.Repeat("ab12", 16), want: []string{strings.Repeat("ab12", 16)}},
+		{name: "stray control byte escaped", in: "bell\x07!", want: []string{`bell\x07!`}},
+	}
+	for _, tc := range tests {
+		got := stripPayloads(tc.in)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.name, clip(got), w)
+			}
+		}
+		if tc.notContains != "" && strings.Contains(got, tc.notContains) {
+			t.Errorf("%s: payload kept", tc.name)
+		}
+		if tc.maxLen > 0 && len(got) > tc.maxLen {
+			t.Errorf("%s: %d bytes, want at most %d", tc.name, len(got), tc.maxLen)
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
+
+// TestCompactionInputWithoutPayloads: what a compaction round sends holds no
+// payload from a tool result's text or a call's arguments.
+func TestCompactionInputWithoutPayloads(t *testing.T) {
+	payload := base64.StdEncoding.EncodeToString(randomBytes(30000))
+	c := &compactor{cfg: schema.Compaction{ToolResultMaxChars: 100000, ReasoningMaxChars: 1000}}
+	var b strings.Builder
+	c.render(&b, &entry{kind: kindToolResult, group: 3, msg: model.Message{Role: model.RoleTool, Name: "camera",
+		Parts: []model.Part{{Text: `{"success":true,"png":"` + payload + `"}`}}}})
+	c.render(&b, &entry{kind: kindResponse, group: 4, msg: model.Message{Role: model.RoleAssistant,
+		ToolCalls: []model.ToolCall{{Name: "upload", Arguments: json.RawMessage(`{"data":"` + payload + `"}`)}}}})
+	out := b.String()
+	if strings.Contains(out, payload[:64]) || len(out) > 400 {
+		t.Fatalf("compaction input carries the payload (%d bytes): %s", len(out), clip(out))
+	}
+	if strings.Count(out, "[base64 payload omitted: 40000 chars]") != 2 {
+		t.Errorf("placeholders missing: %s", out)
+	}
+}
+
+func TestStripPayloadsKeepsPaddedText(t *testing.T) {
+	in := "BEGIN2" + strings.Repeat("x", 5000) + "FINISH2"
+	if got := stripPayloads(in); got != in {
+		t.Fatalf("a padded line was taken for a payload: %q", clip(got))
+	}
+}

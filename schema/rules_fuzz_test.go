@@ -1,0 +1,56 @@
+package schema
+
+import (
+	"testing"
+
+	"github.com/expr-lang/expr/vm"
+)
+
+// FuzzCompileRule compiles arbitrary expressions as each kind of rule a spec
+// holds (when, rewrite value, clamp bound, tool check) and runs what
+// compiles under the rule limits: never a panic, an error always has a path
+// and a message, and every evaluation returns (a value or an error). Seeds:
+// testdata/fuzz/FuzzCompileRule.
+func FuzzCompileRule(f *testing.F) {
+	f.Add("'base_motion' in tool.tags && clearance.front < 0.5")
+	env := &CallEnv{Tool: ToolInfo{Name: "t", Tags: []string{"base_motion"}},
+		Args: map[string]any{"x": 1.0, "s": "a"}, Clearance: NewClearanceEnv(Clearance{"front": 1}, DefaultSectors(), Limits{})}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		specs := []*Spec{
+			{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}},
+			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite", Rewrite: map[string]string{"x": src}}}}},
+			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "clamp", Clamp: &Clamp{Arg: "x", Max: src}}}}},
+			{Tools: map[string]ToolContract{"t": {Check: src}}},
+		}
+		machine := NewRuleVM()
+		for _, spec := range specs {
+			rules, errs := CompileRules(spec)
+			if rules == nil {
+				if len(errs) == 0 {
+					t.Fatal("no rules and no errors")
+				}
+				for _, e := range errs {
+					if e.Path == "" || e.Message == "" {
+						t.Fatalf("error without a path or message: %+v", e)
+					}
+				}
+				continue
+			}
+			var progs []*vm.Program
+			for _, pr := range rules.Pre {
+				progs = append(progs, pr.When, pr.Rewrite["x"], pr.ClampMax)
+			}
+			for _, p := range progs {
+				if p != nil {
+					_, _ = RunRule(machine, p, env)
+				}
+			}
+			if p := rules.Checks["t"]; p != nil {
+				_, _ = RunRule(machine, p, &CheckEnv{Args: env.Args})
+			}
+		}
+	})
+}

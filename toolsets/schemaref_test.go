@@ -1,0 +1,119 @@
+package toolsets
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/thea-harness/thea/toolsets/internal/testserver"
+)
+
+const secret = "LOCAL-FILE-CONTENT-7f3a"
+
+// TestSchemaRefsNotFollowed: a real MCP back-end whose tool schemas $ref a
+// mode-600 local file, /dev/stdin and a relative path starts with those tools
+// left out (the reason logged), its other tools usable, and the file's
+// content nowhere: not in a tool definition, the log or a call's reason.
+// Without the refusing loader the file's enum reaches the tool and the model.
+func TestSchemaRefsNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secret.json")
+	if err := os.WriteFile(path, []byte(`{"enum": ["forward", "`+secret+`"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	sec := f.spec.Toolsets["sim"]
+	sec.Env[testserver.SchemaRefEnv] = path
+	f.spec.Toolsets["sim"] = sec
+	var logs bytes.Buffer
+	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil),
+		Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ts.Close() })
+
+	tools, _ := ts.Tools(t.Context())
+	var seen []string
+	for _, tool := range tools {
+		def := tool.Def()
+		seen = append(seen, def.Name)
+		b, _ := json.Marshal(def)
+		if strings.Contains(string(b), secret) {
+			t.Errorf("tool %s carries the file's content: %s", def.Name, b)
+		}
+	}
+	for _, gone := range []string{"ref_file", "ref_stdin", "ref_relative"} {
+		if contains(seen, gone) {
+			t.Errorf("tool %s is offered; want it left out", gone)
+		}
+		if why := ts.Unavailable()[gone]; !strings.Contains(why, "outside the schema") {
+			t.Errorf("Unavailable()[%s] = %q", gone, why)
+		}
+		if !strings.Contains(logs.String(), "tool="+gone) {
+			t.Errorf("no start-up log line names %s:\n%s", gone, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "outside the schema") {
+		t.Errorf("log gives no reason:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("the log shows the file's content:\n%s", logs.String())
+	}
+	if !contains(seen, "echo") || !contains(seen, "ref_internal") {
+		t.Fatalf("tools %v: want echo and ref_internal kept", seen)
+	}
+	env := toolByName(t, ts, "ref_internal").Call(t.Context(), json.RawMessage(`{"direction":"sideways"}`))
+	if env.Success || !strings.Contains(env.Reason, `"forward", "back"`) {
+		t.Errorf("internal $ref not applied: %+v", env)
+	}
+	if env := toolByName(t, ts, "ref_internal").Call(t.Context(), json.RawMessage(`{"direction":"back"}`)); !env.Success {
+		t.Errorf("valid call failed: %+v", env)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCompileSchemaRefusesEveryScheme: no scheme reaches a loader — an HTTP
+// server named in a $ref is never asked.
+func TestCompileSchemaRefusesEveryScheme(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"enum":["` + secret + `"]}`))
+	}))
+	defer srv.Close()
+	for _, ref := range []string{srv.URL + "/s.json", "file:///etc/passwd", "/dev/stdin", "other.json",
+		"urn:x:y", "data:application/json,{}", "ftp://example.invalid/s.json"} {
+		raw := `{"type":"object","properties":{"a":{"$ref":` + quote(ref) + `}}}`
+		_, _, err := compileSchema("t", json.RawMessage(raw))
+		if !errors.Is(err, ErrToolUnavailable) {
+			t.Errorf("$ref %s: err %v, want ErrToolUnavailable", ref, err)
+		}
+	}
+	// An $id that moves the base to file:// does not open a way either.
+	raw := `{"$id":"file:///etc/","type":"object","properties":{"a":{"$ref":"passwd"}}}`
+	if _, _, err := compileSchema("t", json.RawMessage(raw)); !errors.Is(err, ErrToolUnavailable) {
+		t.Errorf("$id file base: err %v", err)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the HTTP server was asked %d times", hits.Load())
+	}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
