@@ -1,4 +1,3 @@
-// Command thea validates robot specs and runs embodied agents from them.
 package main
 
 import (

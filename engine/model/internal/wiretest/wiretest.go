@@ -1,6 +1,3 @@
-// Package wiretest is a recording HTTP server for provider adapter tests:
-// it answers each request with the next scripted reply and keeps every
-// request's path, headers and body for exact assertions.
 package wiretest
 
 import (
