@@ -42,6 +42,10 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
+			rec, err := a.startRecording(cmd, &so)
+			if err != nil {
+				return err
+			}
 			c, err := a.catalog(logger, so.terminal)
 			if err != nil {
 				return err
@@ -50,6 +54,10 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			if err != nil {
 				return err
 			}
+			if spec, err = a.seeded(cmd, spec); err != nil {
+				return err
+			}
+			defer rec.finish(spec)
 			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
 				// It may quote a back-end's stderr: terminal-safe.
@@ -78,6 +86,8 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Bool("verbose", false, "also print context sizes, skipped hooks and each call before it runs")
 	cmd.Flags().Bool("json", false, "print the raw (redacted) event stream as JSON lines")
+	cmd.Flags().String("record", "", "save each task as an episode for thea test: NAME is <spec dir>/episodes/NAME, a path is used as it is")
+	cmd.Flags().String("seed", "", "run the back-ends with this seed ({{seed}} in a toolset command, or its --seed value)")
 	return cmd
 }
 
