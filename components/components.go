@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/anthropic"
+	"github.com/thea-harness/thea/engine/model/human"
 	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/model/script"
@@ -58,6 +59,7 @@ func Default(d Deps) (*engine.Catalog, error) {
 		anthropic.Provider(),
 		script.Provider(),
 		replay.Provider(),
+		human.Provider(d.Terminal),
 	)...); err != nil {
 		return nil, fmt.Errorf("model providers: %w", err)
 	}
