@@ -17,7 +17,6 @@ import (
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
-
 )
 
 // Recording every model call keeps the evaluator's answer for the
