@@ -15,6 +15,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -225,19 +226,19 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		if !o.Success {
 			res = "FAIL"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\n", o.Seed, res, o.Turns, o.Usage.InputTokens, o.Usage.OutputTokens, o.FailureKind)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\n", o.Seed, res, o.Turns, o.Usage.InputTokens, o.Usage.OutputTokens, trace.Escape(o.FailureKind))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	s := r.Summary
 	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %d input + %d output tokens\n",
-		r.Spec, s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns, s.Tokens.InputTokens, s.Tokens.OutputTokens)
+		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns, s.Tokens.InputTokens, s.Tokens.OutputTokens)
 	if err != nil {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
-		if _, err := fmt.Fprintf(w, "  %-28s %d\n", k, s.FailuresByKind[k]); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-28s %d\n", trace.Escape(k), s.FailuresByKind[k]); err != nil {
 			return fmt.Errorf("eval table: %w", err)
 		}
 	}
