@@ -220,3 +220,30 @@ func TestEvalShardsMergeToTheWhole(t *testing.T) {
 		t.Errorf("merging a shard twice: exit %d %s", code, errs)
 	}
 }
+
+// A changed world is a divergence too: the mug put 5 cm further away shows
+// in the first observation the model is sent after driving to the table.
+func TestChangedWorldDivergesAtTheObservation(t *testing.T) {
+	spec := householdCopy(t)
+	world := filepath.Join(filepath.Dir(spec), "world.yaml")
+	b, err := os.ReadFile(world)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mug = "position: [11.15, 2.5]"
+	if !bytes.Contains(b, []byte(mug)) {
+		t.Fatal("the household mug moved: update this test")
+	}
+	if err := os.WriteFile(world, bytes.Replace(b, []byte(mug), []byte("position: [11.2, 2.5]"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := thea(t, "test", "--spec", spec)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
+	}
+	// The spec files are unchanged: only the world moved.
+	if !strings.Contains(out, "FAIL put-mug-in-drawer: diverged at turn 2, observation observe") ||
+		!strings.Contains(out, `-         "distance_m": 1.1,`) || !strings.Contains(out, `+         "distance_m": 1.15,`) {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -22,20 +23,28 @@ type recording struct {
 	temp   bool
 }
 
-func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions) (*recording, error) {
+func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions, spec *schema.Spec) (*recording, error) {
 	name := a.str(cmd, "record")
 	if name == "" {
 		return nil, nil
 	}
 	r := &recording{a: a, name: name, runLog: so.runLogDir}
+	if r.runLog == "" && spec.RunLog.Enabled {
+		// The spec's own run log: the episode is copied out of it.
+		dir := spec.RunLog.Dir
+		if dir == "" {
+			dir = filepath.Join(".thea", "runs")
+		}
+		r.runLog = spec.Resolve(dir)
+	}
 	if r.runLog == "" {
 		dir, err := os.MkdirTemp("", "thea-record-")
 		if err != nil {
 			return nil, fmt.Errorf("--record: %w", err)
 		}
 		r.runLog, r.temp = dir, true
-		so.runLogDir = dir
 	}
+	so.runLogDir = r.runLog
 	var err error
 	if r.before, err = episode.RunDirs(r.runLog); err != nil {
 		return nil, fmt.Errorf("--record: %w", err)

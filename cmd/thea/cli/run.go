@@ -42,10 +42,6 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
-			rec, err := a.startRecording(cmd, &so)
-			if err != nil {
-				return err
-			}
 			c, err := a.catalog(logger, so.terminal)
 			if err != nil {
 				return err
@@ -55,6 +51,10 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 				return err
 			}
 			if spec, err = a.seeded(cmd, spec); err != nil {
+				return err
+			}
+			rec, err := a.startRecording(cmd, &so, spec)
+			if err != nil {
 				return err
 			}
 			defer rec.finish(spec)
