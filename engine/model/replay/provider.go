@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -37,7 +38,10 @@ func Provider() engine.ProviderKind {
 			}
 			p := c.Resolve(m.Script)
 			if !strings.HasSuffix(p, ".jsonl") {
-				c.File(".script", m.Script, true)
+				if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+					c.File(".script", m.Script, true) // says what is wrong with it
+					return
+				}
 				c.File(".script", strings.TrimSuffix(m.Script, "/")+"/"+EventsFile, false)
 				return
 			}
