@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/cmd/thea/cli"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/testutil"
 )
 
-func householdCopy(t *testing.T) string {
+func householdCopy(t testing.TB) string {
 	t.Helper()
 	return testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
 }
@@ -245,5 +246,18 @@ func TestChangedWorldDivergesAtTheObservation(t *testing.T) {
 	if !strings.Contains(out, "FAIL put-mug-in-drawer: diverged at turn 2, observation observe") ||
 		!strings.Contains(out, `-         "distance_m": 1.1,`) || !strings.Contains(out, `+         "distance_m": 1.15,`) {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// BenchmarkEvalHousehold20 times `thea eval --episodes 20` on the household
+// task with the script provider (each seed a fresh session and simulator
+// subprocess), serially.
+func BenchmarkEvalHousehold20(b *testing.B) {
+	spec := householdCopy(b)
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := cli.Execute(b.Context(), strings.NewReader(""), &out, &errb, []string{"eval", "--spec", spec, "--episodes", "20", "--format", "json"}); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
 	}
 }
