@@ -62,6 +62,9 @@ type EvalConfig struct {
 	Seeds       []uint64
 	// Parallel is how many sessions run at once (at least 1).
 	Parallel int
+	// Progress, when set, is called after each episode (from the worker
+	// that ran it; calls do not overlap).
+	Progress func(done, total int, o Outcome)
 }
 
 // Eval runs the instruction once per seed, each in a fresh session whose
@@ -82,10 +85,18 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	out := make([]Outcome, len(cfg.Seeds))
 	work := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for range max(1, cfg.Parallel) {
 		wg.Go(func() {
 			for i := range work {
 				out[i] = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				if cfg.Progress != nil {
+					mu.Lock()
+					done++
+					cfg.Progress(done, len(cfg.Seeds), out[i])
+					mu.Unlock()
+				}
 			}
 		})
 	}

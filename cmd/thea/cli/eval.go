@@ -63,6 +63,14 @@ evaluation; thea eval merge combines their JSON results.`,
 			}
 			res, err := episode.Eval(cmd.Context(), spec, episode.EvalConfig{
 				Instruction: instruction, Seeds: seeds, Parallel: a.v.GetInt(a.key(cmd, "parallel")),
+				Progress: func(done, total int, o episode.Outcome) {
+					// One line per episode on stderr: a long run's (or a pod's) log.
+					status := "ok"
+					if !o.Success {
+						status = "FAIL " + o.FailureKind
+					}
+					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
+				},
 			}, a.sessionFactory(c, logger))
 			if err != nil {
 				return err
