@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/thea-harness/thea/engine"
@@ -132,15 +133,21 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 		return r, fmt.Errorf("replay: %w", err)
 	}
 	cmp := NewComparator(steps)
+	runErr := ""
 	for ev := range h.RunStream(ctx, ep.Instruction, engine.WithShouldCancel(cmp.Diverged)) {
 		cmp.Observe(ev)
 		if ev.Kind == engine.EventDone && ev.Done != nil {
-			r.Turns = ev.Done.Turns
+			r.Turns, runErr = ev.Done.Turns, ev.Done.Error
 		}
 	}
 	cmp.Finish()
 	closeErr := h.Close()
 	div, cerr := cmp.Result()
+	if div != nil && runErr != "" && (div.Kind == string(engine.EventDone) || div.Got == "") {
+		// Why the replay ended: typically it asked the model more often than
+		// the recording did ("no recorded response left").
+		div.Note = strings.TrimPrefix(div.Note+"; the replay ended with an error: "+runErr, "; ")
+	}
 	r.Divergence = div
 	return r, errors.Join(cerr, closeErr)
 }

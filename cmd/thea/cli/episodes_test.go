@@ -261,3 +261,32 @@ func BenchmarkEvalHousehold20(b *testing.B) {
 		}
 	}
 }
+
+// An episode whose final decision is missing makes the replay ask the model
+// once more than was recorded: it diverges at the end, saying why.
+func TestReplayPastTheRecordingSaysWhy(t *testing.T) {
+	spec := householdCopy(t)
+	events := filepath.Join(filepath.Dir(spec), "episodes", "put-mug-in-drawer", "events.jsonl")
+	b, err := os.ReadFile(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	last := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"kind":"model_call"`) && strings.Contains(l, `"purpose":"decide"`) {
+			last = i
+		}
+	}
+	if last < 0 {
+		t.Fatal("no decide call recorded")
+	}
+	if err := os.WriteFile(events, []byte(strings.Join(append(lines[:last:last], lines[last+1:]...), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := thea(t, "test", "--spec", spec)
+	if code != 1 || !strings.Contains(out, "diverged at turn 10, done") || !strings.Contains(out, "no recorded response left for a decide call (9 replayed)") ||
+		!strings.Contains(out, `-     "reason": "final_answer"`) || !strings.Contains(out, `+     "reason": "error"`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
