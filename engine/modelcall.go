@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,13 +165,13 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	if p == "" {
 		p = model.PurposeDecide
 	}
-	mc := &ModelCall{Purpose: p, Model: r.name, Error: ""}
+	mc := ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
 		mc.Error = err.Error()
 	} else {
-		*mc = NewModelCall(p, r.name, resp)
+		mc = NewModelCall(p, r.name, resp)
 	}
-	r.h.queueQuiet(Event{Kind: EventModelCall, Text: string(p), ModelCall: mc})
+	r.h.queueQuiet(Event{Kind: EventModelCall, Text: string(p), ModelCall: &mc})
 	return resp, err
 }
 
