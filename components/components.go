@@ -8,7 +8,9 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/anthropic"
+	"github.com/thea-harness/thea/engine/model/human"
 	"github.com/thea-harness/thea/engine/model/openai"
+	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/stages"
@@ -56,6 +58,8 @@ func Default(d Deps) (*engine.Catalog, error) {
 	if err := c.Add(append(openai.Components(),
 		anthropic.Provider(),
 		script.Provider(),
+		replay.Provider(),
+		human.Provider(d.Terminal),
 	)...); err != nil {
 		return nil, fmt.Errorf("model providers: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
@@ -146,6 +147,7 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	ev.Hook.Decision = engine.DecisionClamp
 	ev.Verdict.Status = schema.VerdictSuccess
 	ev.Result.Verdict.Status = schema.VerdictFailure
+	ev.ModelCall.Purpose = model.PurposeEvaluate
 	r := redact.New([]string{secret}, nil)
 	out := redact.Value(r, ev)
 	var leak []string

@@ -69,6 +69,10 @@ type Event struct {
 	Done        *Report             `json:"done,omitempty"`
 	// Usage is what the provider reported for a model call (EventModel).
 	Usage *model.Usage `json:"usage,omitempty"`
+	// ModelCall is one model call of any purpose (EventModelCall).
+	ModelCall *ModelCall `json:"model_call,omitempty"`
+	// Episode says what produced the run (EventTaskStart).
+	Episode *EpisodeInfo `json:"episode,omitempty"`
 	// Images travel with observation and tool-result events so the run log
 	// can save them as files; they are never written inline.
 	Images []schema.Image `json:"-"`

@@ -92,7 +92,7 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 func (h *Harness) build(ctx context.Context) error {
 	spec := h.spec
 	var err error
-	if h.model, err = h.opts.Catalog.NewModel(spec.Model, spec.Dir); err != nil {
+	if h.model, err = h.newModel(spec.Model); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
 	if err := h.buildCompactor(); err != nil {
@@ -100,7 +100,7 @@ func (h *Harness) build(ctx context.Context) error {
 	}
 	evaluator := h.model
 	if spec.Evaluator.Model != nil {
-		if evaluator, err = h.opts.Catalog.NewModel(*spec.Evaluator.Model, spec.Dir); err != nil {
+		if evaluator, err = h.newModel(*spec.Evaluator.Model); err != nil {
 			return fmt.Errorf("evaluator.model: %w", err)
 		}
 	}
@@ -150,7 +150,7 @@ func (h *Harness) buildCompactor() error {
 		return errors.New("context.compaction: keep_recent_turns and keep_recent_tokens must not be negative")
 	}
 	if c.CompactionModel != nil {
-		m, err := h.opts.Catalog.NewModel(*c.CompactionModel, h.spec.Dir)
+		m, err := h.newModel(*c.CompactionModel)
 		if err != nil {
 			return fmt.Errorf("context.compaction.compaction_model: %w", err)
 		}

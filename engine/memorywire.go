@@ -145,7 +145,7 @@ func (h *Harness) buildConsolidator() error {
 	}
 	h.consolidator = h.model
 	if c.Model != nil {
-		m, err := h.opts.Catalog.NewModel(*c.Model, h.spec.Dir)
+		m, err := h.newModel(*c.Model)
 		if err != nil {
 			return fmt.Errorf("memory.consolidation.model: %w", err)
 		}
@@ -166,6 +166,8 @@ func (h *Harness) rememberTask(ctx context.Context, t *task, rep Report) {
 	done := rep
 	done.Turns = t.turn
 	t.trace.observe(Event{Kind: EventDone, Turn: t.turn, Done: &done})
-	h.emit(t, consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory), t.notes.clone(), &t.trace,
-		h.tools.names, t.n, h.clock()))
+	ev := consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory), t.notes.clone(), &t.trace,
+		h.tools.names, t.n, h.clock())
+	h.flush(t) // the consolidation call's model_call event comes first
+	h.emit(t, ev)
 }

@@ -106,7 +106,7 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 			t.sinks, t.runDir = sinks, info.RunDir
 		}
 	}
-	h.emit(t, Event{Kind: EventTaskStart, Text: instruction})
+	h.emit(t, Event{Kind: EventTaskStart, Text: instruction, Episode: h.episodeInfo()})
 	if t.report != nil {
 		return t
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/trace"
 )
 
@@ -191,6 +192,18 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Detail = pretty(ev.Args)
 		} else {
 			r.Label = "model (no tool call: the report)"
+		}
+		return r, true
+	case engine.EventModelCall:
+		// A decide call is the model row above; the others (an evaluator's
+		// answer, a summary, a consolidation) get a row of their own.
+		mc := ev.ModelCall
+		if mc == nil || mc.Purpose == model.PurposeDecide {
+			return Row{}, false
+		}
+		r := Row{Kind: "model", Label: "model call: " + string(mc.Purpose), Text: mc.Text}
+		if mc.Error != "" {
+			r.Text, r.Status = mc.Error, "fail"
 		}
 		return r, true
 	case engine.EventHook:

@@ -77,6 +77,8 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newInitCmd(),
 		a.newServeCmd(),
 		a.newReportCmd(),
+		a.newTestCmd(),
+		a.newEvalCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root

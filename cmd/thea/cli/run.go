@@ -50,6 +50,14 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			if err != nil {
 				return err
 			}
+			if spec, err = a.seeded(cmd, spec); err != nil {
+				return err
+			}
+			rec, err := a.startRecording(cmd, &so, spec)
+			if err != nil {
+				return err
+			}
+			defer rec.finish(spec)
 			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
 				// It may quote a back-end's stderr: terminal-safe.
@@ -78,6 +86,8 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Bool("verbose", false, "also print context sizes, skipped hooks and each call before it runs")
 	cmd.Flags().Bool("json", false, "print the raw (redacted) event stream as JSON lines")
+	cmd.Flags().String("record", "", "save each task as an episode for thea test: NAME is <spec dir>/episodes/NAME, a path is used as it is")
+	cmd.Flags().String("seed", "", "run the back-ends with this seed ({{seed}} in a toolset command, or its --seed value)")
 	return cmd
 }
 

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/schema"
+)
+
+// defaultSpecs are tried, in order, when a command that takes --spec is
+// given none.
+var defaultSpecs = []string{"spec.cue", "spec.yaml"}
+
+// specFlag returns --spec, or the first default spec file in the working
+// directory.
+func (a *App) specFlag(cmd *cobra.Command) ([]string, error) {
+	if specs := a.v.GetStringSlice(a.key(cmd, "spec")); len(specs) > 0 {
+		return specs, nil
+	}
+	for _, f := range defaultSpecs {
+		if _, err := os.Stat(f); err == nil {
+			return []string{f}, nil
+		}
+	}
+	return nil, usageError{fmt.Errorf("%s needs --spec FILE (no %s here)", cmd.Name(), strings.Join(defaultSpecs, " or "))}
+}
+
+// sessionFactory builds sessions of a spec with this binary's components,
+// quietly (warnings only).
+func (a *App) sessionFactory(c *engine.Catalog, logger *slog.Logger) episode.NewSession {
+	return func(ctx context.Context, s *schema.Spec, u engine.UserChannel) (*engine.Harness, error) {
+		return a.newHarness(ctx, s, c, sessionOptions{logger: logger, user: u})
+	}
+}
+
+// newTestCmd: `thea test [--spec FILE] [EPISODE...] [--junit FILE]`.
+func (a *App) newTestCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "test [--spec FILE] [EPISODE...] [--junit FILE]",
+		Short: "Replay recorded episodes against a spec as regression tests",
+		Long: `Replay recorded episodes against a spec as regression tests.
+
+Each episode (a folder of <spec dir>/episodes/ holding events.jsonl, as
+thea run --record writes it) is replayed: its recorded model responses are
+fed back in order while the harness runs for real (tools, hooks, checks,
+the simulator at the recorded seed). Where the harness produces something
+different from the recording (a tool result, a verdict, a blocked call, a
+clamped argument, how the task ended) the episode fails at that turn with
+a diff. Exit 1 when any episode fails.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			specs, err := a.specFlag(cmd)
+			if err != nil {
+				return err
+			}
+			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			c, err := a.catalog(logger, nil)
+			if err != nil {
+				return err
+			}
+			spec, err := a.loadSpec(specs, c)
+			if err != nil {
+				return err
+			}
+			paths, err := episode.Find(spec, args)
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+				return exitError{code: 1}
+			}
+			start := time.Now()
+			results := episode.Test(cmd.Context(), spec, paths, a.sessionFactory(c, logger))
+			failed := printResults(a, results)
+			if junit := a.str(cmd, "junit"); junit != "" {
+				var b bytes.Buffer
+				if err := episode.WriteJUnit(&b, spec.Name, results, start); err != nil {
+					return err
+				}
+				if err := os.WriteFile(junit, b.Bytes(), 0o644); err != nil {
+					return fmt.Errorf("--junit: %w", err)
+				}
+			}
+			if failed > 0 {
+				return exitError{code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSlice("spec", nil, "spec file(s) (default: spec.cue or spec.yaml here)")
+	cmd.Flags().String("junit", "", "also write the results as JUnit XML to this file")
+	return cmd
+}
+
+// printResults prints one line per episode (and a failure's divergence)
+// and a summary; it returns how many failed.
+func printResults(a *App, results []episode.Result) int {
+	failed := 0
+	for _, r := range results {
+		note := ""
+		if r.SpecChanged {
+			note = ", spec changed since recording"
+		}
+		switch {
+		case r.Passed():
+			fmt.Fprintf(a.Stdout, "PASS %s (%d turns, %.1fs%s)\n", trace.Escape(r.Name), r.Turns, r.Duration.Seconds(), note)
+		case r.Error != "":
+			failed++
+			fmt.Fprintf(a.Stdout, "FAIL %s: %s\n", trace.Escape(r.Name), trace.Escape(r.Error))
+		default:
+			failed++
+			fmt.Fprintf(a.Stdout, "FAIL %s%s: %s", trace.Escape(r.Name), note, indent(r.Divergence.String()))
+		}
+	}
+	fmt.Fprintf(a.Stdout, "%d passed, %d failed\n", len(results)-failed, failed)
+	return failed
+}
+
+// indent escapes a multi-line text for the terminal, its continuation lines
+// indented under the first.
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = trace.Escape(l)
+	}
+	return strings.Join(lines, "\n    ") + "\n"
+}

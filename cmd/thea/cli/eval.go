@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/schema"
+)
+
+// newEvalCmd: `thea eval --spec FILE --episodes N [--seeds A..B]
+// [--parallel P] [--shard i/n] [--format table|json] [INSTRUCTION...]` and
+// `thea eval merge RESULT...`.
+func (a *App) newEvalCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval --spec FILE --episodes N [--seeds A..B] [--parallel P] [--shard i/n] [--format table|json] [INSTRUCTION]",
+		Short: "Run a task over many simulator seeds and report its success rate",
+		Long: `Run a task over many simulator seeds and report its success rate.
+
+Each seed is one episode in a fresh session: the seed replaces {{seed}} in
+the spec's toolset command lines, or the value of their --seed flag. The
+instruction is the arguments, or the instruction of the spec's first
+recorded episode. An episode succeeds when the task ends with a final
+answer and no tool's last evaluator verdict is a failure.
+
+--shard i/n runs only the seeds whose index in the list is i modulo n, so n
+machines (a Kubernetes Indexed Job's completion indexes) share one
+evaluation; thea eval merge combines their JSON results.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			specs, err := a.specFlag(cmd)
+			if err != nil {
+				return err
+			}
+			format := a.str(cmd, "format")
+			if format != "table" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: want table or json", format)}
+			}
+			seeds, err := a.evalSeeds(cmd)
+			if err != nil {
+				return err
+			}
+			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+			c, err := a.catalog(logger, nil)
+			if err != nil {
+				return err
+			}
+			spec, err := a.loadSpec(specs, c)
+			if err != nil {
+				return err
+			}
+			instruction := strings.Join(args, " ")
+			if instruction == "" {
+				if instruction, err = firstInstruction(spec); err != nil {
+					return usageError{err}
+				}
+			}
+			res, err := episode.Eval(cmd.Context(), spec, episode.EvalConfig{
+				Instruction: instruction, Seeds: seeds, Parallel: a.v.GetInt(a.key(cmd, "parallel")),
+				Progress: func(done, total int, o episode.Outcome) {
+					// One line per episode on stderr: a long run's (or a pod's) log.
+					status := "ok"
+					if !o.Success {
+						status = "FAIL " + o.FailureKind
+					}
+					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
+				},
+			}, a.sessionFactory(c, logger))
+			if err != nil {
+				return err
+			}
+			if err := a.writeEval(cmd, res, format); err != nil {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSlice("spec", nil, "spec file(s) (default: spec.cue or spec.yaml here)")
+	cmd.Flags().Int("episodes", 0, "how many seeds to run, from the start of --seeds (0: all of --seeds)")
+	cmd.Flags().String("seeds", "", "seed range A..B (default 1..N with --episodes N)")
+	cmd.Flags().Int("parallel", 1, "sessions run at once")
+	cmd.Flags().String("shard", "0/1", "run only shard i of n: the seeds whose index is i modulo n")
+	cmd.Flags().String("format", "table", "table or json")
+	cmd.Flags().String("out", "", "also write the JSON result to this file (for thea eval merge)")
+	cmd.AddCommand(a.newEvalMergeCmd())
+	return cmd
+}
+
+func (a *App) evalSeeds(cmd *cobra.Command) ([]uint64, error) {
+	n := a.v.GetInt(a.key(cmd, "episodes"))
+	sh, err := episode.ParseShard(a.str(cmd, "shard"))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--shard: %w", err)}
+	}
+	var r episode.SeedRange
+	switch s := a.str(cmd, "seeds"); {
+	case s != "":
+		if r, err = episode.ParseSeedRange(s); err != nil {
+			return nil, usageError{fmt.Errorf("--seeds: %w", err)}
+		}
+	case n > 0:
+		r = episode.SeedRange{From: 1, To: uint64(n)}
+	default:
+		return nil, usageError{fmt.Errorf("eval needs --episodes N or --seeds A..B")}
+	}
+	seeds, err := episode.Seeds(r, n, sh)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return seeds, nil
+}
+
+// firstInstruction is the instruction of the spec's first recorded episode.
+func firstInstruction(spec *schema.Spec) (string, error) {
+	paths, err := episode.Find(spec, nil)
+	if err != nil {
+		return "", fmt.Errorf("no instruction given and %w", err)
+	}
+	ep, err := replay.Load(paths[0])
+	if err != nil {
+		return "", err
+	}
+	return ep.Instruction, nil
+}
+
+func (a *App) writeEval(cmd *cobra.Command, res *episode.EvalResult, format string) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	b = append(b, '\n')
+	if out := a.str(cmd, "out"); out != "" {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	if format == "json" {
+		_, err = a.Stdout.Write(b)
+	} else {
+		err = res.WriteTable(a.Stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return nil
+}
+
+func (a *App) newEvalMergeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "merge RESULT...",
+		Short: "Combine the JSON results of an evaluation's shards",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format := a.str(cmd, "format")
+			if format != "table" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: want table or json", format)}
+			}
+			parts := make([]*episode.EvalResult, 0, len(args))
+			for _, p := range args {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return fmt.Errorf("merge: %w", err)
+				}
+				var r episode.EvalResult
+				if err := json.Unmarshal(b, &r); err != nil {
+					return fmt.Errorf("merge: %s: not an eval result: %w", p, err)
+				}
+				parts = append(parts, &r)
+			}
+			m, err := episode.Merge(parts...)
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+				return exitError{code: 1}
+			}
+			return a.writeEval(cmd, m, format)
+		},
+	}
+	cmd.Flags().String("format", "table", "table or json")
+	cmd.Flags().String("out", "", "also write the merged JSON result to this file")
+	return cmd
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/schema"
+)
+
+// recording is `thea run --record`: the run log is on (in a temporary
+// folder unless --run-log names one) and each new task folder is saved as
+// an episode when the command ends.
+type recording struct {
+	a      *App
+	name   string
+	runLog string
+	before []string
+	temp   bool
+}
+
+func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions, spec *schema.Spec) (*recording, error) {
+	name := a.str(cmd, "record")
+	if name == "" {
+		return nil, nil
+	}
+	r := &recording{a: a, name: name, runLog: so.runLogDir}
+	if r.runLog == "" && spec.RunLog.Enabled {
+		// The spec's own run log: the episode is copied out of it.
+		dir := spec.RunLog.Dir
+		if dir == "" {
+			dir = filepath.Join(".thea", "runs")
+		}
+		r.runLog = spec.Resolve(dir)
+	}
+	if r.runLog == "" {
+		dir, err := os.MkdirTemp("", "thea-record-")
+		if err != nil {
+			return nil, fmt.Errorf("--record: %w", err)
+		}
+		r.runLog, r.temp = dir, true
+	}
+	so.runLogDir = r.runLog
+	var err error
+	if r.before, err = episode.RunDirs(r.runLog); err != nil {
+		return nil, fmt.Errorf("--record: %w", err)
+	}
+	return r, nil
+}
+
+// finish saves the episodes; a nil recording does nothing.
+func (r *recording) finish(spec *schema.Spec) {
+	if r == nil {
+		return
+	}
+	if r.temp {
+		defer os.RemoveAll(r.runLog)
+	}
+	dirs, err := episode.RunDirs(r.runLog)
+	if err == nil {
+		var written []string
+		written, err = episode.Save(dirs, r.before, episode.RecordDir(spec, r.name))
+		for _, w := range written {
+			fmt.Fprintf(r.a.Stderr, "thea: episode recorded in %s\n", trace.Escape(w))
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(r.a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+	}
+}
+
+// seeded applies --seed to the spec's toolset command lines.
+func (a *App) seeded(cmd *cobra.Command, spec *schema.Spec) (*schema.Spec, error) {
+	seed := a.str(cmd, "seed")
+	if seed == "" {
+		return spec, nil
+	}
+	s, err := episode.WithSeed(spec, seed)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--seed: %w", err)}
+	}
+	return s, nil
+}

@@ -1,0 +1,199 @@
+package episode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model/replay"
+)
+
+// Step is one event of a run that the harness, not the model, produced and
+// that the model is then sent or that decides the outcome: an observation,
+// the Scene Graph Brief and a call's effects on it, a call as it leaves the
+// pre-hooks, a hook's verdict, a tool result, an evaluator verdict, how the
+// task ended. Times, ids of the run and the model's own
+// text are left out: they are what a replay feeds back or cannot match.
+type Step struct {
+	Turn int
+	Kind engine.EventKind
+	Tool string
+	// JSON is the step's compared content, indented with sorted keys.
+	JSON string
+}
+
+// project picks an event's compared fields; false for an event not compared.
+func project(kind engine.EventKind, raw []byte) (Step, bool, error) {
+	var fields []string
+	switch kind {
+	case engine.EventToolCall:
+		fields = []string{"tool", "args"}
+	case engine.EventHook:
+		fields = []string{"tool", "hook"}
+	case engine.EventToolResult:
+		fields = []string{"tool", "result"}
+	case engine.EventEvaluation:
+		fields = []string{"tool", "verdict"}
+	case engine.EventObservation:
+		fields = []string{"tool", "observation"}
+	case engine.EventScene:
+		fields = []string{"tool", "text"}
+	case engine.EventDone:
+		fields = []string{"done"}
+	default:
+		return Step{}, false, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Step{}, false, fmt.Errorf("decoding a %s event: %w", kind, err)
+	}
+	out := map[string]any{}
+	for _, f := range fields {
+		if v, ok := m[f]; ok {
+			out[f] = v
+		}
+	}
+	if d, ok := out["done"].(map[string]any); ok {
+		// The report's text is the model's; its run dir and usage are the
+		// run's. How the task ended is the harness's.
+		out["done"] = map[string]any{"reason": d["reason"]}
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return Step{}, false, fmt.Errorf("encoding a %s event: %w", kind, err)
+	}
+	turn, _ := m["turn"].(float64)
+	tool, _ := m["tool"].(string)
+	return Step{Turn: int(turn), Kind: kind, Tool: tool, JSON: string(b)}, true, nil
+}
+
+// Steps are an episode's compared events, in order.
+func Steps(ep *replay.Episode) ([]Step, error) {
+	var steps []Step
+	for _, l := range ep.Events {
+		s, ok, err := project(l.Kind, l.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ep.Path, err)
+		}
+		if ok {
+			steps = append(steps, s)
+		}
+	}
+	return steps, nil
+}
+
+// Divergence is the first place a replay differs from its recording.
+type Divergence struct {
+	// Index counts compared steps from 0.
+	Index int    `json:"index"`
+	Turn  int    `json:"turn"`
+	Kind  string `json:"kind"`
+	Tool  string `json:"tool,omitempty"`
+	// Want is the recorded step, Got the replay's ("" when missing).
+	Want string `json:"want,omitempty"`
+	Got  string `json:"got,omitempty"`
+	Diff string `json:"diff"`
+	// Note explains a divergence that is not a differing step (the replay
+	// ended early, or ran past the recording).
+	Note string `json:"note,omitempty"`
+}
+
+// String is the divergence as `thea test` prints it.
+func (d *Divergence) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "diverged at turn %d, %s", d.Turn, d.Kind)
+	if d.Tool != "" {
+		fmt.Fprintf(&b, " %s", d.Tool)
+	}
+	fmt.Fprintf(&b, " (step %d)", d.Index+1)
+	if d.Note != "" {
+		fmt.Fprintf(&b, ": %s", d.Note)
+	}
+	b.WriteString(" (- recorded, + replay)\n")
+	b.WriteString(d.Diff)
+	return b.String()
+}
+
+// Comparator checks a replay's events against the recorded steps as they
+// are emitted and keeps the first divergence. It is safe for concurrent use
+// (Diverged is polled by the run's should-cancel check).
+type Comparator struct {
+	mu   sync.Mutex
+	want []Step
+	next int
+	div  *Divergence
+	err  error
+}
+
+// NewComparator compares against the recorded steps.
+func NewComparator(want []Step) *Comparator { return &Comparator{want: want} }
+
+// Observe compares one replayed event.
+func (c *Comparator) Observe(ev engine.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.div != nil || c.err != nil {
+		return
+	}
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		c.err = fmt.Errorf("encoding a replayed %s event: %w", ev.Kind, err)
+		return
+	}
+	got, ok, err := project(ev.Kind, raw)
+	if err != nil {
+		c.err = err
+		return
+	}
+	if !ok {
+		return
+	}
+	idx := c.next
+	c.next++
+	if idx >= len(c.want) {
+		c.div = &Divergence{Index: idx, Turn: got.Turn, Kind: string(got.Kind), Tool: got.Tool, Got: got.JSON,
+			Note: "the replay went on past the end of the recording", Diff: LineDiff("", got.JSON)}
+		return
+	}
+	want := c.want[idx]
+	if want.Kind == got.Kind && want.JSON == got.JSON {
+		return
+	}
+	d := &Divergence{Index: idx, Turn: want.Turn, Kind: string(want.Kind), Tool: want.Tool, Want: want.JSON, Got: got.JSON}
+	if want.Kind != got.Kind {
+		d.Note = fmt.Sprintf("recorded a %s event, the replay produced a %s event", want.Kind, got.Kind)
+		d.Diff = LineDiff(string(want.Kind)+" "+want.JSON, string(got.Kind)+" "+got.JSON)
+	} else {
+		d.Diff = LineDiff(want.JSON, got.JSON)
+	}
+	c.div = d
+}
+
+// Finish reports recorded steps the replay never reached (call it after the
+// run's last event).
+func (c *Comparator) Finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.div != nil || c.err != nil || c.next >= len(c.want) {
+		return
+	}
+	w := c.want[c.next]
+	c.div = &Divergence{Index: c.next, Turn: w.Turn, Kind: string(w.Kind), Tool: w.Tool, Want: w.JSON,
+		Note: "the replay ended before this recorded step", Diff: LineDiff(w.JSON, "")}
+}
+
+// Diverged reports whether a divergence was found (or comparing failed).
+func (c *Comparator) Diverged() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.div != nil || c.err != nil
+}
+
+// Result is the first divergence (nil when none) and any error comparing.
+func (c *Comparator) Result() (*Divergence, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.div, c.err
+}

@@ -1,0 +1,257 @@
+package episode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Outcome is one episode of an evaluation: one seed, one fresh session.
+type Outcome struct {
+	Seed    uint64            `json:"seed"`
+	Success bool              `json:"success"`
+	Reason  engine.DoneReason `json:"reason,omitempty"`
+	// FailureKind groups failures: the done reason (max_turns,
+	// failure_budget, error…) or "verdict_failure:TOOL" when the task ended
+	// with a final answer but a tool's last verdict was a failure.
+	FailureKind string      `json:"failure_kind,omitempty"`
+	Turns       int         `json:"turns"`
+	Usage       model.Usage `json:"usage"`
+	// Verdicts counts the evaluator's verdicts by status.
+	Verdicts map[string]int `json:"verdicts,omitempty"`
+	Error    string         `json:"error,omitempty"`
+}
+
+// Summary aggregates outcomes.
+type Summary struct {
+	Episodes    int     `json:"episodes"`
+	Successes   int     `json:"successes"`
+	SuccessRate float64 `json:"success_rate"`
+	MeanTurns   float64 `json:"mean_turns"`
+	// Tokens adds up the acting model's usage over every episode.
+	Tokens         model.Usage    `json:"tokens"`
+	FailuresByKind map[string]int `json:"failures_by_kind,omitempty"`
+}
+
+// EvalResult is an evaluation (or one shard of it): thea eval --format json
+// writes it, thea eval merge reads and combines them.
+type EvalResult struct {
+	Spec        string    `json:"spec"`
+	SpecDigest  string    `json:"spec_digest"`
+	Instruction string    `json:"instruction"`
+	Episodes    []Outcome `json:"episodes"`
+	Summary     Summary   `json:"summary"`
+}
+
+// EvalConfig says what to evaluate.
+type EvalConfig struct {
+	Instruction string
+	Seeds       []uint64
+	// Parallel is how many sessions run at once (at least 1).
+	Parallel int
+	// Progress, when set, is called after each episode (from the worker
+	// that ran it; calls do not overlap).
+	Progress func(done, total int, o Outcome)
+}
+
+// Eval runs the instruction once per seed, each in a fresh session whose
+// back-ends run with that seed (see WithSeed); run logs are off and memory
+// goes to a temporary folder per episode, so episodes do not teach each
+// other.
+func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession NewSession) (*EvalResult, error) {
+	if cfg.Instruction == "" {
+		return nil, errors.New("eval: no instruction")
+	}
+	if _, err := WithSeed(spec, "0"); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	digest, err := engine.SpecDigest(spec.Files)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	out := make([]Outcome, len(cfg.Seeds))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range max(1, cfg.Parallel) {
+		wg.Go(func() {
+			for i := range work {
+				out[i] = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				if cfg.Progress != nil {
+					mu.Lock()
+					done++
+					cfg.Progress(done, len(cfg.Seeds), out[i])
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range cfg.Seeds {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	r := &EvalResult{Spec: spec.Name, SpecDigest: digest, Instruction: cfg.Instruction, Episodes: out}
+	r.sortAndSummarize()
+	return r, nil
+}
+
+func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, newSession NewSession) Outcome {
+	o := Outcome{Seed: seed}
+	fail := func(err error) Outcome {
+		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
+		return o
+	}
+	s, err := WithSeed(spec, strconv.FormatUint(seed, 10))
+	if err != nil {
+		return fail(err)
+	}
+	s.RunLog.Enabled = false
+	if s.Memory.Dir != "" {
+		mem, err := os.MkdirTemp("", "thea-eval-memory-")
+		if err != nil {
+			return fail(err)
+		}
+		defer os.RemoveAll(mem)
+		s.Memory.Dir = mem
+	}
+	h, err := newSession(ctx, s, nil)
+	if err != nil {
+		return fail(err)
+	}
+	defer h.Close()
+	last := map[string]schema.VerdictStatus{}
+	var tools []string
+	var rep *engine.Report
+	for ev := range h.RunStream(ctx, instruction) {
+		switch {
+		case ev.Kind == engine.EventEvaluation && ev.Verdict != nil:
+			if o.Verdicts == nil {
+				o.Verdicts = map[string]int{}
+			}
+			o.Verdicts[string(ev.Verdict.Status)]++
+			if _, seen := last[ev.Tool]; !seen {
+				tools = append(tools, ev.Tool)
+			}
+			last[ev.Tool] = ev.Verdict.Status
+		case ev.Kind == engine.EventDone && ev.Done != nil:
+			d := *ev.Done
+			rep = &d
+		}
+	}
+	if rep == nil {
+		return fail(errors.New("the task ended without a done event"))
+	}
+	o.Reason, o.Turns, o.Usage, o.Error = rep.Reason, rep.Turns, rep.Usage, rep.Error
+	if rep.Reason != engine.DoneFinal {
+		o.FailureKind = string(rep.Reason)
+		return o
+	}
+	for _, t := range tools {
+		if last[t] == schema.VerdictFailure {
+			o.FailureKind = "verdict_failure:" + t
+			return o
+		}
+	}
+	o.Success = true
+	return o
+}
+
+func (r *EvalResult) sortAndSummarize() {
+	sort.Slice(r.Episodes, func(i, j int) bool { return r.Episodes[i].Seed < r.Episodes[j].Seed })
+	s := Summary{Episodes: len(r.Episodes)}
+	turns := 0
+	for _, o := range r.Episodes {
+		turns += o.Turns
+		s.Tokens.InputTokens += o.Usage.InputTokens
+		s.Tokens.CachedInputTokens += o.Usage.CachedInputTokens
+		s.Tokens.OutputTokens += o.Usage.OutputTokens
+		if o.Success {
+			s.Successes++
+			continue
+		}
+		if s.FailuresByKind == nil {
+			s.FailuresByKind = map[string]int{}
+		}
+		s.FailuresByKind[o.FailureKind]++
+	}
+	if s.Episodes > 0 {
+		s.SuccessRate = float64(s.Successes) / float64(s.Episodes)
+		s.MeanTurns = float64(turns) / float64(s.Episodes)
+	}
+	r.Summary = s
+}
+
+// Merge combines shard results of one evaluation: the same spec digest and
+// instruction, no seed twice. The summary is computed afresh.
+func Merge(parts ...*EvalResult) (*EvalResult, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("merge: no results")
+	}
+	m := &EvalResult{Spec: parts[0].Spec, SpecDigest: parts[0].SpecDigest, Instruction: parts[0].Instruction}
+	seen := map[uint64]int{}
+	for i, p := range parts {
+		if p.SpecDigest != m.SpecDigest || p.Instruction != m.Instruction {
+			return nil, fmt.Errorf("merge: result %d is of another evaluation (spec digest %s, instruction %q; result 1: %s, %q)",
+				i+1, p.SpecDigest, p.Instruction, m.SpecDigest, m.Instruction)
+		}
+		for _, o := range p.Episodes {
+			if j, dup := seen[o.Seed]; dup {
+				return nil, fmt.Errorf("merge: seed %d is in result %d and result %d (overlapping shards)", o.Seed, j, i+1)
+			}
+			seen[o.Seed] = i + 1
+			m.Episodes = append(m.Episodes, o)
+		}
+	}
+	m.sortAndSummarize()
+	return m, nil
+}
+
+// WriteTable prints the result for a person: one line per episode, then
+// the summary and the failures by kind.
+func (r *EvalResult) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEED\tRESULT\tTURNS\tTOKENS IN\tTOKENS OUT\tFAILURE")
+	for _, o := range r.Episodes {
+		res := "ok"
+		if !o.Success {
+			res = "FAIL"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\n", o.Seed, res, o.Turns, o.Usage.InputTokens, o.Usage.OutputTokens, trace.Escape(o.FailureKind))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("eval table: %w", err)
+	}
+	s := r.Summary
+	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %d input + %d output tokens\n",
+		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns, s.Tokens.InputTokens, s.Tokens.OutputTokens)
+	if err != nil {
+		return fmt.Errorf("eval table: %w", err)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
+		if _, err := fmt.Fprintf(w, "  %-28s %d\n", trace.Escape(k), s.FailuresByKind[k]); err != nil {
+			return fmt.Errorf("eval table: %w", err)
+		}
+	}
+	return nil
+}

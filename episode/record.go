@@ -1,0 +1,75 @@
+package episode
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/schema"
+)
+
+// RecordDir is where `thea run --record NAME` writes: a bare name is a
+// folder of <spec dir>/episodes, anything with a path separator is used as
+// it is.
+func RecordDir(spec *schema.Spec, name string) string {
+	if !strings.ContainsRune(name, '/') && !strings.ContainsRune(name, filepath.Separator) {
+		return filepath.Join(spec.Dir, Dir, name)
+	}
+	return name
+}
+
+// RunDirs lists the task folders of a run-log directory, oldest first.
+func RunDirs(runLog string) ([]string, error) {
+	entries, err := os.ReadDir(runLog)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("run log: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, filepath.Join(runLog, e.Name()))
+		}
+	}
+	slices.Sort(out) // named by start time
+	return out, nil
+}
+
+// Save copies the run logs of the tasks in runDirs that are not in before
+// into episode folders: the first to dest, later ones to dest-2, dest-3….
+// Only events.jsonl is kept: images are not needed to replay. It returns
+// the folders written.
+func Save(runDirs, before []string, dest string) ([]string, error) {
+	var written []string
+	n := 0
+	for _, d := range runDirs {
+		if slices.Contains(before, d) {
+			continue
+		}
+		n++
+		to := dest
+		if n > 1 {
+			to = fmt.Sprintf("%s-%d", dest, n)
+		}
+		b, err := os.ReadFile(filepath.Join(d, replay.EventsFile))
+		if err != nil {
+			return written, fmt.Errorf("recording episode: %w", err)
+		}
+		if _, err := replay.Parse(filepath.Join(d, replay.EventsFile), b); err != nil {
+			return written, fmt.Errorf("recording episode: %w", err)
+		}
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			return written, fmt.Errorf("recording episode: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(to, replay.EventsFile), b, 0o644); err != nil {
+			return written, fmt.Errorf("recording episode: %w", err)
+		}
+		written = append(written, to)
+	}
+	return written, nil
+}

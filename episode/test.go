@@ -1,0 +1,184 @@
+package episode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/schema"
+)
+
+// Dir is the folder beside a spec that holds its recorded episodes, one
+// folder each.
+const Dir = "episodes"
+
+// NewSession builds one session of a spec with this binary's components;
+// user, when not nil, replaces the spec's user channel.
+type NewSession func(ctx context.Context, spec *schema.Spec, user engine.UserChannel) (*engine.Harness, error)
+
+// Find lists the episodes to replay: every folder of <spec dir>/episodes
+// holding an events.jsonl, by name, or the named ones (a name is a folder
+// of episodes/, or a path to an episode folder or events file).
+func Find(spec *schema.Spec, names []string) ([]string, error) {
+	base := filepath.Join(spec.Dir, Dir)
+	if len(names) == 0 {
+		entries, err := os.ReadDir(base)
+		if err != nil {
+			return nil, fmt.Errorf("episodes: %w", err)
+		}
+		var out []string
+		for _, e := range entries {
+			p := filepath.Join(base, e.Name())
+			if _, err := os.Stat(filepath.Join(p, replay.EventsFile)); e.IsDir() && err == nil {
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("episodes: no episode (a folder with %s) in %s", replay.EventsFile, base)
+		}
+		return out, nil
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		p := n
+		if _, err := os.Stat(p); err != nil {
+			p = filepath.Join(base, n)
+		}
+		if _, err := os.Stat(replay.EventsPath(p)); err != nil {
+			return nil, fmt.Errorf("episode %q: not found as a path nor in %s", n, base)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Name is an episode's name: its folder's base name.
+func Name(p string) string {
+	p = filepath.Clean(p)
+	if filepath.Base(p) == replay.EventsFile {
+		p = filepath.Dir(p)
+	}
+	return filepath.Base(p)
+}
+
+// Result is one replayed episode.
+type Result struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Divergence is the first difference from the recording; nil passes.
+	Divergence *Divergence `json:"divergence,omitempty"`
+	// Error is a replay that could not run (a bad episode, a session that
+	// did not start).
+	Error string `json:"error,omitempty"`
+	// SpecChanged: the spec's digest differs from the recorded one (the
+	// point of a regression test; informational).
+	SpecChanged bool          `json:"spec_changed,omitempty"`
+	Turns       int           `json:"turns"`
+	Duration    time.Duration `json:"duration_ns"`
+}
+
+// Passed reports whether the episode replayed without divergence.
+func (r Result) Passed() bool { return r.Divergence == nil && r.Error == "" }
+
+// Test replays each episode against spec: the harness runs for real while
+// the recorded model responses are fed back; each result holds the first
+// divergence.
+func Test(ctx context.Context, spec *schema.Spec, paths []string, newSession NewSession) []Result {
+	out := make([]Result, 0, len(paths))
+	for _, p := range paths {
+		start := time.Now()
+		r, err := replayOne(ctx, spec, p, newSession)
+		r.Name, r.Path, r.Duration = Name(p), p, time.Since(start)
+		if err != nil {
+			r.Error = err.Error()
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession NewSession) (Result, error) {
+	var r Result
+	ep, err := replay.Load(path)
+	if err != nil {
+		return r, err
+	}
+	steps, err := Steps(ep)
+	if err != nil {
+		return r, err
+	}
+	mem, err := os.MkdirTemp("", "thea-replay-memory-")
+	if err != nil {
+		return r, fmt.Errorf("replay: %w", err)
+	}
+	defer os.RemoveAll(mem)
+	s, err := ReplaySpec(spec, ep, mem)
+	if err != nil {
+		return r, err
+	}
+	if ep.Info != nil && ep.Info.SpecDigest != "" {
+		if d, err := engine.SpecDigest(spec.Files); err == nil && d != ep.Info.SpecDigest {
+			r.SpecChanged = true
+		}
+	}
+	h, err := newSession(ctx, s, newReplayUser(ep))
+	if err != nil {
+		return r, fmt.Errorf("replay: %w", err)
+	}
+	cmp := NewComparator(steps)
+	runErr := ""
+	for ev := range h.RunStream(ctx, ep.Instruction, engine.WithShouldCancel(cmp.Diverged)) {
+		cmp.Observe(ev)
+		if ev.Kind == engine.EventDone && ev.Done != nil {
+			r.Turns, runErr = ev.Done.Turns, ev.Done.Error
+		}
+	}
+	cmp.Finish()
+	closeErr := h.Close()
+	div, cerr := cmp.Result()
+	if div != nil && runErr != "" && (div.Kind == string(engine.EventDone) || div.Got == "") {
+		// Why the replay ended: typically it asked the model more often than
+		// the recording did ("no recorded response left").
+		div.Note = strings.TrimPrefix(div.Note+"; the replay ended with an error: "+runErr, "; ")
+	}
+	r.Divergence = div
+	return r, errors.Join(cerr, closeErr)
+}
+
+// ReplaySpec is spec set up to replay ep: every model (acting, evaluator,
+// compaction, consolidation) is the replay provider on the episode, the
+// back-ends run with the recorded seed, the run log is off and memory is
+// written to memDir (never to the spec's own).
+func ReplaySpec(spec *schema.Spec, ep *replay.Episode, memDir string) (*schema.Spec, error) {
+	s := *spec
+	if ep.Info != nil && ep.Info.Seed != "" {
+		seeded, err := WithSeed(spec, ep.Info.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("replay %s: the episode was recorded with seed %s: %w", ep.Path, ep.Info.Seed, err)
+		}
+		s = *seeded
+	}
+	rm := func(m schema.Model) schema.Model {
+		return schema.Model{Provider: "replay", Script: ep.Path, Timeout: m.Timeout}
+	}
+	s.Model = rm(spec.Model)
+	for _, m := range []**schema.Model{&s.Evaluator.Model, &s.Context.Compaction.CompactionModel, &s.Memory.Consolidation.Model} {
+		if *m != nil {
+			r := rm(**m)
+			*m = &r
+		}
+	}
+	s.RunLog.Enabled = false
+	if spec.Memory.Dir != "" {
+		s.Memory.Dir = memDir
+	}
+	s.Files = slices.Clone(spec.Files)
+	return &s, nil
+}

@@ -1,0 +1,99 @@
+package episode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"sync"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model/replay"
+)
+
+// replayUser answers the model's questions with the answers the episode
+// recorded, in order, so a replay never waits on a person.
+type replayUser struct {
+	mu       sync.Mutex
+	answers  []string
+	confirms []string
+}
+
+var (
+	_ engine.UserChannel = (*replayUser)(nil)
+	_ engine.Confirmer   = (*replayUser)(nil)
+)
+
+// confirmAnswer finds the answer a confirm hook got in its block reason.
+var confirmAnswer = regexp.MustCompile(`\(answer ("(?:[^"\\]|\\.)*")\)$`)
+
+func newReplayUser(ep *replay.Episode) *replayUser {
+	u := &replayUser{}
+	for _, l := range ep.Events {
+		if l.Kind == engine.EventHook {
+			u.recordConfirm(l)
+			continue
+		}
+		if l.Kind != engine.EventQuestion {
+			continue
+		}
+		var q struct {
+			Args struct {
+				Answer *string `json:"answer"`
+			} `json:"args"`
+		}
+		if json.Unmarshal(l.Raw, &q) == nil && q.Args.Answer != nil {
+			u.answers = append(u.answers, *q.Args.Answer)
+		}
+	}
+	return u
+}
+
+// Ask returns the next recorded answer.
+func (u *replayUser) Ask(_ context.Context, q engine.Question) (string, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.answers) == 0 {
+		return "", fmt.Errorf("replay: the episode recorded no answer for the question %q", q.Text)
+	}
+	a := u.answers[0]
+	u.answers = u.answers[1:]
+	return a, nil
+}
+
+// Notify implements engine.UserChannel.
+func (u *replayUser) Notify(context.Context, string) error { return nil }
+
+// recordConfirm keeps what a person answered a confirm hook: "yes" for a
+// confirmed call, the quoted answer of one refused.
+func (u *replayUser) recordConfirm(l replay.Line) {
+	var ev struct {
+		Hook *engine.HookVerdict `json:"hook"`
+	}
+	if json.Unmarshal(l.Raw, &ev) != nil || ev.Hook == nil || ev.Hook.Phase != "pre" {
+		return
+	}
+	switch ev.Hook.Decision {
+	case engine.DecisionConfirm:
+		u.confirms = append(u.confirms, "yes")
+	case engine.DecisionBlock:
+		if m := confirmAnswer.FindStringSubmatch(ev.Hook.Reason); m != nil {
+			if a, err := strconv.Unquote(m[1]); err == nil {
+				u.confirms = append(u.confirms, a)
+			}
+		}
+	}
+}
+
+// Confirm returns the next recorded answer to a confirm hook.
+func (u *replayUser) Confirm(_ context.Context, q engine.Question) (string, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.confirms) == 0 {
+		return "", fmt.Errorf("replay: the episode recorded no confirmation for %q", q.Text)
+	}
+	a := u.confirms[0]
+	u.confirms = u.confirms[1:]
+	return a, nil
+}
