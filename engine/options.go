@@ -33,7 +33,8 @@ type Options struct {
 	RenderProfile func(schema.Embodiment) string
 	// Clock stamps events and names run directories; nil means time.Now.
 	Clock func() time.Time
-	// RunLogDir overrides spec.RunLog.Dir (and enables the run log).
+	// RunLogDir overrides spec.RunLog.Dir (and enables the run log); it is
+	// the caller's path, relative to the working directory, not the spec's.
 	RunLogDir string
 	// Sinks open further event sinks per task (an SSE stream, a report).
 	// Like the run log, they receive every event after redaction.

@@ -26,13 +26,13 @@ func (h *Harness) buildRunLog() error {
 	dir := h.spec.RunLog.Dir
 	switch {
 	case h.opts.RunLogDir != "":
-		dir = h.opts.RunLogDir
+		// The caller's path (a --run-log flag): relative to the process's
+		// working directory, not the spec's.
+		h.runLogDir = h.opts.RunLogDir
 	case !h.spec.RunLog.Enabled:
-		dir = ""
 	case dir == "":
-		dir = filepath.Join(".thea", "runs")
-	}
-	if dir != "" {
+		h.runLogDir = h.resolve(filepath.Join(".thea", "runs"))
+	default:
 		h.runLogDir = h.resolve(dir)
 	}
 	var names []string

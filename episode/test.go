@@ -165,8 +165,14 @@ func ReplaySpec(spec *schema.Spec, ep *replay.Episode, memDir string) (*schema.S
 		}
 		s = *seeded
 	}
+	// The replay provider resolves its script against the spec's directory:
+	// the episode's path (relative to the process) must not be.
+	path, err := filepath.Abs(ep.Path)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", ep.Path, err)
+	}
 	rm := func(m schema.Model) schema.Model {
-		return schema.Model{Provider: "replay", Script: ep.Path, Timeout: m.Timeout}
+		return schema.Model{Provider: "replay", Script: path, Timeout: m.Timeout}
 	}
 	s.Model = rm(spec.Model)
 	for _, m := range []**schema.Model{&s.Evaluator.Model, &s.Context.Compaction.CompactionModel, &s.Memory.Consolidation.Model} {

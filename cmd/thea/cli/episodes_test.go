@@ -290,3 +290,26 @@ func TestReplayPastTheRecordingSaysWhy(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// A spec named by a relative path from another directory: the run log,
+// the recording and the replay resolve against the right directories
+// (a --run-log path is the caller's, the episode's path is absolute for
+// the replay provider), and nothing lands in a doubled path.
+func TestRecordAndTestFromARelativeSpecPath(t *testing.T) {
+	spec := testutil.ExampleCopy(t, "../../../examples/household/spec.cue")
+	parent := filepath.Dir(filepath.Dir(spec))
+	t.Chdir(parent)
+	rel := filepath.Join(filepath.Base(filepath.Dir(spec)), "spec.cue")
+	if code, _, errs := run(t, "run", "--spec", rel, "--record", "relative", "--run-log", "runs", "Put the mug in the top drawer"); code != 0 {
+		t.Fatalf("run --record: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(spec), "episodes", "relative", "events.jsonl")); err != nil {
+		t.Fatalf("the episode is not next to the spec: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "runs")); err != nil {
+		t.Fatalf("--run-log runs is not relative to the working directory: %v", err)
+	}
+	if code, out, errs := run(t, "test", "--spec", rel, "relative"); code != 0 || !strings.Contains(out, "PASS relative") {
+		t.Fatalf("test: exit %d\n%s\n%s", code, out, errs)
+	}
+}
