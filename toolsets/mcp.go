@@ -255,20 +255,25 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 	}
 	c, err := ts.start(ctx)
 	ts.mu.Lock()
-	defer ts.mu.Unlock()
 	ts.restarts++
 	ts.backoff *= 2
+	n, budget := ts.restarts, ts.cfg.Restart.MaxRestarts
 	if err != nil {
 		ts.lastCrash = err.Error()
-		ts.logger.Warn("mcp back-end restart failed", "restart", ts.restarts, "err", err)
+		ts.mu.Unlock()
+		ts.logger.Warn("mcp back-end restart failed", "restart", n, "err", err)
+		ts.emit(SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("restart %d of at most %d: %v", n, budget, err)})
 		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
 	}
 	if ts.closed { // closed while restarting
+		ts.mu.Unlock()
 		c.close()
 		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
 	}
-	ts.logger.Info("mcp back-end restarted", "restart", ts.restarts)
 	ts.conn = c
+	ts.mu.Unlock()
+	ts.logger.Info("mcp back-end restarted", "restart", n)
+	ts.emit(SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("restart %d of at most %d, after: %s", n, budget, lastCrash)})
 	return c, ""
 }
 
@@ -276,12 +281,14 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 func (ts *MCPToolset) dropConn(c *conn) {
 	ts.forget(c)
 	c.close()
+	ts.garbageTotal(c)
 }
 
 // killConn forgets a connection (if still current) and kills its back-end.
 func (ts *MCPToolset) killConn(c *conn) {
 	ts.forget(c)
 	c.kill()
+	ts.garbageTotal(c)
 }
 
 func (ts *MCPToolset) forget(c *conn) {

@@ -76,6 +76,7 @@ func (ts *MCPToolset) crashed(c *conn, tool string, err error) string {
 	note := c.stderrNote()
 	ts.setLastCrash(err.Error() + note)
 	ts.logger.Warn("mcp back-end crashed", "tool", tool, "err", err)
+	ts.emit(SafetyEvent{Kind: SafetyCrashed, Tool: tool, Text: err.Error() + note})
 	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; %s", ts.name, tool, err, note, ts.restartNote())
 }
 
