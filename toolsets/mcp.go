@@ -115,13 +115,17 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
-	have := make([]string, len(res.Tools))
-	for i, t := range res.Tools {
-		have[i] = t.Name
+	have := make([]string, 0, len(res.Tools))
+	for _, t := range res.Tools {
+		if why := badToolName(t.Name); why != "" {
+			ts.logger.Warn("mcp tool left out", "tool", fmt.Sprintf("%q", t.Name), "why", why)
+			continue
+		}
+		have = append(have, t.Name)
 	}
 	keep, missing := restrict(ts.cfg.Tools, have)
 	if len(missing) > 0 {
-		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), strings.Join(have, ", "))
+		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), quotedNames(have))
 	}
 	for _, t := range res.Tools {
 		if !keep[t.Name] {
