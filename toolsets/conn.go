@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,6 +34,8 @@ type conn struct {
 	pr      *io.PipeReader
 	exited  chan struct{}
 	garbage garbageCount
+	// hung counts the calls in a row that timed out (see timedOut).
+	hung atomic.Int32
 }
 
 // gracefulExit is how long a back-end may take to exit by itself once its

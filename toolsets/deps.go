@@ -44,6 +44,7 @@ const (
 	SafetyRestarted          = "backend_restarted"   // a crashed back-end was started again
 	SafetyRestartFailed      = "backend_restart_failed"
 	SafetyStdoutGarbage      = "backend_stdout_garbage" // non-JSON lines on stdout: counted, sampled
+	SafetyUnresponsive       = "backend_unresponsive"   // timed out and no ping answer (or calls keep hanging): killed
 )
 
 // SafetyEvent is one event of motion safety, for the run log.
