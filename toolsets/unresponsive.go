@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// pingTimeout bounds the ping that follows a timed-out call.
-const pingTimeout = 500 * time.Millisecond
+// maxPingTimeout bounds the ping that follows a timed-out call; the ping
+// gets as long as the call had, up to this.
+const maxPingTimeout = time.Second
 
 // maxHungCalls is how many calls in a row may time out on a back-end that
 // still answers pings (its workers all stuck) before it is restarted.
@@ -21,6 +22,7 @@ const maxHungCalls = 3
 // motion's stop path.
 func (ts *MCPToolset) timedOut(ctx context.Context, c *conn, tool string) string {
 	n := c.hung.Add(1)
+	pingTimeout := min(maxPingTimeout, ts.callTimeout(tool))
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pingTimeout)
 	err := c.client.Ping(pctx)
 	cancel()
@@ -41,6 +43,18 @@ func (ts *MCPToolset) timedOut(ctx context.Context, c *conn, tool string) string
 	ts.logger.Warn("mcp back-end unresponsive: killed", "tool", tool, "why", why)
 	ts.emit(SafetyEvent{Kind: SafetyUnresponsive, Tool: tool, Text: "the back-end " + why + "; killed"})
 	return fmt.Sprintf("; the %s back-end %s, so it was killed: %s", ts.name, why, ts.restartNote())
+}
+
+// callTimeout is the tool's timeout: its contract's, else the toolset's,
+// else maxPingTimeout.
+func (ts *MCPToolset) callTimeout(tool string) time.Duration {
+	if d := ts.tc.Contract(tool).Timeout.D(); d > 0 {
+		return d
+	}
+	if d := ts.cfg.Timeout.D(); d > 0 {
+		return d
+	}
+	return maxPingTimeout
 }
 
 // moving tells whether a physical call is in flight on c.

@@ -80,11 +80,28 @@ func Main(dir string) int {
 	f := newServer(dir, out)
 	s := server.NewStdioServer(f.mcp)
 	s.SetErrorLogger(log.New(io.Discard, "", 0))
-	if err := s.Listen(context.Background(), os.Stdin, out); err != nil && err != io.EOF && err != context.Canceled {
+	in := &stdin{r: os.Stdin, f: f}
+	if err := s.Listen(context.Background(), in, out); err != nil && err != io.EOF && err != context.Canceled {
 		fmt.Fprintln(os.Stderr, "faultserver:", err)
 		return 1
 	}
 	return 0
+}
+
+// stdin ends the process at the end of its input when a call hangs: the
+// server would otherwise wait for its hung worker forever (as some real
+// drivers do; the lingering mode of the tests models those).
+type stdin struct {
+	r io.Reader
+	f *Server
+}
+
+func (s *stdin) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && s.f.hanging.Load() > 0 {
+		os.Exit(0)
+	}
+	return n, err
 }
 
 // lockedWriter serialises the server's replies and the garbage fault's lines:
@@ -121,6 +138,7 @@ func (f *Server) probe(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToo
 		fmt.Fprintln(os.Stderr, "faultserver: crashing mid-call")
 		os.Exit(3)
 	case FaultHang:
+		f.hanging.Add(1)
 		select {} // this worker only; cancellation ignored, like a stuck driver call
 	case FaultSlow:
 		time.Sleep(time.Duration(n) * time.Millisecond)
@@ -135,6 +153,9 @@ func (f *Server) common(_ context.Context, fault string, n int) (res *mcp.CallTo
 	case FaultFreeze:
 		f.logf("freeze")
 		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// The stop reaches every thread asynchronously: wait so that no
+		// answer leaves before it (only a SIGCONT would let this go on).
+		time.Sleep(100 * time.Millisecond)
 		return mcp.NewToolResultText(`{"ok":true,"thawed":true}`), true
 	case FaultGarbage:
 		f.garbage(n)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,8 @@ type Server struct {
 	out io.Writer // stdout, shared with the server's replies
 	mu  sync.Mutex
 	seq int
+	// hanging counts the calls that will never answer.
+	hanging atomic.Int32
 	// stop is closed by cancel_motion to end the motions in progress.
 	stop chan struct{}
 }

@@ -1,0 +1,91 @@
+package chaos
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// The chaos run's knobs: `make chaos N=1000` sets THEA_CHAOS_N; a failure
+// prints its seed, and THEA_CHAOS_SEED=<seed> THEA_CHAOS_N=1 reruns it alone.
+var (
+	chaosN    = flag.Int("chaos.n", 0, "schedules to run (default $THEA_CHAOS_N, else 200, 40 under -short)")
+	chaosSeed = flag.Uint64("chaos.seed", 0, "first seed (default $THEA_CHAOS_SEED, else 1)")
+)
+
+func chaosParams(t *testing.T) (first uint64, n int) {
+	t.Helper()
+	n = *chaosN
+	if n == 0 {
+		n = 200
+		if testing.Short() {
+			n = 40
+		}
+		if v := os.Getenv("THEA_CHAOS_N"); v != "" {
+			var err error
+			if n, err = strconv.Atoi(v); err != nil || n < 1 {
+				t.Fatalf("THEA_CHAOS_N=%q: want a positive count", v)
+			}
+		}
+	}
+	first = *chaosSeed
+	if first == 0 {
+		first = 1
+		if v := os.Getenv("THEA_CHAOS_SEED"); v != "" {
+			var err error
+			if first, err = strconv.ParseUint(v, 10, 64); err != nil {
+				t.Fatalf("THEA_CHAOS_SEED=%q: want a seed", v)
+			}
+		}
+	}
+	return first, n
+}
+
+// TestChaos runs n seeded fault schedules, each a fresh session, and checks
+// the invariants after each; a broken one fails with its seed and schedule.
+func TestChaos(t *testing.T) {
+	first, n := chaosParams(t)
+	t.Setenv(keyEnv, apiKey)
+	t.Setenv("THEA_FAULT_SECRET", secret)
+	start := time.Now()
+	failed := 0
+	for seed := first; seed < first+uint64(n); seed++ {
+		sched := Generate(seed)
+		ok := t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			if err := runSchedule(t, sched); err != nil {
+				t.Errorf("schedule %s\nbroke an invariant: %v\nrerun it alone: make chaos N=1 SEED=%d", sched, err, seed)
+			}
+		})
+		if !ok {
+			if failed++; failed >= 5 {
+				t.Fatal("five schedules failed; stopping")
+			}
+		}
+	}
+	t.Logf("%d schedules (seeds %d–%d) in %s, %d broke an invariant", n, first, first+uint64(n)-1, time.Since(start).Round(time.Millisecond), failed)
+}
+
+func runSchedule(t *testing.T, sched Schedule) error {
+	e, err := newEpisode(t.Context(), t, sched)
+	if err != nil {
+		return err
+	}
+	err = e.run(t.Context())
+	if os.Getenv("THEA_CHAOS_TRACE") == "1" {
+		t.Logf("trace:\n%s", e.trace)
+	}
+	return err
+}
+
+// Generate is deterministic per seed, and seeds differ.
+func TestScheduleDeterministic(t *testing.T) {
+	if a, b := Generate(7).String(), Generate(7).String(); a != b {
+		t.Fatalf("seed 7 gave\n%s\nthen\n%s", a, b)
+	}
+	if Generate(7).String() == Generate(8).String() {
+		t.Fatal("seeds 7 and 8 gave the same schedule")
+	}
+}
