@@ -1,27 +1,39 @@
-package engine
+package engine_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 )
 
-// Events emitted while no task runs are delivered with the next task, not
-// dropped; past the bound they are counted.
+// An event a toolset emits while no task runs (a motion's late reply after
+// the final answer) reaches the next task's stream, not the floor; past the
+// bound the surplus is counted in one event.
 func TestEventsBetweenTasksReachTheNextTask(t *testing.T) {
-	var b betweenTasks
-	b.keep(Event{Kind: EventSafety, Text: "late_reply: move"})
-	got := b.take()
-	if len(got) != 1 || got[0].Text != "late_reply: move" {
-		t.Fatalf("took %+v", got)
+	f := newFixture(t, model.Response{Text: "first done"}, model.Response{Text: "second done"})
+	h := f.harness(t)
+	if _, err := h.Run(t.Context(), "one"); err != nil {
+		t.Fatal(err)
 	}
-	if len(b.take()) != 0 {
-		t.Fatal("events delivered twice")
+	f.host.Emit(engine.Event{Kind: engine.EventSafety, Tool: "move", Text: "late_reply: move"})
+	for range 300 {
+		f.host.Emit(engine.Event{Kind: engine.EventSafety, Text: "backend_stdout_garbage: x"})
 	}
-	for range maxBetween + 5 {
-		b.keep(Event{Kind: EventSafety, Text: "x"})
+	evs := collect(h.RunStream(t.Context(), "two"))
+	late, garbage, counted := 0, 0, false
+	for _, ev := range evs {
+		switch {
+		case ev.Kind == engine.EventSafety && ev.Text == "late_reply: move" && ev.Task == 2:
+			late++
+		case ev.Kind == engine.EventSafety:
+			garbage++
+		case ev.Kind == engine.EventSinkError && strings.Contains(ev.Text, "45 more events emitted between tasks"):
+			counted = true
+		}
 	}
-	got = b.take()
-	if len(got) != maxBetween+1 || got[maxBetween].Kind != EventSinkError || !strings.Contains(got[maxBetween].Text, "5 more events") {
-		t.Fatalf("bound: %d events, last %+v", len(got), got[len(got)-1])
+	if late != 1 || garbage != 255 || !counted || countDone(evs) != 1 {
+		t.Fatalf("late %d, garbage %d, surplus counted %v, done %d: %v", late, garbage, counted, countDone(evs), kinds(evs))
 	}
 }

@@ -65,6 +65,7 @@ embodiment:
     - {name: map}
     - {name: base, parent: map}
   limits: {min_clearance_m: 0.05, safety_margin_m: 0.05, max_translation_m: 1.0}
+  lock: {dir: %[3]q}
 observation:
   tool: observe
 toolsets:
@@ -127,6 +128,8 @@ type episode struct {
 	rec    *Recorder
 	trace  *bytes.Buffer
 	logs   *lockedBuffer
+	// reports are the tasks' reports, the clean last task's included.
+	reports []engine.Report
 }
 
 type lockedBuffer struct {
@@ -214,6 +217,7 @@ func (e *episode) run(ctx context.Context) (err error) {
 	n := len(e.models.sched.Tasks)
 	for i := range n {
 		rep, err := e.h.Run(ctx, fmt.Sprintf("%s%d: do as the schedule says.", Marker, i+1))
+		e.reports = append(e.reports, rep)
 		if err != nil && rep.Reason == "" {
 			return fmt.Errorf("task %d did not run: %w", i+1, err)
 		}

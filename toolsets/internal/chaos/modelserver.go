@@ -32,6 +32,9 @@ type ModelServer struct {
 	sched    Schedule
 	mu       sync.Mutex
 	attempts map[[2]int]int // per (task, turn): requests seen
+	bodies   [][]byte       // kept only when Keep is set
+	// Keep makes the server keep every request body (see Bodies).
+	Keep bool
 	// Errors are requests it could not place (a broken invariant).
 	errors []string
 }
@@ -39,6 +42,20 @@ type ModelServer struct {
 // NewModelServer serves s.
 func NewModelServer(s Schedule) *ModelServer {
 	return &ModelServer{sched: s, attempts: map[[2]int]int{}}
+}
+
+// Attempts returns how many requests task's turn (both from 1) got.
+func (m *ModelServer) Attempts(task, turn int) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.attempts[[2]int{task - 1, turn - 1}]
+}
+
+// Bodies returns the request bodies kept.
+func (m *ModelServer) Bodies() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([][]byte(nil), m.bodies...)
 }
 
 // Errors returns what the server could not make sense of.
@@ -69,6 +86,11 @@ func (m *ModelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.fail(w, "reading the request: %v", err)
 		return
 	}
+	m.mu.Lock()
+	if m.Keep {
+		m.bodies = append(m.bodies, body)
+	}
+	m.mu.Unlock()
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		m.fail(w, "decoding the request: %v", err)
