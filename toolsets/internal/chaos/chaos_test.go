@@ -1,10 +1,13 @@
 package chaos
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -12,8 +15,9 @@ import (
 // The chaos run's knobs: `make chaos N=1000` sets THEA_CHAOS_N; a failure
 // prints its seed, and THEA_CHAOS_SEED=<seed> THEA_CHAOS_N=1 reruns it alone.
 var (
-	chaosN    = flag.Int("chaos.n", 0, "schedules to run (default $THEA_CHAOS_N, else 200, 40 under -short)")
-	chaosSeed = flag.Uint64("chaos.seed", 0, "first seed (default $THEA_CHAOS_SEED, else 1)")
+	chaosN       = flag.Int("chaos.n", 0, "schedules to run (default $THEA_CHAOS_N, else 200, 40 under -short)")
+	chaosSeed    = flag.Uint64("chaos.seed", 0, "first seed (default $THEA_CHAOS_SEED, else 1)")
+	chaosWorkers = flag.Int("chaos.workers", 4, "episodes run at once")
 )
 
 func chaosParams(t *testing.T) (first uint64, n int) {
@@ -44,40 +48,64 @@ func chaosParams(t *testing.T) (first uint64, n int) {
 	return first, n
 }
 
-// TestChaos runs n seeded fault schedules, each a fresh session, and checks
-// the invariants after each; a broken one fails with its seed and schedule.
+// TestChaos runs n seeded fault schedules, each a fresh session, a few at
+// a time (their time is mostly the faults' timeouts), and checks the
+// invariants after each; a broken one fails with its seed and schedule.
 func TestChaos(t *testing.T) {
 	first, n := chaosParams(t)
 	t.Setenv(keyEnv, apiKey)
 	t.Setenv("THEA_FAULT_SECRET", secret)
+	base := t.TempDir()
+	seeds := make(chan uint64)
+	var (
+		mu     sync.Mutex
+		failed []uint64
+	)
 	start := time.Now()
-	failed := 0
-	for seed := first; seed < first+uint64(n); seed++ {
-		sched := Generate(seed)
-		ok := t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			if err := runSchedule(t, sched); err != nil {
-				t.Errorf("schedule %s\nbroke an invariant: %v\nrerun it alone: make chaos N=1 SEED=%d", sched, err, seed)
+	var wg sync.WaitGroup
+	for range *chaosWorkers {
+		wg.Go(func() {
+			for seed := range seeds {
+				sched := Generate(seed)
+				if err := runSchedule(t, base, sched); err != nil {
+					mu.Lock()
+					failed = append(failed, seed)
+					mu.Unlock()
+					t.Errorf("schedule %s\nbroke an invariant: %v\nrerun it alone: make chaos N=1 SEED=%d", sched, err, seed)
+				}
 			}
 		})
-		if !ok {
-			if failed++; failed >= 5 {
-				t.Fatal("five schedules failed; stopping")
-			}
-		}
 	}
-	t.Logf("%d schedules (seeds %d–%d) in %s, %d broke an invariant", n, first, first+uint64(n)-1, time.Since(start).Round(time.Millisecond), failed)
+	for seed := first; seed < first+uint64(n); seed++ {
+		mu.Lock()
+		stop := len(failed) >= 5
+		mu.Unlock()
+		if stop {
+			break
+		}
+		seeds <- seed
+	}
+	close(seeds)
+	wg.Wait()
+	slices.Sort(failed)
+	t.Logf("%d schedules (seeds %d–%d, %d at a time) in %s; broke an invariant: %d %v",
+		n, first, first+uint64(n)-1, *chaosWorkers, time.Since(start).Round(time.Millisecond), len(failed), failed)
 }
 
-func runSchedule(t *testing.T, sched Schedule) error {
-	e, err := newEpisode(t.Context(), t, sched)
+// runSchedule runs one episode; its files are kept when it fails.
+func runSchedule(t *testing.T, base string, sched Schedule) error {
+	e, err := newEpisode(t.Context(), base, sched)
 	if err != nil {
 		return err
 	}
 	err = e.run(t.Context())
 	if os.Getenv("THEA_CHAOS_TRACE") == "1" {
-		t.Logf("trace:\n%s", e.trace)
+		t.Logf("seed %d trace:\n%s", sched.Seed, e.trace)
 	}
-	return err
+	if err != nil {
+		err = fmt.Errorf("%w\n(its files: %s)", err, e.dir)
+	}
+	return errors.Join(err, e.release(err == nil))
 }
 
 // Generate is deterministic per seed, and seeds differ.

@@ -130,6 +130,20 @@ type episode struct {
 	logs   *lockedBuffer
 	// reports are the tasks' reports, the clean last task's included.
 	reports []engine.Report
+	srv     *httptest.Server
+}
+
+// release stops the model server and, when drop is set, removes the
+// episode's files (a failed episode's stay for a look).
+func (e *episode) release(drop bool) error {
+	e.srv.Close()
+	if !drop {
+		return nil
+	}
+	if err := os.RemoveAll(e.dir); err != nil {
+		return fmt.Errorf("removing %s: %w", e.dir, err)
+	}
+	return nil
 }
 
 type lockedBuffer struct {
@@ -163,22 +177,32 @@ func (s *traceSink) Write(ev engine.Event) error {
 
 func (s *traceSink) Close() error { return nil }
 
-func newEpisode(ctx context.Context, t testing.TB, sched Schedule) (*episode, error) {
+// newEpisode starts a session for sched in a directory of its own under
+// base; release frees what it holds.
+func newEpisode(ctx context.Context, base string, sched Schedule) (_ *episode, err error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("locating the test binary: %w", err)
 	}
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("seed%d-", sched.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("episode dir: %w", err)
+	}
 	e := &episode{sched: sched, dir: dir, faults: filepath.Join(dir, "faults"), models: NewModelServer(sched),
 		rec: NewRecorder(), trace: &bytes.Buffer{}, logs: &lockedBuffer{}}
 	if err := os.Mkdir(e.faults, 0o700); err != nil {
 		return nil, fmt.Errorf("fault dir: %w", err)
 	}
 	srv := httptest.NewServer(e.models)
-	t.Cleanup(srv.Close)
+	e.srv = srv
+	defer func() {
+		if err != nil {
+			srv.Close()
+		}
+	}()
 	stop := ""
 	if sched.StopTool {
-		stop = "    stop: {tool: cancel_motion}\n"
+		stop = "    stop: {tool: cancel_motion, timeout: 100ms}\n"
 	}
 	specPath := filepath.Join(dir, "spec.yaml")
 	if err := os.WriteFile(specPath, fmt.Appendf(nil, specYAML, srv.URL, self, e.faults, stop), 0o600); err != nil {

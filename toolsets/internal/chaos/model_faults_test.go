@@ -23,10 +23,11 @@ func runFixed(t *testing.T, sched Schedule) *episode {
 	t.Helper()
 	t.Setenv(keyEnv, apiKey)
 	t.Setenv("THEA_FAULT_SECRET", secret)
-	e, err := newEpisode(t.Context(), t, sched)
+	e, err := newEpisode(t.Context(), t.TempDir(), sched)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = e.release(false) })
 	e.models.Keep = true
 	if err := e.run(t.Context()); err != nil {
 		t.Fatalf("schedule %s\nbroke an invariant: %v\ntrace:\n%s", sched, err, e.trace)
