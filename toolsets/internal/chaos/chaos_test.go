@@ -17,7 +17,7 @@ import (
 var (
 	chaosN       = flag.Int("chaos.n", 0, "schedules to run (default $THEA_CHAOS_N, else 200, 40 under -short)")
 	chaosSeed    = flag.Uint64("chaos.seed", 0, "first seed (default $THEA_CHAOS_SEED, else 1)")
-	chaosWorkers = flag.Int("chaos.workers", 4, "episodes run at once")
+	chaosWorkers = flag.Int("chaos.workers", 8, "episodes run at once")
 )
 
 func chaosParams(t *testing.T) (first uint64, n int) {

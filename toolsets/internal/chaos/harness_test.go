@@ -55,7 +55,7 @@ model:
   name: chaos-model
   base_url: %[1]s/v1
   api_key_env: THEA_CHAOS_KEY
-  timeout: 250ms
+  timeout: 500ms
   retries: 1
   max_tokens: 256
 embodiment:

@@ -21,7 +21,7 @@ const Marker = "chaos task "
 // SlowDelay and StallDelay.
 const (
 	SlowDelay  = 20 * time.Millisecond
-	StallDelay = 400 * time.Millisecond
+	StallDelay = 2 * time.Second
 )
 
 var taskRE = regexp.MustCompile(`chaos task (\d+):`)
