@@ -135,7 +135,7 @@ func TestFaultHangAtStart(t *testing.T) {
 }
 
 // A frozen back-end (SIGSTOP: no thread answers) times the call out; it does
-// not answer the ping that follows either, so it is killed and the next call
+// not answer the liveness check that follows either, so it is killed and the next call
 // restarts it, instead of every later call timing out.
 func TestFaultFrozenBackendKilledAndRestarted(t *testing.T) {
 	self, dir := newFaultDir(t)
@@ -143,7 +143,7 @@ func TestFaultFrozenBackendKilledAndRestarted(t *testing.T) {
 	spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
 	var evs events
 	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
-	wantFailure(t, call(t, ts, "probe", `{"fault":"freeze"}`), "probe timed out", "did not answer a ping", "killed", "restarted on the next call")
+	wantFailure(t, call(t, ts, "probe", `{"fault":"freeze"}`), "probe timed out", "did not answer a liveness check", "killed", "restarted on the next call")
 	if _, ok := evs.find(SafetyUnresponsive); !ok {
 		t.Fatalf("no unresponsive event: %v", evs.kinds())
 	}
@@ -153,7 +153,7 @@ func TestFaultFrozenBackendKilledAndRestarted(t *testing.T) {
 	}
 }
 
-// A hung worker (the server still answers pings and other calls): single
+// A hung worker (the server still answers liveness checks and other calls): single
 // timeouts keep the back-end; three in a row restart it.
 func TestFaultThreadedHang(t *testing.T) {
 	self, dir := newFaultDir(t)

@@ -4,34 +4,40 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// maxPingTimeout bounds the ping that follows a timed-out call; the ping
-// gets as long as the call had, up to this.
-const maxPingTimeout = time.Second
+// maxCheckTimeout bounds the liveness check that follows a timed-out call;
+// the check gets as long as the call had, up to this.
+const maxCheckTimeout = time.Second
 
 // maxHungCalls is how many calls in a row may time out on a back-end that
-// still answers pings (its workers all stuck) before it is restarted.
+// still answers liveness checks (its workers all stuck) before it is restarted.
 const maxHungCalls = 3
 
 // timedOut follows a non-physical call that timed out: a back-end that no
-// longer answers a ping (frozen, deadlocked) or whose last maxHungCalls calls
+// longer answers a liveness check (frozen, deadlocked) or whose last maxHungCalls calls
 // all timed out is killed, to be restarted on the next call; otherwise every
 // later call would time out too. It returns what to add to the failure ("" when
 // the back-end is kept). A back-end with a motion in flight is left to the
 // motion's stop path.
 func (ts *MCPToolset) timedOut(ctx context.Context, c *conn, tool string) string {
 	n := c.hung.Add(1)
-	pingTimeout := min(maxPingTimeout, ts.callTimeout(tool))
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pingTimeout)
-	err := c.client.Ping(pctx)
+	checkTimeout := min(maxCheckTimeout, ts.callTimeout(tool))
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkTimeout)
+	// tools/list rather than ping: ping is gone from newer protocol
+	// versions (mcp-go then answers it without asking the back-end), and a
+	// listing, like a ping, is answered by the server's own loop, not by the
+	// worker a hung call holds.
+	_, err := c.client.ListTools(pctx, mcp.ListToolsRequest{})
 	cancel()
 	var why string
 	switch {
 	case err != nil:
-		why = fmt.Sprintf("did not answer a ping within %s either", pingTimeout)
+		why = fmt.Sprintf("did not answer a liveness check (tools/list) within %s either", checkTimeout)
 	case n >= maxHungCalls:
-		why = fmt.Sprintf("answers pings, but its last %d calls all timed out", n)
+		why = fmt.Sprintf("answers liveness checks, but its last %d calls all timed out", n)
 	default:
 		return ""
 	}
@@ -46,7 +52,7 @@ func (ts *MCPToolset) timedOut(ctx context.Context, c *conn, tool string) string
 }
 
 // callTimeout is the tool's timeout: its contract's, else the toolset's,
-// else maxPingTimeout.
+// else maxCheckTimeout.
 func (ts *MCPToolset) callTimeout(tool string) time.Duration {
 	if d := ts.tc.Contract(tool).Timeout.D(); d > 0 {
 		return d
@@ -54,7 +60,7 @@ func (ts *MCPToolset) callTimeout(tool string) time.Duration {
 	if d := ts.cfg.Timeout.D(); d > 0 {
 		return d
 	}
-	return maxPingTimeout
+	return maxCheckTimeout
 }
 
 // moving tells whether a physical call is in flight on c.
