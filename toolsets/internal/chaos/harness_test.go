@@ -240,6 +240,10 @@ func (e *episode) run(ctx context.Context) (err error) {
 	e.models.sched.Tasks = append(e.models.sched.Tasks, Task{Turns: []Turn{{Calls: []Call{{Tool: "probe"}}}, {}}})
 	n := len(e.models.sched.Tasks)
 	for i := range n {
+		mode := filepath.Join(e.faults, faultserver.ObserveFile)
+		if err := os.WriteFile(mode, []byte(e.models.sched.Tasks[i].Observe), 0o600); err != nil {
+			return fmt.Errorf("observe mode: %w", err)
+		}
 		rep, err := e.h.Run(ctx, fmt.Sprintf("%s%d: do as the schedule says.", Marker, i+1))
 		e.reports = append(e.reports, rep)
 		if err != nil && rep.Reason == "" {

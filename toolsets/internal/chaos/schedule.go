@@ -36,8 +36,13 @@ type Turn struct {
 	Calls []Call
 }
 
-// Task is one task of an episode.
-type Task struct{ Turns []Turn }
+// Task is one task of an episode; Observe is the fault server's observe
+// mode during it ("" a good observation; "bad", "array", "types", "empty":
+// observations that are not observations).
+type Task struct {
+	Observe string
+	Turns   []Turn
+}
 
 // Schedule is one episode: its tasks, and whether the back-end declares a
 // stop tool (else a motion that outlives its call is ended by a kill).
@@ -47,32 +52,41 @@ type Schedule struct {
 	Tasks    []Task
 }
 
-// Weighted choices; each list's entries repeat to weigh them.
-var (
-	modelFaults = []string{ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK,
-		Model500, Model429, ModelErr, ModelSlow, ModelStall, ModelTruncated, ModelUnknown, ModelTen}
-	probeFaults = []string{faultserver.FaultNone, faultserver.FaultNone, faultserver.FaultNone,
-		faultserver.FaultCrash, faultserver.FaultHang, faultserver.FaultFreeze, faultserver.FaultGarbage,
-		faultserver.FaultEscape, faultserver.FaultInject, faultserver.FaultSecret, faultserver.FaultError,
-		faultserver.FaultSlow}
-	motionFaults = []string{faultserver.FaultNone, faultserver.FaultNone, faultserver.FaultNone,
-		faultserver.FaultCrash, faultserver.FaultHang, faultserver.FaultFreeze, faultserver.FaultGarbage,
-		faultserver.FaultSecret, faultserver.FaultEscape, "late"}
-)
+// choices are the weighted options of a schedule (an entry repeats to
+// weigh it).
+type choices struct {
+	model, probe, motion, observe []string
+}
+
+func weights() choices {
+	return choices{
+		model: []string{ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK, ModelOK,
+			Model500, Model429, ModelErr, ModelSlow, ModelStall, ModelTruncated, ModelUnknown, ModelTen},
+		probe: []string{faultserver.FaultNone, faultserver.FaultNone, faultserver.FaultNone,
+			faultserver.FaultCrash, faultserver.FaultHang, faultserver.FaultFreeze, faultserver.FaultGarbage,
+			faultserver.FaultEscape, faultserver.FaultInject, faultserver.FaultSecret, faultserver.FaultError,
+			faultserver.FaultSlow},
+		motion: []string{faultserver.FaultNone, faultserver.FaultNone, faultserver.FaultNone,
+			faultserver.FaultCrash, faultserver.FaultHang, faultserver.FaultFreeze, faultserver.FaultGarbage,
+			faultserver.FaultSecret, faultserver.FaultEscape, "late"},
+		observe: []string{"", "", "", "", "", "", "", "", "bad", "array", "types", "empty"},
+	}
+}
 
 // Generate builds the schedule of seed: 1–3 tasks of 1–4 turns, each turn
 // a model fault or one or two tool calls, each call a fault.
 func Generate(seed uint64) Schedule {
 	r := rand.New(rand.NewPCG(seed, 0x7468656163686173)) // "theachas"
+	w := weights()
 	pick := func(l []string) string { return l[r.IntN(len(l))] }
 	s := Schedule{Seed: seed, StopTool: r.IntN(2) == 0}
 	for range 1 + r.IntN(3) {
-		var task Task
+		task := Task{Observe: pick(w.observe)}
 		for range 1 + r.IntN(4) {
-			turn := Turn{Model: pick(modelFaults)}
+			turn := Turn{Model: pick(w.model)}
 			if turn.Model == ModelOK || turn.Model == Model500 || turn.Model == Model429 || turn.Model == ModelSlow || turn.Model == ModelStall {
 				for range 1 + r.IntN(4)/3 {
-					turn.Calls = append(turn.Calls, genCall(r, pick))
+					turn.Calls = append(turn.Calls, genCall(r, w, pick))
 				}
 			}
 			task.Turns = append(task.Turns, turn)
@@ -83,9 +97,9 @@ func Generate(seed uint64) Schedule {
 	return s
 }
 
-func genCall(r *rand.Rand, pick func([]string) string) Call {
+func genCall(r *rand.Rand, w choices, pick func([]string) string) Call {
 	if r.IntN(2) == 0 {
-		c := Call{Tool: "move_base", Fault: pick(motionFaults), Ms: 1 + r.IntN(20)}
+		c := Call{Tool: "move_base", Fault: pick(w.motion), Ms: 1 + r.IntN(20)}
 		if c.Fault == "late" { // outlives its timeout, answers later
 			c.Fault, c.Ms = "", 150+r.IntN(100)
 		}
@@ -94,7 +108,7 @@ func genCall(r *rand.Rand, pick func([]string) string) Call {
 		}
 		return c
 	}
-	c := Call{Tool: "probe", Fault: pick(probeFaults)}
+	c := Call{Tool: "probe", Fault: pick(w.probe)}
 	switch c.Fault {
 	case faultserver.FaultGarbage:
 		c.N = 1 + r.IntN(30)
@@ -110,6 +124,9 @@ func (s Schedule) String() string {
 	fmt.Fprintf(&b, "seed %d (stop tool %v)", s.Seed, s.StopTool)
 	for i, t := range s.Tasks {
 		fmt.Fprintf(&b, "\n  task %d:", i+1)
+		if t.Observe != "" {
+			fmt.Fprintf(&b, " [observe %s]", t.Observe)
+		}
 		for _, turn := range t.Turns {
 			switch {
 			case turn.Model != ModelOK && len(turn.Calls) == 0:
