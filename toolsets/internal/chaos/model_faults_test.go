@@ -93,7 +93,7 @@ func TestModelServerFaults(t *testing.T) {
 		{"429 then recovered", Turn{Model: Model429, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 2},
 		{"slow", Turn{Model: ModelSlow, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 1},
 		{"stalled past the timeout", Turn{Model: ModelStall, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 2},
-		{"truncated JSON", Turn{Model: ModelTruncated}, engine.DoneError, "openai", 0},
+		{"truncated JSON", Turn{Model: ModelTruncated}, engine.DoneError, "the server's answer was not complete JSON", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
