@@ -4,9 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,6 +62,7 @@ func TestChaos(t *testing.T) {
 	var (
 		mu     sync.Mutex
 		failed []uint64
+		tally  = map[string]int{}
 	)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -67,7 +70,13 @@ func TestChaos(t *testing.T) {
 		wg.Go(func() {
 			for seed := range seeds {
 				sched := Generate(seed)
-				if err := runSchedule(t, base, sched); err != nil {
+				counts, err := runSchedule(t, base, sched)
+				mu.Lock()
+				for k, v := range counts {
+					tally[k] += v
+				}
+				mu.Unlock()
+				if err != nil {
 					mu.Lock()
 					failed = append(failed, seed)
 					mu.Unlock()
@@ -90,13 +99,20 @@ func TestChaos(t *testing.T) {
 	slices.Sort(failed)
 	t.Logf("%d schedules (seeds %d–%d, %d at a time) in %s; broke an invariant: %d %v",
 		n, first, first+uint64(n)-1, *chaosWorkers, time.Since(start).Round(time.Millisecond), len(failed), failed)
+	keys := slices.Sorted(maps.Keys(tally))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %-36s %d", k, tally[k])
+	}
+	t.Logf("what happened:%s", b.String())
 }
 
-// runSchedule runs one episode; its files are kept when it fails.
-func runSchedule(t *testing.T, base string, sched Schedule) error {
+// runSchedule runs one episode and tallies what happened in it; its files
+// are kept when it fails.
+func runSchedule(t *testing.T, base string, sched Schedule) (map[string]int, error) {
 	e, err := newEpisode(t.Context(), base, sched)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	err = e.run(t.Context())
 	if os.Getenv("THEA_CHAOS_TRACE") == "1" {
@@ -105,7 +121,7 @@ func runSchedule(t *testing.T, base string, sched Schedule) error {
 	if err != nil {
 		err = fmt.Errorf("%w\n(its files: %s)", err, e.dir)
 	}
-	return errors.Join(err, e.release(err == nil))
+	return e.rec.Tally(), errors.Join(err, e.release(err == nil))
 }
 
 // Generate is deterministic per seed, and seeds differ.

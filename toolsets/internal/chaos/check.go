@@ -19,10 +19,23 @@ import (
 type Recorder struct {
 	mu    sync.Mutex
 	kinds map[int][]string
+	tally map[string]int
 }
 
 // NewRecorder returns an empty recorder.
-func NewRecorder() *Recorder { return &Recorder{kinds: map[int][]string{}} }
+func NewRecorder() *Recorder { return &Recorder{kinds: map[int][]string{}, tally: map[string]int{}} }
+
+// Tally counts what happened: safety events by their kind, tasks by how
+// they ended, failed tool results.
+func (r *Recorder) Tally() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int, len(r.tally))
+	for k, v := range r.tally {
+		out[k] = v
+	}
+	return out
+}
 
 // Factory opens the recorder's sink for a task (engine.Options.Sinks).
 func (r *Recorder) Factory(info engine.TaskInfo) (engine.Sink, error) {
@@ -49,6 +62,15 @@ func (s recSink) Write(ev engine.Event) error {
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
 	s.r.kinds[s.task] = append(s.r.kinds[s.task], string(ev.Kind))
+	switch {
+	case ev.Kind == engine.EventSafety:
+		kind, _, _ := strings.Cut(ev.Text, ":")
+		s.r.tally["safety "+kind]++
+	case ev.Kind == engine.EventDone && ev.Done != nil:
+		s.r.tally["done "+string(ev.Done.Reason)]++
+	case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success:
+		s.r.tally["failed tool results"]++
+	}
 	return nil
 }
 
