@@ -77,7 +77,7 @@ func (c *conn) spawn(ts *MCPToolset, argv, env []string, dir string) error {
 	c.pr = pr
 	go func() {
 		defer close(c.exited)
-		filterStdout(stdout, pw, func(line []byte) { ts.stdoutGarbage(c, line) })
+		filterStdout(stdout, pw, maxStdoutLine, func(line []byte) { ts.stdoutGarbage(c, line) })
 		// After stdout's end, as exec requires; the exit status is the
 		// crash the transport already reports.
 		_ = cmd.Wait()

@@ -13,19 +13,27 @@ import (
 // garbageSample bounds the sample of a garbage line kept in its event.
 const garbageSample = 120
 
+// maxStdoutLine bounds one line of a back-end's stdout held in memory: a
+// longer line (no JSON-RPC reply is that big, and a back-end printing without
+// newlines would otherwise grow it without end) is dropped and reported.
+const maxStdoutLine = 256 << 20
+
 // filterStdout copies a back-end's stdout to w line by line, passing on only
 // lines that are JSON objects (all that JSON-RPC sends). Anything else (a
 // print left in a driver, a start-up banner, escape codes) would be skipped
-// silently by the transport; here each such line goes to garbage instead. It
-// reads r to its end even once w is closed, so the back-end never blocks on a
-// full pipe, and closes w at the end so the transport sees the back-end go.
-func filterStdout(r io.Reader, w *io.PipeWriter, garbage func(line []byte)) {
+// silently by the transport; here each such line goes to garbage instead, as
+// does the start of a line longer than limit. It reads r to its end even once w
+// is closed, so the back-end never blocks on a full pipe, and closes w at the
+// end so the transport sees the back-end go.
+func filterStdout(r io.Reader, w *io.PipeWriter, limit int, garbage func(line []byte)) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	open := true
 	for {
-		line, err := br.ReadBytes('\n')
+		line, over, err := readLine(br, limit)
 		if body := bytes.TrimSpace(line); len(body) > 0 {
 			switch {
+			case over > 0:
+				garbage(fmt.Appendf(body[:min(len(body), garbageSample)], "… (a line of %d bytes, over the %d-byte bound: dropped)", over, limit))
 			case !jsonObject(body):
 				garbage(body)
 			case open:
@@ -37,6 +45,26 @@ func filterStdout(r io.Reader, w *io.PipeWriter, garbage func(line []byte)) {
 		if err != nil {
 			_ = w.Close() // the transport reads EOF: the back-end is gone
 			return
+		}
+	}
+}
+
+// readLine reads one line (its newline included) of at most limit bytes; of
+// a longer one it keeps the first limit bytes, discards the rest and returns
+// its whole length as over.
+func readLine(br *bufio.Reader, limit int) (line []byte, over int, err error) {
+	n := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += len(chunk)
+		if len(line) < limit {
+			line = append(line, chunk[:min(len(chunk), limit-len(line))]...)
+		}
+		if err != bufio.ErrBufferFull {
+			if n > limit {
+				over = n
+			}
+			return line, over, err
 		}
 	}
 }
