@@ -217,3 +217,19 @@ func TestFaultFrozenMidMotion(t *testing.T) {
 	}
 	noOverlaps(t, dir)
 }
+
+// A timeout is said once: the guard's words, then the back-end's own
+// without its repeat of "timed out" (issue 15, finding 7).
+func TestTimeoutSaidOnce(t *testing.T) {
+	self, dir := newFaultDir(t)
+	spec := faultSpec(self, dir, "base")
+	spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(60 * time.Millisecond)}
+	ts := startFault(t, spec, "base", Deps{})
+	for _, c := range []struct{ tool, args string }{{"move_base", `{"ms":5000}`}, {"probe", `{"fault":"hang"}`}} {
+		env := call(t, ts, c.tool, c.args)
+		if n := strings.Count(env.Reason, "timed out"); n != 1 {
+			t.Fatalf("%s: %q says it timed out %d times", c.tool, env.Reason, n)
+		}
+		waitMotionEnd(t, ts) // the motion's back-end is killed after stop_grace
+	}
+}
