@@ -43,10 +43,8 @@ type Server struct {
 	stop chan struct{}
 }
 
-// New builds the server recording into dir (its garbage fault writes to
-// os.Stdout: use Main to serve with replies and garbage kept apart).
-func New(dir string) *server.MCPServer { return newServer(dir, os.Stdout).mcp }
-
+// newServer builds the server recording into dir; out is its stdout, shared
+// by the replies and the garbage fault (see Main).
 func newServer(dir string, out io.Writer) *Server {
 	f := &Server{dir: dir, out: out, stop: make(chan struct{})}
 	s := server.NewMCPServer("thea-faultserver", "0.0.1")
