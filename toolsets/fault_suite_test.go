@@ -231,7 +231,32 @@ func TestTimeoutSaidOnce(t *testing.T) {
 		if n := strings.Count(env.Reason, "timed out"); n != 1 {
 			t.Fatalf("%s: %q says it timed out %d times", c.tool, env.Reason, n)
 		}
-		waitMotionEnd(t, ts) // the motion's back-end is killed after stop_grace
+		waitMotionEnd(t, ts)                     // the motion's back-end is killed after stop_grace
 		wantSuccess(t, call(t, ts, "pid", `{}`)) // restarted within the toolset's timeout
+	}
+}
+
+// A back-end slower to start than a tool's timeout: the call that finds it
+// down says it is restarting and the restart goes on under start_timeout,
+// so a later call uses it; the short timeout does not fail the restart and
+// burn the budget (3 restarts here) until the tools are gone for good.
+func TestFaultSlowRestartOutlivesTheCall(t *testing.T) {
+	self, dir := newFaultDir(t)
+	spec := faultSpec(self, dir, "base")
+	spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
+	cfg := spec.Toolsets["base"]
+	cfg.Restart.MaxRestarts = 3
+	spec.Toolsets["base"] = cfg
+	var evs events
+	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed")
+	setStart(t, dir, "slow") // 500ms: longer than two calls' timeouts
+	for range 2 {
+		wantFailure(t, call(t, ts, "probe", `{}`), "restarting after a crash; try again")
+	}
+	wantSuccess(t, call(t, ts, "pid", `{}`)) // waits for the restart under way
+	wantSuccess(t, call(t, ts, "probe", `{}`))
+	if ts.Restarts() != 1 || len(evs.texts(SafetyRestartFailed)) != 0 {
+		t.Fatalf("restarts %d, events %v", ts.Restarts(), evs.kinds())
 	}
 }

@@ -39,9 +39,10 @@ type MCPToolset struct {
 	onSafety func(SafetyEvent)
 	spawn    *spawner
 
-	// startMu serialises restarts (and their backoff) without holding mu, so
-	// state queries and an operator's clear never wait for a restart.
-	startMu   sync.Mutex
+	// startSem serialises restarts (and their backoff) without holding mu,
+	// so state queries and an operator's clear never wait for a restart; a
+	// channel, so a caller waits for it only as long as its context allows.
+	startSem  chan struct{}
 	mu        sync.Mutex
 	conn      *conn // nil after a crash, until the next call restarts it
 	restarts  int
@@ -71,6 +72,7 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps Deps) (*MCPTool
 		scope:    "body",
 		onSafety: safetySink(deps.OnSafety, tc.Host),
 		inflight: map[*Motion]*flight{},
+		startSem: make(chan struct{}, 1),
 	}
 	if tc.Uncertainty == "toolset" {
 		ts.scope = "toolset:" + name
@@ -232,10 +234,23 @@ func (ts *MCPToolset) emit(ev SafetyEvent) {
 }
 
 // connection returns the live connection, restarting a crashed back-end with
-// backoff within the restart budget.
+// backoff within the restart budget. A restart is bounded by start_timeout,
+// not by the call that found the back-end down: a call whose timeout is
+// shorter than the back-end's start-up returns "restarting, try again" while
+// the restart goes on, instead of failing it and burning the restart budget.
 func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
-	ts.startMu.Lock()
-	defer ts.startMu.Unlock()
+	restarting := fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
+	select {
+	case ts.startSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, restarting
+	}
+	held := true
+	defer func() {
+		if held {
+			<-ts.startSem
+		}
+	}()
 	ts.mu.Lock()
 	closed, c, restarts, backoff, lastCrash := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash
 	ts.mu.Unlock()
@@ -254,9 +269,30 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			return nil, fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
+			return nil, restarting
 		}
 	}
+	type started struct {
+		c   *conn
+		why string
+	}
+	done := make(chan started, 1)
+	held = false // the restart releases it
+	go func() {
+		defer func() { <-ts.startSem }()
+		c, why := ts.restart(context.WithoutCancel(ctx), lastCrash)
+		done <- started{c, why}
+	}()
+	select {
+	case r := <-done:
+		return r.c, r.why
+	case <-ctx.Done():
+		return nil, restarting
+	}
+}
+
+// restart starts the back-end again and records the outcome.
+func (ts *MCPToolset) restart(ctx context.Context, lastCrash string) (*conn, string) {
 	c, err := ts.start(ctx)
 	ts.mu.Lock()
 	ts.restarts++

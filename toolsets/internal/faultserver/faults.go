@@ -20,7 +20,8 @@ import (
 // More files in the directory.
 const (
 	// StartFile selects what the next server process does before serving:
-	// "exit" (exits at once, status 4), "hang" (never serves), "garbage"
+	// "exit" (exits at once, status 4), "hang" (never serves), "slow"
+	// (serves after 500ms), "garbage"
 	// (prints a banner and escape codes on stdout first); absent: serves.
 	StartFile = "start"
 	// StartsFile gets a line per process start (a restart count).
@@ -74,6 +75,8 @@ func Main(dir string) int {
 		return 4
 	case "hang":
 		select {} // until killed
+	case "slow":
+		time.Sleep(500 * time.Millisecond) // a driver that takes its time to start
 	case "garbage":
 		_, _ = io.WriteString(out, "faultserver 0.0.1 starting\n\x1b[31mWARNING\x1b[0m: driver in debug mode\n")
 	}
