@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo bench lint
+.PHONY: build test demo bench lint chaos
 
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
@@ -21,3 +21,14 @@ bench:
 
 lint:
 	$(GO) vet ./... && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+# The chaos run: N seeded fault schedules from SEED (each a fresh session
+# against a misbehaving model server and fault-server back-end), invariants
+# checked after each. A failure prints its seed; `make chaos N=1 SEED=<seed>`
+# reruns it alone.
+N ?= 1000
+SEED ?= 1
+chaos: SHELL := /bin/bash
+chaos:
+	set -o pipefail; $(GO) test -count=1 -timeout 3h -run '^TestChaos$$' -v ./toolsets/internal/chaos -args -chaos.n=$(N) -chaos.seed=$(SEED) \
+		| grep -v -e '^=== RUN' -e '^    --- PASS'

@@ -62,6 +62,8 @@ type Harness struct {
 	hostMu    sync.Mutex
 	task      *task
 	lastNotes *TaskNotes
+	// between holds events queued while no task runs (see queue).
+	between betweenTasks
 }
 
 // New builds a session from a validated spec: model clients, toolsets, the

@@ -103,14 +103,15 @@ func (a hostAdapter) SceneDescribe(refs []string) ([]string, error) {
 }
 
 // Emit queues an event for the running task's stream; the loop delivers it
-// at its next step. Without a running task the event is logged and dropped.
+// at its next step. Without a running task (a motion's late reply after the
+// final answer, a back-end's stdout between tasks) it waits for the next one.
 func (a hostAdapter) Emit(ev Event) { a.h.queue(ev) }
 
 func (h *Harness) queue(ev Event) {
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	if h.task == nil {
-		h.log.Warn("event emitted outside a task dropped", "kind", ev.Kind)
+		h.between.keep(ev)
 		return
 	}
 	h.task.pending = append(h.task.pending, ev)

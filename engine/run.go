@@ -97,6 +97,7 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	t.notes.reset(instruction)
 	h.hostMu.Lock()
 	h.task = t
+	t.pending = h.between.take()
 	h.hostMu.Unlock()
 	if !cfg.preview { // a preview writes no run log and feeds no sink
 		info := TaskInfo{Task: t.n, Start: h.clock()}
@@ -246,6 +247,7 @@ func (h *Harness) finish(t *task, rep Report) Report {
 	}
 	h.hostMu.Lock()
 	h.task = nil
+	h.between.keep(t.pending...) // queued after the last flush
 	h.hostMu.Unlock()
 	return rep
 }

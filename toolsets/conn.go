@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"github.com/thea-harness/thea/schema"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +26,66 @@ type conn struct {
 	cmd    *exec.Cmd // nil over HTTP
 	stderr *tail
 	once   sync.Once
+
+	// Over stdio: the subprocess's stdout, the pipe the filter feeds the
+	// transport through, and exited, closed once the filter reached the end
+	// of stdout and the process was waited for.
+	stdout  io.Closer
+	pr      *io.PipeReader
+	exited  chan struct{}
+	garbage garbageCount
+	// hung counts the calls in a row that timed out (see timedOut).
+	hung atomic.Int32
+}
+
+// gracefulExit is how long a back-end may take to exit by itself once its
+// stdin is closed, before its process group is killed.
+const gracefulExit = 2 * time.Second
+
+// spawn starts the back-end's subprocess on the spawner's thread and hands
+// the transport its stdin and a filtered stdout (see filterStdout).
+func (c *conn) spawn(ts *MCPToolset, argv, env []string, dir string) error {
+	// Not CommandContext: the back-end outlives the start-up context.
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	// Our writer: Wait then guarantees the crash's last words are captured
+	// before the crash is reported. WaitDelay bounds a grandchild holding it.
+	cmd.Stderr = c.stderr
+	cmd.WaitDelay = time.Second
+	// Its own process group, so close can end grandchildren too; on Linux
+	// it also dies with the spawner's thread.
+	cmd.SysProcAttr = procAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("starting %s: stdin pipe: %w", ts.key, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("starting %s: stdout pipe: %w", ts.key, err)
+	}
+	if !ts.spawn.run(func() { err = cmd.Start() }) {
+		err = errors.New("the toolset is closed")
+	}
+	if err != nil {
+		_ = stdin.Close()
+		_ = stdout.Close()
+		return fmt.Errorf("starting %s: %w", ts.key, err)
+	}
+	c.cmd, c.stdout, c.exited = cmd, stdout, make(chan struct{})
+	pr, pw := io.Pipe()
+	c.pr = pr
+	go func() {
+		defer close(c.exited)
+		filterStdout(stdout, pw, maxStdoutLine, func(line []byte) { ts.stdoutGarbage(c, line) })
+		// After stdout's end, as exec requires; the exit status is the
+		// crash the transport already reports.
+		_ = cmd.Wait()
+	}()
+	tr := transport.NewIO(pr, stdin, nil)
+	transport.WithCommandLogger(quiet())(tr)
+	c.client = client.NewClient(tr)
+	return nil
 }
 
 // quiet is given to mcp-go's transports: they log expected events (a closed
@@ -47,32 +109,13 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		tr := transport.NewStdioWithOptions(argv[0], env, argv[1:],
-			transport.WithCommandLogger(quiet()),
-			transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
-				// Not CommandContext: the back-end outlives the start-up context.
-				cmd := exec.Command(command, args...)
-				cmd.Env = env
-				cmd.Dir = dir
-				// Our writer rather than the transport's drain: Wait then
-				// guarantees the crash's last words are captured before the
-				// crash is reported. WaitDelay bounds a grandchild holding it.
-				cmd.Stderr = c.stderr
-				cmd.WaitDelay = time.Second
-				// Its own process group, so Close can end grandchildren
-				// too; on Linux it also dies with the spawner's thread.
-				cmd.SysProcAttr = procAttr()
-				c.cmd = cmd
-				return cmd, nil
-			}))
-		c.client = client.NewClient(tr)
+		if err := c.spawn(ts, argv, env, dir); err != nil {
+			return nil, err
+		}
 	}
 	// The transport keeps this context for the connection's lifetime. A
 	// subprocess is forked on the spawner's thread (see spawner).
-	var err error
-	if !ts.spawn.run(func() { err = c.client.Start(context.WithoutCancel(ctx)) }) {
-		err = errors.New("the toolset is closed")
-	}
+	err := c.client.Start(context.WithoutCancel(ctx))
 	if err != nil {
 		c.close()
 		return nil, fmt.Errorf("starting %s: %w", ts.key, err)
@@ -126,9 +169,26 @@ func (c *conn) close() {
 		if c.client != nil {
 			_ = c.client.Close() // errors here are the crash already reported
 		}
-		if c.cmd != nil && c.cmd.Process != nil {
-			// ESRCH means the group is already gone.
-			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		if c.cmd == nil {
+			return
+		}
+		// The transport no longer reads: the filter drains stdout alone.
+		_ = c.pr.Close()
+		t := time.NewTimer(gracefulExit)
+		defer t.Stop()
+		select {
+		case <-c.exited:
+		case <-t.C:
+		}
+		// ESRCH means the group is already gone.
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		t.Reset(time.Second)
+		select {
+		case <-c.exited:
+		case <-t.C:
+			// Something outside the group holds stdout: stop reading it.
+			_ = c.stdout.Close()
+			<-c.exited
 		}
 	})
 }

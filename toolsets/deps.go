@@ -40,6 +40,11 @@ const (
 	SafetyKilled             = "backend_killed"      // no reply within stop_grace: back-end killed
 	SafetyObservationFailed  = "observation_failed"  // the observation did not decode
 	SafetyUncertaintyCleared = "uncertainty_cleared" // by a well-formed observation
+	SafetyCrashed            = "backend_crashed"     // the back-end died (or its connection did)
+	SafetyRestarted          = "backend_restarted"   // a crashed back-end was started again
+	SafetyRestartFailed      = "backend_restart_failed"
+	SafetyStdoutGarbage      = "backend_stdout_garbage" // non-JSON lines on stdout: counted, sampled
+	SafetyUnresponsive       = "backend_unresponsive"   // timed out and no ping answer (or calls keep hanging): killed
 )
 
 // SafetyEvent is one event of motion safety, for the run log.
@@ -65,7 +70,10 @@ func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
 		if host == nil {
 			return
 		}
-		text := ev.Kind + ": " + ev.Tool
+		text := ev.Kind + ":"
+		if ev.Tool != "" {
+			text += " " + ev.Tool
+		}
 		if ev.Toolset != "" {
 			text += " on the " + ev.Toolset + " back-end"
 		}

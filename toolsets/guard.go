@@ -86,12 +86,24 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 		case env.Reason == "":
 			env.Reason = why
 		case !strings.HasPrefix(env.Reason, why):
-			env.Reason = why + " (" + env.Reason + ")"
+			env.Reason = withCause(why, g.def.Name, env.Reason)
 		}
 	}
 	capResult(&env, g.def.Name, g.maxResult)
 	env.Duration = time.Since(start)
 	return env
+}
+
+// withCause puts the tool's own words after the guard's, without saying
+// twice that it timed out or was cancelled.
+func withCause(why, name, own string) string {
+	for _, said := range []string{name + " timed out", name + " was cancelled"} {
+		own = strings.TrimPrefix(own, said)
+	}
+	if own = strings.TrimLeft(own, ";:, "); own == "" {
+		return why
+	}
+	return why + " (" + own + ")"
 }
 
 // contextBound marks tools that return promptly when their context ends (the

@@ -17,8 +17,8 @@ const serverEnv = "THEA_TOOLSETS_TESTSERVER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(faultEnv) == "1" {
-		if err := server.ServeStdio(faultserver.New(os.Getenv(faultserver.DirEnv))); err != nil {
-			os.Exit(1)
+		if code := faultserver.Main(os.Getenv(faultserver.DirEnv)); code != 0 {
+			os.Exit(code)
 		}
 		if os.Getenv(lingerEnv) == "1" {
 			// Like a driver stuck in a blocking call: it does not notice that

@@ -42,9 +42,10 @@ type MCPToolset struct {
 	// unavailable are the back-end's tools left out at start, with why.
 	unavailable map[string]string
 
-	// startMu serialises restarts (and their backoff) without holding mu, so
-	// state queries and an operator's clear never wait for a restart.
-	startMu   sync.Mutex
+	// startSem serialises restarts (and their backoff) without holding mu,
+	// so state queries and an operator's clear never wait for a restart; a
+	// channel, so a caller waits for it only as long as its context allows.
+	startSem  chan struct{}
 	mu        sync.Mutex
 	conn      *conn // nil after a crash, until the next call restarts it
 	restarts  int
@@ -74,6 +75,7 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps Deps) (*MCPTool
 		scope:    "body",
 		onSafety: safetySink(deps.OnSafety, tc.Host),
 		inflight: map[*Motion]*flight{},
+		startSem: make(chan struct{}, 1),
 	}
 	if tc.Uncertainty == "toolset" {
 		ts.scope = "toolset:" + name
@@ -118,13 +120,17 @@ func (ts *MCPToolset) listTools(ctx context.Context, c *conn) error {
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
-	have := make([]string, len(res.Tools))
-	for i, t := range res.Tools {
-		have[i] = t.Name
+	have := make([]string, 0, len(res.Tools))
+	for _, t := range res.Tools {
+		if why := badToolName(t.Name); why != "" {
+			ts.logger.Warn("mcp tool left out", "tool", fmt.Sprintf("%q", t.Name), "why", why)
+			continue
+		}
+		have = append(have, t.Name)
 	}
 	keep, missing := restrict(ts.cfg.Tools, have)
 	if len(missing) > 0 {
-		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), strings.Join(have, ", "))
+		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), quotedNames(have))
 	}
 	for _, t := range res.Tools {
 		if !keep[t.Name] {
@@ -236,10 +242,23 @@ func (ts *MCPToolset) emit(ev SafetyEvent) {
 }
 
 // connection returns the live connection, restarting a crashed back-end with
-// backoff within the restart budget.
+// backoff within the restart budget. A restart is bounded by start_timeout,
+// not by the call that found the back-end down: a call whose timeout is
+// shorter than the back-end's start-up returns "restarting, try again" while
+// the restart goes on, instead of failing it and burning the restart budget.
 func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
-	ts.startMu.Lock()
-	defer ts.startMu.Unlock()
+	restarting := fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
+	select {
+	case ts.startSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, restarting
+	}
+	held := true
+	defer func() {
+		if held {
+			<-ts.startSem
+		}
+	}()
 	ts.mu.Lock()
 	closed, c, restarts, backoff, lastCrash := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash
 	ts.mu.Unlock()
@@ -258,25 +277,51 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			return nil, fmt.Sprintf("the %s back-end is restarting after a crash; try again", ts.name)
+			return nil, restarting
 		}
 	}
+	type started struct {
+		c   *conn
+		why string
+	}
+	done := make(chan started, 1)
+	held = false // the restart releases it
+	go func() {
+		defer func() { <-ts.startSem }()
+		c, why := ts.restart(context.WithoutCancel(ctx), lastCrash)
+		done <- started{c, why}
+	}()
+	select {
+	case r := <-done:
+		return r.c, r.why
+	case <-ctx.Done():
+		return nil, restarting
+	}
+}
+
+// restart starts the back-end again and records the outcome.
+func (ts *MCPToolset) restart(ctx context.Context, lastCrash string) (*conn, string) {
 	c, err := ts.start(ctx)
 	ts.mu.Lock()
-	defer ts.mu.Unlock()
 	ts.restarts++
 	ts.backoff *= 2
+	n, budget := ts.restarts, ts.cfg.Restart.MaxRestarts
 	if err != nil {
 		ts.lastCrash = err.Error()
-		ts.logger.Warn("mcp back-end restart failed", "restart", ts.restarts, "err", err)
+		ts.mu.Unlock()
+		ts.logger.Warn("mcp back-end restart failed", "restart", n, "err", err)
+		ts.emit(SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("restart %d of at most %d: %v", n, budget, err)})
 		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
 	}
 	if ts.closed { // closed while restarting
+		ts.mu.Unlock()
 		c.close()
 		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
 	}
-	ts.logger.Info("mcp back-end restarted", "restart", ts.restarts)
 	ts.conn = c
+	ts.mu.Unlock()
+	ts.logger.Info("mcp back-end restarted", "restart", n)
+	ts.emit(SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("restart %d of at most %d, after: %s", n, budget, lastCrash)})
 	return c, ""
 }
 
@@ -284,12 +329,14 @@ func (ts *MCPToolset) connection(ctx context.Context) (*conn, string) {
 func (ts *MCPToolset) dropConn(c *conn) {
 	ts.forget(c)
 	c.close()
+	ts.garbageTotal(c)
 }
 
 // killConn forgets a connection (if still current) and kills its back-end.
 func (ts *MCPToolset) killConn(c *conn) {
 	ts.forget(c)
 	c.kill()
+	ts.garbageTotal(c)
 }
 
 func (ts *MCPToolset) forget(c *conn) {

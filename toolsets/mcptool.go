@@ -44,6 +44,7 @@ func (t *mcpTool) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 	if err != nil {
 		return t.failed(ctx, c, err)
 	}
+	c.hung.Store(0)
 	if t.observation {
 		return ts.observed(t.def.Name, res, started)
 	}
@@ -56,11 +57,10 @@ func (t *mcpTool) failed(ctx context.Context, c *conn, err error) engine.Envelop
 	ts := t.ts
 	switch {
 	case ctx.Err() != nil:
-		what := "was cancelled"
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			what = "timed out"
+			return engine.Failure(fmt.Sprintf("%s timed out%s", t.def.Name, ts.timedOut(ctx, c, t.def.Name)))
 		}
-		return engine.Failure(fmt.Sprintf("%s %s", t.def.Name, what))
+		return engine.Failure(fmt.Sprintf("%s was cancelled", t.def.Name))
 	case ts.isClosed():
 		// Close ended the connection under the call: not a crash to restart.
 		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
@@ -76,6 +76,7 @@ func (ts *MCPToolset) crashed(c *conn, tool string, err error) string {
 	note := c.stderrNote()
 	ts.setLastCrash(err.Error() + note)
 	ts.logger.Warn("mcp back-end crashed", "tool", tool, "err", err)
+	ts.emit(SafetyEvent{Kind: SafetyCrashed, Tool: tool, Text: err.Error() + note})
 	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; %s", ts.name, tool, err, note, ts.restartNote())
 }
 

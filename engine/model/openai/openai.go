@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -186,6 +187,10 @@ func (m *Model) fail(ctx context.Context, tr *call.Trace, err error) error {
 	}
 	if errors.Is(err, lcopenai.ErrEmptyResponse) {
 		return fmt.Errorf("%s: the server answered with no choices", m.provider)
+	}
+	var syn *json.SyntaxError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &syn) {
+		return fmt.Errorf("%s: the server's answer was not complete JSON (cut short or garbled): %w", m.provider, err)
 	}
 	return fmt.Errorf("%s: %w", m.provider, err)
 }

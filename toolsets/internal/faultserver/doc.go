@@ -1,7 +1,10 @@
 // Package faultserver is an MCP server that misbehaves like real robot
-// back-ends do, for the motion-safety tests: motions that keep going after
-// the client gave up, crashes mid-call, observations that are not
-// observations, and an optional stop tool. It records every motion in a
-// directory shared across processes, so a test can prove that no two were
-// ever active at once.
+// back-ends do, for the motion-safety tests, the fault suite and the chaos
+// run: motions that keep going after the client gave up, crashes mid-call,
+// hung calls and frozen processes, garbage and escape codes on stdout,
+// hostile results (escape codes, prompt injection, an echoed secret, 20 MB),
+// a tool whose name carries escape codes, observations that are not
+// observations, failing starts, and an optional stop tool. It records every
+// motion in a directory shared across processes, so a test can prove that no
+// two were ever active at once.
 package faultserver

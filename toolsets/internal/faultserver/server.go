@@ -2,14 +2,15 @@ package faultserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,18 +33,24 @@ const (
 // Server is one fault server process's state.
 type Server struct {
 	dir string
+	mcp *server.MCPServer
+	out io.Writer // stdout, shared with the server's replies
 	mu  sync.Mutex
 	seq int
+	// hanging counts the calls that will never answer.
+	hanging atomic.Int32
 	// stop is closed by cancel_motion to end the motions in progress.
 	stop chan struct{}
 }
 
-// New builds the server recording into dir.
-func New(dir string) *server.MCPServer {
-	f := &Server{dir: dir, stop: make(chan struct{})}
+// newServer builds the server recording into dir; out is its stdout, shared
+// by the replies and the garbage fault (see Main).
+func newServer(dir string, out io.Writer) *Server {
+	f := &Server{dir: dir, out: out, stop: make(chan struct{})}
 	s := server.NewMCPServer("thea-faultserver", "0.0.1")
-	s.AddTool(mcp.NewTool("move_base", mcp.WithDescription("a base motion that lasts ms milliseconds whatever the client does"),
-		mcp.WithNumber("ms", mcp.Required())), f.move)
+	f.mcp = s
+	s.AddTool(mcp.NewTool("move_base", mcp.WithDescription("a base motion that lasts ms milliseconds whatever the client does; fault: as probe's, and hang: until stopped"),
+		mcp.WithNumber("ms", mcp.Required()), mcp.WithString("fault"), mcp.WithNumber("n")), f.move)
 	s.AddTool(mcp.NewTool("cancel_motion", mcp.WithDescription("stops every motion in progress")), f.cancel)
 	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("begins a motion, then the process exits")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -57,7 +64,8 @@ func New(dir string) *server.MCPServer {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(fmt.Sprintf(`{"pid":%d}`, os.Getpid())), nil
 		})
-	return s
+	f.addFaultTools()
+	return f
 }
 
 func (f *Server) logf(format string, args ...any) {
@@ -124,23 +132,42 @@ func alive(pid int) bool {
 }
 
 // move keeps moving for ms whatever the client does (notifications/cancelled
-// included); only cancel_motion ends it early.
-func (f *Server) move(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// included); only cancel_motion ends it early. Its fault argument: crash
+// (mid-motion), hang (until stopped), freeze, or a content fault of probe's.
+func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	d := time.Duration(r.GetFloat("ms", 0)) * time.Millisecond
+	fault, n := r.GetString("fault", ""), int(r.GetFloat("n", 0))
 	f.mu.Lock()
 	stop := f.stop
 	f.mu.Unlock()
 	me := f.begin()
+	var wait <-chan time.Time
+	switch fault {
+	case FaultCrash:
+		fmt.Fprintln(os.Stderr, "faultserver: crashing mid-motion")
+		os.Exit(3)
+	case FaultHang:
+		// nil: only a stop ends it
+	case FaultFreeze:
+		_, _ = f.common(ctx, fault, n) // stops the process here, mid-motion
+		wait = time.After(d)
+	default:
+		wait = time.After(d)
+	}
 	stopped := false
 	select {
-	case <-time.After(d):
+	case <-wait:
 	case <-stop:
 		stopped = true
 	}
 	_ = os.Remove(me)
 	f.logf("end %s stopped=%v", filepath.Base(me), stopped)
-	b, _ := json.Marshal(map[string]any{"moved": true, "stopped": stopped})
-	return mcp.NewToolResultText(string(b)), nil
+	if fault != FaultFreeze {
+		if res, done := f.common(ctx, fault, n); done {
+			return res, nil
+		}
+	}
+	return mcp.NewToolResultText(encode(map[string]any{"moved": true, "stopped": stopped})), nil
 }
 
 func (f *Server) cancel(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -1,0 +1,39 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+)
+
+// An event a toolset emits while no task runs (a motion's late reply after
+// the final answer) reaches the next task's stream, not the floor; past the
+// bound the surplus is counted in one event.
+func TestEventsBetweenTasksReachTheNextTask(t *testing.T) {
+	f := newFixture(t, model.Response{Text: "first done"}, model.Response{Text: "second done"})
+	h := f.harness(t)
+	if _, err := h.Run(t.Context(), "one"); err != nil {
+		t.Fatal(err)
+	}
+	f.host.Emit(engine.Event{Kind: engine.EventSafety, Tool: "move", Text: "late_reply: move"})
+	for range 300 {
+		f.host.Emit(engine.Event{Kind: engine.EventSafety, Text: "backend_stdout_garbage: x"})
+	}
+	evs := collect(h.RunStream(t.Context(), "two"))
+	late, garbage, counted := 0, 0, false
+	for _, ev := range evs {
+		switch {
+		case ev.Kind == engine.EventSafety && ev.Text == "late_reply: move" && ev.Task == 2:
+			late++
+		case ev.Kind == engine.EventSafety:
+			garbage++
+		case ev.Kind == engine.EventSinkError && strings.Contains(ev.Text, "45 more events emitted between tasks"):
+			counted = true
+		}
+	}
+	if late != 1 || garbage != 255 || !counted || countDone(evs) != 1 {
+		t.Fatalf("late %d, garbage %d, surplus counted %v, done %d: %v", late, garbage, counted, countDone(evs), kinds(evs))
+	}
+}
