@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,9 @@ func Find(spec *schema.Spec, names []string) ([]string, error) {
 	base := filepath.Join(spec.Dir, Dir)
 	if len(names) == 0 {
 		entries, err := os.ReadDir(base)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no episodes: the folder %s does not exist; record one with thea run --spec FILE --record NAME \"INSTRUCTION\"", base)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("episodes: %w", err)
 		}
@@ -41,7 +45,7 @@ func Find(spec *schema.Spec, names []string) ([]string, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("episodes: no episode (a folder with %s) in %s", replay.EventsFile, base)
+			return nil, fmt.Errorf("no episodes: no folder of %s holds an %s; record one with thea run --spec FILE --record NAME \"INSTRUCTION\"", base, replay.EventsFile)
 		}
 		return out, nil
 	}
