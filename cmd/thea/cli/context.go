@@ -34,7 +34,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
-			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			logger := a.logger(slog.LevelWarn)
 			c, err := a.catalog(logger, nil)
 			if err != nil {
 				return err
@@ -53,14 +53,12 @@ func (a *App) newContextCmd() *cobra.Command {
 			}
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{logger: logger})
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
-				return exitError{code: 1}
+				return a.failed("thea", err)
 			}
 			defer h.Close()
 			p, err := h.Preview(cmd.Context(), a.str(cmd, "instruction"))
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
-				return exitError{code: 1}
+				return a.failed("thea", err)
 			}
 			if format == "json" {
 				enc := json.NewEncoder(a.Stdout)

@@ -63,7 +63,7 @@ a diff. Exit 1 when any episode fails.`,
 			if err != nil {
 				return err
 			}
-			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			logger := a.logger(slog.LevelWarn)
 			c, err := a.catalog(logger, nil)
 			if err != nil {
 				return err

@@ -46,7 +46,7 @@ evaluation; thea eval merge combines their JSON results.`,
 			if err != nil {
 				return err
 			}
-			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+			logger := a.logger(slog.LevelError)
 			c, err := a.catalog(logger, nil)
 			if err != nil {
 				return err

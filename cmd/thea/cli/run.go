@@ -2,13 +2,11 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -37,7 +35,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			if len(specs) == 0 {
 				return usageError{errors.New("run needs --spec FILE (or THEA_RUN_SPEC)")}
 			}
-			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			logger := a.logger(slog.LevelWarn)
 			// One terminal for the process: query_user's questions and the
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
@@ -60,9 +58,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			defer rec.finish(spec)
 			h, err := a.newHarness(cmd.Context(), spec, c, so)
 			if err != nil {
-				// It may quote a back-end's stderr: terminal-safe.
-				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Block(err.Error()))
-				return exitError{code: 1}
+				return a.failed("thea", err)
 			}
 			defer h.Close()
 			v, animated := a.newView(a.Stdout, a.v.GetBool(a.key(cmd, "json")), a.v.GetBool(a.key(cmd, "verbose")))

@@ -40,7 +40,7 @@ func (a *App) newServeCmd() *cobra.Command {
 				fmt.Fprintf(a.Stderr, "thea serve: %v\n", err)
 				return exitError{code: 1}
 			}
-			logger := slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			logger := a.logger(slog.LevelWarn)
 			c, err := a.catalog(logger, nil)
 			if err != nil {
 				return err
@@ -53,8 +53,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
 				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User()})
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Block(err.Error()))
-				return exitError{code: 1}
+				return a.failed("thea", err)
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -65,8 +64,7 @@ func (a *App) newServeCmd() *cobra.Command {
 				trace.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
 			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
-				fmt.Fprintf(a.Stderr, "thea serve: %s\n", trace.Block(err.Error()))
-				return exitError{code: 1}
+				return a.failed("thea serve", err)
 			}
 			return nil
 		},

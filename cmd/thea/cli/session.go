@@ -8,6 +8,7 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/skills"
@@ -84,4 +85,16 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Catal
 		return nil, fmt.Errorf("starting the session: %w", err)
 	}
 	return h, nil
+}
+
+// logger is the process's log on stderr, at level and above.
+func (a *App) logger(level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// failed prints an error that may quote a back-end's stderr, terminal-safe,
+// and ends the command with exit 1.
+func (a *App) failed(prefix string, err error) error {
+	fmt.Fprintf(a.Stderr, "%s: %s\n", prefix, trace.Block(err.Error()))
+	return exitError{code: 1}
 }
