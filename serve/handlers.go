@@ -146,17 +146,11 @@ type Submitted struct {
 }
 
 func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Instruction string `json:"instruction"`
-	}
-	if !decode(w, r, &body) {
+	instruction, ok := decodeInstruction(w, r)
+	if !ok {
 		return
 	}
-	if strings.TrimSpace(body.Instruction) == "" {
-		writeError(w, http.StatusBadRequest, "instruction: must not be empty")
-		return
-	}
-	run, err := s.submit(body.Instruction)
+	run, err := s.submit(instruction)
 	switch {
 	case errors.Is(err, errBusy):
 		writeJSON(w, http.StatusConflict, apiError{Error: fmt.Sprintf("task %d is running: one task at a time (stop it, or wait for its done event)", run.id), Task: run.id})
@@ -245,21 +239,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRevise(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Instruction string `json:"instruction"`
-	}
-	if !decode(w, r, &body) {
-		return
-	}
-	if strings.TrimSpace(body.Instruction) == "" {
-		writeError(w, http.StatusBadRequest, "instruction: must not be empty")
+	instruction, ok := decodeInstruction(w, r)
+	if !ok {
 		return
 	}
 	run, ok := s.runningTask(w, r)
 	if !ok {
 		return
 	}
-	run.revise(body.Instruction)
+	run.revise(instruction)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": run.id, "revised": true})
 }
 
@@ -344,4 +332,20 @@ func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
 	default:
 		writeJSON(w, http.StatusOK, map[string]any{"reset": true})
 	}
+}
+
+// decodeInstruction reads a {"instruction": TEXT} body; an empty one is a
+// 400 already written.
+func decodeInstruction(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var body struct {
+		Instruction string `json:"instruction"`
+	}
+	if !decode(w, r, &body) {
+		return "", false
+	}
+	if strings.TrimSpace(body.Instruction) == "" {
+		writeError(w, http.StatusBadRequest, "instruction: must not be empty")
+		return "", false
+	}
+	return body.Instruction, true
 }
