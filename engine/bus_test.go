@@ -145,6 +145,7 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	ev.Done.Reason = engine.DoneFinal
 	// Typed vocabulary (named string types) is the harness's own, not data.
 	ev.Hook.Decision = engine.DecisionClamp
+	ev.Safety = engine.SafetyLateReply
 	ev.Verdict.Status = schema.VerdictSuccess
 	ev.Result.Verdict.Status = schema.VerdictFailure
 	ev.ModelCall.Purpose = model.PurposeEvaluate

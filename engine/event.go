@@ -67,6 +67,9 @@ type Event struct {
 	Tokens      *TokenCounts        `json:"tokens,omitempty"`
 	Compaction  *CompactionInfo     `json:"compaction,omitempty"`
 	Done        *Report             `json:"done,omitempty"`
+	// Safety is what happened to a back-end (EventSafety): late_reply, stop,
+	// backend_killed, backend_crashed, ….
+	Safety SafetyKind `json:"safety,omitempty"`
 	// Usage is what the provider reported for a model call (EventModel).
 	Usage *model.Usage `json:"usage,omitempty"`
 	// ModelCall is one model call of any purpose (EventModelCall).
@@ -110,3 +113,10 @@ type Report struct {
 	// Usage adds up the tokens the acting model's calls used in the task.
 	Usage model.Usage `json:"usage"`
 }
+
+// SafetyKind names what happened to a back-end in an EventSafety.
+type SafetyKind string
+
+// SafetyLateReply: an abandoned physical call answered after its timeout or
+// cancellation; the body may have moved, so the model is told.
+const SafetyLateReply SafetyKind = "late_reply"

@@ -270,7 +270,7 @@ func (h *Harness) flush(t *task) {
 	for _, ev := range pending {
 		// A motion that answered after its call was given up on still
 		// matters to the model: the body may have moved.
-		if ev.Kind == EventSafety && strings.HasPrefix(ev.Text, "late_reply") {
+		if ev.Kind == EventSafety && ev.Safety == SafetyLateReply {
 			t.notes.add(t.turn, oneLine(ev.Text, 160))
 		}
 		h.emit(t, ev)

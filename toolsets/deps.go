@@ -35,13 +35,13 @@ type Deps struct {
 
 // SafetyEvent kinds.
 const (
-	SafetyLateReply          = "late_reply"          // an abandoned physical call answered
-	SafetyStop               = "stop"                // the stop tool was called
-	SafetyKilled             = "backend_killed"      // no reply within stop_grace: back-end killed
-	SafetyObservationFailed  = "observation_failed"  // the observation did not decode
-	SafetyUncertaintyCleared = "uncertainty_cleared" // by a well-formed observation
-	SafetyCrashed            = "backend_crashed"     // the back-end died (or its connection did)
-	SafetyRestarted          = "backend_restarted"   // a crashed back-end was started again
+	SafetyLateReply          = string(engine.SafetyLateReply) // an abandoned physical call answered
+	SafetyStop               = "stop"                         // the stop tool was called
+	SafetyKilled             = "backend_killed"               // no reply within stop_grace: back-end killed
+	SafetyObservationFailed  = "observation_failed"           // the observation did not decode
+	SafetyUncertaintyCleared = "uncertainty_cleared"          // by a well-formed observation
+	SafetyCrashed            = "backend_crashed"              // the back-end died (or its connection did)
+	SafetyRestarted          = "backend_restarted"            // a crashed back-end was started again
 	SafetyRestartFailed      = "backend_restart_failed"
 	SafetyStdoutGarbage      = "backend_stdout_garbage" // non-JSON lines on stdout: counted, sampled
 	SafetyUnresponsive       = "backend_unresponsive"   // timed out and no ping answer (or calls keep hanging): killed
@@ -84,7 +84,7 @@ func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(engine.Event{Kind: engine.EventSafety, Tool: ev.Tool, Text: text, Result: &env})
+		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env})
 	}
 }
 

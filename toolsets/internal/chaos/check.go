@@ -64,8 +64,7 @@ func (s recSink) Write(ev engine.Event) error {
 	s.r.kinds[s.task] = append(s.r.kinds[s.task], string(ev.Kind))
 	switch {
 	case ev.Kind == engine.EventSafety:
-		kind, _, _ := strings.Cut(ev.Text, ":")
-		s.r.tally["safety "+kind]++
+		s.r.tally["safety "+string(ev.Safety)]++
 	case ev.Kind == engine.EventDone && ev.Done != nil:
 		s.r.tally["done "+string(ev.Done.Reason)]++
 	case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success:
