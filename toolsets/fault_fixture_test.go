@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -43,7 +44,7 @@ func faultSpec(self, dir string, toolsets ...string) *schema.Spec {
 			Kind:      "mcp",
 			Command:   []string{self, "-test.run=^$"},
 			Env:       map[string]string{faultEnv: "1", faultserver.DirEnv: dir},
-			Timeout:   schema.Duration(10 * time.Second),
+			Timeout:   schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart:   schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)},
 			StopGrace: schema.Duration(40 * time.Millisecond),
 		}

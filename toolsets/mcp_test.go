@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
@@ -34,7 +35,7 @@ func newFixture(t testing.TB) *fixture {
 			Command: []string{self, "-test.run=^$"},
 			Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
 				testserver.StartedEnv: f.started},
-			Timeout: schema.Duration(10 * time.Second),
+			Timeout: schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
 			// An abandoned motion is killed quickly in tests.
 			StopGrace: schema.Duration(30 * time.Millisecond),

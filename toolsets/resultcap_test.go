@@ -10,9 +10,9 @@ import (
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
-// TestHugeResultCapped: a real back-end answering 20 MB is stored as at most
+// TestHugeResultCapped: a real back-end answering 6 MB (past the 1 MiB default) is stored as at most
 // max_result_bytes, its structure (summary) kept and the cut noted. Without
-// the cap the envelope holds all 20 MB.
+// the cap the envelope holds all 6 MB.
 func TestHugeResultCapped(t *testing.T) {
 	for _, limit := range []int{0, 64 << 10} {
 		f := newFixture(t)
@@ -21,7 +21,7 @@ func TestHugeResultCapped(t *testing.T) {
 		sec.MaxResultBytes = limit
 		f.spec.Toolsets["sim"] = sec
 		ts := f.start(t)
-		env := toolByName(t, ts, "huge").Call(t.Context(), json.RawMessage(`{"bytes": 10000000}`))
+		env := toolByName(t, ts, "huge").Call(t.Context(), json.RawMessage(`{"bytes": 3000000}`))
 		want := limit
 		if want == 0 {
 			want = DefaultMaxResultBytes
@@ -34,7 +34,7 @@ func TestHugeResultCapped(t *testing.T) {
 			t.Errorf("limit %d: structure lost: summary %v", limit, env.Value["summary"])
 		}
 		note, _ := env.Value["truncated"].(string)
-		if !strings.Contains(note, "huge returned more than max_result_bytes") || !strings.Contains(note, "value cut from 20000") {
+		if !strings.Contains(note, "huge returned more than max_result_bytes") || !strings.Contains(note, "value cut from 6000") {
 			t.Errorf("limit %d: note %q", limit, note)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -46,8 +47,8 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
 	cfg := spec.Toolsets["base"]
-	cfg.Stop = &schema.StopTool{Tool: "cancel_motion", Timeout: schema.Duration(5 * time.Second)}
-	cfg.StopGrace = schema.Duration(5 * time.Second) // the stop, not the kill, ends it
+	cfg.Stop = &schema.StopTool{Tool: "cancel_motion", Timeout: schema.Duration(testtime.Scale(5 * time.Second))}
+	cfg.StopGrace = schema.Duration(testtime.Scale(5 * time.Second)) // the stop, not the kill, ends it
 	spec.Toolsets["base"] = cfg
 	var evs events
 	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
@@ -126,7 +127,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 	// A good observation while an abandoned motion still runs clears nothing.
 	setObserve(t, dir, "good")
 	cfg := spec.Toolsets["base"]
-	cfg.StopGrace = schema.Duration(10 * time.Second)
+	cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec.Toolsets["base"] = cfg
 	ts2 := startFault(t, spec, "base", Deps{})
 	wantFailure(t, call(t, ts2, "move_base", `{"ms":500}`), "timed out")
@@ -149,7 +150,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base", "arm")
 	cfg := spec.Toolsets["base"]
-	cfg.StopGrace = schema.Duration(10 * time.Second)
+	cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec.Toolsets["base"] = cfg
 	spec.Observation.Tool = "arm.observe"
 	deps := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
@@ -168,7 +169,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	spec2 := faultSpec(self, dir2, "base", "arm")
 	spec2.Safety.Uncertainty = "toolset"
 	cfg2 := spec2.Toolsets["base"]
-	cfg2.StopGrace = schema.Duration(10 * time.Second)
+	cfg2.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec2.Toolsets["base"] = cfg2
 	deps2 := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
 	base2 := startFault(t, spec2, "base", deps2)
@@ -186,7 +187,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
 	cfg := spec.Toolsets["base"]
-	cfg.Stop = &schema.StopTool{Tool: "cancel_motion", Timeout: schema.Duration(5 * time.Second)}
+	cfg.Stop = &schema.StopTool{Tool: "cancel_motion", Timeout: schema.Duration(testtime.Scale(5 * time.Second))}
 	spec.Toolsets["base"] = cfg
 	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 	var evs events

@@ -17,6 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 // helperEnv makes the test binary a small "thea run": instructions on stdin,
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 func confirmHelper() int {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(20*time.Second))
 	defer cancel()
 	term := NewTerminal(os.Stdin, io.Discard)
 	if first, err := term.Ask(ctx, engine.Question{Text: "instruction?"}); err != nil || first != "start" {
@@ -111,7 +112,7 @@ func confirmRun(t *testing.T, withTTY bool, typeAhead, answer string) string {
 	if master != nil {
 		select {
 		case <-prompted:
-		case <-time.After(10 * time.Second): // only keeps a broken test from hanging
+		case <-time.After(testtime.Scale(10 * time.Second)): // only keeps a broken test from hanging
 			t.Fatalf("no prompt on the terminal; helper output %q", out.String())
 		}
 		if _, err := io.WriteString(master, answer); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 // The instruction reader and query_user share one input: while a question
@@ -123,7 +124,7 @@ func write(t *testing.T, w io.Writer, s string) {
 // it only keeps a broken test from hanging).
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(testtime.Scale(10 * time.Second)); !cond(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("condition not reached")
 		}

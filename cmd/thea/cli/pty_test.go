@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 // ptyMainEnv makes the test binary the thea process (cli.Main: SIGINT
@@ -19,7 +20,7 @@ const ptyMainEnv = "THEA_TEST_PTY_MAIN"
 
 // ptyDeadline bounds every wait for output: a broken session fails the test
 // instead of hanging it. It is not a timing assertion.
-const ptyDeadline = 60 * time.Second
+var ptyDeadline = testtime.Scale(60 * time.Second)
 
 // ptySession is a thea process on a pseudo-terminal: its stdin, stdout and
 // stderr are the terminal, and it is the terminal's foreground process, so

@@ -16,6 +16,7 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
 )
 
@@ -121,7 +122,7 @@ func TestReportInChromium(t *testing.T) {
 	defer cancel()
 	ctx, cancelTab := chromedp.NewContext(alloc)
 	defer cancelTab()
-	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute) // a hung browser fails, not hangs
+	ctx, cancelTime := context.WithTimeout(ctx, testtime.Scale(2*time.Minute)) // a hung browser fails, not hangs
 	defer cancelTime()
 
 	var mu sync.Mutex

@@ -22,6 +22,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
@@ -180,7 +181,7 @@ func runEpisode(t *testing.T, w wire) {
 	t.Cleanup(hs.Close)
 	t.Setenv("THEA_E2E_KEY", key)
 	spec.Model = schema.Model{Provider: w.provider, Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
-		MaxTokens: 1024, Timeout: schema.Duration(20 * time.Second), Retries: 1}
+		MaxTokens: 1024, Timeout: schema.Duration(testtime.Scale(20 * time.Second)), Retries: 1}
 
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)

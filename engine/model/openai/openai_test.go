@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/internal/wiretest"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -295,7 +296,7 @@ func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
 	t.Setenv("THEA_TEST_KEY", "sk-test-secret")
 	return schema.Model{
 		Provider: "openai", Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
-		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(5 * time.Second), Retries: 2,
+		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
 	}
 }
 
