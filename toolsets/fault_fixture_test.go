@@ -149,7 +149,7 @@ func setObserve(t *testing.T, dir, mode string) {
 // harnessMain is a helper harness process. Modes:
 //   - "hold": start the back-end, print its pid to <dir>/backend.pid, block;
 //   - "drive": run five 15ms motions, then exit;
-//   - "long": run one 400ms motion, then exit.
+//   - "long": run one motion that lasts until the test calls release, then exit.
 func harnessMain(mode string) int {
 	dir := os.Getenv(harnessDirEnv)
 	self, err := os.Executable()
@@ -170,11 +170,11 @@ func harnessMain(mode string) int {
 		return 2
 	}
 	defer ts.Close()
-	move := func(ms int) engine.Envelope {
+	move := func(args string) engine.Envelope {
 		tools, _ := ts.Tools(ctx)
 		for _, tl := range tools {
 			if tl.Def().Name == "move_base" {
-				return tl.Call(ctx, json.RawMessage(fmt.Sprintf(`{"ms":%d}`, ms)))
+				return tl.Call(ctx, json.RawMessage(args))
 			}
 		}
 		return engine.Failure("no move_base")
@@ -193,13 +193,15 @@ func harnessMain(mode string) int {
 			}
 		}
 		select {} // until killed
-	case "drive", "long":
-		n, ms := 5, 15
-		if mode == "long" {
-			n, ms = 1, 400
+	case "long":
+		if env := move(`{"ms":0,"fault":"gate"}`); !env.Success {
+			fmt.Fprintln(os.Stderr, "move failed:", env.Reason)
+			return 1
 		}
-		for range n {
-			if env := move(ms); !env.Success {
+		return 0
+	case "drive":
+		for range 5 {
+			if env := move(`{"ms":15}`); !env.Success {
 				fmt.Fprintln(os.Stderr, "move failed:", env.Reason)
 				return 1
 			}
@@ -208,4 +210,12 @@ func harnessMain(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
+}
+
+// release ends every gated motion of the fault servers recording into dir.
+func release(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, faultserver.GateFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

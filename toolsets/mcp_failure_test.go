@@ -16,6 +16,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
@@ -24,13 +25,10 @@ import (
 // test from hanging, it is not what is tested.
 func waitFile(t *testing.T, path string) {
 	t.Helper()
-	for range 1000 {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("%s never appeared", path)
+	testtime.Wait(t, path+" appearing", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
 }
 
 func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
@@ -78,13 +76,7 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 // only keeps a broken test from hanging.
 func waitMotionEnd(t *testing.T, ts *MCPToolset) {
 	t.Helper()
-	for range 1000 {
-		if len(ts.Body().InFlight()) == 0 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("motions still in flight: %v", ts.Body().InFlight())
+	testtime.Wait(t, "the motion in flight ending", func() bool { return len(ts.Body().InFlight()) == 0 })
 }
 
 func TestMCPCancelKillsBackendWithoutStop(t *testing.T) {
@@ -162,16 +154,7 @@ func TestMCPCloseEndsProcessGroup(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 	for _, p := range []int{pid, child} {
-		ok := false
-		for range 400 {
-			if ok = gone(p); ok {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		if !ok {
-			t.Fatalf("process %d survived Close", p)
-		}
+		testtime.Wait(t, fmt.Sprintf("process %d ending after Close", p), func() bool { return gone(p) })
 	}
 	wantFailure(t, call(t, ts, "echo", `{"text":"x"}`), "closed")
 }

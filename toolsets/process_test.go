@@ -2,6 +2,7 @@ package toolsets
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -62,15 +64,7 @@ func TestSecondProcessRefusedOrOverlaps(t *testing.T) {
 	self, dir := newFaultDir(t)
 	lockDir := t.TempDir()
 	a, aerr := helper(t, "long", dir, lockDir)
-	for range 1000 {
-		if len(faultserver.Active(dir)) > 0 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if len(faultserver.Active(dir)) == 0 {
-		t.Fatalf("the first harness never moved: %s", aerr)
-	}
+	testtime.Wait(t, "the first harness moving", func() bool { return len(faultserver.Active(dir)) > 0 })
 	spec := faultSpec(self, dir, "base")
 	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 	spec.Embodiment = schema.Embodiment{Name: "shared-body", Lock: schema.BodyLock{Dir: lockDir, Mode: "refuse"}}
@@ -81,6 +75,7 @@ func TestSecondProcessRefusedOrOverlaps(t *testing.T) {
 	spec.Embodiment.Lock.Mode = "none"
 	free := startFault(t, spec, "base", Deps{})
 	wantSuccess(t, call(t, free, "move_base", `{"ms":1}`))
+	release(t, dir) // the first harness's motion ends only now
 	if err := a.Wait(); err != nil {
 		t.Fatalf("first harness: %v: %s", err, aerr)
 	}
@@ -111,11 +106,5 @@ func TestKill9EndsBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = h.Wait()
-	for range 1000 {
-		if gone(pid) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("back-end %d survived kill -9 of its harness", pid)
+	testtime.Wait(t, fmt.Sprintf("back-end %d ending after kill -9 of its harness", pid), func() bool { return gone(pid) })
 }

@@ -3,6 +3,7 @@ package toolsets
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,9 @@ func TestFaultTimeoutNeverOverlaps(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
 	cfg := spec.Toolsets["base"]
-	cfg.StopGrace = schema.Duration(150 * time.Millisecond)
+	// Long enough on a loaded machine for the next call to find the motion
+	// still running; the kill still comes within it.
+	cfg.StopGrace = schema.Duration(testtime.Scale(150 * time.Millisecond))
 	spec.Toolsets["base"] = cfg
 	var evs events
 	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
@@ -91,13 +94,7 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 // waitLog waits until the fault server logged n lines starting with prefix.
 func waitLog(t *testing.T, dir, prefix string, n int) {
 	t.Helper()
-	for range 1000 {
-		if logLines(t, dir, prefix) >= n {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("never %d %q lines", n, prefix)
+	testtime.Wait(t, fmt.Sprintf("%d %q log lines", n, prefix), func() bool { return logLines(t, dir, prefix) >= n })
 }
 
 // Only a well-formed observation taken after the motion ended clears
@@ -130,11 +127,12 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 	cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec.Toolsets["base"] = cfg
 	ts2 := startFault(t, spec, "base", Deps{})
-	wantFailure(t, call(t, ts2, "move_base", `{"ms":500}`), "timed out")
+	wantFailure(t, call(t, ts2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
 	wantSuccess(t, call(t, ts2, "observe", `{}`))
-	if len(ts2.Body().InFlight()) > 0 && ts2.Uncertain() == "" {
-		t.Fatal("an observation taken during the motion cleared uncertainty")
+	if len(ts2.Body().InFlight()) == 0 || ts2.Uncertain() == "" {
+		t.Fatalf("an observation taken during the motion cleared uncertainty (in flight %v)", ts2.Body().InFlight())
 	}
+	release(t, dir)
 	waitMotionEnd(t, ts2)
 	wantFailure(t, call(t, ts2, "move_base", `{"ms":1}`), "uncertain")
 	wantSuccess(t, call(t, ts2, "observe", `{}`))
@@ -156,8 +154,9 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	deps := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
 	base := startFault(t, spec, "base", deps)
 	arm := startFault(t, spec, "arm", deps)
-	wantFailure(t, call(t, base, "move_base", `{"ms":200}`), "timed out")
+	wantFailure(t, call(t, base, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
 	wantFailure(t, call(t, arm, "move_base", `{"ms":1}`), "a motion is still running", "on the base back-end")
+	release(t, dir)
 	waitMotionEnd(t, base)
 	wantFailure(t, call(t, arm, "move_base", `{"ms":1}`), "uncertain", "any part of the body")
 	wantSuccess(t, call(t, arm, "observe", `{}`))
@@ -174,10 +173,11 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	deps2 := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
 	base2 := startFault(t, spec2, "base", deps2)
 	arm2 := startFault(t, spec2, "arm", deps2)
-	wantFailure(t, call(t, base2, "move_base", `{"ms":200}`), "timed out")
+	wantFailure(t, call(t, base2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
 	wantFailure(t, call(t, base2, "move_base", `{"ms":1}`), "a motion is still running")
 	env := call(t, arm2, "move_base", `{"ms":1}`)
 	wantSuccess(t, env)
+	release(t, dir2)
 	waitMotionEnd(t, base2)
 	wantFailure(t, call(t, base2, "move_base", `{"ms":1}`), "uncertain", "the base toolset")
 }

@@ -3,6 +3,7 @@ package testtime
 import (
 	"os"
 	"strconv"
+	"testing"
 	"time"
 )
 
@@ -24,4 +25,21 @@ func Scale(d time.Duration) time.Duration {
 		f *= v
 	}
 	return time.Duration(float64(d) * f)
+}
+
+// PollDeadline bounds Wait: it only keeps a broken test from hanging.
+const PollDeadline = 10 * time.Second
+
+// Wait polls cond until it holds, failing the test (naming what) once the
+// scaled PollDeadline has passed. Use it for a state the test can observe
+// (a file written, a motion ended), never to let time pass.
+func Wait(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(Scale(PollDeadline))
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v: %s never happened", Scale(PollDeadline), what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

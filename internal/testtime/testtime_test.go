@@ -19,3 +19,11 @@ func TestScale(t *testing.T) {
 		t.Errorf("a bad %s is ignored: %v, want %v", ScaleEnv, got, base)
 	}
 }
+
+func TestWait(t *testing.T) {
+	n := 0
+	Wait(t, "three polls", func() bool { n++; return n == 3 })
+	if n != 3 {
+		t.Fatalf("polled %d times", n)
+	}
+}

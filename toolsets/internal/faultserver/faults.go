@@ -44,7 +44,13 @@ const (
 	FaultBig     = "big"     // a result of n MB (default 20)
 	FaultError   = "error"   // an error result (isError)
 	FaultSlow    = "slow"    // answers after n milliseconds
+	FaultGate    = "gate"    // move_base: the motion lasts until GateFile exists in the directory (or a stop)
 )
+
+// GateFile, created in the server's directory, ends every gated motion: a
+// test decides when a motion ends instead of guessing how long a loaded
+// machine needs to reach the next step.
+const GateFile = "release"
 
 // EscapeText is what the escape fault answers: it would erase the line,
 // print a fake hook verdict and set the window title on a raw terminal.

@@ -133,7 +133,7 @@ func alive(pid int) bool {
 
 // move keeps moving for ms whatever the client does (notifications/cancelled
 // included); only cancel_motion ends it early. Its fault argument: crash
-// (mid-motion), hang (until stopped), freeze, or a content fault of probe's.
+// (mid-motion), hang (until stopped), gate (until GateFile exists), freeze, or a content fault of probe's.
 func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	d := time.Duration(r.GetFloat("ms", 0)) * time.Millisecond
 	fault, n := r.GetString("fault", ""), int(r.GetFloat("n", 0))
@@ -148,6 +148,8 @@ func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallTool
 		os.Exit(3)
 	case FaultHang:
 		// nil: only a stop ends it
+	case FaultGate:
+		wait = f.gate(stop)
 	case FaultFreeze:
 		_, _ = f.common(ctx, fault, n) // stops the process here, mid-motion
 		wait = time.After(d)
@@ -168,6 +170,28 @@ func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallTool
 		}
 	}
 	return mcp.NewToolResultText(encode(map[string]any{"moved": true, "stopped": stopped})), nil
+}
+
+// gate returns a channel that fires once GateFile exists in the directory;
+// the client's context is ignored (the motion goes on, as move's does).
+func (f *Server) gate(stop <-chan struct{}) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	go func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if _, err := os.Stat(filepath.Join(f.dir, GateFile)); err == nil {
+				ch <- time.Now()
+				return
+			}
+			select {
+			case <-tick.C:
+			case <-stop: // move's select sees the stop too
+				return
+			}
+		}
+	}()
+	return ch
 }
 
 func (f *Server) cancel(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
