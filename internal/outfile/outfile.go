@@ -20,6 +20,22 @@ func Check(path string) error {
 	return err
 }
 
+// CheckDir reports whether files may be written into dir: it does not
+// exist or is a directory (or links to one). Like Check it opens nothing:
+// listing a FIFO would wait for a writer.
+func CheckDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("output folder %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("output folder %s: it is %s, not a folder: refusing to write there", dir, kind(fi.Mode()))
+	}
+	return nil
+}
+
 // target is the file a write to path replaces: path itself, or the regular
 // file a symbolic link at path resolves to, so a link is written through as
 // a plain write would be, and a link to a device is refused like the device.
@@ -98,6 +114,8 @@ func kind(m fs.FileMode) string {
 		return "a block device"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return "a " + m.Type().String() + " file"
 }

@@ -119,3 +119,27 @@ func TestRegularTargetsWritten(t *testing.T) {
 		t.Error("a write into a missing folder succeeded")
 	}
 }
+
+// A folder to write into may be missing or a directory; a FIFO or a file
+// there is refused without opening it.
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{dir, filepath.Join(dir, "new")} {
+		if err := outfile.CheckDir(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for p, want := range map[string]string{fifo: "it is a FIFO, not a folder", file: "it is a regular file, not a folder"} {
+		if err := outfile.CheckDir(p); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", p, err, want)
+		}
+	}
+}
