@@ -59,7 +59,7 @@ func TestShardsPartitionSeeds(t *testing.T) {
 	if _, err := episode.Seeds(r, 21, episode.Shard{}); err == nil {
 		t.Error("21 episodes from a range of 20 accepted")
 	}
-	for _, bad := range []string{"", "a..b", "5..1", "1..", "..3"} {
+	for _, bad := range []string{"", "a..b", "5..1", "1..", "..3", "0x1..0x5", "+1..2", "1..2;id"} {
 		if _, err := episode.ParseSeedRange(bad); err == nil {
 			t.Errorf("seed range %q accepted", bad)
 		}

@@ -85,17 +85,18 @@ func seedCommand(cmd []string, seed string) ([]string, bool) {
 // SeedRange is a closed range of seeds, "A..B" or a single "A".
 type SeedRange struct{ From, To uint64 }
 
-// ParseSeedRange reads "A..B" (A ≤ B) or "A".
+// ParseSeedRange reads "A..B" (A ≤ B) or "A", each a seed as ParseSeed
+// reads it.
 func ParseSeedRange(s string) (SeedRange, error) {
 	a, b, found := strings.Cut(s, "..")
 	if !found {
 		b = a
 	}
 	var r SeedRange
-	if _, err := fmt.Sscan(a, &r.From); err != nil || strings.TrimSpace(a) == "" {
-		return r, fmt.Errorf("seeds %q: want A..B with whole numbers A ≤ B", s)
-	}
-	if _, err := fmt.Sscan(b, &r.To); err != nil || strings.TrimSpace(b) == "" {
+	var errA, errB error
+	r.From, errA = ParseSeed(a)
+	r.To, errB = ParseSeed(b)
+	if errA != nil || errB != nil {
 		return r, fmt.Errorf("seeds %q: want A..B with whole numbers A ≤ B", s)
 	}
 	if r.To < r.From {
