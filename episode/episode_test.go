@@ -2,6 +2,7 @@ package episode_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/schema"
@@ -57,7 +59,7 @@ func TestShardsPartitionSeeds(t *testing.T) {
 	if _, err := episode.Seeds(r, 21, episode.Shard{}); err == nil {
 		t.Error("21 episodes from a range of 20 accepted")
 	}
-	for _, bad := range []string{"", "a..b", "5..1", "1..", "..3"} {
+	for _, bad := range []string{"", "a..b", "5..1", "1..", "..3", "0x1..0x5", "+1..2", "1..2;id"} {
 		if _, err := episode.ParseSeedRange(bad); err == nil {
 			t.Errorf("seed range %q accepted", bad)
 		}
@@ -76,7 +78,7 @@ func TestWithSeed(t *testing.T) {
 		"eq":   {Kind: "mcp", Command: []string{"x", "--seed=4"}},
 		"none": {Kind: "builtin"},
 	}}
-	s, err := episode.WithSeed(spec, "42")
+	s, err := episode.WithSeed(spec, 42)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,29 +94,142 @@ func TestWithSeed(t *testing.T) {
 	if spec.Toolsets["sim"].Command[4] != "7" {
 		t.Error("WithSeed changed the spec it was given")
 	}
-	if _, err := episode.WithSeed(&schema.Spec{Toolsets: map[string]schema.Toolset{"c": {Kind: "builtin"}}}, "1"); err == nil ||
+	if _, err := episode.WithSeed(&schema.Spec{Toolsets: map[string]schema.Toolset{"c": {Kind: "builtin"}}}, 1); err == nil ||
 		!strings.Contains(err.Error(), "{{seed}}") {
 		t.Errorf("a spec without a seeded command: %v", err)
 	}
 }
 
+// digest is a well-formed spec digest for results made up in tests.
+const digest = "sha256:13207cd0ca42b803b4403096b3dd5af24f035e228d3fcbe7db2baa113caea104"
+
+// shard is an eval result of outcomes, its summary computed as thea eval
+// computes it.
+func shard(t *testing.T, outcomes ...episode.Outcome) *episode.EvalResult {
+	t.Helper()
+	r := &episode.EvalResult{SpecDigest: digest, Instruction: "i", Episodes: outcomes}
+	r.Summarize()
+	if err := r.Validate(); err != nil {
+		t.Fatalf("a valid shard refused: %v", err)
+	}
+	return r
+}
+
+// A seed given as text is decimal digits only; an episode name is a plain
+// file name.
+func TestParseSeedAndCheckName(t *testing.T) {
+	for s, want := range map[string]uint64{"0": 0, "7": 7, "007": 7, "18446744073709551615": 1<<64 - 1} {
+		if n, err := episode.ParseSeed(s); err != nil || n != want {
+			t.Errorf("ParseSeed(%q) = %d, %v", s, n, err)
+		}
+	}
+	for _, bad := range []string{"", " 7", "7 ", "-1", "+1", "0x10", "1e3", "5$(touch PWNED)", "5;id", "18446744073709551616", "７"} {
+		if _, err := episode.ParseSeed(bad); err == nil || !strings.Contains(err.Error(), "whole number") {
+			t.Errorf("ParseSeed(%q): %v", bad, err)
+		}
+	}
+	spec := &schema.Spec{Dir: "/robots/r1"}
+	if d, err := episode.RecordDir(spec, "put-mug"); err != nil || d != "/robots/r1/episodes/put-mug" {
+		t.Errorf("RecordDir: %q %v", d, err)
+	}
+	for _, bad := range []string{"", ".", "..", "a/b", "/abs", "../x", `a\b`, "a\x00b"} {
+		if _, err := episode.RecordDir(spec, bad); err == nil || !strings.Contains(err.Error(), "episode name") {
+			t.Errorf("RecordDir(%q): %v", bad, err)
+		}
+	}
+}
+
 func TestMergeRefusesOverlapAndStrangers(t *testing.T) {
-	a := &episode.EvalResult{SpecDigest: "d", Instruction: "i", Episodes: []episode.Outcome{{Seed: 1, Success: true}}}
-	b := &episode.EvalResult{SpecDigest: "d", Instruction: "i", Episodes: []episode.Outcome{{Seed: 1}}}
+	ok := episode.Outcome{Seed: 1, Success: true, Reason: engine.DoneFinal}
+	a := shard(t, ok)
+	b := shard(t, episode.Outcome{Seed: 1, Reason: engine.DoneError, FailureKind: "error"})
 	if _, err := episode.Merge(a, b); err == nil || !strings.Contains(err.Error(), "seed 1") {
 		t.Errorf("overlap: %v", err)
 	}
-	c := &episode.EvalResult{SpecDigest: "other", Instruction: "i"}
+	c := shard(t)
+	c.SpecDigest = "sha256:" + strings.Repeat("0", 64)
 	if _, err := episode.Merge(a, c); err == nil {
 		t.Error("results of another spec merged")
 	}
-	d := &episode.EvalResult{SpecDigest: "d", Instruction: "i", Episodes: []episode.Outcome{{Seed: 2, FailureKind: "max_turns", Turns: 4}}}
+	d := shard(t, episode.Outcome{Seed: 2, Reason: engine.DoneMaxTurns, FailureKind: "max_turns", Turns: 4})
 	m, err := episode.Merge(d, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Episodes[0].Seed != 1 || m.Summary.Successes != 1 || m.Summary.SuccessRate != 0.5 || m.Summary.FailuresByKind["max_turns"] != 1 {
 		t.Errorf("merged %+v", m)
+	}
+}
+
+// A shard with a value out of range, a success that contradicts its
+// reason or a summary that disagrees with its episodes is refused, naming
+// the episode and the field.
+func TestMergeRefusesBadShards(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(r *episode.EvalResult)
+		want  string
+	}{
+		{"negative turns", func(r *episode.EvalResult) { r.Episodes[1].Turns = -117 }, "episodes[1] (seed 2): turns -117 is negative"},
+		{"huge turns", func(r *episode.EvalResult) { r.Episodes[1].Turns = 1 << 50 }, "episodes[1] (seed 2): turns 1125899906842624 is larger than"},
+		{"negative tokens", func(r *episode.EvalResult) { r.Episodes[0].Usage.OutputTokens = -5 }, "episodes[0] (seed 1): usage.output_tokens -5 is negative"},
+		{"negative verdicts", func(r *episode.EvalResult) { r.Episodes[0].Verdicts = map[string]int{"success": -1} }, "verdicts.success -1 is negative"},
+		{"unknown verdict", func(r *episode.EvalResult) { r.Episodes[0].Verdicts = map[string]int{"maybe": 1} }, `"maybe" is not a verdict status`},
+		{"success at max_turns", func(r *episode.EvalResult) { r.Episodes[1].Success, r.Episodes[1].FailureKind = true, "" },
+			`episodes[1] (seed 2): success with reason "max_turns"`},
+		{"success with a failure kind", func(r *episode.EvalResult) { r.Episodes[0].FailureKind = "error" }, `success with failure_kind "error"`},
+		{"failure kind against reason", func(r *episode.EvalResult) { r.Episodes[1].FailureKind = "error" }, `reason "max_turns" has failure_kind "error"`},
+		{"final answer failed without a verdict", func(r *episode.EvalResult) { r.Episodes[0].Success = false }, "want verdict_failure:TOOL"},
+		{"unknown reason", func(r *episode.EvalResult) { r.Episodes[1].Reason, r.Episodes[1].FailureKind = "bored", "bored" }, `reason "bored": want one of`},
+		{"seed twice", func(r *episode.EvalResult) { r.Episodes[1].Seed = 1 }, "both have seed 1"},
+		{"summary successes", func(r *episode.EvalResult) { r.Summary.Successes = 2 }, "summary.successes is 2, its episodes give 1"},
+		{"summary mean turns", func(r *episode.EvalResult) { r.Summary.MeanTurns = -117.5 }, "summary.mean_turns is -117.5"},
+		{"summary failures", func(r *episode.EvalResult) { r.Summary.FailuresByKind = nil }, "summary.failures_by_kind"},
+		{"digest", func(r *episode.EvalResult) { r.SpecDigest = "d" }, `spec_digest "d"`},
+		{"instruction", func(r *episode.EvalResult) { r.Instruction = " " }, "instruction is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := shard(t,
+				episode.Outcome{Seed: 1, Success: true, Reason: engine.DoneFinal, Turns: 10, Usage: model.Usage{InputTokens: 100, OutputTokens: 5}},
+				episode.Outcome{Seed: 2, Reason: engine.DoneMaxTurns, FailureKind: "max_turns", Turns: 60})
+			tc.spoil(r)
+			_, err := episode.Merge(shard(t, episode.Outcome{Seed: 9, Success: true, Reason: engine.DoneFinal}), r)
+			if err == nil || !strings.Contains(err.Error(), "result 2: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The JSON a shard is read from is strict: unknown or missing fields,
+// trailing data and values of the wrong type are refused, naming the file.
+func TestParseEvalResultIsStrict(t *testing.T) {
+	good := shard(t, episode.Outcome{Seed: 3, Success: true, Reason: engine.DoneFinal, Turns: 2})
+	b, err := json.Marshal(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := episode.ParseEvalResult("s.json", b); err != nil {
+		t.Fatalf("a shard thea eval wrote: %v", err)
+	}
+	text := string(b)
+	for name, bad := range map[string]string{
+		"unknown field":  strings.Replace(text, `"spec":`, `"extra":1,"spec":`, 1),
+		"missing seed":   strings.Replace(text, `"seed":3,`, ``, 1),
+		"missing turns":  strings.Replace(text, `"turns":2,`, ``, 1),
+		"negative seed":  strings.Replace(text, `"seed":3`, `"seed":-3`, 1),
+		"fractional":     strings.Replace(text, `"turns":2`, `"turns":2.5`, 1),
+		"string turns":   strings.Replace(text, `"turns":2`, `"turns":"2"`, 1),
+		"trailing data":  text + `{"spec":"again"}`,
+		"missing digest": strings.Replace(text, `"spec_digest":"`+digest+`",`, ``, 1),
+		"not an object":  `[]`,
+	} {
+		if bad == text {
+			t.Fatalf("%s: the test's replacement did not apply to %s", name, text)
+		}
+		if _, err := episode.ParseEvalResult("s.json", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "s.json: ") {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 

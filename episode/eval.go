@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"text/tabwriter"
 
@@ -75,7 +74,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	if cfg.Instruction == "" {
 		return nil, errors.New("eval: no instruction")
 	}
-	if _, err := WithSeed(spec, "0"); err != nil {
+	if _, err := WithSeed(spec, 0); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	digest, err := engine.SpecDigest(spec.Files)
@@ -112,7 +111,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	r := &EvalResult{Spec: spec.Name, SpecDigest: digest, Instruction: cfg.Instruction, Episodes: out}
-	r.sortAndSummarize()
+	r.Summarize()
 	return r, nil
 }
 
@@ -122,7 +121,7 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
 		return o
 	}
-	s, err := WithSeed(spec, strconv.FormatUint(seed, 10))
+	s, err := WithSeed(spec, seed)
 	if err != nil {
 		return fail(err)
 	}
@@ -177,7 +176,8 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	return o
 }
 
-func (r *EvalResult) sortAndSummarize() {
+// Summarize sorts the episodes by seed and computes the summary from them.
+func (r *EvalResult) Summarize() {
 	sort.Slice(r.Episodes, func(i, j int) bool { return r.Episodes[i].Seed < r.Episodes[j].Seed })
 	s := Summary{Episodes: len(r.Episodes)}
 	turns := 0
@@ -202,8 +202,9 @@ func (r *EvalResult) sortAndSummarize() {
 	r.Summary = s
 }
 
-// Merge combines shard results of one evaluation: the same spec digest and
-// instruction, no seed twice. The summary is computed afresh.
+// Merge combines shard results of one evaluation: each valid (see
+// Validate), the same spec digest and instruction, no seed twice. The
+// summary is computed afresh.
 func Merge(parts ...*EvalResult) (*EvalResult, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no results")
@@ -211,6 +212,9 @@ func Merge(parts ...*EvalResult) (*EvalResult, error) {
 	m := &EvalResult{Spec: parts[0].Spec, SpecDigest: parts[0].SpecDigest, Instruction: parts[0].Instruction}
 	seen := map[uint64]int{}
 	for i, p := range parts {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("merge: result %d: %w", i+1, err)
+		}
 		if p.SpecDigest != m.SpecDigest || p.Instruction != m.Instruction {
 			return nil, fmt.Errorf("merge: result %d is of another evaluation (spec digest %s, instruction %q; result 1: %s, %q)",
 				i+1, p.SpecDigest, p.Instruction, m.SpecDigest, m.Instruction)
@@ -223,7 +227,7 @@ func Merge(parts ...*EvalResult) (*EvalResult, error) {
 			m.Episodes = append(m.Episodes, o)
 		}
 	}
-	m.sortAndSummarize()
+	m.Summarize()
 	return m, nil
 }
 

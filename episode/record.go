@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,17 +9,32 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/schema"
 )
 
-// RecordDir is where `thea run --record NAME` writes: a bare name is a
-// folder of <spec dir>/episodes, anything with a path separator is used as
-// it is.
-func RecordDir(spec *schema.Spec, name string) string {
-	if !strings.ContainsRune(name, '/') && !strings.ContainsRune(name, filepath.Separator) {
-		return filepath.Join(spec.Dir, Dir, name)
+// RecordDir is where `thea run --record NAME` writes: the folder NAME of
+// <spec dir>/episodes. NAME is a plain file name, so an episode always lands
+// where thea test finds it: a name with a path separator, "." or ".." (which
+// would write into the spec's folder or elsewhere) is refused.
+func RecordDir(spec *schema.Spec, name string) (string, error) {
+	if err := CheckName(name); err != nil {
+		return "", err
 	}
-	return name
+	return filepath.Join(spec.Dir, Dir, name), nil
+}
+
+// CheckName refuses an episode name that is not a plain file name.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("episode name is empty: want a plain name such as put-mug-in-drawer")
+	case name == "." || name == "..":
+		return fmt.Errorf("episode name %q: want a plain name such as put-mug-in-drawer, not a folder reference", name)
+	case strings.ContainsAny(name, "/\\\x00") || strings.ContainsRune(name, filepath.Separator):
+		return fmt.Errorf("episode name %q: want a plain name such as put-mug-in-drawer, without a path separator (episodes are saved in %s/ beside the spec)", name, Dir)
+	}
+	return nil
 }
 
 // RunDirs lists the task folders of a run-log directory, oldest first.
@@ -66,7 +82,7 @@ func Save(runDirs, before []string, dest string) ([]string, error) {
 		if err := os.MkdirAll(to, 0o755); err != nil {
 			return written, fmt.Errorf("recording episode: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(to, replay.EventsFile), b, 0o644); err != nil {
+		if err := outfile.Write(filepath.Join(to, replay.EventsFile), b, 0o644); err != nil {
 			return written, fmt.Errorf("recording episode: %w", err)
 		}
 		written = append(written, to)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/thea-harness/thea/schema"
@@ -18,13 +19,19 @@ const SeedPlaceholder = "{{seed}}"
 // every "{{seed}}" in a command line is replaced by it; a command line
 // without one has the value of its --seed flag (--seed N or --seed=N)
 // replaced. A spec where no command line takes a seed is an error.
-func WithSeed(spec *schema.Spec, seed string) (*schema.Spec, error) {
+//
+// The seed is a number, not text: what lands in a command line is its
+// decimal digits and nothing else, inside the one argument that held the
+// placeholder, so a command that runs a shell ([/bin/sh, -c, "… {{seed}}"])
+// can never be handed shell syntax through it.
+func WithSeed(spec *schema.Spec, seed uint64) (*schema.Spec, error) {
+	digits := strconv.FormatUint(seed, 10)
 	s := *spec
 	s.Toolsets = maps.Clone(spec.Toolsets)
 	took := false
 	for _, name := range slices.Sorted(maps.Keys(s.Toolsets)) {
 		ts := s.Toolsets[name]
-		cmd, ok := seedCommand(ts.Command, seed)
+		cmd, ok := seedCommand(ts.Command, digits)
 		if !ok {
 			continue
 		}
@@ -36,6 +43,17 @@ func WithSeed(spec *schema.Spec, seed string) (*schema.Spec, error) {
 		return nil, errors.New("no toolset command line takes a seed: put " + SeedPlaceholder + " in one (e.g. \"--seed\", \"" + SeedPlaceholder + "\") or give it a --seed flag")
 	}
 	return &s, nil
+}
+
+// ParseSeed reads a seed given as text (thea run --seed, an episode's
+// recorded seed): a whole number 0 ≤ N < 2^64 in decimal digits only, no
+// sign, space or anything else.
+func ParseSeed(s string) (uint64, error) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("seed %q: want a whole number (decimal digits only, below 2^64)", s)
+	}
+	return n, nil
 }
 
 // seedCommand substitutes seed into one command line.
@@ -67,17 +85,18 @@ func seedCommand(cmd []string, seed string) ([]string, bool) {
 // SeedRange is a closed range of seeds, "A..B" or a single "A".
 type SeedRange struct{ From, To uint64 }
 
-// ParseSeedRange reads "A..B" (A ≤ B) or "A".
+// ParseSeedRange reads "A..B" (A ≤ B) or "A", each a seed as ParseSeed
+// reads it.
 func ParseSeedRange(s string) (SeedRange, error) {
 	a, b, found := strings.Cut(s, "..")
 	if !found {
 		b = a
 	}
 	var r SeedRange
-	if _, err := fmt.Sscan(a, &r.From); err != nil || strings.TrimSpace(a) == "" {
-		return r, fmt.Errorf("seeds %q: want A..B with whole numbers A ≤ B", s)
-	}
-	if _, err := fmt.Sscan(b, &r.To); err != nil || strings.TrimSpace(b) == "" {
+	var errA, errB error
+	r.From, errA = ParseSeed(a)
+	r.To, errB = ParseSeed(b)
+	if errA != nil || errB != nil {
 		return r, fmt.Errorf("seeds %q: want A..B with whole numbers A ≤ B", s)
 	}
 	if r.To < r.From {

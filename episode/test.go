@@ -110,7 +110,7 @@ func Test(ctx context.Context, spec *schema.Spec, paths []string, newSession New
 
 func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession NewSession) (Result, error) {
 	var r Result
-	ep, err := replay.Load(path)
+	ep, err := Load(path)
 	if err != nil {
 		return r, err
 	}
@@ -163,9 +163,13 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 func ReplaySpec(spec *schema.Spec, ep *replay.Episode, memDir string) (*schema.Spec, error) {
 	s := *spec
 	if ep.Info != nil && ep.Info.Seed != "" {
-		seeded, err := WithSeed(spec, ep.Info.Seed)
+		seed, err := ParseSeed(ep.Info.Seed)
 		if err != nil {
-			return nil, fmt.Errorf("replay %s: the episode was recorded with seed %s: %w", ep.Path, ep.Info.Seed, err)
+			return nil, fmt.Errorf("replay %s: the episode's %w", ep.Path, err)
+		}
+		seeded, err := WithSeed(spec, seed)
+		if err != nil {
+			return nil, fmt.Errorf("replay %s: the episode was recorded with seed %d: %w", ep.Path, seed, err)
 		}
 		s = *seeded
 	}

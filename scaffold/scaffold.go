@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/thea-harness/thea/internal/outfile"
 )
 
 //go:embed templates
@@ -119,6 +121,9 @@ func render(name string, d data) ([]byte, error) {
 func emptyOrMissing(dir string) error {
 	if dir == "" {
 		return errors.New("no folder given")
+	}
+	if err := outfile.CheckDir(dir); err != nil {
+		return err
 	}
 	entries, err := os.ReadDir(dir)
 	switch {

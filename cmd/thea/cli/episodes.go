@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -72,6 +73,12 @@ a diff. Exit 1 when any episode fails.`,
 			if err != nil {
 				return err
 			}
+			junit := a.str(cmd, "junit")
+			if junit != "" {
+				if err := outfile.Check(junit); err != nil {
+					return usageError{fmt.Errorf("--junit: %w", err)}
+				}
+			}
 			paths, err := episode.Find(spec, args)
 			if err != nil {
 				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
@@ -80,12 +87,12 @@ a diff. Exit 1 when any episode fails.`,
 			start := time.Now()
 			results := episode.Test(cmd.Context(), spec, paths, a.sessionFactory(c, logger))
 			failed := printResults(a, results)
-			if junit := a.str(cmd, "junit"); junit != "" {
+			if junit != "" {
 				var b bytes.Buffer
 				if err := episode.WriteJUnit(&b, spec.Name, results, start); err != nil {
 					return err
 				}
-				if err := os.WriteFile(junit, b.Bytes(), 0o644); err != nil {
+				if err := outfile.Write(junit, b.Bytes(), 0o644); err != nil {
 					return fmt.Errorf("--junit: %w", err)
 				}
 			}

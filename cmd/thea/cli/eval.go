@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -44,6 +44,9 @@ evaluation; thea eval merge combines their JSON results.`,
 			}
 			seeds, err := a.evalSeeds(cmd)
 			if err != nil {
+				return err
+			}
+			if err := a.checkEvalOut(cmd); err != nil {
 				return err
 			}
 			logger := a.logger(slog.LevelError)
@@ -122,11 +125,22 @@ func firstInstruction(spec *schema.Spec) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no instruction given and %w", err)
 	}
-	ep, err := replay.Load(paths[0])
+	ep, err := episode.Load(paths[0])
 	if err != nil {
 		return "", err
 	}
 	return ep.Instruction, nil
+}
+
+// checkEvalOut refuses an --out that cannot be written (a FIFO, a device,
+// a directory) before any episode runs.
+func (a *App) checkEvalOut(cmd *cobra.Command) error {
+	if out := a.str(cmd, "out"); out != "" {
+		if err := outfile.Check(out); err != nil {
+			return usageError{fmt.Errorf("--out: %w", err)}
+		}
+	}
+	return nil
 }
 
 func (a *App) writeEval(cmd *cobra.Command, res *episode.EvalResult, format string) error {
@@ -136,7 +150,7 @@ func (a *App) writeEval(cmd *cobra.Command, res *episode.EvalResult, format stri
 	}
 	b = append(b, '\n')
 	if out := a.str(cmd, "out"); out != "" {
-		if err := os.WriteFile(out, b, 0o644); err != nil {
+		if err := outfile.Write(out, b, 0o644); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
@@ -161,17 +175,21 @@ func (a *App) newEvalMergeCmd() *cobra.Command {
 			if format != "table" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: want table or json", format)}
 			}
+			if err := a.checkEvalOut(cmd); err != nil {
+				return err
+			}
 			parts := make([]*episode.EvalResult, 0, len(args))
 			for _, p := range args {
 				b, err := os.ReadFile(p)
 				if err != nil {
 					return fmt.Errorf("merge: %w", err)
 				}
-				var r episode.EvalResult
-				if err := json.Unmarshal(b, &r); err != nil {
-					return fmt.Errorf("merge: %s: not an eval result: %w", p, err)
+				r, err := episode.ParseEvalResult(p, b)
+				if err != nil {
+					fmt.Fprintf(a.Stderr, "thea: merge: %s\n", trace.Escape(err.Error()))
+					return exitError{code: 1}
 				}
-				parts = append(parts, &r)
+				parts = append(parts, r)
 			}
 			m, err := episode.Merge(parts...)
 			if err != nil {

@@ -7,8 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -28,6 +30,13 @@ func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions, spec *schem
 	if name == "" {
 		return nil, nil
 	}
+	dest, err := episode.RecordDir(spec, name)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--record: %w", err)}
+	}
+	if err := outfile.Check(filepath.Join(dest, replay.EventsFile)); err != nil {
+		return nil, usageError{fmt.Errorf("--record: %w", err)}
+	}
 	r := &recording{a: a, name: name, runLog: so.runLogDir}
 	if r.runLog == "" && spec.RunLog.Enabled {
 		// The spec's own run log: the episode is copied out of it.
@@ -45,7 +54,6 @@ func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions, spec *schem
 		r.runLog, r.temp = dir, true
 	}
 	so.runLogDir = r.runLog
-	var err error
 	if r.before, err = episode.RunDirs(r.runLog); err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
@@ -60,10 +68,14 @@ func (r *recording) finish(spec *schema.Spec) {
 	if r.temp {
 		defer os.RemoveAll(r.runLog)
 	}
-	dirs, err := episode.RunDirs(r.runLog)
+	dest, err := episode.RecordDir(spec, r.name)
+	var dirs []string
+	if err == nil {
+		dirs, err = episode.RunDirs(r.runLog)
+	}
 	if err == nil {
 		var written []string
-		written, err = episode.Save(dirs, r.before, episode.RecordDir(spec, r.name))
+		written, err = episode.Save(dirs, r.before, dest)
 		for _, w := range written {
 			fmt.Fprintf(r.a.Stderr, "thea: episode recorded in %s\n", trace.Escape(w))
 		}
@@ -75,9 +87,13 @@ func (r *recording) finish(spec *schema.Spec) {
 
 // seeded applies --seed to the spec's toolset command lines.
 func (a *App) seeded(cmd *cobra.Command, spec *schema.Spec) (*schema.Spec, error) {
-	seed := a.str(cmd, "seed")
-	if seed == "" {
+	text := a.str(cmd, "seed")
+	if text == "" {
 		return spec, nil
+	}
+	seed, err := episode.ParseSeed(text)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--seed: %w", err)}
 	}
 	s, err := episode.WithSeed(spec, seed)
 	if err != nil {

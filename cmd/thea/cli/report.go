@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/report"
 )
 
@@ -28,20 +28,27 @@ func (a *App) newReportCmd() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			out := a.str(cmd, "output")
+			if out == "" {
+				out = filepath.Join(dir, "report.html")
+			}
+			if out != "-" {
+				if err := outfile.Check(out); err != nil {
+					fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+					return exitError{code: 1}
+				}
+			}
 			var page bytes.Buffer
 			if err := report.Write(&page, dir); err != nil {
 				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
 				return exitError{code: 1}
 			}
-			out := a.str(cmd, "output")
 			if out == "-" {
 				_, err := a.Stdout.Write(page.Bytes())
 				return err
 			}
-			if out == "" {
-				out = filepath.Join(dir, "report.html")
-			}
-			if err := writeFileAtomic(out, page.Bytes()); err != nil {
+			// The page holds the run's data: 0600.
+			if err := outfile.Write(out, page.Bytes(), 0o600); err != nil {
 				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
 				return exitError{code: 1}
 			}
@@ -51,22 +58,4 @@ func (a *App) newReportCmd() *cobra.Command {
 	}
 	cmd.Flags().StringP("output", "o", "", "output file (default RUN_DIR/report.html; - for standard output)")
 	return cmd
-}
-
-// writeFileAtomic writes through a temporary file renamed into place, so
-// a reader never sees half a page. The page holds the run's data: 0600.
-func writeFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		return errors.Join(fmt.Errorf("writing %s: %w", path, err), os.Remove(f.Name()))
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return errors.Join(fmt.Errorf("writing %s: %w", path, err), os.Remove(f.Name()))
-	}
-	return nil
 }

@@ -82,7 +82,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Bool("verbose", false, "also print context sizes, skipped hooks and each call before it runs")
 	cmd.Flags().Bool("json", false, "print the raw (redacted) event stream as JSON lines")
-	cmd.Flags().String("record", "", "save each task as an episode for thea test: NAME is <spec dir>/episodes/NAME, a path is used as it is")
+	cmd.Flags().String("record", "", "save each task as an episode for thea test in <spec dir>/episodes/NAME (NAME a plain name: no path separator, not . or ..)")
 	cmd.Flags().String("seed", "", "run the back-ends with this seed ({{seed}} in a toolset command, or its --seed value)")
 	return cmd
 }
