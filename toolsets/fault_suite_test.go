@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -243,14 +244,17 @@ func TestTimeoutSaidOnce(t *testing.T) {
 func TestFaultSlowRestartOutlivesTheCall(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
-	spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
+	// The probe's timeout leaves room to see the crash on a loaded machine;
+	// the restart takes five of them.
+	probe := testtime.Scale(100 * time.Millisecond)
+	spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(probe)}
 	cfg := spec.Toolsets["base"]
 	cfg.Restart.MaxRestarts = 3
 	spec.Toolsets["base"] = cfg
 	var evs events
 	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
 	wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed")
-	setStart(t, dir, "slow") // 500ms: longer than two calls' timeouts
+	setStart(t, dir, fmt.Sprintf("slow %d", (5*probe).Milliseconds())) // longer than two calls' timeouts
 	for range 2 {
 		wantFailure(t, call(t, ts, "probe", `{}`), "restarting after a crash; try again")
 	}

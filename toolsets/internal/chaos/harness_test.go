@@ -20,6 +20,7 @@ import (
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
@@ -48,14 +49,15 @@ func TestMain(m *testing.M) {
 }
 
 // specYAML is an episode's spec; %[1]s is the model server's URL, %[2]s
-// this binary, %[3]s the fault directory, %[4]s the stop section.
+// this binary, %[3]s the fault directory, %[4]s the stop section, %[5]s the
+// model's timeout.
 const specYAML = `name: chaos
 model:
   provider: openai
   name: chaos-model
   base_url: %[1]s/v1
   api_key_env: THEA_CHAOS_KEY
-  timeout: 500ms
+  timeout: %[5]s
   retries: 1
   max_tokens: 256
 embodiment:
@@ -205,7 +207,7 @@ func newEpisode(ctx context.Context, base string, sched Schedule) (_ *episode, e
 		stop = "    stop: {tool: cancel_motion, timeout: 100ms}\n"
 	}
 	specPath := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(specPath, fmt.Appendf(nil, specYAML, srv.URL, self, e.faults, stop), 0o600); err != nil {
+	if err := os.WriteFile(specPath, fmt.Appendf(nil, specYAML, srv.URL, self, e.faults, stop, modelTimeout()), 0o600); err != nil {
 		return nil, fmt.Errorf("writing the spec: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -277,3 +279,10 @@ func (e *episode) check(tasks int) error {
 }
 
 var _ io.Writer = (*lockedBuffer)(nil)
+
+// modelTimeout is the model's timeout: long enough that a clean request
+// answers on a loaded machine under the race detector, short because every
+// stalled turn costs one.
+func modelTimeout() string {
+	return testtime.Scale(250 * time.Millisecond).String()
+}

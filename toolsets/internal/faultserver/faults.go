@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,7 +22,7 @@ import (
 const (
 	// StartFile selects what the next server process does before serving:
 	// "exit" (exits at once, status 4), "hang" (never serves), "slow"
-	// (serves after 500ms), "garbage"
+	// (serves after 500ms, or "slow <ms>"), "garbage"
 	// (prints a banner and escape codes on stdout first); absent: serves.
 	StartFile = "start"
 	// StartsFile gets a line per process start (a restart count).
@@ -74,15 +75,20 @@ func Main(dir string) int {
 		}
 	}
 	out := &lockedWriter{w: os.Stdout}
-	mode, _ := os.ReadFile(filepath.Join(dir, StartFile))
-	switch strings.TrimSpace(string(mode)) {
+	b, _ := os.ReadFile(filepath.Join(dir, StartFile))
+	mode, arg, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	switch mode {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "faultserver: exiting at start as asked")
 		return 4
 	case "hang":
 		select {} // until killed
 	case "slow":
-		time.Sleep(500 * time.Millisecond) // a driver that takes its time to start
+		d := 500 * time.Millisecond // a driver that takes its time to start
+		if ms, err := strconv.Atoi(arg); err == nil {
+			d = time.Duration(ms) * time.Millisecond
+		}
+		time.Sleep(d)
 	case "garbage":
 		_, _ = io.WriteString(out, "faultserver 0.0.1 starting\n\x1b[31mWARNING\x1b[0m: driver in debug mode\n")
 	}
