@@ -31,7 +31,8 @@ const (
 )
 
 // faultSpec is a spec whose toolsets each run a fault server recording into
-// dir; their move_base (20ms timeout) and crash are physical.
+// dir; their move_base and crash are physical. move_base's timeout is
+// short, so a long motion times out, and scaled, so a 1ms one does not.
 func faultSpec(self, dir string, toolsets ...string) *schema.Spec {
 	spec := &schema.Spec{
 		Dir:         dir,
@@ -46,9 +47,9 @@ func faultSpec(self, dir string, toolsets ...string) *schema.Spec {
 			Env:       map[string]string{faultEnv: "1", faultserver.DirEnv: dir},
 			Timeout:   schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart:   schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)},
-			StopGrace: schema.Duration(40 * time.Millisecond),
+			StopGrace: schema.Duration(testtime.Scale(40 * time.Millisecond)),
 		}
-		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
+		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 		spec.Tools[name+".crash"] = schema.ToolContract{Physical: true}
 	}
 	return spec

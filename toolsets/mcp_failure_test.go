@@ -33,7 +33,7 @@ func waitFile(t *testing.T, path string) {
 
 func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
 	f := newFixture(t)
-	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(50 * time.Millisecond)}
+	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 	ts := f.start(t)
 
 	wantFailure(t, call(t, ts, "move", `{"ms":60000}`), "move timed out", "the motion may still be running")
@@ -49,7 +49,7 @@ func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
 
 func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 	f := newFixture(t)
-	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
+	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 	ts := f.start(t)
 	wantFailure(t, call(t, ts, "move", `{"ms":60000}`), "timed out")
 	waitMotionEnd(t, ts)
@@ -63,7 +63,7 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.OnUncertain = "continue"
 	f.spec.Toolsets["sim"] = cfg
-	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
+	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 	ts2 := f.start(t)
 	wantFailure(t, call(t, ts2, "move", `{"ms":60000}`), "timed out")
 	waitMotionEnd(t, ts2)

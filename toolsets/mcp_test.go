@@ -38,7 +38,7 @@ func newFixture(t testing.TB) *fixture {
 			Timeout: schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
 			// An abandoned motion is killed quickly in tests.
-			StopGrace: schema.Duration(30 * time.Millisecond),
+			StopGrace: schema.Duration(testtime.Scale(30 * time.Millisecond)),
 		}},
 		Tools: map[string]schema.ToolContract{
 			"move": {Physical: true},

@@ -72,10 +72,12 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 	ts.ClearUncertain() // the operator's clear
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan string, 1)
+	// A move_base without its short timeout: only the cancel ends this one.
+	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
+	ts = startFault(t, spec, "base", Deps{OnSafety: evs.add})
 	tool := toolByName(t, ts, "move_base")
 	go func() { done <- tool.Call(ctx, json.RawMessage(`{"ms":60000}`)).Reason }()
-	// Cancel once the motion runs on the server (the test needs no timeout).
-	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
+	// Cancel once the motion runs on the server.
 	waitLog(t, dir, "start", 2)
 	cancel()
 	if r := <-done; !strings.Contains(r, "cancelled") {
