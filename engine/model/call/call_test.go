@@ -142,7 +142,7 @@ func TestErrorMessage(t *testing.T) {
 		`<html>bad gateway</html>`:                                     "<html>bad gateway</html>",
 		strings.Repeat("é", 400):                                       strings.Repeat("é", 150) + "…",
 	} {
-		if got := errorMessage([]byte(in)); got != want {
+		if got, _ := errorMessage([]byte(in)); got != want {
 			t.Errorf("errorMessage(%.40q) = %.60q, want %.60q", in, got, want)
 		}
 	}
