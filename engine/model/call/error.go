@@ -1,6 +1,7 @@
 package call
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,6 +111,13 @@ func (e *Error) retryable() bool {
 // provider blamed: OpenAI's error.param, or the field path an Anthropic
 // message starts with ("tools.0.custom.name: String should match ...").
 func errorMessage(b []byte) (msg, param string) {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		// Gemini's OpenAI-compatible endpoint wraps its error in a list.
+		var list []json.RawMessage
+		if json.Unmarshal(t, &list) == nil && len(list) > 0 {
+			b = list[0]
+		}
+	}
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -118,6 +126,7 @@ func errorMessage(b []byte) (msg, param string) {
 		var inner struct {
 			Message string `json:"message"`
 			Type    string `json:"type"`
+			Status  string `json:"status"` // Google's form of type
 			Param   any    `json:"param"`
 		}
 		var s string
@@ -126,6 +135,9 @@ func errorMessage(b []byte) (msg, param string) {
 			param, _ = inner.Param.(string)
 			if param == "" {
 				param = leadingPath(inner.Message)
+			}
+			if inner.Type == "" {
+				inner.Type = inner.Status
 			}
 			if inner.Type != "" && !strings.Contains(inner.Message, inner.Type) {
 				return inner.Message + " (" + inner.Type + ")", param

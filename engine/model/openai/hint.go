@@ -21,10 +21,10 @@ func (m *Model) paramHint(param string, defs []model.ToolDef) string {
 		if param == fieldMaxCompletionTokens {
 			other = fieldMaxTokens
 		}
-		return fmt.Sprintf("%q (family %s) got %s: set model.wire.token_limit_field: %q, or model.wire.family if the model belongs to one (%s)",
-			m.name, m.shape.family, param, other, familyList())
+		return fmt.Sprintf("the server refuses %s for %q (family %s): set model.wire.token_limit_field: %q, or model.wire.family to the model's family (%s)",
+			param, m.name, m.shape.family, other, familyList())
 	case "temperature":
-		return fmt.Sprintf("%q (family %s) refuses the temperature it got: set model.wire.temperature: \"omit\", or model.wire.family if the model belongs to one (%s)",
+		return fmt.Sprintf("the server refuses the temperature for %q (family %s): set model.wire.temperature: \"omit\", or model.wire.family to the model's family (%s)",
 			m.name, m.shape.family, familyList())
 	}
 	if i, ok := call.ParamTool(param); ok && i < len(defs) {
