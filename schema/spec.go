@@ -47,9 +47,7 @@ type Model struct {
 	Name        string   `json:"name,omitempty"`
 	BaseURL     string   `json:"base_url,omitempty"`
 	APIKeyEnv   string   `json:"api_key_env,omitempty"`
-	// Temperature is nil when the spec sets none: the model family's advice
-	// applies (0, or 1.0 for Gemini 3; none for OpenAI's reasoning models).
-	Temperature *float64 `json:"temperature,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"` // nil: none set, the model family's default applies
 	MaxTokens   int      `json:"max_tokens"`
 	Timeout     Duration `json:"timeout"`
 	Retries     int      `json:"retries"`

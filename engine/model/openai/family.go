@@ -75,7 +75,7 @@ func familyFor(cfg schema.Model) (family, error) {
 				return f, nil
 			}
 		}
-		return family{}, fmt.Errorf("model.wire.family %q is not a family this provider knows (%s)", want, strings.Join(familyNames(), ", "))
+		return family{}, fmt.Errorf("unknown family %q: this provider knows %s", want, strings.Join(familyNames(), ", "))
 	}
 	id := modelID(cfg.Name)
 	for _, f := range fs {
@@ -123,7 +123,7 @@ type shape struct {
 func decideShape(p provider, cfg schema.Model) (shape, error) {
 	f, err := familyFor(cfg)
 	if err != nil {
-		return shape{}, err
+		return shape{}, fmt.Errorf("model.wire.family: %w", err)
 	}
 	s := shape{family: f.name, tokenLimitField: cfg.Wire.TokenLimitField}
 	if s.tokenLimitField == "" {

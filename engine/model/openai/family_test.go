@@ -152,7 +152,7 @@ func TestFamilyTable(t *testing.T) {
 		}
 	}
 	if _, err := familyFor(schema.Model{Name: "x", Wire: schema.ModelWire{Family: "o-series"}}); err == nil ||
-		!strings.Contains(err.Error(), `model.wire.family "o-series" is not a family this provider knows (openai_reasoning, gemini_3, standard)`) {
+		!strings.Contains(err.Error(), `unknown family "o-series": this provider knows openai_reasoning, gemini_3, standard`) {
 		t.Fatalf("err %v", err)
 	}
 }
