@@ -21,7 +21,6 @@ import (
 type Model struct {
 	provider string
 	name     string
-	keyEnv   string
 	shape    shape
 	// maxTokens is sent in shape.tokenLimitField (0: none).
 	maxTokens int
@@ -89,7 +88,7 @@ func (p provider) build(cfg schema.Model, o call.Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
-	return &Model{provider: p.name, name: cfg.Name, keyEnv: cfg.APIKeyEnv, shape: sh, maxTokens: cfg.MaxTokens, llm: llm}, nil
+	return &Model{provider: p.name, name: cfg.Name, shape: sh, maxTokens: cfg.MaxTokens, llm: llm}, nil
 }
 
 // Generate makes one chat-completions call (never streamed).
