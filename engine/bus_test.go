@@ -149,6 +149,7 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	ev.Verdict.Status = schema.VerdictSuccess
 	ev.Result.Verdict.Status = schema.VerdictFailure
 	ev.ModelCall.Purpose = model.PurposeEvaluate
+	ev.Retry.Purpose = model.PurposeEvaluate
 	r := redact.New([]string{secret}, nil)
 	out := redact.Value(r, ev)
 	var leak []string
@@ -201,6 +202,10 @@ func fill(v reflect.Value, secret string, depth int) {
 			}
 		}
 	case reflect.Slice:
+		if v.Type() == reflect.TypeFor[json.RawMessage]() {
+			v.SetBytes([]byte(`{"raw":"x ` + secret + `"}`))
+			return
+		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			v.SetBytes([]byte("bytes " + secret))
 			return
@@ -236,6 +241,10 @@ func walkStrings(v reflect.Value, path string, fn func(path, s string)) {
 			}
 		}
 	case reflect.Slice:
+		if v.Type() == reflect.TypeFor[json.RawMessage]() {
+			fn(path, string(v.Bytes()))
+			return
+		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return
 		}

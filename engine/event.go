@@ -32,7 +32,10 @@ const (
 	// reply, a stop tool's outcome, a killed back-end, a failed observation,
 	// uncertainty cleared). Text starts with its kind.
 	EventSafety EventKind = "safety"
-	EventDone   EventKind = "done"
+	// EventModelRetry: a model call's attempt failed and is retried (see
+	// model.Retry); the call's own outcome follows in its model_call event.
+	EventModelRetry EventKind = "model_retry"
+	EventDone       EventKind = "done"
 )
 
 // DoneReason says why a task ended.
@@ -74,6 +77,8 @@ type Event struct {
 	Usage *model.Usage `json:"usage,omitempty"`
 	// ModelCall is one model call of any purpose (EventModelCall).
 	ModelCall *ModelCall `json:"model_call,omitempty"`
+	// Retry is one retried attempt of a model call (EventModelRetry).
+	Retry *model.Retry `json:"retry,omitempty"`
 	// Episode says what produced the run (EventTaskStart).
 	Episode *EpisodeInfo `json:"episode,omitempty"`
 	// Images travel with observation and tool-result events so the run log

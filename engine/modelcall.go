@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,17 +42,22 @@ type ModelCall struct {
 
 // RecordedCall is one tool call of a recorded response. Arguments is the
 // argument text as the model wrote it (a string, so redaction reaches it).
+// WireName is the alias the provider saw for a tool name it would refuse;
+// Extra is provider data the call must carry back (Gemini's thought
+// signature), kept so a replayed history is the one the provider made.
 type RecordedCall struct {
-	ID        string `json:"id,omitempty"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	WireName  string          `json:"wire_name,omitempty"`
+	Arguments string          `json:"arguments"`
+	Extra     json.RawMessage `json:"extra,omitempty"`
 }
 
 // NewModelCall records a response.
 func NewModelCall(p model.Purpose, name string, resp model.Response) ModelCall {
 	mc := ModelCall{Purpose: p, Model: name, Text: resp.Text, Reasoning: resp.Reasoning, Usage: resp.Usage}
 	for _, c := range resp.ToolCalls {
-		mc.ToolCalls = append(mc.ToolCalls, RecordedCall{ID: c.ID, Name: c.Name, Arguments: c.RawArguments()})
+		mc.ToolCalls = append(mc.ToolCalls, RecordedCall{ID: c.ID, Name: c.Name, WireName: c.WireName, Arguments: c.RawArguments(), Extra: c.Extra})
 	}
 	return mc
 }
@@ -60,7 +66,7 @@ func NewModelCall(p model.Purpose, name string, resp model.Response) ModelCall {
 func (mc ModelCall) Response() model.Response {
 	r := model.Response{Text: mc.Text, Reasoning: mc.Reasoning, Usage: mc.Usage}
 	for _, c := range mc.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, Arguments: model.ArgumentsFromText(c.Arguments)})
+		r.ToolCalls = append(r.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, WireName: c.WireName, Arguments: model.ArgumentsFromText(c.Arguments), Extra: c.Extra})
 	}
 	return r
 }
@@ -158,13 +164,18 @@ type recordedModel struct {
 	name string
 }
 
-// Generate implements model.Model.
+// Generate implements model.Model. Each retried attempt is queued as an
+// EventModelRetry ahead of the call's EventModelCall.
 func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	resp, err := r.m.Generate(ctx, req)
 	p := req.Purpose
 	if p == "" {
 		p = model.PurposeDecide
 	}
+	ctx = model.WithRetryReport(ctx, func(rt model.Retry) {
+		rt.Purpose = p
+		r.h.queueQuiet(Event{Kind: EventModelRetry, Text: string(p), Retry: &rt})
+	})
+	resp, err := r.m.Generate(ctx, req)
 	mc := ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
 		mc.Error = err.Error()

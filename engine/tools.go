@@ -80,6 +80,10 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 	}
 	slices.Sort(reg.names)
+	offered := slices.DeleteFunc(slices.Clone(reg.names), func(n string) bool { return reg.byName[n].Contract.Hidden })
+	if err := model.CheckToolNames(offered); err != nil {
+		return err // two tools the model could not tell apart
+	}
 	reg.index = schema.NewToolIndex(provided)
 	for _, r := range h.spec.ToolRefs() {
 		if _, _, res := reg.index.Resolve(r.Ref); res != schema.Found {

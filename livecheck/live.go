@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
@@ -53,6 +54,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 			c.warnf("toolsets."+name, "the back-end's tool %q is left out: %s", tool, unavailable[tool])
 		}
 	}
+	c.checkNames()
 	index := schema.NewToolIndex(provided)
 	c.checkRefs(index)
 	c.checkArgs(index)
@@ -127,6 +129,38 @@ func (c *checker) add(set string, tools []engine.Tool, provided map[string][]str
 		if !slices.Contains(names, n) {
 			c.errorf(fmt.Sprintf("toolsets.%s.tools[%d]", set, i), "the running back-end has no tool %q%s", n, schema.Suggest(n, names))
 		}
+	}
+}
+
+// checkNames lists the tools whose names the providers would refuse, with
+// the alias the model sees instead, and refuses two tools that would reach
+// the model under one name (the session would not start).
+func (c *checker) checkNames() {
+	var offered []string
+	for _, name := range slices.Sorted(maps.Keys(c.byName)) {
+		if lt := c.byName[name]; !c.spec.ContractFor(lt.toolset, name).Hidden {
+			offered = append(offered, name)
+		}
+	}
+	names, err := model.NewToolNames(offered)
+	if err != nil {
+		// At the toolset of an aliased name whose alias is taken.
+		taken := map[string]int{}
+		for _, n := range offered {
+			taken[model.WireToolName(n)]++
+		}
+		for _, n := range offered {
+			if w := model.WireToolName(n); w != n && taken[w] > 1 {
+				c.errorf("toolsets."+c.byName[n].toolset, "%v", err)
+				return
+			}
+		}
+		c.errorf("toolsets", "%v", err)
+		return
+	}
+	for _, a := range names.Aliases() {
+		set := "toolsets." + c.byName[a.Name].toolset
+		c.warnf(set, "the tool %q is offered to the model as %q (providers accept only tool names matching %s); the run log records both", a.Name, a.Wire, model.ToolNamePattern)
 	}
 }
 

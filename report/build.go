@@ -44,7 +44,7 @@ type Turn struct {
 
 // Row is one line of a turn: an event, rendered.
 type Row struct {
-	Kind   string // observe, context, model, hook, call, result, verdict, compaction, note, question, replan, cancel, memory, error
+	Kind   string // observe, context, model, retry, hook, call, result, verdict, compaction, note, question, replan, cancel, memory, error
 	Label  string
 	Text   string
 	Detail string // pretty JSON, shown folded
@@ -204,6 +204,21 @@ func rowFor(ev engine.Event) (Row, bool) {
 		r := Row{Kind: "model", Label: "model call: " + string(mc.Purpose), Text: mc.Text}
 		if mc.Error != "" {
 			r.Text, r.Status = mc.Error, "fail"
+		}
+		return r, true
+	case engine.EventModelRetry:
+		rt := ev.Retry
+		if rt == nil {
+			return Row{}, false
+		}
+		r := Row{Kind: "retry", Label: fmt.Sprintf("model call retried (attempt %d failed)", rt.Attempt), Status: "warn",
+			Text: fmt.Sprintf("%s: %s", rt.Provider, rt.Message), Detail: pretty(rt)}
+		if rt.Status != 0 {
+			r.Text = fmt.Sprintf("%s: HTTP %d: %s", rt.Provider, rt.Status, rt.Message)
+		}
+		r.Text += fmt.Sprintf(" — waited %s", rt.Wait())
+		if rt.RetryAfter {
+			r.Text += " (the server's Retry-After)"
 		}
 		return r, true
 	case engine.EventHook:

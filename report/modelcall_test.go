@@ -21,3 +21,14 @@ func TestModelCallRows(t *testing.T) {
 		t.Errorf("failed call row %+v", r)
 	}
 }
+
+// A retried attempt is a row of its own: attempt, status, the provider's
+// message, the wait.
+func TestRetryRow(t *testing.T) {
+	r, ok := rowFor(engine.Event{Kind: engine.EventModelRetry, Turn: 2, Retry: &model.Retry{Provider: "anthropic", Attempt: 1, Status: 529,
+		WaitMS: 3000, RetryAfter: true, Message: "Overloaded (overloaded_error)"}})
+	if !ok || r.Kind != "retry" || r.Status != "warn" || r.Label != "model call retried (attempt 1 failed)" ||
+		r.Text != "anthropic: HTTP 529: Overloaded (overloaded_error) — waited 3s (the server's Retry-After)" {
+		t.Errorf("row %+v %v", r, ok)
+	}
+}

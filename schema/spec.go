@@ -47,13 +47,31 @@ type Model struct {
 	Name        string   `json:"name,omitempty"`
 	BaseURL     string   `json:"base_url,omitempty"`
 	APIKeyEnv   string   `json:"api_key_env,omitempty"`
-	Temperature float64  `json:"temperature"`
+	Temperature *float64 `json:"temperature,omitempty"` // nil: none set, the model family's default applies
 	MaxTokens   int      `json:"max_tokens"`
 	Timeout     Duration `json:"timeout"`
 	Retries     int      `json:"retries"`
 	// Script is the file of scripted model turns (provider "script"), or the run
 	// log to replay (provider "replay"); relative to Spec.Dir.
 	Script string `json:"script,omitempty"`
+	// Wire overrides how requests are shaped where the provider's table of
+	// model families does not know the model.
+	Wire ModelWire `json:"wire,omitzero"`
+}
+
+// ModelWire is the spec's override of a model's request shape: for a model
+// the family table cannot recognise by name (an Azure deployment, a router's
+// alias). Empty fields leave the family's rule.
+type ModelWire struct {
+	// Family treats the model as one of the provider's families
+	// ("openai_reasoning", "gemini_3", "standard").
+	Family string `json:"family,omitempty"`
+	// TokenLimitField is the field max_tokens travels in: "max_tokens" or
+	// "max_completion_tokens".
+	TokenLimitField string `json:"token_limit_field,omitempty"`
+	// Temperature is "send" (the spec's, or the family's default) or "omit"
+	// (none: the server's default).
+	Temperature string `json:"temperature,omitempty"`
 }
 
 // Evaluator configures the hidden evaluate_run post-hook.

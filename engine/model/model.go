@@ -53,6 +53,10 @@ type Message struct {
 	// breakpoints (Anthropic cache_control) marks the end of this message as
 	// one; others ignore it.
 	CacheBreakpoint bool `json:"cache_breakpoint,omitempty"`
+	// IsError marks a tool message whose envelope is a failure. Anthropic's
+	// wire carries it as the tool_result's is_error; OpenAI-format wires have
+	// no such field, and the envelope's "success":false says it in the text.
+	IsError bool `json:"is_error,omitempty"`
 }
 
 // Text joins the message's text parts.
@@ -73,6 +77,14 @@ type ToolCall struct {
 	// so the engine answers them with a failure envelope and the text still
 	// encodes (RawArguments gives the text back).
 	Arguments json.RawMessage `json:"arguments"`
+	// WireName is the name the provider saw, when it differs from Name: a
+	// tool name outside what the APIs accept travels as its alias (see
+	// WireToolName). Adapters set it on responses; the run log records it.
+	WireName string `json:"wire_name,omitempty"`
+	// Extra is provider data that must go back with this call, verbatim,
+	// whenever the history is sent again: Gemini's extra_content, which holds
+	// the thought signature Gemini 3 requires on every function call it made.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // RawArguments is the argument text as the model wrote it: the string a

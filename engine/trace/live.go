@@ -37,7 +37,7 @@ type Live struct {
 var _ engine.Sink = (*Live)(nil)
 
 // NewLive returns a Live view printing to w (a terminal); verbose adds
-// skipped hooks and evaluate hooks.
+// skipped hooks, evaluate hooks and each retried model call attempt.
 func NewLive(w io.Writer, verbose bool) *Live {
 	return &Live{w: w, verbose: verbose}
 }
@@ -115,6 +115,10 @@ func (l *Live) Write(ev engine.Event) error {
 		l.line(ev, dim+"memory"+reset, oneLine(ev.Text, 200))
 	case engine.EventSinkError:
 		l.line(ev, red+"sink"+reset, oneLine(ev.Text, 200))
+	case engine.EventModelRetry:
+		if l.verbose && ev.Retry != nil {
+			l.line(ev, yellow+"retry"+reset, RetryText(*ev.Retry))
+		}
 	case engine.EventDone:
 		l.done(ev)
 	}

@@ -31,7 +31,8 @@ type Writer struct {
 var _ engine.Sink = (*Writer)(nil)
 
 // New returns a Writer printing to w; verbose adds context sizes, skipped
-// and evaluate hooks, and each call before it runs.
+// and evaluate hooks, each call before it runs, and each retried model
+// call attempt.
 func New(w io.Writer, verbose bool) *Writer {
 	return &Writer{w: w, verbose: verbose}
 }
@@ -77,6 +78,10 @@ func (t *Writer) Write(ev engine.Event) error {
 		t.line(ev, "sink", oneLine(ev.Text, 200))
 	case engine.EventSafety:
 		t.line(ev, "safety", oneLine(ev.Text, 200))
+	case engine.EventModelRetry:
+		if t.verbose && ev.Retry != nil {
+			t.line(ev, "retry", RetryText(*ev.Retry))
+		}
 	case engine.EventContext:
 		if t.verbose && ev.Tokens != nil {
 			c := ev.Tokens

@@ -27,8 +27,10 @@ const DefaultMaxTokens = 4096
 type Model struct {
 	name        string
 	temperature float64
-	maxTokens   int
-	llm         *lcanthropic.LLM
+	// omitTemperature: the spec's wire.temperature is "omit".
+	omitTemperature bool
+	maxTokens       int
+	llm             *lcanthropic.LLM
 }
 
 var _ model.Model = (*Model)(nil)
@@ -51,8 +53,15 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 	if cfg.Name == "" {
 		return nil, fmt.Errorf("%s: model.name is required (e.g. claude-sonnet-4-5)", provider)
 	}
-	if cfg.Temperature < 0 || cfg.Temperature > 1 {
-		return nil, fmt.Errorf("%s: temperature %v is outside the API's range [0, 1]", provider, cfg.Temperature)
+	var temperature float64 // none set: 0, as for every standard family
+	if cfg.Temperature != nil {
+		temperature = *cfg.Temperature
+	}
+	if temperature < 0 || temperature > 1 {
+		return nil, fmt.Errorf("%s: temperature %v is outside the API's range [0, 1]", provider, temperature)
+	}
+	if err := checkWire(cfg.Wire); err != nil {
+		return nil, fmt.Errorf("%s: %w", provider, err)
 	}
 	if cfg.MaxTokens < 0 {
 		return nil, fmt.Errorf("%s: max_tokens must not be negative", provider)
@@ -86,7 +95,7 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 	if maxTokens == 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	return &Model{name: cfg.Name, temperature: cfg.Temperature, maxTokens: maxTokens, llm: llm}, nil
+	return &Model{name: cfg.Name, temperature: temperature, omitTemperature: cfg.Wire.Temperature == "omit", maxTokens: maxTokens, llm: llm}, nil
 }
 
 // placeholder is the message langchaingo converts; the request rewrite
@@ -97,17 +106,22 @@ func placeholder() []llms.MessageContent {
 
 // Generate makes one Messages API call (never streamed).
 func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	r, err := render(req.Messages)
+	names, err := model.ToolNamesOf(req.Tools)
 	if err != nil {
 		return model.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
+	r, err := render(req.Messages, names)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("anthropic: %w", err)
+	}
+	r.omitTemperature = m.omitTemperature
 	opts := []llms.CallOption{
 		llms.WithModel(m.name),
 		llms.WithTemperature(m.temperature),
 		llms.WithMaxTokens(m.maxTokens),
 	}
 	if len(req.Tools) > 0 {
-		tools, err := renderTools(req.Tools)
+		tools, err := renderTools(req.Tools, names)
 		if err != nil {
 			return model.Response{}, fmt.Errorf("anthropic: %w", err)
 		}
@@ -121,6 +135,9 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		case ctx.Err() != nil:
 			return model.Response{}, fmt.Errorf("anthropic: %w", ctx.Err())
 		case tr.Err != nil:
+			if tr.Err.Hint == "" {
+				tr.Err.Hint = paramHint(tr.Err.Param, req.Tools)
+			}
 			return model.Response{}, tr.Err
 		case errors.Is(err, lcanthropic.ErrEmptyResponse):
 			return model.Response{}, errors.New("anthropic: the response has no content")
@@ -128,6 +145,7 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		return model.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
 	out := decode(resp, rb.inputs)
+	names.FromWire(out.ToolCalls)
 	if len(out.ToolCalls) == 0 && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "max_tokens" {
 		// A decision cut off at max_tokens is not a final answer.
 		return model.Response{}, fmt.Errorf("anthropic: the answer was cut off at max_tokens (%d) before it finished; raise model.max_tokens", m.maxTokens)
@@ -191,7 +209,7 @@ func intInfo(info map[string]any, k string) int {
 // emptySchema is the input schema of a tool that declares none.
 const emptySchema = `{"type":"object","properties":{}}`
 
-func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
+func renderTools(defs []model.ToolDef, names model.ToolNames) ([]llms.Tool, error) {
 	tools := make([]llms.Tool, 0, len(defs))
 	for _, d := range defs {
 		params := d.InputSchema
@@ -201,7 +219,7 @@ func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
 			return nil, fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
 		}
 		tools = append(tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: d.Name, Description: d.Description, Parameters: params,
+			Name: names.Wire(d.Name), Description: d.Description, Parameters: params,
 		}})
 	}
 	return tools, nil
@@ -221,7 +239,39 @@ func validate(c *schema.Check) {
 	if m.BaseURL == "" && m.APIKeyEnv == "" {
 		c.ErrorfAtKey(".provider", "provider %q needs api_key_env: the name of the environment variable holding the key", m.Provider)
 	}
-	if m.Temperature > 1 {
-		c.Errorf(".temperature", "anthropic accepts a temperature from 0 to 1, not %v", m.Temperature)
+	if m.Temperature != nil && *m.Temperature > 1 {
+		c.Errorf(".temperature", "anthropic accepts a temperature from 0 to 1, not %v", *m.Temperature)
 	}
+	if m.Wire.Family != "" {
+		c.Errorf(".wire.family", "%v", checkWire(schema.ModelWire{Family: m.Wire.Family}))
+	}
+	if m.Wire.TokenLimitField != "" {
+		c.Errorf(".wire.token_limit_field", "%v", checkWire(schema.ModelWire{TokenLimitField: m.Wire.TokenLimitField}))
+	}
+}
+
+// checkWire refuses the parts of model.wire that mean nothing on the
+// Messages API: it has one token-limit field and no family rules here; only
+// wire.temperature ("omit" sends none) applies.
+func checkWire(w schema.ModelWire) error {
+	switch {
+	case w.Family != "":
+		return fmt.Errorf("model.wire.family does not apply to anthropic (it has no model families with rules of their own)")
+	case w.TokenLimitField != "":
+		return fmt.Errorf("model.wire.token_limit_field does not apply to anthropic (the Messages API has one field, max_tokens)")
+	}
+	return nil
+}
+
+// paramHint names the tool a rejected field is in ("tools.3.custom.name").
+func paramHint(param string, defs []model.ToolDef) string {
+	i, ok := call.ParamTool(param)
+	if !ok || i >= len(defs) {
+		return ""
+	}
+	name := defs[i].Name
+	if w := model.WireToolName(name); w != name {
+		return fmt.Sprintf("the field is in the tool %q (sent as %q)", name, w)
+	}
+	return fmt.Sprintf("the field is in the tool %q", name)
 }

@@ -25,7 +25,7 @@ func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
 	t.Setenv("THEA_TEST_KEY", "sk-ant-test-secret")
 	return schema.Model{
 		Provider: "anthropic", Name: "claude-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
-		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
+		Temperature: new(0.2), MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
 	}
 }
 
@@ -277,7 +277,7 @@ func TestConstructionErrors(t *testing.T) {
 		{schema.Model{Provider: "anthropic", Name: "claude"}, "anthropic: model.api_key_env is required"},
 		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "THEA_EMPTY"}, "names THEA_EMPTY, but that environment variable is empty or unset"},
 		{schema.Model{Provider: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY"}, "anthropic: model.name is required"},
-		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "ANTHROPIC_API_KEY", Temperature: 1.5}, "temperature 1.5 is outside the API's range [0, 1]"},
+		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "ANTHROPIC_API_KEY", Temperature: new(1.5)}, "temperature 1.5 is outside the API's range [0, 1]"},
 	} {
 		m, err := New(tc.cfg, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
@@ -296,7 +296,7 @@ func TestBreakpointLimit(t *testing.T) {
 		}
 		msgs = append(msgs, model.Message{Role: role, Parts: []model.Part{{Text: string(rune('a' + i))}}, CacheBreakpoint: true})
 	}
-	r, err := render(msgs)
+	r, err := render(msgs, model.ToolNames{})
 	if err != nil {
 		t.Fatal(err)
 	}

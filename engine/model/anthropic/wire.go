@@ -23,6 +23,7 @@ type block struct {
 	Input        json.RawMessage `json:"input,omitempty"`
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
 	Content      []block         `json:"content,omitempty"`
+	IsError      bool            `json:"is_error,omitempty"`
 	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
 
@@ -51,6 +52,8 @@ type rendered struct {
 	// inline holds the images; their base64 is written into the encoded
 	// body, not JSON-encoded (see call.Inline).
 	inline *call.Inline
+	// omitTemperature drops the temperature langchaingo always sends.
+	omitTemperature bool
 }
 
 // render maps the engine's messages onto the Messages API: system messages
@@ -58,8 +61,10 @@ type rendered struct {
 // inside them) in a user turn; consecutive turns of one role are merged (all
 // tool results of a turn in the one user message that follows the
 // assistant); a message marked as a cache breakpoint gets cache_control on
-// its last block. Reasoning is never re-sent.
-func render(msgs []model.Message) (rendered, error) {
+// its last block; a failed tool result is marked is_error; tool names travel
+// as the provider sees them (see model.WireToolName). Reasoning is never
+// re-sent.
+func render(msgs []model.Message, names model.ToolNames) (rendered, error) {
 	r := rendered{inline: call.NewInline()}
 	type mark struct{ msg, blk int } // msg -1: a system block
 	var marks []mark
@@ -82,12 +87,12 @@ func render(msgs []model.Message) (rendered, error) {
 			blocks, err = r.contentBlocks(m.Parts)
 		case model.RoleAssistant:
 			role = "assistant"
-			blocks = assistantBlocks(m)
+			blocks = assistantBlocks(m, names)
 		case model.RoleTool:
 			role = "user"
 			var content []block
 			content, err = r.contentBlocks(m.Parts)
-			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content}}
+			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError}}
 		default:
 			return rendered{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
 		}
@@ -154,7 +159,7 @@ func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 // assistantBlocks sends the whole assistant turn: its text and every tool
 // call. A tool_use input must be an object: arguments the model wrote
 // malformed go back as {} (the tool result already told the model why).
-func assistantBlocks(m *model.Message) []block {
+func assistantBlocks(m *model.Message, names model.ToolNames) []block {
 	var out []block
 	if t := m.Text(); t != "" {
 		out = append(out, block{Type: "text", Text: t})
@@ -164,7 +169,7 @@ func assistantBlocks(m *model.Message) []block {
 		if !isObject(in) {
 			in = json.RawMessage("{}")
 		}
-		out = append(out, block{Type: "tool_use", ID: c.ID, Name: c.Name, Input: in})
+		out = append(out, block{Type: "tool_use", ID: c.ID, Name: names.Wire(c.Name), Input: in})
 	}
 	return out
 }
@@ -202,6 +207,9 @@ func (r rendered) rewriteRequest(body []byte) ([]byte, error) {
 	}
 	m["messages"] = msgs
 	delete(m, "system")
+	if r.omitTemperature {
+		delete(m, "temperature")
+	}
 	if len(r.system) > 0 {
 		sys, err := json.Marshal(r.system)
 		if err != nil {

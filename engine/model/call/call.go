@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -30,6 +31,9 @@ const (
 type Policy struct {
 	// Provider names the provider in errors ("openai", "anthropic", ...).
 	Provider string
+	// KeyEnv is the variable model.api_key_env names (empty: none), for the
+	// hint of a 401 or 403.
+	KeyEnv string
 	// Timeout bounds each attempt, response body included.
 	Timeout time.Duration
 	// Retries is how many more attempts follow a retryable failure.
@@ -45,7 +49,7 @@ type Policy struct {
 // PolicyFor takes the timeout and retries from a spec's model section and
 // fills in the defaults.
 func PolicyFor(provider string, cfg schema.Model) Policy {
-	p := Policy{Provider: provider, Timeout: time.Duration(cfg.Timeout), Retries: cfg.Retries}
+	p := Policy{Provider: provider, KeyEnv: cfg.APIKeyEnv, Timeout: time.Duration(cfg.Timeout), Retries: cfg.Retries}
 	if p.Timeout <= 0 {
 		p.Timeout = DefaultTimeout
 	}
@@ -54,6 +58,20 @@ func PolicyFor(provider string, cfg schema.Model) Policy {
 	}
 	p.BaseDelay, p.MaxDelay, p.MaxRetryAfter = DefaultBaseDelay, DefaultMaxDelay, DefaultMaxRetryAfter
 	return p
+}
+
+// keyHint is what to check after a 401 or 403: the variable the key came
+// from, or that the server wants one.
+func (p Policy) keyHint(status int) string {
+	switch {
+	case status != 401 && status != 403:
+		return ""
+	case p.KeyEnv == "":
+		return "the server wants a key: name the environment variable holding it in model.api_key_env"
+	case status == 403:
+		return "check that the key in " + p.KeyEnv + " (model.api_key_env) may use this model"
+	}
+	return "check the key in " + p.KeyEnv + " (model.api_key_env)"
 }
 
 // Options are the injectable parts of a provider's HTTP client; the zero
@@ -127,9 +145,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Do sends req with the policy: each attempt under its own timeout, retried
 // on 429, 5xx, timeouts and reset connections. The response body is read
 // within the attempt, so a stalled body also times out. The request context
-// ending aborts the attempt at once and returns its error. When the retries
-// run out (or the failure is not retryable) Do returns an *Error and records
-// it in the context's Trace.
+// ending aborts the attempt at once and returns its error. Each retry is
+// reported (model.ReportRetry) before its wait. When the retries run out (or
+// the failure is not retryable) Do returns an *Error and records it in the
+// context's Trace.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	tr := traceFrom(ctx)
@@ -172,6 +191,8 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 			}
 			delay = e.RetryAfter
 		}
+		model.ReportRetry(ctx, model.Retry{Provider: c.policy.Provider, Attempt: attempt, Status: e.Status,
+			WaitMS: delay.Milliseconds(), RetryAfter: e.RetryAfter > 0, Message: e.detail()})
 		if err := c.sleep(ctx, delay); err != nil {
 			return nil, err
 		}
@@ -239,7 +260,8 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte) (*
 		return &response{Response: resp, body: b}, nil
 	}
 	e.Status = resp.StatusCode
-	e.Message = errorMessage(b)
+	e.Message, e.Param = errorMessage(b)
+	e.Hint = c.policy.keyHint(e.Status)
 	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 	if ms, err := strconv.ParseFloat(resp.Header.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
 		// OpenAI's finer-grained form wins over the rounded seconds.

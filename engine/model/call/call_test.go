@@ -139,10 +139,11 @@ func TestErrorMessage(t *testing.T) {
 		`{"error":{"message":"Rate limit reached","type":"requests"}}`: "Rate limit reached (requests)",
 		`{"error":"model 'x' not found"}`:                              "model 'x' not found",
 		`{"message":"overloaded"}`:                                     "overloaded",
-		`<html>bad gateway</html>`:                                     "<html>bad gateway</html>",
-		strings.Repeat("é", 400):                                       strings.Repeat("é", 150) + "…",
+		`[{"error":{"code":400,"message":"Function call is missing a thought_signature","status":"INVALID_ARGUMENT"}}]`: "Function call is missing a thought_signature (INVALID_ARGUMENT)",
+		`<html>bad gateway</html>`: "<html>bad gateway</html>",
+		strings.Repeat("é", 400):   strings.Repeat("é", 150) + "…",
 	} {
-		if got := errorMessage([]byte(in)); got != want {
+		if got, _ := errorMessage([]byte(in)); got != want {
 			t.Errorf("errorMessage(%.40q) = %.60q, want %.60q", in, got, want)
 		}
 	}

@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "sim" {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "arm-mcp" {
+		os.Exit(serveArm(os.Args[2:]))
+	}
 	os.Exit(m.Run())
 }
 
@@ -165,8 +168,11 @@ func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 	}
 }
 
-func runEpisode(t *testing.T, w wire) {
-	// A copy: the run's memory and run log stay out of the source tree.
+// household loads a copy of the household example (its run's memory and
+// run log stay out of the source tree) and the scripted episode that plays
+// the model behind a wire.
+func household(t *testing.T) (*schema.Spec, model.Model) {
+	t.Helper()
 	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
 	c, err := components.Default(components.Deps{})
 	must(t, err)
@@ -176,6 +182,12 @@ func runEpisode(t *testing.T, w wire) {
 	}
 	brain, err := script.New(spec.Model, spec.Dir)
 	must(t, err)
+	spec.Model.Timeout = schema.Duration(testtime.Scale(20 * time.Second))
+	return spec, brain
+}
+
+func runEpisode(t *testing.T, w wire) {
+	spec, brain := household(t)
 	srv := &server{t: t, wire: w, brain: brain}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,32 +12,19 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	lcopenai "github.com/tmc/langchaingo/llms/openai"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/schema"
 )
 
-// Default base URLs by provider.
-const (
-	OpenAIBaseURL = "https://api.openai.com/v1"
-	OllamaBaseURL = "http://localhost:11434/v1"
-	GoogleBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
-)
-
 // Model is a chat-completions model. It is safe for concurrent use.
 type Model struct {
-	provider    string
-	name        string
-	temperature float64
-	maxTokens   int
-	// legacyMaxTokens sends max_tokens instead of max_completion_tokens:
-	// OpenAI-compatible servers know the older field.
-	legacyMaxTokens bool
-	// fixedTemperature: a reasoning model that accepts only its default
-	// temperature, which langchaingo's own list misses (o4-mini, o1).
-	fixedTemperature bool
-	llm              *lcopenai.LLM
+	provider string
+	name     string
+	shape    shape
+	// maxTokens is sent in shape.tokenLimitField (0: none).
+	maxTokens int
+	llm       *lcopenai.LLM
 }
 
 var _ model.Model = (*Model)(nil)
@@ -55,37 +41,26 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 
 // NewWithOptions is New with an injected HTTP client, sleep and jitter.
 func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
-	provider := cfg.Provider
-	if provider == "" {
-		provider = "openai"
+	p, err := providerNamed(cfg.Provider)
+	if err != nil {
+		return nil, err
 	}
-	base, required, keyless := cfg.BaseURL, false, false
-	switch provider {
-	case "openai":
-		required = base == "" // the hosted API needs a key; a local server may not
-		if base == "" {
-			base = OpenAIBaseURL
-		}
-	case "ollama":
-		keyless = true
-		if base == "" {
-			base = OllamaBaseURL
-		}
-	case "google":
-		required = true
-		if base == "" {
-			base = GoogleBaseURL
-		}
-	default:
-		return nil, fmt.Errorf("openai adapter: provider %q is not served here (openai, ollama, google)", provider)
-	}
+	return p.build(cfg, o)
+}
+
+// build makes the model for provider p.
+func (p provider) build(cfg schema.Model, o call.Options) (*Model, error) {
 	if cfg.Name == "" {
-		return nil, fmt.Errorf("%s: model.name is required (the model id the server knows, e.g. gpt-4o)", provider)
+		return nil, fmt.Errorf("%s: model.name is required (the model id the server knows, e.g. gpt-4o)", p.name)
 	}
-	if cfg.MaxTokens < 0 || cfg.Temperature < 0 {
-		return nil, fmt.Errorf("%s: max_tokens and temperature must not be negative", provider)
+	if cfg.MaxTokens < 0 || cfg.Temperature != nil && *cfg.Temperature < 0 {
+		return nil, fmt.Errorf("%s: max_tokens and temperature must not be negative", p.name)
 	}
-	key, err := call.APIKey(provider, cfg, required, keyless)
+	sh, err := decideShape(p, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	key, err := call.APIKey(p.name, cfg, p.keyRequired(cfg), p.keyless)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +72,11 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 		token = "unused"
 		header = func(h http.Header) { h.Del("Authorization") }
 	}
-	client := call.New(call.PolicyFor(provider, cfg), o, header)
+	base := cfg.BaseURL
+	if base == "" {
+		base = p.baseURL
+	}
+	client := call.New(call.PolicyFor(p.name, cfg), o, header)
 	llm, err := lcopenai.New(
 		lcopenai.WithToken(token),
 		lcopenai.WithModel(cfg.Name),
@@ -107,47 +86,40 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 		lcopenai.WithHTTPClient(client),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", provider, err)
+		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
-	return &Model{
-		provider: provider, name: cfg.Name, temperature: cfg.Temperature, maxTokens: cfg.MaxTokens,
-		legacyMaxTokens:  provider != "openai" || (cfg.BaseURL != "" && !strings.Contains(cfg.BaseURL, "api.openai.com")),
-		fixedTemperature: reasoningModel(cfg.Name),
-		llm:              llm,
-	}, nil
+	return &Model{provider: p.name, name: cfg.Name, shape: sh, maxTokens: cfg.MaxTokens, llm: llm}, nil
 }
 
 // Generate makes one chat-completions call (never streamed).
 func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	rd := newRenderer()
+	names, err := model.ToolNamesOf(req.Tools)
+	if err != nil {
+		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
+	}
+	rd := newRenderer(names)
 	msgs, err := rd.renderMessages(req.Messages)
 	if err != nil {
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
-	opts, err := m.callOptions(req.Tools)
+	opts, err := m.callOptions(req.Tools, names)
 	if err != nil {
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
-	tr := &call.Trace{RewriteResponse: reasoningAlias}
-	if rd.inline.Len() > 0 || m.fixedTemperature {
-		tr.RewriteRequest = func(body []byte) ([]byte, error) {
-			if m.fixedTemperature {
-				var err error
-				if body, err = dropTemperature(body); err != nil {
-					return nil, err
-				}
-			}
-			return rd.inline.Substitute(body)
-		}
+	rb := &responseBody{}
+	tr := &call.Trace{RewriteResponse: rb.rewrite}
+	if rd.inline.Len() > 0 || len(rd.extras) > 0 || !m.shape.sendTemperature || m.shape.forceTemperature {
+		tr.RewriteRequest = func(body []byte) ([]byte, error) { return rd.rewriteRequest(body, m.shape) }
 	}
 	resp, err := m.llm.GenerateContent(call.WithTrace(ctx, tr), msgs, opts...)
 	if err != nil {
-		return model.Response{}, m.fail(ctx, tr, err)
+		return model.Response{}, m.fail(ctx, tr, err, req.Tools)
 	}
-	out, err := decode(resp)
+	out, err := decode(resp, rb.extras)
 	if err != nil {
 		return model.Response{}, fmt.Errorf("%s: %w", m.provider, err)
 	}
+	names.FromWire(out.ToolCalls)
 	if len(out.ToolCalls) == 0 && resp.Choices[0].StopReason == "length" {
 		// A decision cut off at max_tokens (thinking models spend it on
 		// reasoning) is not a final answer.
@@ -156,17 +128,17 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 	return out, nil
 }
 
-func (m *Model) callOptions(defs []model.ToolDef) ([]llms.CallOption, error) {
+func (m *Model) callOptions(defs []model.ToolDef, names model.ToolNames) ([]llms.CallOption, error) {
 	opts := []llms.CallOption{
 		llms.WithModel(m.name),
-		llms.WithTemperature(m.temperature),
+		llms.WithTemperature(m.shape.temperature),
 		llms.WithMaxTokens(m.maxTokens),
 	}
-	if m.legacyMaxTokens {
+	if m.shape.tokenLimitField == fieldMaxTokens {
 		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
 	}
 	if len(defs) > 0 {
-		tools, err := renderTools(defs)
+		tools, err := renderTools(defs, names)
 		if err != nil {
 			return nil, err
 		}
@@ -176,13 +148,16 @@ func (m *Model) callOptions(defs []model.ToolDef) ([]llms.CallOption, error) {
 }
 
 // fail turns a failed call into the engine's error: the caller's own
-// cancellation as it is, the HTTP failure with status and message, or
-// langchaingo's error.
-func (m *Model) fail(ctx context.Context, tr *call.Trace, err error) error {
+// cancellation as it is, the HTTP failure with status, message and what to
+// fix, or langchaingo's error.
+func (m *Model) fail(ctx context.Context, tr *call.Trace, err error, defs []model.ToolDef) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %w", m.provider, ctx.Err())
 	}
 	if tr.Err != nil {
+		if tr.Err.Hint == "" {
+			tr.Err.Hint = m.paramHint(tr.Err.Param, defs)
+		}
 		return tr.Err
 	}
 	if errors.Is(err, lcopenai.ErrEmptyResponse) {
@@ -195,19 +170,21 @@ func (m *Model) fail(ctx context.Context, tr *call.Trace, err error) error {
 	return fmt.Errorf("%s: %w", m.provider, err)
 }
 
-func decode(resp *llms.ContentResponse) (model.Response, error) {
+func decode(resp *llms.ContentResponse, extras []json.RawMessage) (model.Response, error) {
 	if resp == nil || len(resp.Choices) == 0 {
 		return model.Response{}, errors.New("the server answered with no choices")
 	}
 	c := resp.Choices[0]
 	out := model.Response{Text: c.Content, Reasoning: c.ReasoningContent}
-	for _, tc := range c.ToolCalls {
+	for i, tc := range c.ToolCalls {
 		if tc.FunctionCall == nil {
 			continue
 		}
-		out.ToolCalls = append(out.ToolCalls, model.ToolCall{
-			ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: model.ArgumentsFromText(tc.FunctionCall.Arguments),
-		})
+		call := model.ToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: model.ArgumentsFromText(tc.FunctionCall.Arguments)}
+		if i < len(extras) {
+			call.Extra = extras[i]
+		}
+		out.ToolCalls = append(out.ToolCalls, call)
 	}
 	info := c.GenerationInfo
 	out.Usage = model.Usage{
@@ -223,99 +200,4 @@ func intInfo(info map[string]any, k string) int {
 		return v
 	}
 	return 0
-}
-
-// reasoningAlias copies a message's "reasoning" (newer vLLM and Ollama) to
-// "reasoning_content" (DeepSeek, older vLLM), the only name langchaingo
-// reads, so either reaches Response.Reasoning.
-func reasoningAlias(body []byte) ([]byte, error) {
-	if !bytes.Contains(body, []byte(`"reasoning"`)) {
-		return body, nil
-	}
-	var resp map[string]json.RawMessage
-	if err := json.Unmarshal(body, &resp); err != nil {
-		return body, nil // not JSON: langchaingo reports it
-	}
-	var choices []map[string]json.RawMessage
-	if json.Unmarshal(resp["choices"], &choices) != nil {
-		return body, nil
-	}
-	changed := false
-	for _, c := range choices {
-		var msg map[string]json.RawMessage
-		if json.Unmarshal(c["message"], &msg) != nil {
-			continue
-		}
-		r, ok := msg["reasoning"]
-		if _, has := msg["reasoning_content"]; !ok || has || len(r) == 0 || r[0] != '"' {
-			continue
-		}
-		msg["reasoning_content"] = r
-		b, err := json.Marshal(msg)
-		if err != nil {
-			return nil, fmt.Errorf("reasoning: %w", err)
-		}
-		c["message"], changed = b, true
-	}
-	if !changed {
-		return body, nil
-	}
-	b, err := json.Marshal(choices)
-	if err != nil {
-		return nil, fmt.Errorf("reasoning: %w", err)
-	}
-	resp["choices"] = b
-	return json.Marshal(resp)
-}
-
-// Providers are the spec provider names this package serves.
-func Providers() []string { return []string{"openai", "ollama", "google"} }
-
-// Components are the providers this package serves: "openai" (and any
-// OpenAI-compatible server through base_url), "ollama" and "google" (their
-// OpenAI-compatible endpoints).
-func Components() []engine.Component {
-	docs := map[string]string{
-		"openai": "OpenAI's chat completions, or any OpenAI-compatible server at base_url (vLLM, llama.cpp, LM Studio)",
-		"ollama": "a local Ollama server through its OpenAI-compatible endpoint (default " + OllamaBaseURL + ")",
-		"google": "Gemini through its OpenAI-compatible endpoint",
-	}
-	var out []engine.Component
-	for _, name := range Providers() {
-		out = append(out, engine.ProviderKind{Name: name, Doc: docs[name], Validate: validate, New: New})
-	}
-	return out
-}
-
-// validate checks what New would refuse, at the spec's positions.
-func validate(c *schema.Check) {
-	m := c.Section.(*schema.Model)
-	if m.Name == "" {
-		c.ErrorfAtKey(".provider", "provider %q needs name: the model id the server knows (e.g. gpt-4o)", m.Provider)
-	}
-	needsKey := m.Provider == "google" || (m.Provider == "openai" && m.BaseURL == "")
-	if needsKey && m.APIKeyEnv == "" {
-		c.ErrorfAtKey(".provider", "provider %q needs api_key_env: the name of the environment variable holding the key", m.Provider)
-	}
-}
-
-// reasoningModel: OpenAI's o-series and gpt-5 models reject any temperature
-// but their default. A name may carry a router's prefix ("openai/o4-mini").
-func reasoningModel(name string) bool {
-	n := strings.ToLower(name[strings.LastIndex(name, "/")+1:])
-	return strings.HasPrefix(n, "gpt-5") || len(n) >= 2 && n[0] == 'o' && n[1] >= '0' && n[1] <= '9'
-}
-
-// dropTemperature removes the temperature langchaingo always sends. The body
-// is small here: images are still placeholders.
-func dropTemperature(body []byte) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		return nil, fmt.Errorf("request: %w", err)
-	}
-	if _, ok := m["temperature"]; !ok {
-		return body, nil
-	}
-	delete(m, "temperature")
-	return json.Marshal(m)
 }

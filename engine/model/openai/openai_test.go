@@ -296,7 +296,7 @@ func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
 	t.Setenv("THEA_TEST_KEY", "sk-test-secret")
 	return schema.Model{
 		Provider: "openai", Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
-		Temperature: 0.2, MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
+		Temperature: new(0.2), MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
 	}
 }
 

@@ -19,7 +19,9 @@ import (
 // answered right after the assistant message). Reasoning is never re-sent.
 //
 // Images are rendered as placeholder URLs that the request rewrite replaces
-// with their data: URLs (see call.Inline).
+// with their data: URLs (see call.Inline). Tool names travel as the provider
+// sees them (see model.WireToolName); each call's Extra is kept for the
+// request rewrite to put back.
 func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent, error) {
 	out := make([]llms.MessageContent, 0, len(msgs)+1)
 	var toolImages []llms.ContentPart
@@ -44,7 +46,7 @@ func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent,
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: parts})
 		case model.RoleAssistant:
-			out = append(out, assistant(m))
+			out = append(out, rd.assistant(m))
 		case model.RoleTool:
 			text, images, err := rd.toolParts(i, m)
 			if err != nil {
@@ -54,7 +56,7 @@ func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent,
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.Name, Content: text},
 			}})
 			if len(images) > 0 {
-				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf("Image(s) returned by the %s call %s:", m.Name, m.ToolCallID)))
+				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf("Image(s) returned by the %s call %s:", rd.names.Wire(m.Name), m.ToolCallID)))
 				toolImages = append(toolImages, images...)
 			}
 		default:
@@ -85,7 +87,7 @@ func (rd *renderer) userParts(i int, ps []model.Part) ([]llms.ContentPart, error
 	return parts, nil
 }
 
-func assistant(m *model.Message) llms.MessageContent {
+func (rd *renderer) assistant(m *model.Message) llms.MessageContent {
 	parts := make([]llms.ContentPart, 0, 1+len(m.ToolCalls))
 	if t := m.Text(); t != "" || len(m.ToolCalls) == 0 {
 		parts = append(parts, llms.TextPart(t))
@@ -95,7 +97,13 @@ func assistant(m *model.Message) llms.MessageContent {
 		if args == "" {
 			args = "{}"
 		}
-		parts = append(parts, llms.ToolCall{ID: c.ID, Type: "function", FunctionCall: &llms.FunctionCall{Name: c.Name, Arguments: args}})
+		parts = append(parts, llms.ToolCall{ID: c.ID, Type: "function", FunctionCall: &llms.FunctionCall{Name: rd.names.Wire(c.Name), Arguments: args}})
+		if len(c.Extra) > 0 {
+			if rd.extras == nil {
+				rd.extras = map[string]json.RawMessage{}
+			}
+			rd.extras[c.ID] = c.Extra
+		}
 	}
 	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts}
 }
@@ -116,13 +124,18 @@ func (rd *renderer) toolParts(i int, m *model.Message) (string, []llms.ContentPa
 	return text.String(), images, nil
 }
 
-// renderer renders one request; its images wait in inline for the body
-// rewrite.
+// renderer renders one request; its images and its calls' extra_content
+// wait for the body rewrite.
 type renderer struct {
 	inline *call.Inline
+	names  model.ToolNames
+	// extras are the history's tool calls' extra_content, by call id.
+	extras map[string]json.RawMessage
 }
 
-func newRenderer() *renderer { return &renderer{inline: call.NewInline()} }
+func newRenderer(names model.ToolNames) *renderer {
+	return &renderer{inline: call.NewInline(), names: names}
+}
 
 // image is an image_url part whose data: URL the request rewrite fills in.
 // langchaingo's BinaryContent is sent in a shape OpenAI rejects, so images go
@@ -156,7 +169,7 @@ func imageMIME(img *schema.Image) (string, error) {
 // emptySchema is the parameters of a tool that declares none.
 const emptySchema = `{"type":"object","properties":{}}`
 
-func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
+func renderTools(defs []model.ToolDef, names model.ToolNames) ([]llms.Tool, error) {
 	tools := make([]llms.Tool, 0, len(defs))
 	for _, d := range defs {
 		params := d.InputSchema
@@ -166,7 +179,7 @@ func renderTools(defs []model.ToolDef) ([]llms.Tool, error) {
 			return nil, fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
 		}
 		tools = append(tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: d.Name, Description: d.Description, Parameters: params,
+			Name: names.Wire(d.Name), Description: d.Description, Parameters: params,
 		}})
 	}
 	return tools, nil

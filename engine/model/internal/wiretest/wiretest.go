@@ -1,6 +1,7 @@
 package wiretest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,6 +53,7 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		f.t.Errorf("reading request: %v", err)
 	}
+	r.Body = io.NopCloser(bytes.NewReader(b)) // a strict reply reads it again
 	f.mu.Lock()
 	f.reqs = append(f.reqs, Request{Path: r.URL.Path, Host: r.Host, Header: r.Header.Clone(), Body: b})
 	n := len(f.reqs)
