@@ -7,9 +7,9 @@ import "fmt"
 const maxBetween = 256
 
 // betweenTasks holds events emitted while no task runs, for the next task's
-// stream: a late reply that arrives after the final answer must still reach
-// the run log (and the next task's notes: the body may have moved). Guarded
-// by Harness.hostMu.
+// stream: a late reply or kill that arrives after its task stopped waiting
+// for the stop path (see Host.Hold) must still reach a run log (and the next
+// task's notes: the body may have moved). Guarded by Harness.hostMu.
 type betweenTasks struct {
 	evs     []Event
 	dropped int

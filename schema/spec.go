@@ -305,8 +305,11 @@ type Loop struct {
 // SceneGraph configures the harness-owned world state and its Brief.
 type SceneGraph struct {
 	Enabled bool `json:"enabled"`
-	// MaxBriefObjects bounds the rendered Brief.
+	// MaxBriefObjects is how many of the Brief's refs get a detailed line.
 	MaxBriefObjects int `json:"max_brief_objects"`
+	// MaxBriefRefs is how many refs the Brief lists at most; the rest are
+	// counted and left to scene_lookup.
+	MaxBriefRefs int `json:"max_brief_refs"`
 	// StaleAfterTurns marks entries not re-observed for this many turns stale.
 	StaleAfterTurns int `json:"stale_after_turns"`
 	// Frame is the embodiment frame positions are given in (default "map").

@@ -103,7 +103,7 @@ func (SceneBrief) Run(_ context.Context, t *engine.Turn) error {
 	var brief string
 	t.WithScene(func(g *scenegraph.Graph, clock int) {
 		g.Advance(clock)
-		brief = g.Brief(spec.SceneGraph.MaxBriefObjects)
+		brief = g.Brief(scenegraph.BriefLimits{Detailed: spec.SceneGraph.MaxBriefObjects, MaxRefs: spec.SceneGraph.MaxBriefRefs})
 	})
 	t.SetBrief(brief)
 	t.Emit(engine.Event{Kind: engine.EventScene, Text: brief})

@@ -21,12 +21,30 @@ func (s Source) short() string {
 	return fmt.Sprintf("%s t%d", w, s.Turn)
 }
 
-// Brief renders every ref, one line each: the robot first, then objects and
-// containers freshest first, then places. Each fact carries its source and
-// turn, and "stale" when not confirmed for stale_after_turns. The Brief is
-// compacted by field selection, never by dropping refs: past detailed refs
-// (0: all), lines keep only the ref, its support and its age.
-func (g *Graph) Brief(detailed int) string {
+// DefaultMaxRefs is how many refs a Brief renders when its limits say none
+// (scene_graph.max_brief_refs' default): a graph of thousands of refs must
+// not grow every model request.
+const DefaultMaxRefs = 40
+
+// BriefLimits bound the Brief.
+type BriefLimits struct {
+	// Detailed refs get every field; those after keep only the ref, its
+	// support and its age (0: all detailed).
+	Detailed int
+	// MaxRefs refs are rendered at most (the robot aside); the rest are
+	// counted and left to scene_lookup (0: DefaultMaxRefs).
+	MaxRefs int
+}
+
+// Brief renders the robot and at most MaxRefs refs, one line each: objects
+// and containers freshest first, then places. Each fact carries its source
+// and turn, and "stale" when not confirmed for stale_after_turns. The refs
+// that matter most now (see briefPriority: what the robot holds or is near,
+// then the freshest, then the nearest) are the ones listed, and the first
+// Detailed of them get every field; the other lines keep only the ref, its
+// support and its age. A last line counts the refs not listed and points to
+// scene_lookup.
+func (g *Graph) Brief(l BriefLimits) string {
 	g.markStale()
 	var b strings.Builder
 	stale := ""
@@ -36,17 +54,20 @@ func (g *Graph) Brief(detailed int) string {
 	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from%s):\n",
 		g.turn, g.frame, len(g.order), stale)
 	b.WriteString("- " + g.robotLine() + "\n")
-	ns := g.sortedNodes()
-	for i, n := range ns {
+	ns, detailed, hidden := g.briefNodes(l)
+	for _, n := range ns {
 		b.WriteString("- ")
-		if detailed > 0 && i >= detailed {
-			b.WriteString(g.coarseLine(n))
-		} else {
+		if detailed[n] {
 			b.WriteString(g.line(n))
+		} else {
+			b.WriteString(g.coarseLine(n))
 		}
 		b.WriteString("\n")
 	}
-	if len(ns) == 0 {
+	switch {
+	case hidden > 0:
+		fmt.Fprintf(&b, "… and %s more refs, not listed: use scene_lookup (a name, class, room or ref) to find them\n", thousands(hidden))
+	case len(ns) == 0:
 		b.WriteString("(no objects observed yet)\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -153,14 +174,8 @@ func (g *Graph) staleWord(turn int) string {
 // first (then by ref), then places by ref, so the Brief is deterministic.
 func (g *Graph) sortedNodes() []*node {
 	ns := slices.DeleteFunc(slices.Clone(g.order), func(n *node) bool { return n.kind == KindRobot })
-	rank := func(n *node) int {
-		if n.kind == KindPlace {
-			return 1
-		}
-		return 0
-	}
 	slices.SortStableFunc(ns, func(a, b *node) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
+		if ra, rb := placeRank(a), placeRank(b); ra != rb {
 			return ra - rb
 		}
 		if a.kind != KindPlace && a.seen.Turn != b.seen.Turn {
@@ -169,4 +184,12 @@ func (g *Graph) sortedNodes() []*node {
 		return strings.Compare(a.ref, b.ref)
 	})
 	return ns
+}
+
+// placeRank puts places after objects and containers.
+func placeRank(n *node) int {
+	if n.kind == KindPlace {
+		return 1
+	}
+	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/thea-harness/thea/schema"
 )
@@ -91,7 +92,10 @@ type Graph struct {
 	turn       int
 	nodes      map[string]*node
 	order      []*node // creation order
-	rels       []*Relation
+	// byName indexes the nodes by case-folded name, in creation order: a
+	// flood of detections must not scan every node per detection.
+	byName map[string][]*node
+	rels   []*Relation
 	// images keeps the last image of each camera only; refs point to it.
 	images map[string]storedImage
 	// applied: keys of the calls whose effects were applied → their turn.
@@ -113,7 +117,7 @@ func WithFrame(frame string) Option {
 // New makes a graph holding only the robot; facts not confirmed for
 // staleAfter turns are marked stale (0 disables staleness).
 func New(staleAfter int, opts ...Option) *Graph {
-	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{},
+	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{}, byName: map[string][]*node{},
 		images: map[string]storedImage{}, applied: map[string]int{}}
 	for _, o := range opts {
 		o(g)
@@ -131,6 +135,8 @@ func (g *Graph) add(n *node) *node {
 	}
 	g.nodes[n.ref] = n
 	g.order = append(g.order, n)
+	k := foldKey(n.name)
+	g.byName[k] = append(g.byName[k], n)
 	return n
 }
 
@@ -189,6 +195,12 @@ func (g *Graph) setSupport(subject, kind, target string, src Source) {
 	g.drop(func(r *Relation) bool {
 		return r.Subject == subject && r.Kind != RelHolding || r.Kind == RelHolding && r.Target == subject
 	})
+	g.addSupport(subject, kind, target, src)
+}
+
+// addSupport is setSupport for a subject that has no relation yet (a ref
+// just made): nothing to end, so no pass over every relation.
+func (g *Graph) addSupport(subject, kind, target string, src Source) {
 	g.rels = append(g.rels, &Relation{Subject: subject, Kind: kind, Target: target, Source: src})
 }
 
@@ -228,8 +240,8 @@ func (g *Graph) setNear(target string, src Source) {
 // findByName returns the nodes of the kinds named name (case-insensitive).
 func (g *Graph) findByName(name string, kinds ...NodeKind) []*node {
 	var out []*node
-	for _, n := range g.order {
-		if strings.EqualFold(n.name, name) && slices.Contains(kinds, n.kind) {
+	for _, n := range g.byName[foldKey(name)] {
+		if slices.Contains(kinds, n.kind) {
 			out = append(out, n)
 		}
 	}
@@ -276,3 +288,19 @@ func (g *Graph) nearest(ns []*node) *node {
 }
 
 func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
+
+// foldKey maps every string equal to s under strings.EqualFold (simple
+// Unicode case folding) to one key: each rune becomes the least of its
+// folding orbit.
+func foldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}

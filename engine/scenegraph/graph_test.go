@@ -30,7 +30,7 @@ func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 - container:top_drawer: closed [observe t1, stale]
 - obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]
 - place:table: room kitchen`
-	if got := g.Brief(10); got != want {
+	if got := g.Brief(BriefLimits{Detailed: 10}); got != want {
 		t.Fatalf("Brief:\n%s\nwant:\n%s", got, want)
 	}
 	// Re-observing refreshes the fact; one object seen by two cameras is one ref.
@@ -109,7 +109,7 @@ func TestEffectsPickPlaceOpenOnce(t *testing.T) {
 	if _, err := g.Apply("1/c1", src, ops); !errors.Is(err, ErrApplied) {
 		t.Fatalf("second apply of one call: %v", err)
 	}
-	b := g.Brief(10)
+	b := g.Brief(BriefLimits{Detailed: 10})
 	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot, room kitchen [pick_up ✓ t1]"} {
 		if !strings.Contains(b, want) {
 			t.Fatalf("Brief lacks %q:\n%s", want, b)
@@ -223,18 +223,18 @@ func TestLookupsRefuseUnknownRefs(t *testing.T) {
 	}
 }
 
-// Past the detailed count, every ref still has a line: the Brief is
-// compacted by field selection, not by dropping refs.
+// Past the detailed count and within max_brief_refs, every ref still has a
+// line: the Brief is compacted by field selection first.
 func TestBriefKeepsEveryRef(t *testing.T) {
 	g := New(0)
 	for i, n := range []string{"a", "b", "c", "d"} {
 		g.Update(&schema.Observation{Detections: []schema.Detection{{Name: n, Class: "thing", Relation: "on", Target: "floor", Room: "hall"}}}, i+1, "obs")
 	}
-	b := g.Brief(2)
+	b := g.Brief(BriefLimits{Detailed: 2})
 	if strings.Count(b, "\n- ") != 6 || !strings.Contains(b, "- obj:a: on place:floor [t1]") || !strings.Contains(b, "- obj:d (thing): on place:floor, room hall [obs t4]") {
 		t.Fatalf("Brief:\n%s", b)
 	}
-	if !strings.Contains(New(3).Brief(3), "no objects observed yet") {
+	if !strings.Contains(New(3).Brief(BriefLimits{Detailed: 3}), "no objects observed yet") {
 		t.Fatal("an empty brief must say so")
 	}
 }
@@ -259,7 +259,7 @@ func BenchmarkTurn(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		g.Update(obs, i+2, "observe")
-		_ = g.Brief(20)
+		_ = g.Brief(BriefLimits{Detailed: 20})
 	}
 	if g.Len() != 102 {
 		b.Fatalf("refs %d, want 100 things, the floor and the robot", g.Len())

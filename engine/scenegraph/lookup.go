@@ -29,7 +29,28 @@ type Entry struct {
 	DistM    float64 `json:"distance_m,omitempty"`
 }
 
-func (g *Graph) entry(n *node) Entry {
+// support is where a ref is: "held" by the robot, or its first relation.
+type support struct{ relation, target string }
+
+// supports indexes every ref's support in one pass over the relations (a
+// look-up over thousands of refs must not scan them per ref). Being held
+// wins over any other relation.
+func (g *Graph) supports() map[string]support {
+	m := map[string]support{}
+	for _, r := range g.rels {
+		switch {
+		case r.Kind == RelHolding:
+			m[r.Target] = support{"held", RobotRef}
+		default:
+			if _, set := m[r.Subject]; !set {
+				m[r.Subject] = support{r.Kind, r.Target}
+			}
+		}
+	}
+	return m
+}
+
+func (g *Graph) entry(n *node, sups map[string]support) Entry {
 	e := Entry{Ref: n.ref, Kind: n.kind, Name: n.name, Class: n.class, State: n.state, Room: n.room,
 		Frame: g.frame, Source: n.seen.short(), SeenTurn: n.seen.Turn, DistM: n.distM}
 	e.Stale = n.seen.Kind != "" && g.stale(n.seen.Turn)
@@ -37,13 +58,8 @@ func (g *Graph) entry(n *node) Entry {
 		p := *n.pos
 		e.Position = &p
 	}
-	for _, r := range g.rels {
-		switch {
-		case r.Kind == RelHolding && r.Target == n.ref:
-			e.Relation, e.Target = "held", RobotRef
-		case r.Subject == n.ref && r.Kind != RelHolding && e.Relation == "":
-			e.Relation, e.Target = r.Kind, r.Target
-		}
+	if s, ok := sups[n.ref]; ok {
+		e.Relation, e.Target = s.relation, s.target
 	}
 	return e
 }
@@ -54,7 +70,7 @@ func (g *Graph) Get(ref string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
-	return g.entry(n), true
+	return g.entry(n, g.supports()), true
 }
 
 // Lookup returns the refs whose name, class, room, support target or ref
@@ -63,8 +79,9 @@ func (g *Graph) Get(ref string) (Entry, bool) {
 func (g *Graph) Lookup(query string) []Entry {
 	q := strings.ToLower(strings.TrimSpace(query))
 	var out []Entry
+	sups := g.supports()
 	for _, n := range g.sortedNodes() {
-		e := g.entry(n)
+		e := g.entry(n, sups)
 		if q == "" || contains(e.Name, q) || contains(e.Class, q) || contains(e.Room, q) || contains(e.Target, q) || contains(e.Ref, q) {
 			out = append(out, e)
 		}
@@ -84,7 +101,7 @@ func (g *Graph) Refs() []string {
 }
 
 // Known checks refs against the graph: the error names the unknown ones and
-// lists the known refs.
+// lists the known refs, the first DefaultMaxRefs in the Brief's order.
 func (g *Graph) Known(refs ...string) error {
 	var bad []string
 	for _, r := range refs {
@@ -95,7 +112,13 @@ func (g *Graph) Known(refs ...string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fmt.Errorf("unknown scene-graph ref %s; known refs: %s", strings.Join(bad, ", "), strings.Join(g.Refs(), ", "))
+	known := g.Refs()
+	more := ""
+	if len(known) > DefaultMaxRefs {
+		more = fmt.Sprintf(" … and %s more (scene_lookup finds them)", thousands(len(known)-DefaultMaxRefs))
+		known = known[:DefaultMaxRefs]
+	}
+	return fmt.Errorf("unknown scene-graph ref %s; known refs: %s%s", strings.Join(bad, ", "), strings.Join(known, ", "), more)
 }
 
 // Describe is a ref's Brief line (for a question's candidates).

@@ -110,7 +110,8 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 	matched := map[string]bool{}
 	for _, s := range ss {
 		n := g.match(s.d, matched)
-		if n == nil {
+		made := n == nil
+		if made {
 			n = g.add(&node{ref: g.newRef("obj", s.d.Name), name: s.d.Name, kind: KindObject})
 		}
 		matched[n.ref] = true
@@ -130,7 +131,11 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 		}
 		if d.Relation != "" && d.Target != "" {
 			t := g.place(d.Target, d.Room, ssrc)
-			g.setSupport(n.ref, d.Relation, t.ref, ssrc)
+			if made {
+				g.addSupport(n.ref, d.Relation, t.ref, ssrc)
+			} else {
+				g.setSupport(n.ref, d.Relation, t.ref, ssrc)
+			}
 		}
 	}
 }
@@ -171,10 +176,14 @@ func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 // a confirmed call moved (its position unknown since). Without any of these,
 // a same-name object is another instance.
 func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
+	same := g.findByName(d.Name, KindObject)
+	if len(same) == 0 {
+		return nil
+	}
 	held := g.holding()
 	var best *node
 	bestScore := 0.0
-	for _, n := range g.findByName(d.Name, KindObject) {
+	for _, n := range same {
 		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) {
 			continue
 		}
