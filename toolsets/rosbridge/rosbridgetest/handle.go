@@ -167,6 +167,7 @@ func (c *session) runService(name string, args any) (any, error) {
 	s := c.srv
 	sv, ok := s.lookupService(name)
 	if !ok {
+		//lint:ignore ST1005 rosbridge's own words, which clients match on
 		return nil, fmt.Errorf("Service %s does not exist", name)
 	}
 	var obj map[string]any

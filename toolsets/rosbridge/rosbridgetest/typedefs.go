@@ -200,6 +200,7 @@ func (t typedefs) check(typ string, v any) error {
 			}
 		}
 		if f == nil {
+			//lint:ignore ST1005 rosbridge's own words, which clients match on
 			return fmt.Errorf("Message type %s does not have a field %s", typ, k)
 		}
 		if err := t.checkField(typ, *f, obj[k]); err != nil {

@@ -121,16 +121,17 @@ func (s *Server) acceptGoal(g *navGoal) {
 		return
 	}
 	w := &s.w
+	ghosts := 0
 	for _, old := range w.goals {
-		if !old.ghost {
+		if old.ghost {
+			ghosts++
+		} else {
 			s.finishGoal(old, 6, "preempted by a newer goal")
 		}
 	}
-	// The robot follows the newest goal; an older ghost would fight it,
-	// which counts as two motions for the tick it happens (MaxMotions).
-	if len(w.goals) > 0 {
-		s.maxMotions = max(s.maxMotions, len(w.goals)+1)
-	}
+	// The robot follows the newest goal; a ghost still driving would fight
+	// it, which counts as two motions at once (MaxMotions).
+	s.maxMotions = max(s.maxMotions, ghosts+1)
 	w.goals = []*navGoal{g}
 }
 

@@ -52,11 +52,26 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := newClient(o)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := c.dialRetrying(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.life, c.stop = context.WithCancel(context.WithoutCancel(ctx))
+	go c.supervise(conn, c.install(conn))
+	return c, nil
+}
+
+// newClient makes a Client with no socket yet, from normalized options.
+func newClient(o Options) (*Client, error) {
 	var nonce [6]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return nil, fmt.Errorf("rosbridge: id nonce: %w", err)
 	}
-	c := &Client{
+	return &Client{
 		opts:       o,
 		nonce:      hex.EncodeToString(nonce[:]),
 		stopped:    make(chan struct{}),
@@ -66,14 +81,7 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 		subs:       map[string]*subscription{},
 		subscribed: map[string]bool{},
 		adverts:    map[string]string{},
-	}
-	conn, err := c.dialRetrying(ctx)
-	if err != nil {
-		return nil, err
-	}
-	c.life, c.stop = context.WithCancel(context.WithoutCancel(ctx))
-	go c.supervise(conn, c.install(conn))
-	return c, nil
+	}, nil
 }
 
 // permanentError is a handshake the server refused: retrying cannot help.

@@ -208,20 +208,6 @@ func startScripted(t *testing.T, reply func(frame map[string]any) [][]byte) *scr
 	return s
 }
 
-// push sends raw frames to every connected client.
-func (s *scripted) push(t *testing.T, frames ...[]byte) {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.conns {
-		for _, f := range frames {
-			if err := c.Write(t.Context(), websocket.MessageText, f); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
