@@ -111,11 +111,18 @@ func (p *Process) Done() <-chan struct{} { return p.waited }
 
 type lockedWriter struct {
 	mu *sync.Mutex
-	w  io.Writer
+	w  *bytes.Buffer
 }
+
+// maxStderr bounds what a child's log keeps; the rest is dropped.
+const maxStderr = 1 << 20
 
 func (l lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if room := maxStderr - l.w.Len(); room < len(b) {
+		l.w.Write(b[:max(room, 0)])
+		return len(b), nil
+	}
 	return l.w.Write(b)
 }
