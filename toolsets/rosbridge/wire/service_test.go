@@ -18,6 +18,9 @@ func TestCallServiceAndRosapi(t *testing.T) {
 	srv := startFake(t, rosbridgetest.Options{})
 	c := dial(t, wire.Options{URL: srv.URL()})
 	ctx := wait(t)
+	if err := c.Ping(ctx); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
 
 	raw, err := c.CallService(ctx, "/dock", nil)
 	if err != nil {
