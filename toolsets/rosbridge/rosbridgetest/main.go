@@ -1,0 +1,92 @@
+package rosbridgetest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Main runs a fake rosbridge as a program: it prints its ws:// URL as the
+// first line of stdout and serves until ctx ends, a SIGINT or SIGTERM, or
+// (with -exit-on-stdin-eof) stdin closing, which is how a parent that died
+// is noticed. It returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rosbridgetest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o Options
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	fs.StringVar(&o.Token, "token", "", "require this bearer token on the handshake")
+	fs.IntVar(&o.FragmentSize, "fragment-size", 0, "fragment messages longer than this many bytes")
+	fs.DurationVar(&o.Tick, "tick", 0, "simulation step (default 20ms)")
+	fs.Float64Var(&o.NavSpeed, "nav-speed", 0, "navigation speed in m/s (default 1)")
+	fs.DurationVar(&o.CmdVelTimeout, "cmd-vel-timeout", 0, "stop the base when cmd_vel is this old (default: never)")
+	fs.BoolVar(&o.Faults.DropMidGoal, "drop-mid-goal", false, "drop the socket after a goal's first feedback")
+	fs.BoolVar(&o.Faults.IgnoreCancel, "ignore-cancel", false, "ignore goal cancels")
+	fs.BoolVar(&o.Faults.NoResult, "no-result", false, "never send action results")
+	fs.BoolVar(&o.Faults.Garbage, "garbage", false, "send garbage frames on connect and after service responses")
+	fs.BoolVar(&o.Faults.KeepMovingAfterCancel, "keep-moving-after-cancel", false, "answer cancels but keep driving")
+	fs.BoolVar(&o.Faults.BareNonFinite, "bare-nonfinite", false, "write inf and NaN in float arrays as bare tokens")
+	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	o.Log = stderr
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := Start(ctx, *addr, o)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, srv.URL())
+	if *exitOnEOF {
+		go func() {
+			_, _ = io.Copy(io.Discard, stdin)
+			stop()
+		}()
+	}
+	<-ctx.Done()
+	if err := srv.Close(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// ChildEnv makes a test binary a fake rosbridge: its value is a JSON list
+// of Main's arguments. A TestMain starts with
+//
+//	if code, ok := rosbridgetest.ChildMain(); ok {
+//		os.Exit(code)
+//	}
+const ChildEnv = "THEA_ROSBRIDGETEST_ARGS"
+
+// ChildMain runs Main when ChildEnv is set, with the process's own stdin,
+// stdout and stderr; ok is false otherwise.
+func ChildMain() (code int, ok bool) {
+	v, set := os.LookupEnv(ChildEnv)
+	if !set {
+		return 0, false
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(v), &args); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", ChildEnv, err)
+		return 2, true
+	}
+	return Main(context.Background(), args, os.Stdin, os.Stdout, os.Stderr), true
+}
+
+// readURL reads the first line a child prints: its URL.
+func readURL(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("rosbridgetest child: no URL line: %w", err)
+	}
+	return line[:len(line)-1], nil
+}

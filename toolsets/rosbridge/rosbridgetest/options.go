@@ -1,0 +1,118 @@
+package rosbridgetest
+
+import (
+	"io"
+	"time"
+)
+
+// Options configure a fake server.
+type Options struct {
+	// Token, when set, is required as "Authorization: Bearer <Token>" on
+	// the handshake; without it the handshake gets HTTP 401.
+	Token string
+	// FragmentSize, when positive, sends every message longer than this
+	// many bytes as fragments (a subscriber's own fragment_size also
+	// applies to its topics).
+	FragmentSize int
+	// Faults switch misbehaviour on.
+	Faults Faults
+	// Tick is the simulation step (default 20ms). Odometry is published
+	// every 2 ticks, scan and camera every 10, battery every 50.
+	Tick time.Duration
+	// NavSpeed is how fast a navigation goal drives, m/s (default 1).
+	NavSpeed float64
+	// CmdVelTimeout stops the base when no cmd_vel came for this long;
+	// 0 (the default) holds the last command forever, the worst case a
+	// client must cope with.
+	CmdVelTimeout time.Duration
+	// Log receives what rosbridge would log: errors it never sends to a
+	// client (a publish that does not fit its type, a bad subscribe).
+	Log io.Writer
+}
+
+// Faults are the misbehaviour switches.
+type Faults struct {
+	// DropMidGoal closes the socket that sent a goal right after the
+	// goal's first feedback; the goal keeps driving.
+	DropMidGoal bool
+	// IgnoreCancel ignores cancel_action_goal (and the cancel_goal
+	// service): the goal drives on to its end.
+	IgnoreCancel bool
+	// NoResult never sends an action_result; goals still end on the robot.
+	NoResult bool
+	// Garbage sends a burst of garbage frames (GarbageFrames of them) when
+	// a socket opens and after every service response.
+	Garbage bool
+	// KeepMovingAfterCancel answers a cancel with a canceled result but
+	// drives on to the goal.
+	KeepMovingAfterCancel bool
+	// BareNonFinite writes inf and NaN in float arrays as bare Infinity and
+	// NaN tokens (invalid JSON), as rosbridge does today for arrays
+	// (rosbridge_suite issue 916); scalars stay null.
+	BareNonFinite bool
+}
+
+// State is what the fake robot and server did, for tests to assert on. It
+// is also served as JSON by the /rosbridgetest/state service, for a fake
+// running in another process.
+type State struct {
+	X, Y, Yaw       float64
+	Linear, Angular float64 // the base's velocity now
+	Moving          bool
+	Docked          bool
+	Battery         float64 // percentage, 0–1
+
+	Connections int // sockets open now
+	Accepted    int // sockets ever accepted
+	Refused     int // handshakes refused (token)
+
+	Goals          []GoalState // goals driving now
+	GoalsReceived  int
+	GoalsSucceeded int
+	GoalsCanceled  int
+	GoalsAborted   int
+	CancelsIgnored int
+	ResultsLost    int // results whose socket was gone
+	FragmentsSent  int // fragment frames written (FragmentSize, fragment_size)
+
+	CmdVel        int        // cmd_vel messages received
+	LastCmdVel    [2]float64 // linear.x, angular.z of the last one
+	MaxMotions    int        // most motions at once (driving goals + a non-zero cmd_vel)
+	Subscriptions []SubscriptionState
+	ServiceCalls  map[string]int // by service name as sent
+	Errors        []string       // the last errors rosbridge would have logged
+}
+
+// GoalState is a goal driving now.
+type GoalState struct {
+	ID       string
+	Action   string
+	TargetX  float64
+	TargetY  float64
+	Canceled bool // a cancel was answered but the goal drives on (KeepMovingAfterCancel)
+	Orphaned bool // the socket that sent it is gone
+}
+
+// SubscriptionState is a subscribe as received.
+type SubscriptionState struct {
+	Topic        string
+	Type         string
+	ThrottleRate int
+	QueueLength  int
+	Compression  string
+	FragmentSize int
+}
+
+// GarbageFrames is how many frames one garbage burst sends (one of them
+// binary).
+const GarbageFrames = 9
+
+func (o Options) withDefaults() Options {
+	if o.Tick <= 0 {
+		o.Tick = 20 * time.Millisecond
+	}
+	if o.NavSpeed <= 0 {
+		o.NavSpeed = 1
+	}
+	return o
+}
