@@ -26,6 +26,14 @@ func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
 			return v, false
 		}
 		s := v.String()
+		if v.Type() == numberType {
+			// A number is redacted whole; "[redacted]" is then no valid
+			// json.Number, so encoding it fails rather than leaks it.
+			if r.holdsNumberLiteral(s) {
+				return reflect.ValueOf(json.Number(Marker)), true
+			}
+			return v, false
+		}
 		if t := r.String(s); t != s {
 			return reflect.ValueOf(t).Convert(v.Type()), true
 		}
