@@ -225,3 +225,16 @@ func TestPreviewIsRedacted(t *testing.T) {
 		t.Fatalf("preview request:\n%s", requestText(p.Request))
 	}
 }
+
+// BenchmarkTurnAt1000Redacted is BenchmarkTurnAt1000 with secrets declared
+// (an API key, a secret_env value, two patterns), none present: the cost of
+// redacting every event and every request of a long task.
+func BenchmarkTurnAt1000Redacted(b *testing.B) {
+	b.Setenv("THEA_BENCH_KEY", redMainKey)
+	b.Setenv("THEA_BENCH_TOKEN", redToken)
+	benchTurns(b, 1000, 500, func(f *fixture) {
+		f.spec.Model.APIKeyEnv = "THEA_BENCH_KEY"
+		f.spec.RunLog.SecretEnv = []string{"THEA_BENCH_TOKEN"}
+		f.spec.RunLog.Redact = []string{`4111[0-9]{12}`, `pw-[0-9]+`}
+	})
+}

@@ -108,3 +108,43 @@ func TestNumberCheckAllocations(t *testing.T) {
 		t.Errorf("a number changed: %v", out)
 	}
 }
+
+// A raw message is matched as the JSON it holds: a secret spelled with
+// escapes or a number written with an exponent is found; a clean message
+// comes back as it was, without an allocation.
+func TestRawMessageSecretsBehindEscapesAndExponents(t *testing.T) {
+	r := redact.New([]string{"987654321012", "tok-raw-5e5e"}, []*regexp.Regexp{regexp.MustCompile(`^4111[0-9]{12}$`)})
+	cases := map[string]string{
+		`{"card":"4111111111111111"}`:           `{"card":"[redacted]"}`, // an anchored pattern matches the decoded string
+		`{"pin":9.87654321012e11}`:              `{"pin":"[redacted]"}`,
+		`{"card":4111111111111111}`:             `{"card":"[redacted]"}`, // the number's whole text
+		`{"pin":987654321012}`:                  `{"pin":"[redacted]"}`,
+		`{"pin":987654321012.0}`:                `{"pin":"[redacted]"}`,
+		`{"pin":98765432101.2e1}`:               `{"pin":"[redacted]"}`,
+		`{"t":"tok-raw-\u0035e5e"}`:             `{"t":"[redacted]"}`,
+		`{"tok-raw-5e5e":1}`:                    `{"[redacted]":1}`,
+		`{"n":[1,-2,3.5,1e3],"s":"plain text"}`: `{"n":[1,-2,3.5,1e3],"s":"plain text"}`,
+	}
+	for in, want := range cases {
+		out := redact.Value(r, json.RawMessage(in))
+		var got, w any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if err := json.Unmarshal([]byte(want), &w); err != nil {
+			t.Fatal(err)
+		}
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(w)
+		if string(gb) != string(wb) {
+			t.Errorf("%s: got %s, want %s", in, out, want)
+		}
+	}
+	for _, clean := range []string{`{"type":"object","properties":{"distance_m":{"type":"number","maximum":1}},"required":["distance_m"]}`,
+		`{"distance_m":0.5,"turn":-3,"ok":true,"none":null}`} {
+		raw := json.RawMessage(clean)
+		if n := testing.AllocsPerRun(100, func() { redact.Value(r, raw) }); n > 1 {
+			t.Errorf("%v allocations for the clean raw message %s", n, clean)
+		}
+	}
+}

@@ -202,6 +202,9 @@ func (r *Redactor) walkMap(v reflect.Value, depth int) (reflect.Value, bool) {
 // walkRaw redacts a json.RawMessage as the JSON it holds.
 func (r *Redactor) walkRaw(v reflect.Value) (reflect.Value, bool) {
 	raw := v.Bytes()
+	if r.rawClean(raw) {
+		return v, false
+	}
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		// Not JSON: redact it as text.
