@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // maxPlainDigits: an integer literal of up to 15 digits is exact as a
@@ -15,13 +16,14 @@ const maxPlainDigits = 15
 // to redact: model requests carry the same tool schemas and earlier call
 // arguments at every turn, and decoding each of them every time would cost
 // more than the rest of the turn. It answers true only when decoding could
-// not reveal anything the raw text hides: the text is valid JSON without a
-// backslash (every string and key decodes to its bytes between quotes),
+// not reveal anything the raw text hides: the text is valid JSON and UTF-8
+// without a backslash (every string and key decodes to its bytes between
+// quotes),
 // every number decodes and prints as written (see canonicalNumber), and
 // no string, key or number holds a secret or matches a pattern. Anything
 // else takes the decoding path.
 func (r *Redactor) rawClean(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') >= 0 || !json.Valid(raw) {
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) || !json.Valid(raw) {
 		return false
 	}
 	for i := 0; i < len(raw); {
