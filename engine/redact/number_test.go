@@ -143,7 +143,7 @@ func TestRawMessageSecretsBehindEscapesAndExponents(t *testing.T) {
 	for _, clean := range []string{`{"type":"object","properties":{"distance_m":{"type":"number","maximum":1}},"required":["distance_m"]}`,
 		`{"distance_m":0.5,"turn":-3,"ok":true,"none":null}`} {
 		raw := json.RawMessage(clean)
-		if n := testing.AllocsPerRun(100, func() { redact.Value(r, raw) }); n > 1 {
+		if n := testing.AllocsPerRun(100, func() { redact.Value(r, raw) }); n > 1 && !raceEnabled {
 			t.Errorf("%v allocations for the clean raw message %s", n, clean)
 		}
 	}
