@@ -41,8 +41,11 @@ func (m *benchModel) Generate(_ context.Context, req model.Request) (model.Respo
 // benchTurns measures the harness overhead of one turn (all seven stages, an
 // in-process observation and tool, a zero-latency model) at turn warm+1 and
 // beyond, with compaction active.
-func benchTurns(b *testing.B, warm, window int) {
+func benchTurns(b *testing.B, warm, window int, setup ...func(*fixture)) {
 	f := newFixture(b)
+	for _, fn := range setup {
+		fn(f)
+	}
 	f.spec.Safety.MaxTurns = warm + window + 2
 	c := &f.spec.Context.Compaction
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 8000, 2000

@@ -40,7 +40,7 @@ type Harness struct {
 
 	memoryDir string
 	runLogDir string           // empty: no run log
-	redactor  *redact.Redactor // every event passes it before any sink
+	redactor  *redact.Redactor // every exit passes it: events, model requests, memory (redaction.go)
 	profile   string
 	catalog   string
 
@@ -93,6 +93,10 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 
 func (h *Harness) build(ctx context.Context) error {
 	spec := h.spec
+	// First: every model request, event and memory write passes it.
+	if err := h.buildRedactor(); err != nil {
+		return err
+	}
 	var err error
 	if h.model, err = h.newModel(spec.Model); err != nil {
 		return fmt.Errorf("model: %w", err)
@@ -125,9 +129,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildConsolidator(); err != nil {
 		return err
 	}
-	if err := h.buildRunLog(); err != nil {
-		return err
-	}
+	h.buildRunLog()
 	h.profile = h.renderProfile()
 	if h.opts.Skills != nil {
 		h.catalog = h.opts.Skills.Render()

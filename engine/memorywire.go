@@ -10,6 +10,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/memory"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -101,9 +102,11 @@ func memoryNotes(n TaskNotes) memory.Notes {
 	return out
 }
 
-// memoryConfig is the spec's memory section for engine/memory.
-func memoryConfig(dir string, m schema.Memory) memory.Config {
-	return memory.Config{Dir: dir, Threshold: m.Consolidation.Threshold, MaxEntries: m.MaxEntries, MaxFileBytes: m.MaxFileBytes}
+// memoryConfig is the spec's memory section for engine/memory; every entry
+// written passes the session's redactor.
+func memoryConfig(dir string, m schema.Memory, r *redact.Redactor) memory.Config {
+	return memory.Config{Dir: dir, Threshold: m.Consolidation.Threshold, MaxEntries: m.MaxEntries, MaxFileBytes: m.MaxFileBytes,
+		Redactor: r}
 }
 
 // consolidateTask runs the task-end consolidation and returns the memory
@@ -166,7 +169,7 @@ func (h *Harness) rememberTask(ctx context.Context, t *task, rep Report) {
 	done := rep
 	done.Turns = t.turn
 	t.trace.observe(Event{Kind: EventDone, Turn: t.turn, Done: &done})
-	ev := consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory), t.notes.clone(), &t.trace,
+	ev := consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory, h.redactor), t.notes.clone(), &t.trace,
 		h.tools.names, t.n, h.clock())
 	h.flush(t) // the consolidation call's model_call event comes first
 	h.emit(t, ev)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -147,7 +148,9 @@ func (h *Harness) episodeInfo() *EpisodeInfo {
 }
 
 // newModel builds a model from the catalog, wrapped so that each of its
-// calls is recorded as an EventModelCall of the running task.
+// requests is redacted and each of its calls is recorded as an
+// EventModelCall of the running task. Every model the session calls is
+// built here: the acting model, the evaluator, compaction, consolidation.
 func (h *Harness) newModel(cfg schema.Model) (model.Model, error) {
 	m, err := h.opts.Catalog.NewModel(cfg, h.spec.Dir)
 	if err != nil {
@@ -156,8 +159,12 @@ func (h *Harness) newModel(cfg schema.Model) (model.Model, error) {
 	return recordedModel{m: m, h: h, name: modelName(cfg)}, nil
 }
 
-// recordedModel queues an EventModelCall for each call, delivered with the
-// task's next flush (after the decide stage; with the evaluator's verdict).
+// recordedModel is the one door between the session and a provider. It
+// redacts each request once, whatever assembled it (the decide request with
+// tool results, observations, memory, skills, the instruction and Task
+// Notes; a compaction, evaluation or consolidation request), and queues an
+// EventModelCall for each call, delivered with the task's next flush (after
+// the decide stage; with the evaluator's verdict).
 type recordedModel struct {
 	m    model.Model
 	h    *Harness
@@ -175,7 +182,7 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 		rt.Purpose = p
 		r.h.queueQuiet(Event{Kind: EventModelRetry, Text: string(p), Retry: &rt})
 	})
-	resp, err := r.m.Generate(ctx, req)
+	resp, err := r.m.Generate(ctx, redact.Value(r.h.redactor, req))
 	mc := ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
 		mc.Error = err.Error()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 // Preview is the first request the acting model would receive for an
@@ -63,7 +64,8 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 		}
 	}
 	h.syncResident(t)
-	p.Request = h.store.request()
+	// Redacted as the model would receive it (see recordedModel).
+	p.Request = redact.Value(h.redactor, h.store.request())
 	p.Tokens = h.store.counts()
 	return p, nil
 }

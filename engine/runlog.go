@@ -5,24 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"github.com/thea-harness/thea/engine/redact"
-	"github.com/thea-harness/thea/schema"
 )
 
-// minSecretLen is the shortest secret value that does not shred ordinary
-// text; a shorter one is still redacted, with a warning at session start.
-const minSecretLen = 8
-
-// buildRunLog resolves the run-log directory and the redactor every event
-// passes through before any sink: the values of every api_key_env variable
-// named in the spec, of every run_log.secret_env variable, and the
-// run_log.redact patterns.
-func (h *Harness) buildRunLog() error {
+// buildRunLog resolves the run-log directory.
+func (h *Harness) buildRunLog() {
 	dir := h.spec.RunLog.Dir
 	switch {
 	case h.opts.RunLogDir != "":
@@ -35,35 +23,6 @@ func (h *Harness) buildRunLog() error {
 	default:
 		h.runLogDir = h.resolve(dir)
 	}
-	var names []string
-	for _, m := range []*schema.Model{&h.spec.Model, h.spec.Evaluator.Model, h.spec.Context.Compaction.CompactionModel, h.spec.Memory.Consolidation.Model} {
-		if m != nil && m.APIKeyEnv != "" {
-			names = append(names, m.APIKeyEnv)
-		}
-	}
-	names = append(names, h.spec.RunLog.SecretEnv...)
-	var secrets []string
-	for _, name := range names {
-		v := h.readEnv(name)
-		if v == "" {
-			continue
-		}
-		if n := utf8.RuneCountInString(v); n < minSecretLen {
-			h.log.Warn("a secret is shorter than 8 characters: redacting it will also rewrite ordinary text that contains it",
-				"env", name, "length", n)
-		}
-		secrets = append(secrets, v)
-	}
-	var patterns []*regexp.Regexp
-	for i, pat := range h.spec.RunLog.Redact {
-		re, err := schema.CompileRedactPattern(pat)
-		if err != nil {
-			return fmt.Errorf("run_log.redact[%d]: %w", i, err)
-		}
-		patterns = append(patterns, re)
-	}
-	h.redactor = redact.New(secrets, patterns)
-	return nil
 }
 
 // runLog is the sink that writes one task's events as JSON lines, images as

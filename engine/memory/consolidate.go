@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 // Config is the memory section of a spec, resolved.
@@ -22,6 +23,12 @@ type Config struct {
 	// memory.max_file_bytes); a file past either is merged. Zero: no bound.
 	MaxEntries   int
 	MaxFileBytes int
+	// Redactor removes declared secrets from every entry before it is
+	// written (consolidation, merge, Append); nil writes entries as given.
+	// The session's model requests are redacted where the engine sends
+	// them, so this guards against what a model writes back: a secret it
+	// knew, or one an older file held.
+	Redactor *redact.Redactor
 }
 
 // Notes are a finished task's Task Notes as plain data.
@@ -164,6 +171,9 @@ func (s *Store) Consolidate(ctx context.Context, m model.Model, in Input) (Resul
 		res.Rejected = "malformed consolidation answer: " + err.Error()
 		return res, nil
 	}
+	for i := range cands {
+		cands[i].Entry = s.redact(cands[i].Entry)
+	}
 	res.Proposed = len(cands)
 	now := in.Now
 	if now.IsZero() {
@@ -223,3 +233,7 @@ func (s *Store) Consolidate(ctx context.Context, m model.Model, in Input) (Resul
 	}
 	return res, nil
 }
+
+// redact removes declared secrets from an entry's text before it is
+// written or compared with what a file holds.
+func (s *Store) redact(text string) string { return s.cfg.Redactor.String(text) }

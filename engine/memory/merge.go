@@ -110,7 +110,7 @@ func (s *Store) mergeIfOver(ctx context.Context, m model.Model, rel string) (*Me
 	}
 	repl := make([]Entry, len(out))
 	for i, o := range out {
-		repl[i] = Entry{Text: *o.Entry, Confidence: min(*o.Confidence, surest), Date: newest, Task: MergedTask}
+		repl[i] = Entry{Text: s.redact(*o.Entry), Confidence: min(*o.Confidence, surest), Date: newest, Task: MergedTask}
 	}
 	err = s.locked(ctx, func(r *os.Root) error {
 		cur, err := readRel(r, rel)

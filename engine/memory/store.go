@@ -261,7 +261,7 @@ func (s *Store) Append(ctx context.Context, tool string, es []Entry) ([]Entry, e
 			es[i].Date = today
 		}
 		es[i].Date = dayOf(es[i].Date)
-		t, err := cleanText(es[i].Text)
+		t, err := cleanText(s.redact(es[i].Text))
 		if err != nil {
 			return nil, fmt.Errorf("memory: entry %d: %w", i+1, err)
 		}

@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strconv"
@@ -14,16 +13,11 @@ func (r *Redactor) walkJSON(x any, depth int) (any, bool) {
 		return nil, true
 	}
 	switch y := x.(type) {
-	case nil, bool, float64, int, int64:
+	case nil, bool:
 		return x, false
 	case string:
 		if s := r.String(y); s != y {
 			return s, true
-		}
-		return x, false
-	case json.Number:
-		if s := r.String(string(y)); s != string(y) {
-			return s, true // "[redacted]" is no JSON number
 		}
 		return x, false
 	case map[string]any:
@@ -47,6 +41,12 @@ func (r *Redactor) walkJSON(x any, depth int) (any, bool) {
 			return x, false
 		}
 		return out, true
+	}
+	if held, ok := r.holdsNumber(x); ok {
+		if held {
+			return Marker, true // a string where the number was: "[redacted]" is no number
+		}
+		return x, false
 	}
 	v, ok := r.walk(reflect.ValueOf(x), depth+1)
 	if !ok {

@@ -19,8 +19,11 @@ const maxDepth = 10000
 // Redactor rewrites the strings of a value that hold a secret. Its zero
 // value and a nil *Redactor redact nothing. It is safe for concurrent use.
 type Redactor struct {
-	secrets  []string // longest first, so a secret containing another goes whole
-	patterns []*regexp.Regexp
+	secrets     []string // longest first, so a secret containing another goes whole
+	secretBytes [][]byte // the same, for matching a number's text without a string
+	patterns    []*regexp.Regexp
+	// numberPatterns are the patterns that can match a number's text.
+	numberPatterns []*regexp.Regexp
 	// fields caches, per struct type, the exported fields that can hold a
 	// string (reflect.Type.Field is the walk's main cost otherwise).
 	fields sync.Map // reflect.Type → []int
@@ -37,7 +40,11 @@ func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
 		}
 	}
 	slices.SortStableFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	return &Redactor{secrets: s, patterns: slices.Clone(patterns)}
+	sb := make([][]byte, len(s))
+	for i, v := range s {
+		sb[i] = []byte(v)
+	}
+	return &Redactor{secrets: s, secretBytes: sb, patterns: slices.Clone(patterns), numberPatterns: numberPatterns(patterns)}
 }
 
 // Active reports whether there is anything to redact.
@@ -83,7 +90,11 @@ func (r *Redactor) holds(s string) bool {
 // string values (struct fields, map values, slice elements, values held in
 // interfaces), never struct field names, and never named string types (an
 // event's kind, a done reason: the engine's own vocabulary, which no
-// back-end writes). A map key that holds a secret is replaced whole by
+// back-end writes). A number held in an interface (JSON-like data: a
+// back-end's float64, an int, a json.Number) whose decimal text holds a
+// secret or matches a pattern becomes the string Marker; numbers in typed
+// fields (the engine's counters, a clearance reading) cannot hold a string
+// and are left as they are. A map key that holds a secret is replaced whole by
 // Marker ("[redacted]#2", "#3"… when several would collide), so no entry is
 // lost. Byte slices (image data) are left alone. v itself is never
 // modified: what changes is copied, what does not is shared, so a value

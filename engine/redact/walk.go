@@ -26,6 +26,14 @@ func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
 			return v, false
 		}
 		s := v.String()
+		if v.Type() == numberType {
+			// A number is redacted whole; "[redacted]" is then no valid
+			// json.Number, so encoding it fails rather than leaks it.
+			if r.holdsNumberLiteral(s) {
+				return reflect.ValueOf(json.Number(Marker)), true
+			}
+			return v, false
+		}
 		if t := r.String(s); t != s {
 			return reflect.ValueOf(t).Convert(v.Type()), true
 		}
@@ -194,6 +202,9 @@ func (r *Redactor) walkMap(v reflect.Value, depth int) (reflect.Value, bool) {
 // walkRaw redacts a json.RawMessage as the JSON it holds.
 func (r *Redactor) walkRaw(v reflect.Value) (reflect.Value, bool) {
 	raw := v.Bytes()
+	if r.rawClean(raw) {
+		return v, false
+	}
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		// Not JSON: redact it as text.

@@ -39,6 +39,13 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "arm-mcp" {
 		os.Exit(serveArm(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == vaultArg {
+		if err := vaultBackend(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
