@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -81,11 +81,14 @@ type EpisodeInfo struct {
 }
 
 // SpecDigest hashes the spec files' contents in order; each file's length
-// prefixes it so that moving text between files changes the digest.
+// prefixes it so that moving text between files changes the digest. The
+// files are read as the spec loader reads them; the callers have no
+// context, and the one reader refuses anything but a regular file within
+// the spec-file limit, so the read cannot wait.
 func SpecDigest(files []string) (string, error) {
 	hash := sha256.New()
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readfile.Read(context.Background(), f, readfile.Spec)
 		if err != nil {
 			return "", fmt.Errorf("spec digest: %w", err)
 		}

@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -41,7 +42,7 @@ func NewCatalog(skills ...Skill) (*Catalog, error) {
 
 // Load scans each directory for <skill>/SKILL.md. Every problem is reported,
 // each naming its file; sub-directories without a SKILL.md are not skills.
-func Load(dirs []string) (*Catalog, error) {
+func Load(ctx context.Context, dirs []string) (*Catalog, error) {
 	var skills []Skill
 	var errs []error
 	for _, dir := range dirs {
@@ -58,7 +59,7 @@ func Load(dirs []string) (*Catalog, error) {
 			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			s, err := Parse(path)
+			s, err := Parse(ctx, path)
 			if err != nil {
 				errs = append(errs, err)
 				continue

@@ -30,7 +30,7 @@ func TestSummaryOrder(t *testing.T) {
 A person wrote this.
 - [0.80 2026-11-02] middle
 `)
-	got, err := Summary(dir, "pick_up", 1000)
+	got, err := Summary(t.Context(), dir, "pick_up", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,12 @@ func TestSummaryBounded(t *testing.T) {
 		fmt.Fprintf(&b, "- [0.80 2026-11-%02d] lesson number %d about grasping the handle ééé\n", 1+i%28, i)
 	}
 	writeExp(t, dir, "pick_up", b.String())
-	full, err := Summary(dir, "pick_up", 1<<20)
+	full, err := Summary(t.Context(), dir, "pick_up", 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{1, 10, 30, 60, 61, 100, 250, 999} {
-		got, err := Summary(dir, "pick_up", n)
+		got, err := Summary(t.Context(), dir, "pick_up", n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,18 +78,18 @@ func TestSummaryBounded(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Summary(dir, "pick_up", 0); err == nil {
+	if _, err := Summary(t.Context(), dir, "pick_up", 0); err == nil {
 		t.Error("bound 0 accepted")
 	}
 }
 
 func TestSummaryMissing(t *testing.T) {
 	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "never-created")} {
-		got, err := Summary(dir, "pick_up", 100)
+		got, err := Summary(t.Context(), dir, "pick_up", 100)
 		if err != nil || got != "" {
 			t.Fatalf("%q %v", got, err)
 		}
-		got, err = MemorySummary(dir, 100)
+		got, err = MemorySummary(t.Context(), dir, 100)
 		if err != nil || got != "" {
 			t.Fatalf("%q %v", got, err)
 		}

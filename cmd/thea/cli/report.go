@@ -29,7 +29,7 @@ func (a *App) newReportCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			var page bytes.Buffer
-			if err := report.Write(&page, dir); err != nil {
+			if err := report.Write(cmd.Context(), &page, dir); err != nil {
 				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
 				return exitError{code: 1}
 			}
