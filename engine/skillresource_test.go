@@ -61,7 +61,7 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		`error: read_skill_resource: skill "drawer" is not loaded in this task: load it with load_skill first`,
 		"knobs and bars",
 		`may not contain ".."`,
-		"escapes",
+		"leads outside its folder",
 		`error: read_skill_resource: skill "drawer" is not loaded in this task`, // a new task
 	}
 	if len(got) != len(want) {
