@@ -61,7 +61,7 @@ type logLine struct {
 // ctx ends the read. A line that is not a valid event is an error naming
 // the line; an image that cannot be embedded is a Problem.
 func Load(ctx context.Context, dir string) (*Run, error) {
-	root, err := os.OpenRoot(dir)
+	root, err := readfile.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("run directory %s: %w", dir, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -40,7 +39,7 @@ func (c *Catalog) Resource(ctx context.Context, name, rel string) (string, error
 		}
 		return "", fmt.Errorf("skill %q has no resource %q (%s)", name, rel, have)
 	}
-	root, err := os.OpenRoot(s.Dir)
+	root, err := readfile.OpenRoot(s.Dir)
 	if err != nil {
 		return "", fmt.Errorf("skill %q: %w", name, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,7 +38,7 @@ type Skill struct {
 // read through the one reader, under its folder: a SKILL.md that is a
 // symlink leading out of the folder is refused, as is a FIFO or a device.
 func Parse(ctx context.Context, path string) (Skill, error) {
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := readfile.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return Skill{}, fmt.Errorf("skill: %w", err)
 	}

@@ -86,7 +86,7 @@ func (s *Store) Dir() string { return s.cfg.Dir }
 // empty. It takes no lock: writers replace files by rename, so a reader sees
 // the old file or the new one, whole.
 func (s *Store) read(ctx context.Context, rel string) (string, error) {
-	r, err := os.OpenRoot(s.cfg.Dir)
+	r, err := readfile.OpenRoot(s.cfg.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -134,7 +134,7 @@ func (s *Store) locked(ctx context.Context, fn func(r *os.Root) error) (err erro
 			err = errors.Join(err, fmt.Errorf("memory: unlocking %s: %w", s.cfg.Dir, uerr))
 		}
 	}()
-	r, err := os.OpenRoot(s.cfg.Dir)
+	r, err := readfile.OpenRoot(s.cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}

@@ -138,6 +138,8 @@ func modeName(m os.FileMode) string {
 		return "a device"
 	case m&os.ModeSocket != 0:
 		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return m.Type().String()
 }
@@ -151,4 +153,24 @@ func Human(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// OpenRoot opens dir as a root for ReadIn, LinesIn and HeadIn. os.OpenRoot
+// opens a FIFO named like the folder and waits for a writer; dir is first
+// opened without blocking and as a directory only, so a FIFO or a device in
+// its place is an error at once. (Were it swapped for a FIFO between the two
+// opens, the second would wait: only someone who may already write the
+// folder's parent can do that.)
+func OpenRoot(dir string) (*os.Root, error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			if fi, serr := os.Stat(dir); serr == nil {
+				return nil, fmt.Errorf("%s: not a folder (%s): %w", dir, modeName(fi.Mode()), syscall.ENOTDIR)
+			}
+		}
+		return nil, err
+	}
+	f.Close()
+	return os.OpenRoot(dir)
 }

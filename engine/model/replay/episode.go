@@ -60,7 +60,7 @@ func EventsPath(p string) string {
 // ctx ends the read. It must hold exactly one task: a task_start event first.
 func Load(ctx context.Context, p string) (*Episode, error) {
 	path := EventsPath(p)
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := readfile.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("episode: %w", err)
 	}
@@ -88,7 +88,7 @@ func Check(p string) error {
 		}
 		return fmt.Errorf("%s: %w", p, errNotEpisode)
 	}
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := readfile.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ var errNotEpisode = errors.New("neither an episode folder nor a .jsonl events fi
 
 // ReadEvents returns dir/events.jsonl whole, read as Load reads it.
 func ReadEvents(ctx context.Context, dir string) ([]byte, error) {
-	root, err := os.OpenRoot(dir)
+	root, err := readfile.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("episode: %w", err)
 	}
