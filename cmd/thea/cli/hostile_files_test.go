@@ -217,6 +217,14 @@ func TestHostileEpisodeReportAndMergeInputs(t *testing.T) {
 			t.Errorf("thea report, events.jsonl as %s: exit %d, stdout %.200q, stderr %q; want %q", kind, code, out, errs, want)
 		}
 	})
+	// A FIFO where the run directory should be.
+	runDir := filepath.Join(dir, "run-fifo")
+	if err := syscall.Mkfifo(runDir, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runs(t, dir, "report", runDir, "-o", "-"); code != 1 || !strings.Contains(errs, "run-fifo: not a folder (a FIFO)") {
+		t.Errorf("thea report of a FIFO: exit %d, stderr %q", code, errs)
+	}
 	shard := filepath.Join(dir, "shard.json")
 	withHostile(t, shard, readfile.EvalResult, func(kind, want string) {
 		code, out, errs := runs(t, dir, "eval", "merge", shard)
