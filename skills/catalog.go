@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // Catalog is a session's fixed set of skills: names and descriptions are
@@ -46,7 +47,7 @@ func Load(ctx context.Context, dirs []string) (*Catalog, error) {
 	var skills []Skill
 	var errs []error
 	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
+		entries, err := listDir(dir)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("skills dir: %w", err))
 			continue
@@ -75,6 +76,24 @@ func Load(ctx context.Context, dirs []string) (*Catalog, error) {
 		return nil, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// listDir lists a skills folder; a FIFO in its place is an error at once
+// (os.ReadDir would wait for a writer).
+func listDir(dir string) ([]os.DirEntry, error) {
+	root, err := readfile.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // Render is the resident catalog: one line "- name: description" per skill.

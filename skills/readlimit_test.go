@@ -82,3 +82,15 @@ func TestParseRefusesEscapingSkillFile(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A FIFO where a skills folder should be is an error at once.
+func TestLoadRefusesAFIFOFolder(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "skills")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	readfiletest.Returns(t, fifo, func() error {
+		_, err := Load(t.Context(), []string{fifo})
+		return err
+	}, "skills: not a folder (a FIFO)")
+}
