@@ -17,7 +17,7 @@ type Host interface {
 	LoadSkill(name string) (string, error)
 	// SkillResource reads a resource file of a skill loaded in the current
 	// task, confined to that skill's folder.
-	SkillResource(skill, path string) (string, error)
+	SkillResource(ctx context.Context, skill, path string) (string, error)
 	// SceneLookup returns the scene-graph entries matching a query (a name, a
 	// class or a room), for the model to ask for detail beyond the Brief.
 	SceneLookup(query string) []scenegraph.Entry
@@ -98,5 +98,5 @@ type SkillCatalog interface {
 	Names() []string
 	// Resource reads one of a skill's resource files (path relative to its
 	// folder); it refuses any path that leaves the folder.
-	Resource(name, path string) (string, error)
+	Resource(ctx context.Context, name, path string) (string, error)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,7 +42,7 @@ func (a hostAdapter) LoadSkill(name string) (string, error) {
 
 // SkillResource reads a resource of a skill, only once that skill was
 // loaded in the running task: resources are the third level of disclosure.
-func (a hostAdapter) SkillResource(skill, path string) (string, error) {
+func (a hostAdapter) SkillResource(ctx context.Context, skill, path string) (string, error) {
 	h := a.h
 	if h.opts.Skills == nil {
 		return "", errors.New("read_skill_resource: this session has no skills")
@@ -56,7 +57,7 @@ func (a hostAdapter) SkillResource(skill, path string) (string, error) {
 	case !loaded:
 		return "", fmt.Errorf("read_skill_resource: skill %q is not loaded in this task: load it with load_skill first", skill)
 	}
-	text, err := h.opts.Skills.Resource(skill, path)
+	text, err := h.opts.Skills.Resource(ctx, skill, path)
 	if err != nil {
 		return "", fmt.Errorf("read_skill_resource: %w", err)
 	}

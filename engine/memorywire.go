@@ -24,6 +24,9 @@ const memoryLineChars = 200
 // defaultExperienceChars is memory.tool_experience_chars's schema default.
 const defaultExperienceChars = 800
 
+// defaultMemoryChars is memory.memory_chars's schema default.
+const defaultMemoryChars = 8000
+
 // memoryTrace gathers a task's evidence for consolidation as its events are
 // emitted. Verdicts enter only here, as evidence.
 type memoryTrace struct {
@@ -125,16 +128,34 @@ func consolidateTask(ctx context.Context, m model.Model, cfg memory.Config, note
 
 // experienceSummary is a tool's experience for its description; a tool
 // whose name cannot name a file has none.
-func experienceSummary(dir, tool string, maxChars int) (string, error) {
+func experienceSummary(ctx context.Context, dir, tool string, maxChars int) (string, error) {
 	if dir == "" || memory.ValidToolName(tool) != nil {
 		return "", nil
 	}
 	if maxChars <= 0 {
 		maxChars = defaultExperienceChars // a spec built in Go, without the schema's defaults
 	}
-	s, err := memory.Summary(dir, tool, maxChars)
+	s, err := memory.Summary(ctx, dir, tool, maxChars)
 	if err != nil {
 		return "", fmt.Errorf("tool experience of %s: %w", tool, err)
+	}
+	return s, nil
+}
+
+// memorySummary is MEMORY.md for Resident context, through the same bounded
+// summary as tool experience: at most memory.memory_chars characters
+// however long the file (a file past the memory-file limit is refused).
+func (h *Harness) memorySummary(ctx context.Context) (string, error) {
+	if h.memoryDir == "" {
+		return "", nil
+	}
+	n := h.spec.Memory.MemoryChars
+	if n <= 0 {
+		n = defaultMemoryChars // a spec built in Go, without the schema's defaults
+	}
+	s, err := memory.MemorySummary(ctx, h.memoryDir, n)
+	if err != nil {
+		return "", fmt.Errorf("read memory: %w", err)
 	}
 	return s, nil
 }

@@ -45,7 +45,7 @@ func TestMemoryTraceEvidence(t *testing.T) {
 
 func TestExperienceSummaryIgnoresUnsafeNames(t *testing.T) {
 	for _, name := range []string{"../x", "a/b", ".hidden"} {
-		if s, err := experienceSummary(t.TempDir(), name, 100); s != "" || err != nil {
+		if s, err := experienceSummary(t.Context(), t.TempDir(), name, 100); s != "" || err != nil {
 			t.Errorf("experienceSummary(%q) = %q, %v", name, s, err)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -88,11 +88,14 @@ type EpisodeInfo struct {
 }
 
 // SpecDigest hashes the spec files' contents in order; each file's length
-// prefixes it so that moving text between files changes the digest.
+// prefixes it so that moving text between files changes the digest. The
+// files are read as the spec loader reads them; the callers have no
+// context, and the one reader refuses anything but a regular file within
+// the spec-file limit, so the read cannot wait.
 func SpecDigest(files []string) (string, error) {
 	hash := sha256.New()
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readfile.Read(context.Background(), f, readfile.Spec)
 		if err != nil {
 			return "", fmt.Errorf("spec digest: %w", err)
 		}

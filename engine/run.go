@@ -120,16 +120,18 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	if t.report != nil {
 		return t
 	}
-	mem, err := h.readMemoryFile("MEMORY.md")
+	mem, err := h.memorySummary(ctx)
 	if err != nil {
 		t.report = &Report{Reason: DoneError, Error: err.Error()}
 		return t
 	}
 	t.memory = mem
-	if err := h.refreshResident(t, true); err != nil {
+	tools, err := h.assembleTools(ctx)
+	if err != nil {
 		t.report = &Report{Reason: DoneError, Error: err.Error()}
 		return t
 	}
+	h.refreshResident(t, tools)
 	text := "Instruction: " + instruction
 	if len(h.store.acc) > 0 {
 		text = fmt.Sprintf("New instruction (task %d): %s", t.n, instruction)
@@ -138,16 +140,9 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	return t
 }
 
-// refreshResident re-renders the Resident system message (task start, or a
-// skill body loaded during the task).
-func (h *Harness) refreshResident(t *task, withTools bool) error {
-	tools := h.store.tools
-	if withTools {
-		var err error
-		if tools, err = h.assembleTools(); err != nil {
-			return err
-		}
-	}
+// refreshResident re-renders the Resident system message with these tool
+// definitions (task start, or a skill body loaded during the task).
+func (h *Harness) refreshResident(t *task, tools []model.ToolDef) {
 	h.hostMu.Lock()
 	skills := append([]loadedSkill(nil), t.skills...)
 	t.residentDirty = false
@@ -164,7 +159,6 @@ func (h *Harness) refreshResident(t *task, withTools bool) error {
 		parts = append(parts, fmt.Sprintf("Skill %q (loaded):\n%s", s.name, s.body))
 	}
 	h.store.setResident(joinNonEmpty(parts...), tools)
-	return nil
 }
 
 // loop runs turns until the task ends.

@@ -334,7 +334,7 @@ func (c fakeCatalog) Body(name string) (string, error) {
 	return "", errors.New("no skill " + name)
 }
 func (c fakeCatalog) Names() []string { return []string{"drawer"} }
-func (c fakeCatalog) Resource(string, string) (string, error) {
+func (c fakeCatalog) Resource(context.Context, string, string) (string, error) {
 	return "", errors.New("fake catalog: no resources")
 }
 

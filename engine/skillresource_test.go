@@ -20,7 +20,7 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "drawer", "handles.md"), []byte("knobs and bars"), 0o644))
 	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("outside"), 0o644))
 	must(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "drawer", "escape.md")))
-	cat, err := skills.Load([]string{dir})
+	cat, err := skills.Load(t.Context(), []string{dir})
 	must(t, err)
 
 	read := func(path string) string { return `{"skill":"drawer","path":"` + path + `"}` }
@@ -42,8 +42,8 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		return engine.Envelope{Success: true}
 	})
 	var got []string
-	f.addTool("core", "read", func(_ context.Context, args map[string]any) engine.Envelope {
-		text, err := f.host.SkillResource(args["skill"].(string), args["path"].(string))
+	f.addTool("core", "read", func(ctx context.Context, args map[string]any) engine.Envelope {
+		text, err := f.host.SkillResource(ctx, args["skill"].(string), args["path"].(string))
 		if err != nil {
 			got = append(got, "error: "+err.Error())
 			return engine.Failure(err.Error())
@@ -61,7 +61,7 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		`error: read_skill_resource: skill "drawer" is not loaded in this task: load it with load_skill first`,
 		"knobs and bars",
 		`may not contain ".."`,
-		"escapes",
+		"leads outside its folder",
 		`error: read_skill_resource: skill "drawer" is not loaded in this task`, // a new task
 	}
 	if len(got) != len(want) {
@@ -75,7 +75,7 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 			t.Errorf("read %d left the skill's folder: %q", i+1, got[i])
 		}
 	}
-	if _, err := f.host.SkillResource("drawer", "handles.md"); err == nil || !strings.Contains(err.Error(), "no task is running") {
+	if _, err := f.host.SkillResource(t.Context(), "drawer", "handles.md"); err == nil || !strings.Contains(err.Error(), "no task is running") {
 		t.Errorf("outside a task: %v", err)
 	}
 }

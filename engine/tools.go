@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -110,12 +107,12 @@ func (r *toolRegistry) lookup(ref string) (*RegisteredTool, bool) {
 // back-end description, the contract's addendum and the tool-experience
 // summary read now from <memory.dir>/tool_experience/<tool>.md. Hidden tools
 // are not offered.
-func (h *Harness) assembleTools() ([]model.ToolDef, error) {
+func (h *Harness) assembleTools(ctx context.Context) ([]model.ToolDef, error) {
 	defs := make([]model.ToolDef, 0, len(h.tools.names))
 	for _, name := range h.tools.names {
 		rt := h.tools.byName[name]
 		desc := joinNonEmpty(h.tools.base[name], rt.Contract.Description)
-		exp, err := experienceSummary(h.memoryDir, name, h.spec.Memory.ToolExperienceChars)
+		exp, err := experienceSummary(ctx, h.memoryDir, name, h.spec.Memory.ToolExperienceChars)
 		if err != nil {
 			return nil, err
 		}
@@ -129,21 +126,6 @@ func (h *Harness) assembleTools() ([]model.ToolDef, error) {
 		defs = append(defs, model.ToolDef{Name: name, Description: desc, InputSchema: rt.Def.InputSchema})
 	}
 	return defs, nil
-}
-
-// readMemoryFile reads a file under memory.dir; a missing file is empty.
-func (h *Harness) readMemoryFile(rel string) (string, error) {
-	if h.memoryDir == "" {
-		return "", nil
-	}
-	b, err := os.ReadFile(filepath.Join(h.memoryDir, rel))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read memory: %w", err)
-	}
-	return strings.TrimSpace(string(b)), nil
 }
 
 // Lookup finds a registered tool by name (hidden tools included).

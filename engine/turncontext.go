@@ -98,9 +98,7 @@ func (h *Harness) syncResident(t *task) {
 	if !dirty {
 		return
 	}
-	if err := h.refreshResident(t, false); err != nil {
-		h.log.Error("refresh resident context", "err", err)
-	}
+	h.refreshResident(t, h.store.tools)
 }
 
 func userText(s string) model.Message {

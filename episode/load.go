@@ -2,6 +2,7 @@ package episode
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -10,19 +11,16 @@ import (
 	"github.com/thea-harness/thea/internal/readfile"
 )
 
-// maxEpisodeFile bounds the second read that finds a refused value's line.
-const maxEpisodeFile = 64 << 20
-
 // Load reads an episode (its folder or its events.jsonl) for thea test and
 // thea eval, and refuses one whose recorded values a replay acts on are out
 // of type, naming the file and the line: an episode file is someone else's
 // data, and its values must stay data.
-func Load(p string) (*replay.Episode, error) {
-	ep, err := replay.Load(p)
+func Load(ctx context.Context, p string) (*replay.Episode, error) {
+	ep, err := replay.Load(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(ep); err != nil {
+	if err := Check(ctx, ep); err != nil {
 		return nil, err
 	}
 	return ep, nil
@@ -32,10 +30,10 @@ func Load(p string) (*replay.Episode, error) {
 // that is not a whole number (it reaches the back-ends' command lines), a
 // negative turn, a user's answer that is not text, a hook verdict that is
 // not an object. Errors name the file and the line.
-func Check(ep *replay.Episode) error {
+func Check(ctx context.Context, ep *replay.Episode) error {
 	for i, l := range ep.Events {
 		if msg := checkLine(l); msg != "" {
-			return fmt.Errorf("%s: %s event: %s", at(ep.Path, i), l.Kind, msg)
+			return fmt.Errorf("%s: %s event: %s", at(ctx, ep.Path, i), l.Kind, msg)
 		}
 	}
 	return nil
@@ -76,19 +74,17 @@ func checkLine(l replay.Line) string {
 // at is "path:line" of the episode's i-th event. The parser skips blank
 // lines, so the index alone does not give the line: the file is scanned
 // again (only when a value is refused); "path" alone if it cannot be.
-func at(path string, i int) string {
-	b, err := readfile.Read(path, maxEpisodeFile)
-	if err != nil {
-		return path
-	}
-	n, seen := 0, -1
-	for line := range bytes.Lines(b) {
-		n++
-		if len(bytes.TrimSpace(line)) == 0 {
+func at(ctx context.Context, path string, i int) string {
+	seen := -1
+	for line, err := range readfile.Lines(ctx, path, readfile.Episode) {
+		if err != nil {
+			return path
+		}
+		if len(bytes.TrimSpace(line.Text)) == 0 {
 			continue
 		}
 		if seen++; seen == i {
-			return fmt.Sprintf("%s:%d", path, n)
+			return fmt.Sprintf("%s:%d", path, line.N)
 		}
 	}
 	return path

@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -72,7 +73,9 @@ func Save(runDirs, before []string, dest string) ([]string, error) {
 		if n > 1 {
 			to = fmt.Sprintf("%s-%d", dest, n)
 		}
-		b, err := os.ReadFile(filepath.Join(d, replay.EventsFile))
+		// The run log this process just wrote, read even when Ctrl-C
+		// ended the run (its context is done by now).
+		b, err := replay.ReadEvents(context.Background(), d)
 		if err != nil {
 			return written, fmt.Errorf("recording episode: %w", err)
 		}

@@ -110,7 +110,7 @@ func Test(ctx context.Context, spec *schema.Spec, paths []string, newSession New
 
 func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession NewSession) (Result, error) {
 	var r Result
-	ep, err := Load(path)
+	ep, err := Load(ctx, path)
 	if err != nil {
 		return r, err
 	}

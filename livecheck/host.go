@@ -19,7 +19,7 @@ func (noSession) User() engine.UserChannel { return noUser{} }
 func (noSession) LoadSkill(string) (string, error) {
 	return "", errors.New("no session: thea validate --live does not load skills")
 }
-func (noSession) SkillResource(string, string) (string, error) {
+func (noSession) SkillResource(context.Context, string, string) (string, error) {
 	return "", errors.New("no session: thea validate --live does not read skill resources")
 }
 func (noSession) SceneLookup(string) []scenegraph.Entry { return nil }

@@ -1,28 +1,27 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
-// Limits on what a run directory may make the page embed.
-const (
-	maxLine       = 16 << 20 // one events.jsonl line
-	maxImage      = 8 << 20  // one image file
-	maxImageTotal = 64 << 20 // all images of the page
-)
+// eventsFile is the run log's file in its directory (engine/runlog.go).
+const eventsFile = "events.jsonl"
+
+// maxImageTotal bounds all images of the page together; one image and the
+// run log are bounded by the one reader (readfile.RunLogImage, RunLog).
+const maxImageTotal = 64 << 20
 
 // Run is a task's run log as read from its directory.
 type Run struct {
@@ -56,78 +55,55 @@ type logLine struct {
 	ImageErrors []string `json:"image_errors,omitempty"`
 }
 
-// Load reads dir/events.jsonl and the images its lines name. A line that is
-// not a valid event is an error naming the line; an image that cannot be
-// embedded is a Problem.
-func Load(dir string) (*Run, error) {
-	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
+// Load reads dir/events.jsonl and the images its lines name, through the
+// one reader: regular files inside the run directory (a symlink must not
+// lead out of it), the run log line by line within its limits, and a done
+// ctx ends the read. A line that is not a valid event is an error naming
+// the line; an image that cannot be embedded is a Problem.
+func Load(ctx context.Context, dir string) (*Run, error) {
+	root, err := readfile.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("run directory %s: %w", dir, err)
 	}
-	defer f.Close()
+	defer root.Close()
+	name := filepath.Join(dir, eventsFile)
 	r := &Run{Dir: dir}
 	total := 0
-	rd := bufio.NewReaderSize(f, 64<<10)
-	for n := 1; ; n++ {
-		line, err := readLine(rd)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for l, err := range readfile.LinesIn(ctx, root, eventsFile, readfile.RunLog) {
 		if err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", f.Name(), n, err)
+			return nil, fmt.Errorf("run directory %s: %w", dir, err)
 		}
+		line, n := l.Text, l.N
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var ll logLine
 		if err := json.Unmarshal(line, &ll); err != nil {
-			return nil, fmt.Errorf("%s line %d: not an event: %w", f.Name(), n, err)
+			return nil, fmt.Errorf("%s line %d: not an event: %w", name, n, err)
 		}
 		if ll.Kind == "" {
-			return nil, fmt.Errorf("%s line %d: an event without a kind", f.Name(), n)
+			return nil, fmt.Errorf("%s line %d: an event without a kind", name, n)
 		}
 		ev := Event{Event: ll.Event}
 		for _, e := range ll.ImageErrors {
 			r.Problems = append(r.Problems, fmt.Sprintf("turn %d: %s", ll.Turn, e))
 		}
-		for i, name := range ll.ImageFiles {
-			img, err := loadImage(dir, name, &total)
+		for i, img := range ll.ImageFiles {
+			im, err := loadImage(ctx, root, img, &total)
 			if err != nil {
 				r.Problems = append(r.Problems, fmt.Sprintf("turn %d: %v", ll.Turn, err))
 				continue
 			}
 			meta := imageMeta(ll.Event, i)
-			img.Camera, img.Width, img.Height = meta.Camera, meta.Width, meta.Height
-			ev.Images = append(ev.Images, img)
+			im.Camera, im.Width, im.Height = meta.Camera, meta.Width, meta.Height
+			ev.Images = append(ev.Images, im)
 		}
 		r.Events = append(r.Events, ev)
 	}
 	if len(r.Events) == 0 {
-		return nil, fmt.Errorf("%s: no events", f.Name())
+		return nil, fmt.Errorf("%s: no events", name)
 	}
 	return r, nil
-}
-
-// readLine reads one line of at most maxLine bytes.
-func readLine(rd *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := rd.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > maxLine {
-			return nil, fmt.Errorf("longer than %d bytes", maxLine)
-		}
-		switch {
-		case err == nil:
-			return line, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(line) > 0:
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
 }
 
 // imageMeta finds the i-th image's camera and size in the event (the
@@ -143,25 +119,19 @@ func imageMeta(ev engine.Event, i int) schema.Image {
 // loadImage reads one image named by the run log. The name must be a plain
 // file in the run directory, the bytes must sniff as an image type a
 // browser shows inline, and the sizes are bounded.
-func loadImage(dir, name string, total *int) (Image, error) {
+func loadImage(ctx context.Context, root *os.Root, name string, total *int) (Image, error) {
 	if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
 		return Image{}, fmt.Errorf("image %q: not a file name in the run directory", name)
 	}
-	p := filepath.Join(dir, name)
-	st, err := os.Lstat(p)
-	switch {
-	case err != nil:
-		return Image{}, fmt.Errorf("image %s: %w", name, err)
-	case !st.Mode().IsRegular():
-		return Image{}, fmt.Errorf("image %s: not a regular file", name)
-	case st.Size() > maxImage:
-		return Image{}, fmt.Errorf("image %s: %d bytes, more than %d", name, st.Size(), maxImage)
-	case *total+int(st.Size()) > maxImageTotal:
+	if *total >= maxImageTotal {
 		return Image{}, fmt.Errorf("image %s: the page's images would exceed %d bytes", name, maxImageTotal)
 	}
-	b, err := os.ReadFile(p)
+	b, err := readfile.ReadIn(ctx, root, name, readfile.RunLogImage)
 	if err != nil {
 		return Image{}, fmt.Errorf("image %s: %w", name, err)
+	}
+	if *total+len(b) > maxImageTotal {
+		return Image{}, fmt.Errorf("image %s: the page's images would exceed %d bytes", name, maxImageTotal)
 	}
 	mime := http.DetectContentType(b)
 	switch mime {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -32,8 +33,8 @@ func Render(w io.Writer, p *Page) error {
 }
 
 // Write loads the run directory and writes its page.
-func Write(w io.Writer, runDir string) error {
-	r, err := Load(runDir)
+func Write(ctx context.Context, w io.Writer, runDir string) error {
+	r, err := Load(ctx, runDir)
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ func hostileRun(t *testing.T) string {
 func render(t *testing.T, dir string) (string, *html.Node) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, dir); err != nil {
+	if err := Write(t.Context(), &b, dir); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
@@ -209,7 +209,7 @@ func TestPageStructure(t *testing.T) {
 // A run log that is not one fails with the line that is wrong.
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "events.jsonl") {
+	if _, err := Load(t.Context(), dir); err == nil || !strings.Contains(err.Error(), "events.jsonl") {
 		t.Errorf("no events.jsonl: %v", err)
 	}
 	for body, want := range map[string]string{
@@ -220,7 +220,7 @@ func TestLoadErrors(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Load(t.Context(), dir); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", body, err, want)
 		}
 	}
@@ -237,7 +237,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r, err := Load(dir)
+		r, err := Load(t.Context(), dir)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,11 @@
 package schema
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/thea-harness/thea/internal/readfile"
+)
 
 // Check is what a component's Validate receives: the (possibly partial)
 // spec, the path of the instance it checks, and a way to report problems at
@@ -59,11 +64,22 @@ func (c *Check) WarnfAtKey(rel, format string, args ...any) {
 	c.l.warnf(c.l.pos.lookup(p), p, format, args...)
 }
 
-// File reports rel's file (or directory) name when it does not exist
-// relative to the spec's directory.
-func (c *Check) File(rel, name string, wantDir bool) {
-	c.l.checkPath(c.Dir, c.at(rel), name, wantDir)
+// File reports rel's file name (relative to the spec's directory) when run
+// could not read it as a file of kind k: missing, a directory, a FIFO, a
+// device, larger than the kind's limit, or unreadable.
+func (c *Check) File(rel, name string, k readfile.Kind) {
+	c.l.checkFile(c.Dir, c.at(rel), name, k)
 }
+
+// Directory reports rel's directory name when it does not exist relative
+// to the spec's directory.
+func (c *Check) Directory(rel, name string) {
+	c.l.checkDir(c.Dir, c.at(rel), name)
+}
+
+// Context is the load's context (LoadOptions.Context), for a check that
+// reads a file the spec names.
+func (c *Check) Context() context.Context { return c.l.opts.Context }
 
 // Resolve makes a spec-relative path absolute-or-relative to the process:
 // the one resolution every component uses.

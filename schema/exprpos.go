@@ -51,7 +51,7 @@ func (l *loader) fileLines(file string) []string {
 	if ls, ok := l.lines[file]; ok {
 		return ls
 	}
-	b, err := readfile.Read(file, readfile.MaxSpec)
+	b, err := readfile.Read(l.opts.Context, file, readfile.Spec)
 	if err != nil {
 		return nil
 	}

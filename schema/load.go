@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -42,6 +43,9 @@ type LoadOptions struct {
 	// Catalog is the build's components: it narrows the kinds a spec may
 	// name and checks each instance. Required.
 	Catalog *Catalog
+	// Context ends the reading of the spec's files (and of the files it
+	// names) when done; nil never ends it.
+	Context context.Context
 }
 
 // Load reads one or several .cue files (one package, unified) or one .yaml,
@@ -52,6 +56,9 @@ func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 	l := &loader{pos: posMap{}, opts: opts, ctx: cuecontext.New()}
 	if opts.Catalog == nil {
 		return nil, []Diagnostic{{Message: "internal: schema.Load needs a component catalog (LoadOptions.Catalog)"}}
+	}
+	if l.opts.Context == nil {
+		l.opts.Context = context.Background()
 	}
 	spec := l.load(paths)
 	sortDiagnostics(l.diags)
@@ -192,7 +199,7 @@ func (l *loader) classify(paths []string) (yamlMode, ok bool) {
 
 // parse reads and parses one file into l.files and records its positions.
 func (l *loader) parse(path string, yamlMode bool) {
-	src, err := readfile.Read(path, readfile.MaxSpec)
+	src, err := readfile.Read(l.opts.Context, path, readfile.Spec)
 	if err != nil {
 		l.errorf(Pos{File: path}, "", "reading spec: %v", err)
 		return

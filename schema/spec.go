@@ -247,8 +247,10 @@ type Memory struct {
 	MaxFileBytes int `json:"max_file_bytes"`
 	// ToolExperienceChars bounds the experience summary appended to a
 	// tool's description at task start.
-	ToolExperienceChars int           `json:"tool_experience_chars"`
-	Consolidation       Consolidation `json:"consolidation"`
+	ToolExperienceChars int `json:"tool_experience_chars"`
+	// MemoryChars bounds the MEMORY.md summary in Resident context.
+	MemoryChars   int           `json:"memory_chars"`
+	Consolidation Consolidation `json:"consolidation"`
 }
 
 // Consolidation is the task-end call that writes durable memory.

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -8,6 +10,8 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // sections says which top-level sections of a spec are valid on their own;
@@ -99,7 +103,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("skills") {
 		for i, d := range s.Skills.Dirs {
-			l.checkPath(dir, indexPath("skills.dirs", i), d, true)
+			l.checkDir(dir, indexPath("skills.dirs", i), d)
 		}
 	}
 	models := []struct {
@@ -181,23 +185,39 @@ func (l *loader) errorCount() int {
 
 // checkPath reports a file or directory (relative to the spec's dir) that
 // does not exist.
-func (l *loader) checkPath(dir, path, name string, wantDir bool) {
+func (l *loader) checkDir(dir, path, name string) {
+	if name == "" {
+		return
+	}
+	fi, err := os.Stat(ResolvePath(dir, name))
+	switch {
+	case err != nil:
+		l.errorf(l.valuePos(path), path, "directory %q does not exist (relative to the spec's directory)", name)
+	case !fi.IsDir():
+		l.errorf(l.valuePos(path), path, "%q is not a directory", name)
+	}
+}
+
+// checkFile applies run's own check of a file of kind k: the one reader
+// opens it without reading, so what validate accepts, run can read.
+func (l *loader) checkFile(dir, path, name string, k readfile.Kind) {
 	if name == "" {
 		return
 	}
 	full := ResolvePath(dir, name)
-	fi, err := os.Stat(full)
-	kind := "file"
-	if wantDir {
-		kind = "directory"
-	}
+	err := readfile.Check(full, k)
 	switch {
-	case err != nil:
-		l.errorf(l.valuePos(path), path, "%s %q does not exist (relative to the spec's directory)", kind, name)
-	case wantDir && !fi.IsDir():
-		l.errorf(l.valuePos(path), path, "%q is not a directory", name)
-	case !wantDir && fi.IsDir():
-		l.errorf(l.valuePos(path), path, "%q is a directory, not a file", name)
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		l.errorf(l.valuePos(path), path, "file %q does not exist (relative to the spec's directory)", name)
+	case errors.Is(err, readfile.ErrNotRegular):
+		if fi, serr := os.Stat(full); serr == nil && fi.IsDir() {
+			l.errorf(l.valuePos(path), path, "%q is a directory, not a file", name)
+			return
+		}
+		l.errorf(l.valuePos(path), path, "%q cannot be read: %v", name, err)
+	default:
+		l.errorf(l.valuePos(path), path, "%q cannot be read: %v", name, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // Catalog is a session's fixed set of skills: names and descriptions are
@@ -41,11 +43,11 @@ func NewCatalog(skills ...Skill) (*Catalog, error) {
 
 // Load scans each directory for <skill>/SKILL.md. Every problem is reported,
 // each naming its file; sub-directories without a SKILL.md are not skills.
-func Load(dirs []string) (*Catalog, error) {
+func Load(ctx context.Context, dirs []string) (*Catalog, error) {
 	var skills []Skill
 	var errs []error
 	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
+		entries, err := listDir(dir)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("skills dir: %w", err))
 			continue
@@ -58,7 +60,7 @@ func Load(dirs []string) (*Catalog, error) {
 			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			s, err := Parse(path)
+			s, err := Parse(ctx, path)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -74,6 +76,24 @@ func Load(dirs []string) (*Catalog, error) {
 		return nil, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// listDir lists a skills folder; a FIFO in its place is an error at once
+// (os.ReadDir would wait for a writer).
+func listDir(dir string) ([]os.DirEntry, error) {
+	root, err := readfile.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // Render is the resident catalog: one line "- name: description" per skill.

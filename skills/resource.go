@@ -1,26 +1,29 @@
 package skills
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
-// MaxResourceBytes bounds what one resource read returns; a longer file is
-// cut there, and the answer says so.
+// MaxResourceBytes bounds what one resource read returns (the one reader's
+// limit for a skill resource); a longer file is cut there, and the answer
+// says so.
 const MaxResourceBytes = 32 << 10
 
 // Resource reads one of a skill's resource files. rel is relative to the
 // skill's folder, with '/' separators, and must name a file listed when the
 // skill was parsed: no absolute path, no "..", no hidden file. The file is
 // opened through an os.Root on the folder, so a symlink that leads out of
-// it is refused too. Text only; at most MaxResourceBytes are returned.
-func (c *Catalog) Resource(name, rel string) (string, error) {
+// it is refused too, and so is anything but a regular file (a FIFO would
+// wedge the session). Text only; at most MaxResourceBytes are returned.
+func (c *Catalog) Resource(ctx context.Context, name, rel string) (string, error) {
 	s, ok := c.skills[name]
 	if !ok {
 		return "", fmt.Errorf("unknown skill %q", name)
@@ -36,23 +39,23 @@ func (c *Catalog) Resource(name, rel string) (string, error) {
 		}
 		return "", fmt.Errorf("skill %q has no resource %q (%s)", name, rel, have)
 	}
-	root, err := os.OpenRoot(s.Dir)
+	root, err := readfile.OpenRoot(s.Dir)
 	if err != nil {
 		return "", fmt.Errorf("skill %q: %w", name, err)
 	}
 	defer root.Close()
-	f, err := root.Open(clean)
+	b, cut, err := readfile.HeadIn(ctx, root, clean, readfile.SkillResource)
 	if err != nil {
+		// The model reads this: say why without the folder's local path.
+		switch {
+		case errors.Is(err, readfile.ErrOutside):
+			return "", fmt.Errorf("skill %q: resource %q is a symlink that %w; refused", name, rel, readfile.ErrOutside)
+		case errors.Is(err, readfile.ErrNotRegular):
+			return "", fmt.Errorf("skill %q: resource %q is %w; refused", name, rel, readfile.ErrNotRegular)
+		}
 		return "", fmt.Errorf("skill %q: resource %q: %w", name, rel, err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("skill %q: reading resource %q: %w", name, rel, err)
-	}
-	cut := len(b) > MaxResourceBytes
 	if cut {
-		b = b[:MaxResourceBytes]
 		// Do not split the last character.
 		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
 			if utf8.RuneStart(b[i]) {

@@ -28,7 +28,7 @@ func resourceCatalog(t *testing.T) (c *Catalog, dir, outside string) {
 	if err := os.Symlink("handles.md", filepath.Join(skill, "inside.md")); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load([]string{dir})
+	c, err := Load(t.Context(), []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +39,12 @@ func TestResourceRead(t *testing.T) {
 	c, _, _ := resourceCatalog(t)
 	for path, want := range map[string]string{"handles.md": "knobs and bars", "ref/table.md": "| handle | pull |",
 		"./handles.md": "knobs and bars", "inside.md": "knobs and bars"} {
-		got, err := c.Resource("open_drawer", path)
+		got, err := c.Resource(t.Context(), "open_drawer", path)
 		if err != nil || got != want {
 			t.Errorf("Resource(%q) = %q, %v", path, got, err)
 		}
 	}
-	big, err := c.Resource("open_drawer", "big.md")
+	big, err := c.Resource(t.Context(), "open_drawer", "big.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +67,14 @@ func TestResourceRefusesTraversal(t *testing.T) {
 		"handles.md\x00.png":                   "NUL",
 		".env":                                 "hidden",
 		"":                                     "empty",
-		"link.md":                              "escapes",
+		"link.md":                              "is a symlink that leads outside its folder; refused",
 		"linkdir/x.md":                         "has no resource",
 		"missing.md":                           "has no resource",
 		"blob.bin":                             "not a text file",
 		filepath.Join(dir, "open_drawer/h.md"): "relative",
 	}
 	for path, why := range cases {
-		got, err := c.Resource("open_drawer", path)
+		got, err := c.Resource(t.Context(), "open_drawer", path)
 		if err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("Resource(%q) = %q, %v; want an error saying %q", path, got, err, why)
 		}
@@ -82,7 +82,7 @@ func TestResourceRefusesTraversal(t *testing.T) {
 			t.Errorf("Resource(%q) read outside the folder", path)
 		}
 	}
-	if _, err := c.Resource("fly", "handles.md"); err == nil || !strings.Contains(err.Error(), `unknown skill "fly"`) {
+	if _, err := c.Resource(t.Context(), "fly", "handles.md"); err == nil || !strings.Contains(err.Error(), `unknown skill "fly"`) {
 		t.Errorf("unknown skill: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,9 +34,16 @@ type Skill struct {
 	Resources []string
 }
 
-// Parse reads a SKILL.md and lists the resources beside it.
-func Parse(path string) (Skill, error) {
-	data, err := readfile.Read(path, readfile.MaxSkill)
+// Parse reads a SKILL.md and lists the resources beside it. The file is
+// read through the one reader, under its folder: a SKILL.md that is a
+// symlink leading out of the folder is refused, as is a FIFO or a device.
+func Parse(ctx context.Context, path string) (Skill, error) {
+	root, err := readfile.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return Skill{}, fmt.Errorf("skill: %w", err)
+	}
+	defer root.Close()
+	data, err := readfile.ReadIn(ctx, root, filepath.Base(path), readfile.Skill)
 	if err != nil {
 		return Skill{}, fmt.Errorf("skill: %w", err)
 	}

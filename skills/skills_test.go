@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 	write(t, filepath.Join(dir, "open_drawer", "handles.md"), "knobs and bars")
 	write(t, filepath.Join(dir, "open_drawer", "img", "bar.png"), "PNG")
 	write(t, filepath.Join(dir, "open_drawer", ".cache"), "hidden")
-	s, err := Parse(path)
+	s, err := Parse(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestLoadCatalog(t *testing.T) {
 	write(t, filepath.Join(a, "open_drawer", "handles.md"), "knobs")
 	write(t, filepath.Join(b, "wipe", SkillFile), "---\nname: wipe\ndescription: Wipe a surface.\n---\nUse the sponge.")
 	write(t, filepath.Join(b, "notes", "README.md"), "not a skill")
-	c, err := Load([]string{a, b})
+	c, err := Load(t.Context(), []string{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestLoadErrors(t *testing.T) {
 	write(t, filepath.Join(a, "wipe", SkillFile), "---\nname: wipe\ndescription: one\n---\n")
 	write(t, filepath.Join(b, "wipe2", SkillFile), "---\nname: wipe\ndescription: two\n---\n")
 	write(t, filepath.Join(b, "broken", SkillFile), "no front matter")
-	_, err := Load([]string{a, b, filepath.Join(a, "missing")})
+	_, err := Load(t.Context(), []string{a, b, filepath.Join(a, "missing")})
 	if err == nil {
 		t.Fatal("no error")
 	}

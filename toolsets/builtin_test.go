@@ -59,7 +59,7 @@ func (h *fakeHost) LoadSkill(name string) (string, error) {
 	}
 	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
 }
-func (h *fakeHost) SkillResource(skill, path string) (string, error) {
+func (h *fakeHost) SkillResource(_ context.Context, skill, path string) (string, error) {
 	if r, ok := h.resources[skill+"/"+path]; ok {
 		return r, nil
 	}

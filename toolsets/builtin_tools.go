@@ -139,8 +139,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"It fails for a skill not loaded yet (load it first) and for any path outside the skill's folder.",
 				InputSchema: inputSchema[resourceArgs]("skill", "path"),
 			},
-			run: typed("read_skill_resource", func(_ context.Context, a resourceArgs) engine.Envelope {
-				text, err := host.SkillResource(a.Skill, a.Path)
+			run: typed("read_skill_resource", func(ctx context.Context, a resourceArgs) engine.Envelope {
+				text, err := host.SkillResource(ctx, a.Skill, a.Path)
 				if err != nil {
 					return engine.Failure(fmt.Sprintf("resource not read: %v", err))
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -98,8 +99,13 @@ func (x *crossLock) acquire(ctx context.Context) error {
 	return nil
 }
 
+// owner reads the note another process left; it sits in a shared folder
+// (the system temp dir by default), so it is read as any hostile file: a
+// FIFO or a device planted there is refused, not waited on. It takes no
+// context: it names the owner in the error of a wait that the context may
+// just have ended.
 func (x *crossLock) owner() string {
-	b, err := os.ReadFile(x.path + ".owner")
+	b, err := readfile.Read(context.Background(), x.path+".owner", readfile.LockOwner)
 	if err != nil {
 		return "unknown pid"
 	}

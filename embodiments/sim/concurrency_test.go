@@ -14,7 +14,7 @@ import (
 // in-process client (run with -race): the server serialises them, and the
 // sum of the turns is exact.
 func TestConcurrentCalls(t *testing.T) {
-	w, err := sim.DefaultWorld()
+	w, err := sim.DefaultWorld(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 func household(t testing.TB) *World {
 	t.Helper()
-	w, err := LoadWorld("../../examples/household/world.yaml")
+	w, err := LoadWorld(t.Context(), "../../examples/household/world.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestPlanDetour(t *testing.T) {
 }
 
 func TestPlanNoPath(t *testing.T) {
-	w, err := LoadWorld("testdata/flaky.yaml")
+	w, err := LoadWorld(t.Context(), "testdata/flaky.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 func TestLoadWorldRefusesNonRegular(t *testing.T) {
 	readfiletest.Refuses(t, "world.yaml", func(path string) error {
-		_, err := LoadWorld(path)
+		_, err := LoadWorld(t.Context(), path)
 		return err
 	})
 }

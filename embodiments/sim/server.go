@@ -219,9 +219,9 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	switch {
 	case w != nil:
 	case opts.WorldPath != "":
-		w, err = LoadWorld(opts.WorldPath)
+		w, err = LoadWorld(ctx, opts.WorldPath)
 	default:
-		w, err = DefaultWorld()
+		w, err = DefaultWorld(ctx)
 	}
 	if err != nil {
 		return fmt.Errorf("sim serve: %w", err)

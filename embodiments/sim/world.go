@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -101,8 +102,8 @@ const (
 const DefaultWorldPath = "examples/household/world.yaml"
 
 // LoadWorld reads and validates a world file.
-func LoadWorld(path string) (*World, error) {
-	data, err := readfile.Read(path, readfile.MaxWorld)
+func LoadWorld(ctx context.Context, path string) (*World, error) {
+	data, err := readfile.Read(ctx, path, readfile.World)
 	if err != nil {
 		return nil, fmt.Errorf("load world: %w", err)
 	}
@@ -116,7 +117,7 @@ func LoadWorld(path string) (*World, error) {
 // DefaultWorld loads DefaultWorldPath from the working directory or the
 // nearest parent holding it, so it works from the repository root and from a
 // package directory alike.
-func DefaultWorld() (*World, error) {
+func DefaultWorld(ctx context.Context) (*World, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("default world: %w", err)
@@ -124,7 +125,7 @@ func DefaultWorld() (*World, error) {
 	for {
 		p := filepath.Join(dir, DefaultWorldPath)
 		if _, err := os.Stat(p); err == nil {
-			return LoadWorld(p)
+			return LoadWorld(ctx, p)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

@@ -38,7 +38,7 @@ func TestHouseholdWorld(t *testing.T) {
 		t.Errorf("robot starts in %q", got)
 	}
 	t.Chdir("testdata")
-	d, err := DefaultWorld()
+	d, err := DefaultWorld(t.Context())
 	if err != nil || d.Name != "household" {
 		t.Fatalf("DefaultWorld from a sub-directory: %v, %v", d, err)
 	}
@@ -95,7 +95,7 @@ func TestLoadWorldNamesTheFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("name: x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadWorld(p)
+	_, err := LoadWorld(t.Context(), p)
 	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "rooms: at least one room") {
 		t.Fatalf("LoadWorld: %v", err)
 	}

@@ -42,7 +42,7 @@ func BenchmarkAppend(b *testing.B) {
 func BenchmarkSummary(b *testing.B) {
 	dir := grownFile(b, 100)
 	for b.Loop() {
-		if _, err := Summary(dir, "pick_up", 800); err != nil {
+		if _, err := Summary(b.Context(), dir, "pick_up", 800); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -151,7 +151,7 @@ func (s *Store) Consolidate(ctx context.Context, m model.Model, in Input) (Resul
 	if in.Task != "" && !taskRE.MatchString(in.Task) {
 		return res, fmt.Errorf("memory: task stamp %q may hold only letters, digits and _ . : -", in.Task)
 	}
-	known, err := s.summarise(MemoryFile, maxKnownChars)
+	known, err := s.summarise(ctx, MemoryFile, maxKnownChars)
 	if err != nil {
 		return res, err
 	}

@@ -91,3 +91,10 @@ func texts(es []Entry) []string {
 }
 
 func expPath(dir, tool string) string { return filepath.Join(dir, ExperienceDir, tool+".md") }
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -67,7 +67,7 @@ func (s *Store) victims(d doc) []Entry {
 // call runs without the lock; the lock is taken again to replace exactly
 // the merged lines.
 func (s *Store) mergeIfOver(ctx context.Context, m model.Model, rel string) (*Merge, error) {
-	text, err := s.read(rel)
+	text, err := s.read(ctx, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Store) mergeIfOver(ctx context.Context, m model.Model, rel string) (*Me
 		repl[i] = Entry{Text: s.redact(*o.Entry), Confidence: min(*o.Confidence, surest), Date: newest, Task: MergedTask}
 	}
 	err = s.locked(ctx, func(r *os.Root) error {
-		cur, err := readRel(r, rel)
+		cur, err := readRel(ctx, r, rel)
 		if err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ func TestConsolidateWithScriptProvider(t *testing.T) {
 	if err != nil || len(res.Written) != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	got, err := memory.Summary(dir, "open_drawer", 200)
+	got, err := memory.Summary(t.Context(), dir, "open_drawer", 200)
 	if err != nil || got != "- Pull the lower drawer until a gap is visible." {
 		t.Fatalf("Summary %q %v", got, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // File names under the memory directory.
@@ -83,8 +85,8 @@ func (s *Store) Dir() string { return s.cfg.Dir }
 // read returns a file of the directory; a missing file (or directory) is
 // empty. It takes no lock: writers replace files by rename, so a reader sees
 // the old file or the new one, whole.
-func (s *Store) read(rel string) (string, error) {
-	r, err := os.OpenRoot(s.cfg.Dir)
+func (s *Store) read(ctx context.Context, rel string) (string, error) {
+	r, err := readfile.OpenRoot(s.cfg.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -92,16 +94,19 @@ func (s *Store) read(rel string) (string, error) {
 		return "", fmt.Errorf("memory: %w", err)
 	}
 	defer r.Close()
-	return readRel(r, rel)
+	return readRel(ctx, r, rel)
 }
 
-func readRel(r *os.Root, rel string) (string, error) {
-	b, err := r.ReadFile(rel)
+// readRel reads through the one reader: a regular file within the limit
+// of a memory file, resolved inside the directory (a MEMORY.md linked to
+// /etc/passwd is refused, not read).
+func readRel(ctx context.Context, r *os.Root, rel string) (string, error) {
+	b, err := readfile.ReadIn(ctx, r, rel, readfile.Memory)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("memory: reading %s: %w", rel, err)
+		return "", fmt.Errorf("memory: %w", err)
 	}
 	return string(b), nil
 }
@@ -129,7 +134,7 @@ func (s *Store) locked(ctx context.Context, fn func(r *os.Root) error) (err erro
 			err = errors.Join(err, fmt.Errorf("memory: unlocking %s: %w", s.cfg.Dir, uerr))
 		}
 	}()
-	r, err := os.OpenRoot(s.cfg.Dir)
+	r, err := readfile.OpenRoot(s.cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
@@ -224,8 +229,12 @@ func header(rel string) string {
 
 // appendEntries adds stamped entries to rel under the held lock, skipping
 // duplicates; it writes only when something was added.
+//
+// Its read takes no context: the caller already holds the lock (taking it
+// honoured the context), and the one reader refuses anything but a regular
+// file within the limit, so the read cannot wait.
 func (s *Store) appendEntries(r *os.Root, rel string, es []Entry) (added []int, err error) {
-	text, err := readRel(r, rel)
+	text, err := readRel(context.Background(), r, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ func TestToolNameCannotEscape(t *testing.T) {
 		if err := ValidToolName(name); err == nil {
 			t.Errorf("ValidToolName(%q) accepted", name)
 		}
-		if _, err := Summary(t.TempDir(), name, 100); err == nil {
+		if _, err := Summary(t.Context(), t.TempDir(), name, 100); err == nil {
 			t.Errorf("Summary(%q) accepted", name)
 		}
 		s, err := NewStore(Config{Dir: t.TempDir()})
@@ -56,7 +56,7 @@ func TestSymlinkedExperienceDirRefused(t *testing.T) {
 	if names, _ := os.ReadDir(outside); len(names) != 1 {
 		t.Fatalf("files created outside: %v", names)
 	}
-	if s, err := Summary(dir, "pick_up", 500); err == nil {
+	if s, err := Summary(t.Context(), dir, "pick_up", 500); err == nil {
 		t.Fatalf("read through a symlink out of the memory dir: %q", s)
 	}
 }
@@ -74,7 +74,7 @@ func TestSymlinkedExperienceFileRefused(t *testing.T) {
 	if err := os.Symlink(target, expPath(dir, "pick_up")); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := Summary(dir, "pick_up", 500); err == nil {
+	if s, err := Summary(t.Context(), dir, "pick_up", 500); err == nil {
 		t.Fatalf("read through a symlinked file: %q", s)
 	}
 	st, _ := NewStore(Config{Dir: dir})

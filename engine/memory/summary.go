@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,9 +12,10 @@ import (
 // pinned entries first, then newest and most confident first, one "- text"
 // line each, at most maxChars characters in all (a last line says how many
 // were left out). A tool without experience gives "". The tool name is
-// checked, and the file is read through the directory's root, so neither a
-// name nor a symlink can reach outside dir.
-func Summary(dir, tool string, maxChars int) (string, error) {
+// checked, and the file is read through the one reader under the
+// directory's root, so neither a name nor a symlink can reach outside dir,
+// and a file past the memory-file limit is refused.
+func Summary(ctx context.Context, dir, tool string, maxChars int) (string, error) {
 	rel, err := experienceRel(tool)
 	if err != nil {
 		return "", fmt.Errorf("memory: %w", err)
@@ -22,23 +24,25 @@ func Summary(dir, tool string, maxChars int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return s.summarise(rel, maxChars)
+	return s.summarise(ctx, rel, maxChars)
 }
 
-// MemorySummary is MEMORY.md in the same bounded form, for Resident context.
-func MemorySummary(dir string, maxChars int) (string, error) {
+// MemorySummary is MEMORY.md in the same bounded form, for Resident
+// context: however long the file, at most maxChars characters of it reach
+// the model.
+func MemorySummary(ctx context.Context, dir string, maxChars int) (string, error) {
 	s, err := NewStore(Config{Dir: dir})
 	if err != nil {
 		return "", err
 	}
-	return s.summarise(MemoryFile, maxChars)
+	return s.summarise(ctx, MemoryFile, maxChars)
 }
 
-func (s *Store) summarise(rel string, maxChars int) (string, error) {
+func (s *Store) summarise(ctx context.Context, rel string, maxChars int) (string, error) {
 	if maxChars <= 0 {
 		return "", errors.New("memory: a summary needs a positive size bound")
 	}
-	text, err := s.read(rel)
+	text, err := s.read(ctx, rel)
 	if err != nil {
 		return "", err
 	}

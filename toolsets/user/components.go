@@ -2,6 +2,7 @@ package user
 
 import (
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +18,7 @@ func ScriptChannel() engine.UserChannelKind {
 				c.ErrorfAtKey(".channel", "the script channel needs script: a file of answers")
 				return
 			}
-			c.File(".script", u.Script, false)
+			c.File(".script", u.Script, readfile.Answers)
 		},
 		New: func(cfg schema.User, dir string) (engine.UserChannel, error) {
 			return LoadScript(schema.ResolvePath(dir, cfg.Script))

@@ -39,8 +39,11 @@ func NewScript(answers ...Answer) *Script {
 }
 
 // LoadScript reads a YAML file `answers: [{match?: "...", answer: "..."}]`.
+// A user channel is built without a context (engine.UserChannelKind.New);
+// the reader refuses anything but a regular file within the limit, so the
+// read cannot wait.
 func LoadScript(path string) (*Script, error) {
-	b, err := readfile.Read(path, readfile.MaxAnswers)
+	b, err := readfile.Read(context.Background(), path, readfile.Answers)
 	if err != nil {
 		return nil, fmt.Errorf("user script: %w", err)
 	}

@@ -113,14 +113,14 @@ func TestEpisodeValuesOutOfTypeAtTheirLine(t *testing.T) {
 		if err := os.WriteFile(events, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := episode.Load(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := episode.Load(t.Context(), dir); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.text, err, tc.want)
 		}
 	}
 	if err := os.WriteFile(events, []byte(`{"kind":"task_start","text":"go","episode":{"seed":"42"}}`+"\n"+`{"kind":"done","turn":1,"done":{"reason":"final_answer"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ep, err := episode.Load(dir); err != nil || ep.Info.Seed != "42" {
+	if ep, err := episode.Load(t.Context(), dir); err != nil || ep.Info.Seed != "42" {
 		t.Errorf("a well-typed episode: %v", err)
 	}
 }

@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/outfile"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -60,7 +61,7 @@ evaluation; thea eval merge combines their JSON results.`,
 			}
 			instruction := strings.Join(args, " ")
 			if instruction == "" {
-				if instruction, err = firstInstruction(spec); err != nil {
+				if instruction, err = firstInstruction(cmd.Context(), spec); err != nil {
 					return usageError{err}
 				}
 			}
@@ -120,12 +121,12 @@ func (a *App) evalSeeds(cmd *cobra.Command) ([]uint64, error) {
 }
 
 // firstInstruction is the instruction of the spec's first recorded episode.
-func firstInstruction(spec *schema.Spec) (string, error) {
+func firstInstruction(ctx context.Context, spec *schema.Spec) (string, error) {
 	paths, err := episode.Find(spec, nil)
 	if err != nil {
 		return "", fmt.Errorf("no instruction given and %w", err)
 	}
-	ep, err := episode.Load(paths[0])
+	ep, err := episode.Load(ctx, paths[0])
 	if err != nil {
 		return "", err
 	}
@@ -180,7 +181,7 @@ func (a *App) newEvalMergeCmd() *cobra.Command {
 			}
 			parts := make([]*episode.EvalResult, 0, len(args))
 			for _, p := range args {
-				b, err := os.ReadFile(p)
+				b, err := readfile.Read(cmd.Context(), p, readfile.EvalResult)
 				if err != nil {
 					return fmt.Errorf("merge: %w", err)
 				}

@@ -39,7 +39,7 @@ func (a *App) newReportCmd() *cobra.Command {
 				}
 			}
 			var page bytes.Buffer
-			if err := report.Write(&page, dir); err != nil {
+			if err := report.Write(cmd.Context(), &page, dir); err != nil {
 				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
 				return exitError{code: 1}
 			}

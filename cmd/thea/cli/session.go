@@ -66,7 +66,7 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Catal
 		for i, d := range spec.Skills.Dirs {
 			dirs[i] = spec.Resolve(d)
 		}
-		sc, err := skills.Load(dirs)
+		sc, err := skills.Load(ctx, dirs)
 		if err != nil {
 			return nil, fmt.Errorf("skills: %w", err)
 		}

@@ -30,12 +30,12 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema()})
+			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema(), Context: cmd.Context()})
 			failed := spec == nil
 			var sum policies.TestSummary
 			if spec != nil {
 				diags = spec.Warnings
-				if sk := skillDiagnostics(spec); len(sk) > 0 {
+				if sk := skillDiagnostics(cmd.Context(), spec); len(sk) > 0 {
 					failed, diags = true, append(diags, sk...)
 				}
 				if a.RuleTests != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -13,7 +14,7 @@ import (
 // position in the spec; the message names the file and line. A dir that does
 // not exist is schema's diagnostic already. The check lives here, beside the
 // rule tests, because schema must not import skills (skills imports engine).
-func skillDiagnostics(s *schema.Spec) []schema.Diagnostic {
+func skillDiagnostics(ctx context.Context, s *schema.Spec) []schema.Diagnostic {
 	var diags []schema.Diagnostic
 	report := func(path string, err error) {
 		for _, e := range unjoin(err) {
@@ -27,7 +28,7 @@ func skillDiagnostics(s *schema.Spec) []schema.Diagnostic {
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			continue
 		}
-		if _, err := skills.Load([]string{abs}); err != nil {
+		if _, err := skills.Load(ctx, []string{abs}); err != nil {
 			report(path, err)
 			continue
 		}
@@ -35,7 +36,7 @@ func skillDiagnostics(s *schema.Spec) []schema.Diagnostic {
 	}
 	// Names must also be unique across dirs.
 	if len(good) > 1 {
-		if _, err := skills.Load(good); err != nil {
+		if _, err := skills.Load(ctx, good); err != nil {
 			report("skills.dirs", err)
 		}
 	}

@@ -257,7 +257,7 @@ func TestRetriesOnTheRecord(t *testing.T) {
 	if !strings.Contains(out.String(), "turn 1   retry      openai attempt 2 failed: HTTP 500: Server error one (e2e); retrying in 3ms (the server's Retry-After)") {
 		t.Fatalf("verbose trace:\n%s", out.String())
 	}
-	run, err := report.Load(filepath.Dir(mustGlob(t, filepath.Join(runs, "*", "events.jsonl"))))
+	run, err := report.Load(t.Context(), filepath.Dir(mustGlob(t, filepath.Join(runs, "*", "events.jsonl"))))
 	must(t, err)
 	var page bytes.Buffer
 	must(t, report.Render(&page, report.Build(run)))
@@ -311,7 +311,7 @@ func TestGemini3SignaturesOverTheWire(t *testing.T) {
 	if signed != g.Issued() {
 		t.Fatalf("the run log holds %d signed calls, the server signed %d", signed, g.Issued())
 	}
-	ep, err := replay.Load(mustGlob(t, filepath.Join(runs, "*", "events.jsonl")))
+	ep, err := replay.Load(t.Context(), mustGlob(t, filepath.Join(runs, "*", "events.jsonl")))
 	must(t, err)
 	replayed := 0
 	for _, c := range ep.Calls {

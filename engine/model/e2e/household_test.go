@@ -115,7 +115,7 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	for i, d := range spec.Skills.Dirs {
 		dirs[i] = filepath.Join(spec.Dir, d)
 	}
-	catalog, err := skills.Load(dirs)
+	catalog, err := skills.Load(t.Context(), dirs)
 	must(t, err)
 	h, err := engine.New(t.Context(), spec, engine.Options{
 		Catalog: c, Policy: policies.New, User: answers,

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
+	"io/fs"
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
@@ -36,16 +35,14 @@ func Provider() engine.ProviderKind {
 				c.ErrorfAtKey(".provider", "provider %q needs script: the episode to replay (its folder or its %s)", m.Provider, EventsFile)
 				return
 			}
-			p := c.Resolve(m.Script)
-			if !strings.HasSuffix(p, ".jsonl") {
-				if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
-					c.File(".script", m.Script, true) // says what is wrong with it
-					return
-				}
-				c.File(".script", strings.TrimSuffix(m.Script, "/")+"/"+EventsFile, false)
-				return
+			err := Check(c.Resolve(m.Script))
+			switch {
+			case err == nil:
+			case errors.Is(err, fs.ErrNotExist):
+				c.Errorf(".script", "episode %q does not exist (relative to the spec's directory): name its folder or its %s", m.Script, EventsFile)
+			default:
+				c.Errorf(".script", "episode %q cannot be read: %v", m.Script, err)
 			}
-			c.File(".script", m.Script, false)
 		},
 		New: New,
 	}
@@ -56,7 +53,10 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 	if cfg.Script == "" {
 		return nil, errors.New("replay provider: model.script names no episode")
 	}
-	ep, err := Load(schema.ResolvePath(dir, cfg.Script))
+	// A provider is built without a context (engine.ProviderKind.New); the
+	// reader refuses anything but a regular file within the limit, so the
+	// read cannot wait.
+	ep, err := Load(context.Background(), schema.ResolvePath(dir, cfg.Script))
 	if err != nil {
 		return nil, fmt.Errorf("replay provider: %w", err)
 	}

@@ -56,7 +56,7 @@ func Provider() engine.ProviderKind {
 				c.ErrorfAtKey(".provider", "provider %q needs script: the file of model turns", m.Provider)
 				return
 			}
-			c.File(".script", m.Script, false)
+			c.File(".script", m.Script, readfile.Script)
 		},
 		New: New,
 	}
@@ -69,7 +69,10 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 		return nil, errors.New("script provider: model.script names no file")
 	}
 	path := schema.ResolvePath(dir, cfg.Script)
-	b, err := readfile.Read(path, readfile.MaxScript)
+	// A provider is built without a context (engine.ProviderKind.New); the
+	// reader refuses anything but a regular file within the limit, so the
+	// read cannot wait.
+	b, err := readfile.Read(context.Background(), path, readfile.Script)
 	if err != nil {
 		return nil, fmt.Errorf("script provider: %w", err)
 	}
