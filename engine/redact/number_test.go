@@ -100,7 +100,7 @@ func TestValueRedactsNumbersInsideStructs(t *testing.T) {
 func TestNumberCheckAllocations(t *testing.T) {
 	v := map[string]any{"a": []any{"b", 1.5, 42.0, int64(7)}}
 	letters := redact.New([]string{"sk-live-7f3a9c1d"}, []*regexp.Regexp{regexp.MustCompile(`pw-[0-9]+`)})
-	if n := testing.AllocsPerRun(100, func() { redact.Value(letters, v) }); n > 1 {
+	if n := testing.AllocsPerRun(100, func() { redact.Value(letters, v) }); n > 1 && !raceEnabled {
 		t.Errorf("%v allocations with patterns no number can match", n)
 	}
 	digits := redact.New(nil, []*regexp.Regexp{regexp.MustCompile(`4111[0-9]{12}`)})

@@ -123,7 +123,7 @@ func TestValueUnchangedIsShared(t *testing.T) {
 	if out != in {
 		t.Error("an unchanged pointer was copied")
 	}
-	if n := testing.AllocsPerRun(100, func() { redact.Value(r, *in) }); n > 1 {
+	if n := testing.AllocsPerRun(100, func() { redact.Value(r, *in) }); n > 1 && !raceEnabled {
 		t.Errorf("%v allocations for a value with nothing to redact", n)
 	}
 	var none *redact.Redactor
