@@ -1,0 +1,304 @@
+package serve
+
+import (
+	"container/list"
+	"context"
+	"net"
+	"net/http"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+)
+
+// Connection bounds. Who a client is becomes known only after its request
+// headers are read (the bearer token, or, without one, a loopback Host), so
+// every connection starts unproven and counts against two small pools: the
+// unproven connections of one client address, and those of all clients.
+// A full pool makes room by closing its oldest connection, never by
+// refusing the new one: a stalled client has held its slot longest, while
+// the operator's new connection sends its headers at once and is proven
+// before many more arrive. A connection that has carried an authorized
+// request is proven and leaves the pools; only the total bound counts it,
+// and at that bound an unproven connection goes first, then a proven one
+// idle between requests, then a proven one still stalled in its body; one
+// being served (an event stream, a handler) is never closed. Accept never
+// stops, and the total stays well below the open-file limit.
+
+// limits are the resolved bounds of a connLimiter.
+type limits struct {
+	total    int // open connections, proven or not
+	unproven int // connections that have not carried an authorized request
+	perIP    int // unproven connections of one client address
+}
+
+// Connection bound defaults.
+const (
+	defaultMaxConns      = 4096
+	defaultMaxConnsPerIP = 256
+)
+
+// resolveLimits fills the defaults and keeps the total below half the
+// open-file limit (0 when unknown): the session's back-ends, run logs and
+// the listener need descriptors too.
+func resolveLimits(cfg Config, fileLimit uint64) limits {
+	l := limits{total: cfg.MaxConns, perIP: cfg.MaxConnsPerIP}
+	if l.total <= 0 {
+		l.total = defaultMaxConns
+	}
+	if half := fileLimit / 2; fileLimit > 0 && uint64(l.total) > half {
+		l.total = int(max(half, 2))
+	}
+	// An eighth of the total is never taken by unproven connections.
+	l.unproven = max(l.total-l.total/8, 1)
+	if l.perIP <= 0 {
+		l.perIP = defaultMaxConnsPerIP
+	}
+	l.perIP = min(l.perIP, l.unproven)
+	return l
+}
+
+// connLimiter is a net.Listener that holds at most limits.total
+// connections, closing older unproven ones to admit new ones.
+type connLimiter struct {
+	net.Listener
+	lim limits
+
+	mu       sync.Mutex
+	seq      uint64
+	open     int
+	unproven list.List // *trackedConn, oldest first
+	byIP     map[netip.Addr]*list.List
+	proven   map[*trackedConn]struct{}
+
+	shed atomic.Int64 // connections closed or refused to keep the bounds
+}
+
+func newConnLimiter(ln net.Listener, lim limits) *connLimiter {
+	return &connLimiter{Listener: ln, lim: lim, byIP: map[netip.Addr]*list.List{}, proven: map[*trackedConn]struct{}{}}
+}
+
+// trackedConn is one connection the limiter counts. Its fields other than
+// Conn and key are guarded by the limiter's mutex.
+type trackedConn struct {
+	net.Conn
+	l   *connLimiter
+	key netip.Addr
+
+	seq       uint64
+	tracked   bool
+	proven    bool
+	idle      bool // between requests (http.StateIdle)
+	inBody    bool // reading a request body
+	all, mine *list.Element
+}
+
+// Accept returns the next connection within the bounds; it closes older
+// connections to make room and returns an error only from the listener.
+func (l *connLimiter) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		tc, shed := l.admit(c)
+		for _, v := range shed {
+			_ = v.Conn.Close() // its reader ends; nothing to tell a stalled client
+		}
+		l.shed.Add(int64(len(shed)))
+		if tc != nil {
+			return tc, nil
+		}
+	}
+}
+
+// admit counts c, choosing the connections to close to make room; a nil
+// connection means c itself is among them (every slot is being served).
+func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
+	tc := &trackedConn{Conn: c, l: l, key: clientKey(c.RemoteAddr())}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var shed []*trackedConn
+	drop := func(v *trackedConn) {
+		l.untrackLocked(v)
+		shed = append(shed, v)
+	}
+	if q := l.byIP[tc.key]; q != nil && q.Len() >= l.lim.perIP {
+		drop(q.Front().Value.(*trackedConn))
+	}
+	if l.unproven.Len() >= l.lim.unproven {
+		drop(l.unproven.Front().Value.(*trackedConn))
+	}
+	if l.open >= l.lim.total {
+		var v *trackedConn
+		if front := l.unproven.Front(); front != nil {
+			v = front.Value.(*trackedConn)
+		} else {
+			v = l.provenVictimLocked()
+		}
+		if v == nil {
+			return nil, append(shed, tc)
+		}
+		drop(v)
+	}
+	l.seq++
+	tc.seq, tc.tracked = l.seq, true
+	l.open++
+	tc.all = l.unproven.PushBack(tc)
+	q := l.byIP[tc.key]
+	if q == nil {
+		q = list.New()
+		l.byIP[tc.key] = q
+	}
+	tc.mine = q.PushBack(tc)
+	return tc, shed
+}
+
+// provenVictimLocked picks the proven connection to close at the total
+// bound: the oldest idle one, else the oldest stalled in its body; nil when
+// every one is being served.
+func (l *connLimiter) provenVictimLocked() *trackedConn {
+	var idle, body *trackedConn
+	for c := range l.proven {
+		switch {
+		case c.idle && (idle == nil || c.seq < idle.seq):
+			idle = c
+		case c.inBody && (body == nil || c.seq < body.seq):
+			body = c
+		}
+	}
+	if idle != nil {
+		return idle
+	}
+	return body
+}
+
+// untrackLocked stops counting c; it is idempotent.
+func (l *connLimiter) untrackLocked(c *trackedConn) {
+	if !c.tracked {
+		return
+	}
+	c.tracked = false
+	l.open--
+	if c.proven {
+		delete(l.proven, c)
+		return
+	}
+	l.unlinkLocked(c)
+}
+
+// unlinkLocked removes an unproven c from the pools.
+func (l *connLimiter) unlinkLocked(c *trackedConn) {
+	l.unproven.Remove(c.all)
+	if q := l.byIP[c.key]; q != nil {
+		q.Remove(c.mine)
+		if q.Len() == 0 {
+			delete(l.byIP, c.key)
+		}
+	}
+	c.all, c.mine = nil, nil
+}
+
+// Close stops counting the connection and closes it.
+func (c *trackedConn) Close() error {
+	c.l.mu.Lock()
+	c.l.untrackLocked(c)
+	c.l.mu.Unlock()
+	return c.Conn.Close()
+}
+
+// prove marks the connection as having carried an authorized request: it
+// leaves the unproven pools. A nil c (a handler served without the
+// limiter) is a no-op, like the other methods.
+func (c *trackedConn) prove() {
+	if c == nil {
+		return
+	}
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	if !c.tracked || c.proven {
+		return
+	}
+	c.l.unlinkLocked(c)
+	c.proven = true
+	c.l.proven[c] = struct{}{}
+}
+
+// readingBody records whether the connection waits for a request body.
+func (c *trackedConn) readingBody(on bool) {
+	if c == nil {
+		return
+	}
+	c.l.mu.Lock()
+	c.inBody = on
+	c.l.mu.Unlock()
+}
+
+// connState is the http.Server's ConnState hook: it records which proven
+// connections are idle between requests.
+func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
+	tc, ok := c.(*trackedConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	tc.idle = st == http.StateIdle
+	l.mu.Unlock()
+}
+
+// closeUnproven closes every connection that has not carried an
+// authorized request.
+func (l *connLimiter) closeUnproven() {
+	l.mu.Lock()
+	var shed []*trackedConn
+	for e := l.unproven.Front(); e != nil; {
+		c := e.Value.(*trackedConn)
+		e = e.Next()
+		l.untrackLocked(c)
+		shed = append(shed, c)
+	}
+	l.mu.Unlock()
+	for _, c := range shed {
+		_ = c.Conn.Close()
+	}
+	l.shed.Add(int64(len(shed)))
+}
+
+// counts reports the open and the unproven connections.
+func (l *connLimiter) counts() (open, unproven int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.open, l.unproven.Len()
+}
+
+// connKey is the request-context key of the request's trackedConn.
+type connKey struct{}
+
+// withConn is the http.Server's ConnContext hook.
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	if tc, ok := c.(*trackedConn); ok {
+		return context.WithValue(ctx, connKey{}, tc)
+	}
+	return ctx
+}
+
+// connOf is the request's connection, nil when the server has no limiter.
+func connOf(r *http.Request) *trackedConn {
+	tc, _ := r.Context().Value(connKey{}).(*trackedConn)
+	return tc
+}
+
+// clientKey is the address a per-client bound counts: an IPv4 address, or
+// an IPv6 client's /64 (one host commonly holds a whole /64).
+func clientKey(a net.Addr) netip.Addr {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return netip.Addr{}
+	}
+	ip := tcp.AddrPort().Addr().Unmap().WithZone("")
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.Addr()
+		}
+	}
+	return ip
+}
