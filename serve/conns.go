@@ -8,21 +8,25 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Connection bounds. Who a client is becomes known only after its request
 // headers are read (the bearer token, or, without one, a loopback Host), so
-// every connection starts unproven and counts against two small pools: the
+// every connection starts unproven and counts against two pools: the
 // unproven connections of one client address, and those of all clients.
 // A full pool makes room by closing its oldest connection, never by
 // refusing the new one: a stalled client has held its slot longest, while
 // the operator's new connection sends its headers at once and is proven
 // before many more arrive. A connection that has carried an authorized
-// request is proven and leaves the pools; only the total bound counts it,
-// and at that bound an unproven connection goes first, then a proven one
-// idle between requests, then a proven one still stalled in its body; one
-// being served (an event stream, a handler) is never closed. Accept never
-// stops, and the total stays well below the open-file limit.
+// request is proven and leaves the pools; only the total bound counts it.
+// At that bound the connection that has waited longest without being
+// served gives way: an unproven one, or a proven one idle between requests
+// or stalled in its body. So a fresh connection is never closed for a
+// stalled one, whoever holds the stalled ones (without a token every
+// loopback client is trusted). A connection being served (an event stream,
+// a handler) is never closed; when every slot is, the new connection is.
+// Accept never stops, and the total stays well below the open-file limit.
 
 // limits are the resolved bounds of a connLimiter.
 type limits struct {
@@ -64,17 +68,19 @@ type connLimiter struct {
 	lim limits
 
 	mu       sync.Mutex
-	seq      uint64
 	open     int
 	unproven list.List // *trackedConn, oldest first
 	byIP     map[netip.Addr]*list.List
-	proven   map[*trackedConn]struct{}
+	// waiting holds the proven connections idle between requests or
+	// stalled in a body, longest waiting first: each joins at the back
+	// when it starts to wait.
+	waiting list.List
 
 	shed atomic.Int64 // connections closed or refused to keep the bounds
 }
 
 func newConnLimiter(ln net.Listener, lim limits) *connLimiter {
-	return &connLimiter{Listener: ln, lim: lim, byIP: map[netip.Addr]*list.List{}, proven: map[*trackedConn]struct{}{}}
+	return &connLimiter{Listener: ln, lim: lim, byIP: map[netip.Addr]*list.List{}}
 }
 
 // trackedConn is one connection the limiter counts. Its fields other than
@@ -84,12 +90,12 @@ type trackedConn struct {
 	l   *connLimiter
 	key netip.Addr
 
-	seq       uint64
 	tracked   bool
 	proven    bool
-	idle      bool // between requests (http.StateIdle)
-	inBody    bool // reading a request body
-	all, mine *list.Element
+	inBody    bool          // reading a request body
+	since     time.Time     // accepted, or began to wait (proven)
+	all, mine *list.Element // in the unproven pools
+	wait      *list.Element // in waiting
 }
 
 // Accept returns the next connection within the bounds; it closes older
@@ -114,7 +120,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 // admit counts c, choosing the connections to close to make room; a nil
 // connection means c itself is among them (every slot is being served).
 func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
-	tc := &trackedConn{Conn: c, l: l, key: clientKey(c.RemoteAddr())}
+	tc := &trackedConn{Conn: c, l: l, key: clientKey(c.RemoteAddr()), since: time.Now()}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var shed []*trackedConn
@@ -130,18 +136,20 @@ func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
 	}
 	if l.open >= l.lim.total {
 		var v *trackedConn
-		if front := l.unproven.Front(); front != nil {
+		if front := l.waiting.Front(); front != nil {
 			v = front.Value.(*trackedConn)
-		} else {
-			v = l.provenVictimLocked()
+		}
+		if front := l.unproven.Front(); front != nil {
+			if u := front.Value.(*trackedConn); v == nil || !u.since.After(v.since) {
+				v = u
+			}
 		}
 		if v == nil {
 			return nil, append(shed, tc)
 		}
 		drop(v)
 	}
-	l.seq++
-	tc.seq, tc.tracked = l.seq, true
+	tc.tracked = true
 	l.open++
 	tc.all = l.unproven.PushBack(tc)
 	q := l.byIP[tc.key]
@@ -153,25 +161,6 @@ func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
 	return tc, shed
 }
 
-// provenVictimLocked picks the proven connection to close at the total
-// bound: the oldest idle one, else the oldest stalled in its body; nil when
-// every one is being served.
-func (l *connLimiter) provenVictimLocked() *trackedConn {
-	var idle, body *trackedConn
-	for c := range l.proven {
-		switch {
-		case c.idle && (idle == nil || c.seq < idle.seq):
-			idle = c
-		case c.inBody && (body == nil || c.seq < body.seq):
-			body = c
-		}
-	}
-	if idle != nil {
-		return idle
-	}
-	return body
-}
-
 // untrackLocked stops counting c; it is idempotent.
 func (l *connLimiter) untrackLocked(c *trackedConn) {
 	if !c.tracked {
@@ -180,10 +169,22 @@ func (l *connLimiter) untrackLocked(c *trackedConn) {
 	c.tracked = false
 	l.open--
 	if c.proven {
-		delete(l.proven, c)
+		l.setWaitingLocked(c, false)
 		return
 	}
 	l.unlinkLocked(c)
+}
+
+// setWaitingLocked puts a proven c at the back of waiting, or takes it out.
+func (l *connLimiter) setWaitingLocked(c *trackedConn, on bool) {
+	if c.wait != nil {
+		l.waiting.Remove(c.wait)
+		c.wait = nil
+	}
+	if on && c.tracked && c.proven {
+		c.since = time.Now()
+		c.wait = l.waiting.PushBack(c)
+	}
 }
 
 // unlinkLocked removes an unproven c from the pools.
@@ -220,7 +221,6 @@ func (c *trackedConn) prove() {
 	}
 	c.l.unlinkLocked(c)
 	c.proven = true
-	c.l.proven[c] = struct{}{}
 }
 
 // readingBody records whether the connection waits for a request body.
@@ -229,8 +229,9 @@ func (c *trackedConn) readingBody(on bool) {
 		return
 	}
 	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
 	c.inBody = on
-	c.l.mu.Unlock()
+	c.l.setWaitingLocked(c, on)
 }
 
 // connState is the http.Server's ConnState hook: it records which proven
@@ -241,20 +242,25 @@ func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
 		return
 	}
 	l.mu.Lock()
-	tc.idle = st == http.StateIdle
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	l.setWaitingLocked(tc, st == http.StateIdle)
 }
 
-// closeUnproven closes every connection that has not carried an
-// authorized request.
-func (l *connLimiter) closeUnproven() {
+// closeStalled closes every connection that has not carried an authorized
+// request, or waits for a body (http.Server.Shutdown would wait for it).
+func (l *connLimiter) closeStalled() {
 	l.mu.Lock()
 	var shed []*trackedConn
-	for e := l.unproven.Front(); e != nil; {
-		c := e.Value.(*trackedConn)
-		e = e.Next()
+	for e := l.unproven.Front(); e != nil; e = e.Next() {
+		shed = append(shed, e.Value.(*trackedConn))
+	}
+	for e := l.waiting.Front(); e != nil; e = e.Next() {
+		if c := e.Value.(*trackedConn); c.inBody {
+			shed = append(shed, c)
+		}
+	}
+	for _, c := range shed {
 		l.untrackLocked(c)
-		shed = append(shed, c)
 	}
 	l.mu.Unlock()
 	for _, c := range shed {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package serve
 
 import (
@@ -253,9 +255,10 @@ func TestConnBounds(t *testing.T) {
 	}
 }
 
-// At the total bound with no unproven connection, an idle proven one gives
-// way first, then one stalled in its body; one being served (an event
-// stream) never does, and a new connection is then refused instead.
+// At the total bound with no unproven connection, the proven one that has
+// waited longest (idle, or stalled in its body) gives way; one being served
+// (an event stream) never does, and a new connection is then refused
+// instead.
 func TestConnBoundsKeepServedConnections(t *testing.T) {
 	f := start(t, "", `
 - tool_calls: [{name: query_user, arguments: {question: "Anyone?"}}]
@@ -292,9 +295,7 @@ func TestConnBoundsKeepServedConnections(t *testing.T) {
 	if closed, got := closedWithin(t, b1, testtime.Scale(time.Second)); !closed || got != "" {
 		t.Fatalf("the older stalled body: closed %v, read %q", closed, got)
 	}
-	if closed, _ := closedWithin(t, b2, 0); closed {
-		t.Fatal("the newer stalled body was closed too")
-	}
+	f.waitConns(1, 0) // b2 is held still; the operator's connection is gone
 	b2.Close()
 	f.waitConns(0, 0)
 

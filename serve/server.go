@@ -144,9 +144,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	case serveErr = <-served:
 	}
 	s.shutdown()
-	// Stalled clients that never proved themselves do not hold shutdown
-	// for its grace period.
-	lim.closeUnproven()
+	// Stalled clients do not hold shutdown for its grace period.
+	lim.closeStalled()
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownGrace)
 	defer cancel()
 	errs := []error{}
@@ -294,16 +293,27 @@ func (s *Server) task(id int) (*taskRun, bool) {
 
 // Status is GET /v1/status.
 type Status struct {
-	State   string    `json:"state"` // idle | running | closing
-	Task    *TaskView `json:"task,omitempty"`
-	Pending []Pending `json:"pending"`
-	Tasks   []int     `json:"tasks"` // ids whose events are still readable
+	State       string       `json:"state"` // idle | running | closing
+	Task        *TaskView    `json:"task,omitempty"`
+	Pending     []Pending    `json:"pending"`
+	Tasks       []int        `json:"tasks"`                 // ids whose events are still readable
+	Connections *Connections `json:"connections,omitempty"` // once serving
+}
+
+// Connections is what the server holds against its connection bounds.
+type Connections struct {
+	Open     int `json:"open"`
+	Unproven int `json:"unproven"` // not yet carried an authorized request
+	Max      int `json:"max"`
+	// ClosedAtBounds counts the connections closed (or refused) to keep
+	// the bounds since the server started.
+	ClosedAtBounds int64 `json:"closed_at_bounds"`
 }
 
 func (s *Server) status() Status {
 	s.mu.Lock()
 	st := Status{State: "idle", Tasks: slices.Clone(s.order)}
-	cur := s.current
+	cur, lim := s.current, s.conns
 	var last *taskRun
 	if n := len(s.order); n > 0 {
 		last = s.tasks[s.order[n-1]]
@@ -320,6 +330,10 @@ func (s *Server) status() Status {
 		st.Task = &v
 	}
 	st.Pending = s.user.List()
+	if lim != nil {
+		open, unproven := lim.counts()
+		st.Connections = &Connections{Open: open, Unproven: unproven, Max: lim.lim.total, ClosedAtBounds: lim.shed.Load()}
+	}
 	if st.Tasks == nil {
 		st.Tasks = []int{}
 	}
