@@ -19,8 +19,9 @@ import (
 const maxBody = 64 << 10
 
 // admitted runs once a request has passed the token and browser checks:
-// its connection is proven (it leaves the unproven pools), and its body is
-// read whole, within BodyTimeout and maxBody, before any handler sees it.
+// its connection is proven (it leaves the unproven pools), its body is
+// read whole, within BodyTimeout and maxBody, and only then is it served
+// (no longer a stalled connection a bound may close).
 // A client that declares a body and does not send it is answered 408 and
 // dropped when the timeout ends.
 func (s *Server) admitted(next http.Handler) http.Handler {
@@ -28,9 +29,7 @@ func (s *Server) admitted(next http.Handler) http.Handler {
 		c := connOf(r)
 		c.prove()
 		if r.ContentLength != 0 { // declared, or chunked (-1)
-			c.readingBody(true)
 			b, err := readBody(w, r, s.cfg.BodyTimeout)
-			c.readingBody(false)
 			if err != nil {
 				var tooBig *http.MaxBytesError
 				var ne net.Error
@@ -46,6 +45,7 @@ func (s *Server) admitted(next http.Handler) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(b))
 		}
+		c.served()
 		next.ServeHTTP(w, r)
 	})
 }

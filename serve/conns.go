@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Connection bounds. Who a client is becomes known only after its request
@@ -21,12 +20,13 @@ import (
 // before many more arrive. A connection that has carried an authorized
 // request is proven and leaves the pools; only the total bound counts it.
 // At that bound the connection that has waited longest without being
-// served gives way: an unproven one, or a proven one idle between requests
-// or stalled in its body. So a fresh connection is never closed for a
-// stalled one, whoever holds the stalled ones (without a token every
-// loopback client is trusted). A connection being served (an event stream,
-// a handler) is never closed; when every slot is, the new connection is.
-// Accept never stops, and the total stays well below the open-file limit.
+// served gives way: since it connected, or since its last answer, it has
+// sent no request, or not all of one (its headers, or a body it declared).
+// So a fresh connection is never closed for a stalled one, whoever holds
+// the stalled ones (without a token every loopback client is trusted). A
+// connection being served (an event stream, a handler) is never closed;
+// when every slot is, the new connection is. Accept never stops, and the
+// total stays well below the open-file limit.
 
 // limits are the resolved bounds of a connLimiter.
 type limits struct {
@@ -62,7 +62,7 @@ func resolveLimits(cfg Config, fileLimit uint64) limits {
 }
 
 // connLimiter is a net.Listener that holds at most limits.total
-// connections, closing older unproven ones to admit new ones.
+// connections, closing the longest-stalled ones to admit new ones.
 type connLimiter struct {
 	net.Listener
 	lim limits
@@ -71,10 +71,10 @@ type connLimiter struct {
 	open     int
 	unproven list.List // *trackedConn, oldest first
 	byIP     map[netip.Addr]*list.List
-	// waiting holds the proven connections idle between requests or
-	// stalled in a body, longest waiting first: each joins at the back
-	// when it starts to wait.
-	waiting list.List
+	// stalled holds every connection not being served, longest waiting
+	// first: each joins at the back when it connects or its answer ends,
+	// and leaves when a request of it is admitted and its body read.
+	stalled list.List
 
 	shed atomic.Int64 // connections closed or refused to keep the bounds
 }
@@ -92,10 +92,8 @@ type trackedConn struct {
 
 	tracked   bool
 	proven    bool
-	inBody    bool          // reading a request body
-	since     time.Time     // accepted, or began to wait (proven)
 	all, mine *list.Element // in the unproven pools
-	wait      *list.Element // in waiting
+	stall     *list.Element // in stalled
 }
 
 // Accept returns the next connection within the bounds; it closes older
@@ -120,7 +118,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 // admit counts c, choosing the connections to close to make room; a nil
 // connection means c itself is among them (every slot is being served).
 func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
-	tc := &trackedConn{Conn: c, l: l, key: clientKey(c.RemoteAddr()), since: time.Now()}
+	tc := &trackedConn{Conn: c, l: l, key: clientKey(c.RemoteAddr())}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var shed []*trackedConn
@@ -135,22 +133,15 @@ func (l *connLimiter) admit(c net.Conn) (*trackedConn, []*trackedConn) {
 		drop(l.unproven.Front().Value.(*trackedConn))
 	}
 	if l.open >= l.lim.total {
-		var v *trackedConn
-		if front := l.waiting.Front(); front != nil {
-			v = front.Value.(*trackedConn)
-		}
-		if front := l.unproven.Front(); front != nil {
-			if u := front.Value.(*trackedConn); v == nil || !u.since.After(v.since) {
-				v = u
-			}
-		}
-		if v == nil {
+		front := l.stalled.Front()
+		if front == nil {
 			return nil, append(shed, tc)
 		}
-		drop(v)
+		drop(front.Value.(*trackedConn))
 	}
 	tc.tracked = true
 	l.open++
+	tc.stall = l.stalled.PushBack(tc)
 	tc.all = l.unproven.PushBack(tc)
 	q := l.byIP[tc.key]
 	if q == nil {
@@ -168,22 +159,17 @@ func (l *connLimiter) untrackLocked(c *trackedConn) {
 	}
 	c.tracked = false
 	l.open--
-	if c.proven {
-		l.setWaitingLocked(c, false)
-		return
+	l.unstallLocked(c)
+	if !c.proven {
+		l.unlinkLocked(c)
 	}
-	l.unlinkLocked(c)
 }
 
-// setWaitingLocked puts a proven c at the back of waiting, or takes it out.
-func (l *connLimiter) setWaitingLocked(c *trackedConn, on bool) {
-	if c.wait != nil {
-		l.waiting.Remove(c.wait)
-		c.wait = nil
-	}
-	if on && c.tracked && c.proven {
-		c.since = time.Now()
-		c.wait = l.waiting.PushBack(c)
+// unstallLocked takes c out of the stalled list.
+func (l *connLimiter) unstallLocked(c *trackedConn) {
+	if c.stall != nil {
+		l.stalled.Remove(c.stall)
+		c.stall = nil
 	}
 }
 
@@ -223,41 +209,40 @@ func (c *trackedConn) prove() {
 	c.proven = true
 }
 
-// readingBody records whether the connection waits for a request body.
-func (c *trackedConn) readingBody(on bool) {
+// served records that a request of the connection is being served (its
+// body, if any, read): it is not stalled until its answer ends.
+func (c *trackedConn) served() {
 	if c == nil {
 		return
 	}
 	c.l.mu.Lock()
 	defer c.l.mu.Unlock()
-	c.inBody = on
-	c.l.setWaitingLocked(c, on)
+	c.l.unstallLocked(c)
 }
 
-// connState is the http.Server's ConnState hook: it records which proven
-// connections are idle between requests.
+// connState is the http.Server's ConnState hook: a connection whose answer
+// has ended waits again, from now.
 func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
 	tc, ok := c.(*trackedConn)
-	if !ok {
+	if !ok || st != http.StateIdle {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.setWaitingLocked(tc, st == http.StateIdle)
+	l.unstallLocked(tc)
+	if tc.tracked {
+		tc.stall = l.stalled.PushBack(tc)
+	}
 }
 
-// closeStalled closes every connection that has not carried an authorized
-// request, or waits for a body (http.Server.Shutdown would wait for it).
+// closeStalled closes every connection not being served, which
+// http.Server.Shutdown would otherwise wait for (one that never sends its
+// headers or body) or close itself (idle ones).
 func (l *connLimiter) closeStalled() {
 	l.mu.Lock()
 	var shed []*trackedConn
-	for e := l.unproven.Front(); e != nil; e = e.Next() {
+	for e := l.stalled.Front(); e != nil; e = e.Next() {
 		shed = append(shed, e.Value.(*trackedConn))
-	}
-	for e := l.waiting.Front(); e != nil; e = e.Next() {
-		if c := e.Value.(*trackedConn); c.inBody {
-			shed = append(shed, c)
-		}
 	}
 	for _, c := range shed {
 		l.untrackLocked(c)
