@@ -14,10 +14,11 @@ import (
 )
 
 // newServeCmd: `thea serve --spec FILE [--addr HOST:PORT] [--token-env
-// NAME]` serves one session over HTTP and Server-Sent Events until
-// interrupted. Off loopback it refuses to start without a bearer token,
-// which is read from the environment variable --token-env names, never from
-// the command line (argv is visible to every user of the machine).
+// NAME] [--max-conns N] [--max-conns-per-ip N]` serves one session over
+// HTTP and Server-Sent Events until interrupted. Off loopback it refuses to
+// start without a bearer token, which is read from the environment variable
+// --token-env names, never from the command line (argv is visible to every
+// user of the machine).
 func (a *App) newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME] [--max-conns N] [--max-conns-per-ip N]",

@@ -361,3 +361,13 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// A negative bound is a usage error, before anything starts.
+func TestServeBoundFlags(t *testing.T) {
+	for _, args := range [][]string{{"--max-conns", "-1"}, {"--max-conns-per-ip", "-5"}} {
+		code, _, errs := run(t, append([]string{"serve", "--spec", householdSpec}, args...)...)
+		if code != 2 || !strings.Contains(errs, "want positive bounds") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+}
