@@ -283,4 +283,8 @@ func (h *Harness) Spec() *schema.Spec { return h.spec }
 // Tools lists the registered tools' names, sorted (hidden ones included).
 func (h *Harness) Tools() []string { return append([]string(nil), h.tools.names...) }
 
+// Redactor is the session's redactor (declared secrets, redact patterns),
+// for what a host shows outside the event bus, such as a server's views.
+func (h *Harness) Redactor() *redact.Redactor { return h.redactor }
+
 func (h *Harness) readEnv(name string) string { return os.Getenv(name) }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 )
 
 // MinTokenLen is the shortest bearer token accepted: a short token on a
@@ -50,7 +51,9 @@ func CheckBind(addr, token string) error {
 }
 
 // requireToken wraps h so every request must carry "Authorization: Bearer
-// TOKEN"; an empty token lets every request through (loopback only).
+// TOKEN"; an empty token lets every request through (loopback only). It
+// runs before anything reads the body: a client without the token is
+// answered and its connection closed at once, whatever it declared.
 func requireToken(token string, h http.Handler) http.Handler {
 	if token == "" {
 		return h
@@ -60,7 +63,7 @@ func requireToken(token string, h http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="thea"`)
-			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token (Authorization: Bearer ...)")
+			refuse(w, http.StatusUnauthorized, "missing or wrong bearer token (Authorization: Bearer ...)")
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -75,19 +78,32 @@ func requireToken(token string, h http.Handler) http.Handler {
 func browserGuard(token string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token == "" && !IsLoopback(hostPort(r.Host)) {
-			writeError(w, http.StatusForbidden, fmt.Sprintf("Host %q is not a loopback name; without a token this server answers only "+
+			refuse(w, http.StatusForbidden, fmt.Sprintf("Host %q is not a loopback name; without a token this server answers only "+
 				"requests addressed to 127.0.0.1, [::1] or localhost", r.Host))
 			return
 		}
 		if r.Method == http.MethodPost {
 			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			if err != nil || mt != "application/json" {
-				writeError(w, http.StatusUnsupportedMediaType, "POST requests must have Content-Type: application/json")
+				refuse(w, http.StatusUnsupportedMediaType, "POST requests must have Content-Type: application/json")
 				return
 			}
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers a request the server will not serve and closes the
+// connection without reading its body. Both matter: net/http otherwise
+// drains up to 256 KiB of an unread body before it writes the answer, and
+// again when the request ends, so a client that declares a Content-Length
+// and sends nothing would hold the connection for ever.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	// A deadline in the past fails every later read at once. The error
+	// only says the writer is not a connection's (a test recorder).
+	_ = http.NewResponseController(w).SetReadDeadline(time.Unix(1, 0))
+	w.Header().Set("Connection", "close")
+	writeError(w, code, msg)
 }
 
 // hostPort gives a Host header a port when it has none, for IsLoopback.

@@ -5,18 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 //go:embed openapi.json
 var openAPI []byte
-
-// maxBody bounds a request body: instructions and answers are short.
-const maxBody = 64 << 10
 
 // keepAlive is how often an idle event stream gets a comment line, so
 // proxies and clients see the connection alive while the model thinks.
@@ -43,14 +41,15 @@ func (s *Server) routes() []route {
 	}
 }
 
-// Handler is the server's HTTP handler, bearer-token checked when the
-// config has a token.
+// Handler is the server's HTTP handler: the bearer token (when the config
+// has one) and the browser checks come first, then the body is read, then
+// the endpoint runs.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
 		mux.HandleFunc(r.method+" "+r.path, r.handle)
 	}
-	return requireToken(s.cfg.Token, browserGuard(s.cfg.Token, mux))
+	return requireToken(s.cfg.Token, browserGuard(s.cfg.Token, s.admitted(mux)))
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -68,35 +67,6 @@ type apiError struct {
 
 func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, apiError{Error: msg})
-}
-
-// decode reads a JSON body strictly: unknown fields and trailing data are
-// errors, so a misspelt field is not silently ignored.
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	return decodeBody(w, r, v, false)
-}
-
-// decodeBody is decode; optional accepts an empty body.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if optional && errors.Is(err, io.EOF) {
-		return true
-	}
-	if err == nil && dec.More() {
-		err = errors.New("trailing data after the JSON object")
-	}
-	if err != nil {
-		code := http.StatusBadRequest
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			code = http.StatusRequestEntityTooLarge
-		}
-		writeError(w, code, "request body: "+err.Error())
-		return false
-	}
-	return true
 }
 
 // pathID reads the {id} path value.
@@ -135,7 +105,7 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.status())
+	writeJSON(w, http.StatusOK, redact.Value(s.redactor(), s.status()))
 }
 
 // Submitted is the answer to POST /v1/tasks.
@@ -174,7 +144,7 @@ func (s *Server) handleTask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no task %d (or no longer kept)", id))
 		return
 	}
-	writeJSON(w, http.StatusOK, run.view())
+	writeJSON(w, http.StatusOK, redact.Value(s.redactor(), run.view()))
 }
 
 // handleEvents streams a task's events as Server-Sent Events from its

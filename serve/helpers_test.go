@@ -56,6 +56,7 @@ type fixture struct {
 	base   string
 	token  string
 	sess   *closeCounter
+	srv    *Server
 	cancel context.CancelFunc
 	served chan error
 }
@@ -92,7 +93,7 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	f := &fixture{t: t, base: "http://" + ln.Addr().String(), token: cfg.Token, sess: &closeCounter{Harness: h},
-		cancel: cancel, served: make(chan error, 1)}
+		srv: srv, cancel: cancel, served: make(chan error, 1)}
 	go func() { f.served <- srv.Serve(ctx, ln, f.sess) }()
 	t.Cleanup(func() {
 		cancel()
@@ -113,13 +114,30 @@ func write(t *testing.T, path, s string) {
 // do sends a request and decodes a JSON answer into out (when non-nil).
 func (f *fixture) do(method, path string, body any, out any) int {
 	f.t.Helper()
-	var rd io.Reader
+	var raw []byte
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			f.t.Fatal(err)
 		}
-		rd = bytes.NewReader(b)
+		raw = b
+	}
+	code, b := f.raw(method, path, raw)
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			f.t.Fatalf("%s %s: %d, body not JSON: %v\n%s", method, path, code, err, b)
+		}
+	}
+	return code
+}
+
+// raw sends a request with body as given (none when nil) and returns the
+// status and the answer's body.
+func (f *fixture) raw(method, path string, body []byte) (int, []byte) {
+	f.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(f.t.Context(), method, f.base+path, rd)
 	if err != nil {
@@ -140,13 +158,11 @@ func (f *fixture) do(method, path string, body any, out any) int {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			f.t.Fatalf("%s %s: %d, body not JSON: %v\n%s", method, path, resp.StatusCode, err, b)
-		}
-	}
-	return resp.StatusCode
+	return resp.StatusCode, b
 }
+
+// addr is the server's host:port.
+func (f *fixture) addr() string { return strings.TrimPrefix(f.base, "http://") }
 
 // submit starts a task and returns its id.
 func (f *fixture) submit(instruction string) int {

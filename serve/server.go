@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 // Session is what the server drives: *engine.Harness.
@@ -20,6 +21,9 @@ type Session interface {
 	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[engine.Event]
 	ResetSession() error
 	Close() error
+	// Redactor redacts what the server shows outside the event stream
+	// (status, task views), as the session redacts its events.
+	Redactor() *redact.Redactor
 }
 
 var _ Session = (*engine.Harness)(nil)
@@ -34,8 +38,24 @@ type Config struct {
 	// ShutdownGrace bounds how long shutdown waits for open requests after
 	// the task has stopped (default 5s).
 	ShutdownGrace time.Duration
-	Logger        *slog.Logger
-	Clock         func() time.Time
+	// HeaderTimeout bounds reading a request's headers (default 10s); a
+	// connection that sends none in time is closed.
+	HeaderTimeout time.Duration
+	// BodyTimeout bounds reading a request's body once its headers passed
+	// the token check (default 10s); a body not received in time is
+	// answered 408 and the connection closed.
+	BodyTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection idle this long between
+	// requests (default 2m). An event stream is never idle.
+	IdleTimeout time.Duration
+	// MaxConns bounds the open connections (default 4096, and never more
+	// than half the open-file limit); MaxConnsPerIP bounds one client
+	// address's connections that have not yet carried an authorized
+	// request (default 256). See conns.go for what gives way at a bound.
+	MaxConns, MaxConnsPerIP int
+
+	Logger *slog.Logger
+	Clock  func() time.Time
 }
 
 // Server serves one session over HTTP. Build it with New, give its User()
@@ -51,7 +71,9 @@ type Server struct {
 	order   []int // task ids, oldest first
 	nextID  int
 	closing bool
-	wg      sync.WaitGroup // the running task's goroutine
+	red     *redact.Redactor // the session's, once Serve has it
+	conns   *connLimiter     // the listener's bounds, once Serve has them
+	wg      sync.WaitGroup   // the running task's goroutine
 	baseCtx context.Context
 }
 
@@ -62,6 +84,15 @@ func New(cfg Config) *Server {
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 5 * time.Second
+	}
+	if cfg.HeaderTimeout <= 0 {
+		cfg.HeaderTimeout = 10 * time.Second
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 2 * time.Minute
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -86,17 +117,26 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	if err := CheckBind(ln.Addr().String(), s.cfg.Token); err != nil {
 		return errors.Join(err, ln.Close(), sess.Close())
 	}
+	lim := newConnLimiter(ln, resolveLimits(s.cfg, openFileLimit()))
 	s.mu.Lock()
-	s.sess, s.baseCtx = sess, ctx
+	s.sess, s.baseCtx, s.red, s.conns = sess, ctx, sess.Redactor(), lim
 	s.mu.Unlock()
+	s.cfg.Logger.Debug("serving", "max_conns", lim.lim.total, "max_unproven", lim.lim.unproven,
+		"max_unproven_per_ip", lim.lim.perIP, "header_timeout", s.cfg.HeaderTimeout,
+		"body_timeout", s.cfg.BodyTimeout, "idle_timeout", s.cfg.IdleTimeout)
 	srv := &http.Server{
-		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute, // no write timeout: an event stream lasts the task
+		Handler: s.Handler(),
+		// No ReadTimeout: it would also cut an event stream. The body's
+		// deadline is set per request once its token is checked.
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout, // no write timeout: an event stream lasts the task
+		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         lim.connState,
+		ConnContext:       withConn,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(lim) }()
 
 	var serveErr error
 	select {
@@ -104,6 +144,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	case serveErr = <-served:
 	}
 	s.shutdown()
+	// Stalled clients do not hold shutdown for its grace period.
+	lim.closeStalled()
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownGrace)
 	defer cancel()
 	errs := []error{}
@@ -116,7 +158,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	if err := sess.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("closing the session: %w", err))
 	}
+	if n := lim.shed.Load(); n > 0 {
+		s.cfg.Logger.Warn("connections were closed to keep the connection bounds (stalled or unauthenticated clients)", "closed", n)
+	}
 	return errors.Join(errs...)
+}
+
+// maxHeaderBytes bounds a request's headers (net/http's default is 1 MiB,
+// which thousands of stalled connections would multiply).
+const maxHeaderBytes = 32 << 10
+
+// redactor is the session's redactor; nil (nothing redacted) before Serve.
+func (s *Server) redactor() *redact.Redactor {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.red
 }
 
 // shutdown refuses new tasks, stops the running one and waits for it.
@@ -205,7 +261,7 @@ func (s *Server) postCurrent(name string, v any) {
 	cur := s.current
 	s.mu.Unlock()
 	if cur != nil {
-		cur.append(name, v)
+		cur.append(name, redact.Value(s.redactor(), v))
 	}
 }
 
@@ -237,16 +293,27 @@ func (s *Server) task(id int) (*taskRun, bool) {
 
 // Status is GET /v1/status.
 type Status struct {
-	State   string    `json:"state"` // idle | running | closing
-	Task    *TaskView `json:"task,omitempty"`
-	Pending []Pending `json:"pending"`
-	Tasks   []int     `json:"tasks"` // ids whose events are still readable
+	State       string       `json:"state"` // idle | running | closing
+	Task        *TaskView    `json:"task,omitempty"`
+	Pending     []Pending    `json:"pending"`
+	Tasks       []int        `json:"tasks"`                 // ids whose events are still readable
+	Connections *Connections `json:"connections,omitempty"` // once serving
+}
+
+// Connections is what the server holds against its connection bounds.
+type Connections struct {
+	Open     int `json:"open"`
+	Unproven int `json:"unproven"` // not yet carried an authorized request
+	Max      int `json:"max"`
+	// ClosedAtBounds counts the connections closed (or refused) to keep
+	// the bounds since the server started.
+	ClosedAtBounds int64 `json:"closed_at_bounds"`
 }
 
 func (s *Server) status() Status {
 	s.mu.Lock()
 	st := Status{State: "idle", Tasks: slices.Clone(s.order)}
-	cur := s.current
+	cur, lim := s.current, s.conns
 	var last *taskRun
 	if n := len(s.order); n > 0 {
 		last = s.tasks[s.order[n-1]]
@@ -263,6 +330,10 @@ func (s *Server) status() Status {
 		st.Task = &v
 	}
 	st.Pending = s.user.List()
+	if lim != nil {
+		open, unproven := lim.counts()
+		st.Connections = &Connections{Open: open, Unproven: unproven, Max: lim.lim.total, ClosedAtBounds: lim.shed.Load()}
+	}
 	if st.Tasks == nil {
 		st.Tasks = []int{}
 	}

@@ -14,13 +14,14 @@ import (
 )
 
 // newServeCmd: `thea serve --spec FILE [--addr HOST:PORT] [--token-env
-// NAME]` serves one session over HTTP and Server-Sent Events until
-// interrupted. Off loopback it refuses to start without a bearer token,
-// which is read from the environment variable --token-env names, never from
-// the command line (argv is visible to every user of the machine).
+// NAME] [--max-conns N] [--max-conns-per-ip N]` serves one session over
+// HTTP and Server-Sent Events until interrupted. Off loopback it refuses to
+// start without a bearer token, which is read from the environment variable
+// --token-env names, never from the command line (argv is visible to every
+// user of the machine).
 func (a *App) newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME]",
+		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME] [--max-conns N] [--max-conns-per-ip N]",
 		Short: "Serve a session over HTTP/SSE for a robot's app or dashboard",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -29,6 +30,10 @@ func (a *App) newServeCmd() *cobra.Command {
 				return usageError{errors.New("serve needs --spec FILE (or THEA_SERVE_SPEC)")}
 			}
 			addr := a.str(cmd, "addr")
+			maxConns, maxPerIP := a.v.GetInt(a.key(cmd, "max-conns")), a.v.GetInt(a.key(cmd, "max-conns-per-ip"))
+			if maxConns < 0 || maxPerIP < 0 {
+				return usageError{fmt.Errorf("--max-conns %d, --max-conns-per-ip %d: want positive bounds (0 for the default)", maxConns, maxPerIP)}
+			}
 			tokenEnv := a.str(cmd, "token-env")
 			token := ""
 			if tokenEnv != "" {
@@ -41,6 +46,11 @@ func (a *App) newServeCmd() *cobra.Command {
 				return exitError{code: 1}
 			}
 			logger := a.logger(slog.LevelWarn)
+			// Connections are bounded well below the open-file limit, so a
+			// flood of clients never makes accept fail; raise it first.
+			if _, err := serve.RaiseFileLimit(); err != nil {
+				logger.Warn("the open-file limit stays as it is; the connection bound follows it", "error", err)
+			}
 			c, err := a.catalog(logger, nil)
 			if err != nil {
 				return err
@@ -49,7 +59,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv := serve.New(serve.Config{Token: token, Logger: logger})
+			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP})
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
 				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User()})
 			if err != nil {
@@ -73,5 +83,7 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().String("addr", "127.0.0.1:7878", "listen address; off loopback a bearer token is required")
 	cmd.Flags().String("token-env", "THEA_SERVE_TOKEN", "environment variable holding the bearer token (at least 16 characters)")
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
+	cmd.Flags().Int("max-conns", 0, "bound on open connections (default 4096, at most half the open-file limit)")
+	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
 	return cmd
 }
