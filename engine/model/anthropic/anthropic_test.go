@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -183,13 +184,14 @@ func TestSlowAnswerPastTimeout(t *testing.T) {
 	arrived, cancelled := make(chan struct{}, 4), make(chan struct{}, 4)
 	f := wiretest.New(t, wiretest.Hang(arrived, cancelled))
 	cfg := testConfig(t, f)
-	cfg.Timeout, cfg.Retries = schema.Duration(30*time.Millisecond), 1
+	timeout := testtime.Scale(30 * time.Millisecond) // each attempt reaches the server on a loaded machine
+	cfg.Timeout, cfg.Retries = schema.Duration(timeout), 1
 	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = m.Generate(t.Context(), firstRequest())
-	if err == nil || err.Error() != "anthropic: no answer within 30ms (after 2 attempts)" || !errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || err.Error() != fmt.Sprintf("anthropic: no answer within %s (after 2 attempts)", timeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
 	wiretest.WaitCancelled(t, arrived, cancelled, 2)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -159,16 +160,22 @@ func Hang(arrived, cancelled chan<- struct{}) http.HandlerFunc {
 	}
 }
 
-// WaitCancelled fails unless the server reports a cancel for n requests.
+// WaitCancelled fails unless n requests reach the server and it reports
+// each cancelled; the bound only keeps a broken test from hanging.
 func WaitCancelled(t *testing.T, arrived, cancelled <-chan struct{}, n int) {
 	t.Helper()
+	bound := time.After(testtime.Scale(5 * time.Second))
 	for i := range n {
 		if arrived != nil {
-			<-arrived
+			select {
+			case <-arrived:
+			case <-bound:
+				t.Fatalf("request %d never reached the server", i+1)
+			}
 		}
 		select {
 		case <-cancelled:
-		case <-time.After(5 * time.Second):
+		case <-bound:
 			t.Fatalf("request %d: the server never saw it cancelled", i+1)
 		}
 	}
