@@ -93,7 +93,10 @@ func (e *events) options(url string) wire.Options {
 			e.mu.Lock()
 			e.reconnects = append(e.reconnects, r)
 			e.mu.Unlock()
-			e.reconnected <- r
+			select { // a test reads the first few; more never block the client
+			case e.reconnected <- r:
+			default:
+			}
 		},
 		Backoff: wire.Backoff{Initial: 10 * time.Millisecond, Max: 200 * time.Millisecond},
 	}

@@ -39,10 +39,15 @@ func TestDroppedSocketOrphansTheGoalAndReconnectCancelsIt(t *testing.T) {
 		ev.mu.Lock()
 		ev.disconnects = append(ev.disconnects, d)
 		ev.mu.Unlock()
-		// Down: nothing is queued for later, and the goal drives on.
+		// Down: nothing is queued for later, and the goal drives on. Only
+		// the first drop is the test's; a later one (a loaded machine can
+		// see the fake drop again) must not block the client.
 		_, err := c.CallService(t.Context(), "/dock", nil)
-		duringDrop <- err
-		stillMoving <- srv.State().Moving
+		select {
+		case duringDrop <- err:
+			stillMoving <- srv.State().Moving
+		default:
+		}
 	}
 	c = dial(t, opts)
 	if err := c.Subscribe(wait(t), wire.Subscription{Topic: "/odom", Type: rosbridgetest.TypeOdometry}); err != nil {
