@@ -116,6 +116,10 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 		}
 		matched[n.ref] = true
 		d := s.d
+		if d.ID != "" && n.id == "" {
+			n.id = d.ID
+			g.byID[d.ID] = n
+		}
 		n.class, n.room = keep(n.class, d.Class), keep(n.room, d.Room)
 		if d.Position != nil {
 			n.pos = &schema.Point{X: d.Position.X, Y: d.Position.Y}
@@ -147,12 +151,18 @@ func appendCamera(cs []string, c string) []string {
 	return append(cs, c)
 }
 
-// sameSighting finds the sighting d belongs to: same name and class, and the
-// same position (within the match radius) or, without positions, the same
-// support.
+// sameSighting finds the sighting d belongs to: the same id when both have
+// one; else same name and class, and the same position (within the match
+// radius) or, without positions, the same support.
 func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 	for _, s := range ss {
 		o := s.d
+		if o.ID != "" && d.ID != "" {
+			if o.ID == d.ID {
+				return s
+			}
+			continue
+		}
 		// One camera reporting two of a name saw two objects.
 		if o.Name != d.Name || o.Class != d.Class || d.Camera != "" && slices.Contains(s.cameras, d.Camera) {
 			continue
@@ -170,12 +180,21 @@ func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 	return nil
 }
 
-// match finds the known object a detection is: same name, a class that does
-// not conflict, not matched yet in this observation; then the closest by
+// match finds the known object a detection is. A detection with the
+// back-end's id is the object of that id; otherwise (and for an id not seen
+// yet) a candidate has the same name, a class that does not conflict, no
+// other id, and is not matched yet in this observation; then the closest by
 // position, or one whose support agrees, or the one the robot holds, or one
-// a confirmed call moved (its position unknown since). Without any of these,
-// a same-name object is another instance.
+// a confirmed call moved (its position unknown since), or, when neither
+// positions nor a support can be compared, one in the same room. Without
+// any of these, a same-name object is another instance.
 func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
+	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
+		if taken[n.ref] {
+			return nil
+		}
+		return n
+	}
 	same := g.findByName(d.Name, KindObject)
 	if len(same) == 0 {
 		return nil
@@ -184,7 +203,7 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 	var best *node
 	bestScore := 0.0
 	for _, n := range same {
-		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) {
+		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
 			continue
 		}
 		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
@@ -201,6 +220,10 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 			score, ok = matchRadiusM+0.2, true
 		case n.pos == nil && n.seen.Kind == "call":
 			score, ok = matchRadiusM+0.3, true
+		case d.Relation == "" && (d.Room == "" || n.room == "" || strings.EqualFold(d.Room, n.room)):
+			// Nothing to compare but the name, class and room: the same
+			// object, not a new one every turn.
+			score, ok = matchRadiusM+0.4, true
 		}
 		if ok && (best == nil || score < bestScore) {
 			best, bestScore = n, score
