@@ -2,6 +2,7 @@ package scenegraph
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
@@ -77,5 +78,55 @@ func TestDetectionIDKeepsIdentity(t *testing.T) {
 	}
 	if e := get(t, g, "obj:person"); e.Source != "observe/front+rear t3" {
 		t.Fatalf("one id seen by two cameras: %+v", e)
+	}
+}
+
+// A state effect updates the object a name already is (a door the cameras
+// saw), not a new container of that name; states beyond drawers are read
+// from every state.<group> that maps names to strings.
+func TestStatesOfObjects(t *testing.T) {
+	g := New(10)
+	door := schema.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
+	g.Update(&schema.Observation{Detections: []schema.Detection{door}}, 1, "observe")
+	open := compile(t, "open_door", schema.Effect{Set: "state", Of: "args.door", To: "'open'"})
+	ops, err := Evaluate(open, &schema.CheckEnv{Args: map[string]any{"door": "front_door"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := g.Apply("2/c1", Source{Kind: "call", Tool: "open_door", CallID: "c1", Turn: 2}, ops)
+	if err != nil || len(lines) != 1 || lines[0] != "obj:front_door open" {
+		t.Fatalf("apply = %q, %v", lines, err)
+	}
+	if refs := g.Refs(); slices.Contains(refs, "container:front_door") {
+		t.Fatalf("a state effect made a second ref for the door: %v", refs)
+	}
+	if e := get(t, g, "obj:front_door"); e.State != "open" {
+		t.Fatalf("door after open_door: %+v", e)
+	}
+	// The next observation reports the door closed again (state.doors), a
+	// light's state and a battery level (not a name → state map): the door
+	// takes the state, the light is a new object, the battery is no ref.
+	g.Update(&schema.Observation{Detections: []schema.Detection{door}, State: map[string]any{
+		"doors":   map[string]any{"front_door": "closed"},
+		"lights":  map[string]any{"hall_lamp": "on"},
+		"drawers": map[string]any{"top_drawer": "open"},
+		"battery": 0.8,
+		"arm":     map[string]any{"joint_temps": map[string]any{"elbow": 41.0}},
+	}}, 3, "observe")
+	if e := get(t, g, "obj:front_door"); e.State != "closed" {
+		t.Fatalf("door after state.doors: %+v", e)
+	}
+	if e := get(t, g, "obj:hall_lamp"); e.State != "on" {
+		t.Fatalf("lamp after state.lights: %+v", e)
+	}
+	if e := get(t, g, "container:top_drawer"); e.State != "open" {
+		t.Fatalf("drawer after state.drawers: %+v", e)
+	}
+	if got := g.Refs(); len(got) != 4 {
+		t.Fatalf("refs %v: want the robot, the door, the lamp and the drawer", got)
+	}
+	want := "- obj:front_door (door): closed [observe t3], room hall [observe/front t3]"
+	if b := g.Brief(BriefLimits{Detailed: 10}); !strings.Contains(b, want) {
+		t.Fatalf("Brief lacks %q:\n%s", want, b)
 	}
 }
