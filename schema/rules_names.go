@@ -26,6 +26,9 @@ type bodyNames struct {
 	// sectors maps every sector name and alias to the sector's name.
 	sectors map[string]string
 	extra   []string
+	// open accepts every sector and limit name: the embodiment is broken,
+	// so which names it declares is unknown.
+	open bool
 }
 
 func newBodyNames(e Embodiment) bodyNames {
@@ -102,13 +105,13 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		}
 		switch parent {
 		case reflect.TypeFor[ClearanceEnv]():
-			if _, ok := b.sectors[prop.Value]; ok {
+			if _, ok := b.sectors[prop.Value]; ok || b.open {
 				return reflect.TypeFor[float64](), ""
 			}
 			return nil, fmt.Sprintf("clearance has no sector %q%s; the embodiment's sectors are %s",
 				prop.Value, suggest(prop.Value, append(mapKeys(b.sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
 		case reflect.TypeFor[Limits]():
-			if slices.Contains(b.extra, prop.Value) {
+			if slices.Contains(b.extra, prop.Value) || b.open {
 				return reflect.TypeFor[float64](), ""
 			}
 			names := append(fixedLimitNames(), b.extra...)
@@ -203,13 +206,17 @@ func (b bodyNames) Visit(node *ast.Node) {
 	}
 	switch {
 	case id.Value == "clearance" && !slices.Contains(tagNames(reflect.TypeFor[ClearanceEnv]()), prop.Value):
-		if name, ok := b.sectors[prop.Value]; ok {
+		name, ok := b.sectors[prop.Value]
+		if b.open {
+			name, ok = prop.Value, true
+		}
+		if ok {
 			ast.Patch(node, &ast.MemberNode{
 				Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "clearance"}, Property: &ast.StringNode{Value: "sectors"}},
 				Property: &ast.StringNode{Value: name},
 			})
 		}
-	case id.Value == "limits" && slices.Contains(b.extra, prop.Value):
+	case id.Value == "limits" && (slices.Contains(b.extra, prop.Value) || b.open && !slices.Contains(tagNames(reflect.TypeFor[Limits]()), prop.Value)):
 		ast.Patch(node, &ast.MemberNode{
 			Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "limits"}, Property: &ast.StringNode{Value: "extra"}},
 			Property: &ast.StringNode{Value: prop.Value},
