@@ -107,6 +107,10 @@ func ruleSource(s *Spec, path string) string {
 		}
 	case len(sels) == 3 && sels[0] == "tools" && sels[2] == "check":
 		return s.Tools[sels[1]].Check
+	case len(sels) == 5 && sels[0] == "tools" && sels[2] == "verify" && sels[3] == "args":
+		if v := s.Tools[sels[1]].Verify; v != nil {
+			return v.Args[sels[4]]
+		}
 	case len(sels) == 5 && sels[0] == "tools" && sels[2] == "effects":
 		effs := s.Tools[sels[1]].Effects
 		if i, ok := idx(sels[3], len(effs)); ok {

@@ -72,6 +72,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
+		l.checkArgReads(s)
 	}
 	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {
