@@ -90,6 +90,21 @@ func alignPos(lines []string, lit Pos, src string, line, col int) (Pos, bool) {
 			if n >= len(want) {
 				return Pos{}, false
 			}
+			if quote == '"' && strings.HasPrefix(text[i:], `\(`) {
+				// A CUE interpolation: its value's length is unknown, so the
+				// literal text after it is found in the expression instead. A
+				// mistake inside the interpolated text is at the \(.
+				end, next, ok := interpolationEnd(text, i, want[n:])
+				if !ok {
+					return Pos{}, false
+				}
+				if skip < n+next {
+					return Pos{File: lit.File, Line: ln + 1, Col: i + 1}, true
+				}
+				n += next
+				i = end
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch {
 			case r == want[n]:
@@ -105,6 +120,45 @@ func alignPos(lines []string, lit Pos, src string, line, col int) (Pos, bool) {
 		}
 	}
 	return Pos{}, false
+}
+
+// interpolationEnd reads the CUE interpolation \( … ) starting at text[i]:
+// end is the index of its closing parenthesis, next how many runes of want
+// its value stands for (found by where the literal text after it, up to the
+// next interpolation or the closing quote, comes in want).
+func interpolationEnd(text string, i int, want []rune) (end, next int, ok bool) {
+	depth := 0
+	end = -1
+	for j := i + 1; j < len(text); j++ {
+		if text[j] == '(' {
+			depth++
+		} else if text[j] == ')' {
+			if depth--; depth == 0 {
+				end = j
+				break
+			}
+		}
+	}
+	if end < 0 {
+		return 0, 0, false
+	}
+	after := text[end+1:]
+	if k := strings.Index(after, `\(`); k >= 0 {
+		after = after[:k]
+	}
+	if k := strings.IndexByte(after, '"'); k >= 0 {
+		after = after[:k]
+	}
+	frag := []rune(strings.Join(strings.Fields(after), ""))
+	if len(frag) == 0 {
+		return end, len(want), true
+	}
+	for k := 0; k+len(frag) <= len(want); k++ {
+		if string(want[k:k+len(frag)]) == string(frag) {
+			return end, k, true
+		}
+	}
+	return 0, 0, false
 }
 
 // nonSpace counts the runes of s other than white space.
