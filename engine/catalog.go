@@ -91,6 +91,9 @@ type ToolsetKind struct {
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
 	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
+	// Args lists a tool's arguments without starting the toolset (see
+	// schema.Descriptor.Args); nil means only a live listing can tell.
+	Args func(ts schema.Toolset, tool string) (args []string, known bool)
 	// New starts one toolset. Every tool it returns is guarded: arguments
 	// validated against the inputSchema, panics recovered, the contract's
 	// timeout applied. Close on the toolset releases what it owns.
@@ -99,7 +102,7 @@ type ToolsetKind struct {
 
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides}
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the

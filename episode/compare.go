@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -60,10 +61,16 @@ func project(kind engine.EventKind, raw []byte) (Step, bool, error) {
 		// run's. How the task ended is the harness's.
 		out["done"] = map[string]any{"reason": d["reason"]}
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
+	// Not HTML-escaped: a diff shows "<nil>" and "a && b" as the harness
+	// wrote them, not as \u003cnil\u003e.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
 		return Step{}, false, fmt.Errorf("encoding a %s event: %w", kind, err)
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	turn, _ := m["turn"].(float64)
 	tool, _ := m["tool"].(string)
 	return Step{Turn: int(turn), Kind: kind, Tool: tool, JSON: string(b)}, true, nil

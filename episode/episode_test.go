@@ -263,6 +263,14 @@ func TestComparator(t *testing.T) {
 	if d.Turn != 1 || d.Kind != "tool_result" || !strings.Contains(d.Diff, `-     "moved": 1`) || !strings.Contains(d.Diff, `+     "moved": 0.5`) {
 		t.Errorf("divergence %s", d)
 	}
+	// The diff shows what the harness wrote: "<nil>" and "&&", not their
+	// HTML escapes.
+	esc := episode.NewComparator(steps)
+	esc.Observe(engine.Event{Kind: engine.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
+	esc.Observe(engine.Event{Kind: engine.EventToolResult, Turn: 1, Tool: "move", Result: &engine.Envelope{Reason: "rule failed: invalid operation: <nil> < float64 && more"}})
+	if d, _ := esc.Result(); d == nil || !strings.Contains(d.Diff, `"reason": "rule failed: invalid operation: <nil> < float64 && more"`) || strings.Contains(d.Diff, `\u003c`) {
+		t.Errorf("divergence with escapes: %v", d)
+	}
 	short := episode.NewComparator(steps)
 	short.Observe(engine.Event{Kind: engine.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
 	short.Finish()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 
@@ -86,10 +87,22 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	// A seed refused by the body lock stops the evaluation: its outcome
+	// would say nothing about the robot.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	for range max(1, cfg.Parallel) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				if ctx.Err() != nil {
+					continue // stopped: the outcome would be a cancellation
+				}
+				var refused error
+				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				if refused != nil {
+					stop(refused)
+					continue
+				}
 				if cfg.Progress != nil {
 					mu.Lock()
 					done++
@@ -103,23 +116,28 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 		if ctx.Err() != nil {
 			break
 		}
-		work <- i
+		select {
+		case work <- i:
+		case <-ctx.Done():
+		}
 	}
 	close(work)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("eval: %w", context.Cause(ctx))
 	}
 	r := &EvalResult{Spec: spec.Name, SpecDigest: digest, Instruction: cfg.Instruction, Episodes: out}
 	r.Summarize()
 	return r, nil
 }
 
-func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, newSession NewSession) Outcome {
-	o := Outcome{Seed: seed}
-	fail := func(err error) Outcome {
+// runSeed runs one episode. refused is set, and the episode cut short, when
+// the body's cross-process lock refused a physical call (see lockRefusal).
+func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, newSession NewSession) (o Outcome, refused error) {
+	o = Outcome{Seed: seed}
+	fail := func(err error) (Outcome, error) {
 		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
-		return o
+		return o, nil
 	}
 	s, err := WithSeed(spec, seed)
 	if err != nil {
@@ -144,6 +162,8 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	var rep *engine.Report
 	for ev := range h.RunStream(ctx, instruction) {
 		switch {
+		case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
+			return o, lockRefusedError(seed, ev.Result.Reason)
 		case ev.Kind == engine.EventEvaluation && ev.Verdict != nil:
 			if o.Verdicts == nil {
 				o.Verdicts = map[string]int{}
@@ -164,16 +184,33 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	o.Reason, o.Turns, o.Usage, o.Error = rep.Reason, rep.Turns, rep.Usage, rep.Error
 	if rep.Reason != engine.DoneFinal {
 		o.FailureKind = string(rep.Reason)
-		return o
+		return o, nil
 	}
 	for _, t := range tools {
 		if last[t] == schema.VerdictFailure {
 			o.FailureKind = "verdict_failure:" + t
-			return o
+			return o, nil
 		}
 	}
 	o.Success = true
-	return o
+	return o, nil
+}
+
+// lockRefusal marks a physical call the body's cross-process lock refused
+// (embodiment.lock.mode refuse: another process holds the lock).
+const lockRefusal = "embodiment.lock.mode refuse"
+
+// ErrBodyLockRefused: an evaluation stopped because the body's
+// cross-process lock refused a physical call of one of its seeds.
+var ErrBodyLockRefused = errors.New("a physical call was refused by the body lock, not by the robot")
+
+// lockRefusedError says why an evaluation stopped at a seed the body lock
+// refused, and what to change.
+func lockRefusedError(seed uint64, reason string) error {
+	return fmt.Errorf("seed %d: %w: %s. "+
+		"With embodiment.lock.mode refuse, evaluations and shards on one machine (one lock.dir) refuse each other's physical calls "+
+		"and their seeds would fail for it: set embodiment.lock.mode: wait (they take turns on the body), or run each shard on its own machine",
+		seed, ErrBodyLockRefused, strings.TrimSuffix(reason, "."))
 }
 
 // Summarize sorts the episodes by seed and computes the summary from them.

@@ -3,21 +3,33 @@ package episode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/policies"
 )
 
 // replayUser answers the model's questions with the answers the episode
-// recorded, in order, so a replay never waits on a person.
+// recorded, in order, so a replay never waits on a person. Confirm hooks
+// get what they got while recording: an answer, or the failure to ask
+// (no terminal, a channel that takes no confirmations, a timeout), so an
+// unchanged spec blocks with the same reason.
 type replayUser struct {
 	mu       sync.Mutex
 	answers  []string
-	confirms []string
+	confirms []confirmReply
+}
+
+// confirmReply is one recorded confirmation: an answer, or why none came.
+type confirmReply struct {
+	answer string
+	err    error
 }
 
 var (
@@ -74,14 +86,26 @@ func (u *replayUser) recordConfirm(l replay.Line) {
 	if json.Unmarshal(l.Raw, &ev) != nil || ev.Hook == nil || ev.Hook.Phase != "pre" {
 		return
 	}
+	hook := fmt.Sprintf("hook %q: ", ev.Hook.Hook)
 	switch ev.Hook.Decision {
 	case engine.DecisionConfirm:
-		u.confirms = append(u.confirms, "yes")
+		u.confirms = append(u.confirms, confirmReply{answer: "yes"})
 	case engine.DecisionBlock:
-		if m := confirmAnswer.FindStringSubmatch(ev.Hook.Reason); m != nil {
+		reason := ev.Hook.Reason
+		if m := confirmAnswer.FindStringSubmatch(reason); m != nil {
 			if a, err := strconv.Unquote(m[1]); err == nil {
-				u.confirms = append(u.confirms, a)
+				u.confirms = append(u.confirms, confirmReply{answer: a})
 			}
+			return
+		}
+		// The confirm action's own words (policies.actConfirm) when it could
+		// not ask.
+		if why, ok := strings.CutPrefix(reason, hook+"asking for confirmation failed: "); ok {
+			u.confirms = append(u.confirms, confirmReply{err: errors.New(why)})
+			return
+		}
+		if reason == hook+policies.ErrNoConfirmChannel.Error() {
+			u.confirms = append(u.confirms, confirmReply{err: policies.ErrNoConfirmChannel})
 		}
 	}
 }
@@ -93,7 +117,7 @@ func (u *replayUser) Confirm(_ context.Context, q engine.Question) (string, erro
 	if len(u.confirms) == 0 {
 		return "", fmt.Errorf("replay: the episode recorded no confirmation for %q", q.Text)
 	}
-	a := u.confirms[0]
+	r := u.confirms[0]
 	u.confirms = u.confirms[1:]
-	return a, nil
+	return r.answer, r.err
 }

@@ -1,10 +1,12 @@
 package episode
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/policies"
 )
 
 // A replay answers the model's questions and the confirm hooks with what
@@ -15,6 +17,8 @@ func TestReplayUserAnswersAsRecorded(t *testing.T) {
 {"kind":"hook","tool":"move","hook":{"hook":"ask_first","phase":"pre","decision":"confirm","reason":"the user confirmed"}}
 {"kind":"hook","tool":"move","hook":{"hook":"ask_first","phase":"pre","decision":"block","reason":"not now (answer \"no, \\\"later\\\"\")"}}
 {"kind":"hook","tool":"move","hook":{"hook":"boxed_in","phase":"pre","decision":"block","reason":"no clearance"}}
+{"kind":"hook","tool":"move","hook":{"hook":"ask_first","phase":"pre","decision":"block","reason":"hook \"ask_first\": asking for confirmation failed: no controlling terminal to confirm on"}}
+{"kind":"hook","tool":"move","hook":{"hook":"ask_first","phase":"pre","decision":"block","reason":"hook \"ask_first\": the call needs the user's confirmation and no confirmation channel is available (answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)"}}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +35,14 @@ func TestReplayUserAnswersAsRecorded(t *testing.T) {
 		if a, err := u.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm}); err != nil || a != want {
 			t.Errorf("confirm: %q %v, want %q", a, err, want)
 		}
+	}
+	// A confirmation that could not be asked while recording fails the same
+	// way in the replay.
+	if _, err := u.Confirm(ctx, engine.Question{}); err == nil || err.Error() != "no controlling terminal to confirm on" {
+		t.Errorf("confirm that found no terminal: %v", err)
+	}
+	if _, err := u.Confirm(ctx, engine.Question{}); !errors.Is(err, policies.ErrNoConfirmChannel) {
+		t.Errorf("confirm with no channel: %v", err)
 	}
 	if _, err := u.Confirm(ctx, engine.Question{}); err == nil {
 		t.Error("a confirmation past the recording answered")

@@ -3,6 +3,7 @@ package policies
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -229,18 +230,27 @@ func reason(h *schema.PreHook) string {
 // server's confirm endpoint). A user channel offers one by implementing it.
 type Confirmer = engine.Confirmer
 
+// ErrNoConfirmChannel: nothing can take a confirmation, so a confirm hook
+// blocks. A Confirmer returns it too when it stands for such a session (a
+// replay of a run that had no channel), so the block reads the same.
+var ErrNoConfirmChannel = errors.New("the call needs the user's confirmation and no confirmation channel is available " +
+	"(answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)")
+
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
 // at all, blocks: a "yes" typed as an instruction never approves a call.
 func actConfirm(ctx context.Context, c *PreCall) Step {
+	noChannel := block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel))
 	if c.Confirm == nil {
-		return block(fmt.Sprintf("hook %q: the call needs the user's confirmation and no confirmation channel is available "+
-			"(answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)", c.Hook.Name))
+		return noChannel
 	}
 	prompt := c.Hook.Prompt
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
 	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}})
+	if errors.Is(err, ErrNoConfirmChannel) {
+		return noChannel
+	}
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err))
 	}

@@ -58,6 +58,10 @@ type Descriptor struct {
 	// without starting it; open is true when only the running back-end can
 	// tell (an MCP server without a tools list).
 	Provides func(name string, ts Toolset) (tools []string, open bool)
+	// Args (toolset kinds) lists the arguments one of an instance's tools
+	// takes, from its input schema, when that is known without starting it
+	// (known false: only the running back-end can tell).
+	Args func(ts Toolset, tool string) (args []string, known bool)
 }
 
 // Catalog is the set of components a build ships, by kind and name. It is

@@ -52,6 +52,13 @@ func (c *Check) ErrorfAtKey(rel, format string, args ...any) {
 	c.l.errorf(c.l.pos.lookup(p), p, format, args...)
 }
 
+// ErrorfInFile reports a problem inside a file the spec names (a scripted
+// user's answers, a model script) at that file's own position; rel is the
+// spec field that names the file.
+func (c *Check) ErrorfInFile(rel string, at Pos, format string, args ...any) {
+	c.l.errorf(at, c.at(rel), format, args...)
+}
+
 // Warnf reports a risk that does not stop the spec from loading.
 func (c *Check) Warnf(rel, format string, args ...any) {
 	p := c.at(rel)

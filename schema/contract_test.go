@@ -25,6 +25,8 @@ func TestContractCUEAndGoAgree(t *testing.T) {
 			"end_effector":{"frame":"base_link","x":0.3,"y":0,"z":0.2,"roll_deg":5,"pitch_deg":90,"yaw_deg":-5},
 			"gripper":{"opening_m":0.04,"closed":false,"force_n":2}}`, true},
 		{"observation", `{}`, true},
+		{"observation", `{"detections":[{"name":"door","visible":true,"position":{"x":1.5,"y":-2}}]}`, true},
+		{"observation", `{"detections":[{"name":"door","visible":true,"position":{"x":1.5}}]}`, false},
 		{"observation", `{"clearence":{"front":1}}`, false},
 		{"observation", `{"gripper":{"opening_m":0.04}}`, false},
 		{"observation", `{"pose":{"x":"one","y":0,"theta_deg":0}}`, false},
@@ -125,7 +127,9 @@ func errorf(format string, a ...any) error {
 }
 
 // Every JSON field of the Go contract types is a field of its CUE
-// definition and the other way round.
+// definition and the other way round, nested types included (a detection's
+// position, a pose, a gripper): what validate --live accepts is what run
+// reads.
 func TestContractFieldsMirrorGoTypes(t *testing.T) {
 	for def, typ := range map[string]reflect.Type{
 		"observation": reflect.TypeFor[schema.Observation](),
@@ -136,34 +140,64 @@ func TestContractFieldsMirrorGoTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 		var doc struct {
-			Defs map[string]struct {
-				Properties map[string]any `json:"properties"`
-			} `json:"$defs"`
+			Defs map[string]jsonSchemaNode `json:"$defs"`
 		}
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatal(err)
 		}
 		name := strings.ToUpper(def[:1]) + def[1:]
-		props := doc.Defs[name].Properties
-		var goFields []string
-		for i := range typ.NumField() {
-			tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if tag == "-" {
-				continue
-			}
-			goFields = append(goFields, tag)
-			if _, ok := props[tag]; !ok {
-				t.Errorf("%s: Go field %q is missing from the CUE definition", def, tag)
-			}
+		mirror(t, doc.Defs, name, doc.Defs[name], typ)
+	}
+}
+
+// jsonSchemaNode is the part of a generated JSON Schema the mirror test reads.
+type jsonSchemaNode struct {
+	Ref        string                    `json:"$ref"`
+	Items      *jsonSchemaNode           `json:"items"`
+	Properties map[string]jsonSchemaNode `json:"properties"`
+}
+
+// resolve follows a node's $ref (and a list's items) to the definition it
+// names.
+func (n jsonSchemaNode) resolve(defs map[string]jsonSchemaNode) (jsonSchemaNode, string) {
+	if n.Items != nil {
+		n = *n.Items
+	}
+	if name, ok := strings.CutPrefix(n.Ref, "#/$defs/"); ok {
+		return defs[name], name
+	}
+	return n, ""
+}
+
+// mirror compares one CUE definition's properties with a Go struct's JSON
+// fields and descends into the fields whose Go type is a struct of its own.
+func mirror(t *testing.T, defs map[string]jsonSchemaNode, where string, node jsonSchemaNode, typ reflect.Type) {
+	t.Helper()
+	goFields := map[string]reflect.Type{}
+	for i := range typ.NumField() {
+		tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if tag == "-" {
+			continue
 		}
-		for p := range props {
-			found := false
-			for _, f := range goFields {
-				found = found || f == p
-			}
-			if !found {
-				t.Errorf("%s: CUE field %q has no Go field", def, p)
-			}
+		goFields[tag] = typ.Field(i).Type
+		if _, ok := node.Properties[tag]; !ok {
+			t.Errorf("%s: Go field %q is missing from the CUE definition", where, tag)
+		}
+	}
+	for p, sub := range node.Properties {
+		ft, ok := goFields[p]
+		if !ok {
+			t.Errorf("%s: CUE field %q has no Go field", where, p)
+			continue
+		}
+		for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+		}
+		if ft.Kind() != reflect.Struct {
+			continue
+		}
+		if def, name := sub.resolve(defs); name != "" {
+			mirror(t, defs, where+"."+p+" (#"+name+")", def, ft)
 		}
 	}
 }

@@ -256,6 +256,11 @@ func specPath(sels []string) string {
 	}
 	var b strings.Builder
 	for _, s := range sels {
+		// A label that is not an identifier ("max-turns") comes quoted; the
+		// spec's paths name it bare, as the user wrote it.
+		if u, err := strconv.Unquote(s); err == nil && strings.HasPrefix(s, `"`) {
+			s = u
+		}
 		if _, err := strconv.Atoi(s); err == nil {
 			b.WriteString("[" + s + "]")
 			continue

@@ -17,7 +17,7 @@ import (
 //
 //	{set: "robot.holding", to: EXPR}        the robot holds the object EXPR names
 //	{set: "robot.near", to: EXPR}           the robot stands next to EXPR
-//	{set: "state", of: EXPR, to: EXPR}      a container's state ("open", "closed")
+//	{set: "state", of: EXPR, to: EXPR}      a thing's state ("open", "closed"): an object or a container
 //	{clear: "robot.holding" | "robot.near"} the robot holds nothing / is near nothing
 //	{add: "relation", of: EXPR, kind: K, to: EXPR}  EXPR(of) is K (on, in, near) EXPR(to)
 //	{remove: "relation", of: EXPR, kind?: K}        drop of's K relations (all without kind)

@@ -59,6 +59,10 @@ func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
 			setOpen(ctx, m, dv)
 		}
 	}
+	// A YAML spec's top-level x- fields hold anchors; Load ignores them.
+	if spec, ok := defs["Spec"].(map[string]any); ok {
+		spec["patternProperties"] = map[string]any{"^x-": map[string]any{"description": "an extension field for YAML anchors, ignored"}}
+	}
 	// Bounds that refer to a sibling field come out resolved against its
 	// default; JSON Schema cannot relate fields, so Load alone checks them.
 	for _, b := range [][3]string{

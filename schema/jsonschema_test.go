@@ -80,3 +80,15 @@ func TestJSONSchemaRejectsStructuralErrors(t *testing.T) {
 		}
 	}
 }
+
+// The JSON Schema accepts a YAML spec's top-level x- fields as Load does.
+func TestJSONSchemaAcceptsExtensionFields(t *testing.T) {
+	s := compileJSONSchema(t)
+	v, ok := yamlDoc(t, "testdata/valid/extensions.yaml")
+	if !ok {
+		t.Fatal("testdata/valid/extensions.yaml does not parse")
+	}
+	if err := s.Validate(v); err != nil {
+		t.Errorf("JSON Schema rejects x- fields: %v", err)
+	}
+}

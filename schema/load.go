@@ -210,7 +210,9 @@ func (l *loader) parse(path string, yamlMode bool) {
 	}
 	var f *ast.File
 	if yamlMode {
-		f, err = yaml.Extract(path, src)
+		if f, err = yaml.Extract(path, src); err == nil {
+			f.Decls = dropExtensions(f.Decls)
+		}
 	} else {
 		f, err = parser.ParseFile(path, src, parser.ParseComments)
 	}
@@ -223,6 +225,22 @@ func (l *loader) parse(path string, yamlMode bool) {
 	}
 	l.files = append(l.files, f)
 	l.pos.addFile(f, path)
+}
+
+// dropExtensions removes a YAML spec's top-level x- fields (x-defaults:
+// &defaults {...}): they hold anchors for the rest of the file, whose
+// aliases were expanded when it was read, and are no part of the spec.
+func dropExtensions(decls []ast.Decl) []ast.Decl {
+	out := decls[:0]
+	for _, d := range decls {
+		if f, ok := d.(*ast.Field); ok {
+			if label, ok := fieldLabel(f.Label); ok && strings.HasPrefix(label, "x-") {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // build evaluates the user's files, without the schema, as one value. CUE

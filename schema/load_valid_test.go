@@ -135,3 +135,30 @@ func TestNoPackageClause(t *testing.T) {
 		t.Errorf("files not unified: %+v %+v", s.Embodiment, s.Tools)
 	}
 }
+
+// Top-level x- fields of a YAML spec hold anchors and are ignored; the
+// aliases elsewhere are expanded. Below the top level an x- field is as
+// unknown as any other.
+func TestYAMLExtensionFields(t *testing.T) {
+	s := mustLoad(t, "testdata/valid/extensions.yaml")
+	if s.Embodiment.Limits.ReachM != 0.8 || !s.Tools["move_base"].Physical || !s.Tools["rotate"].Physical ||
+		s.Tools["rotate"].Description != "Turns in place." || len(s.Tools["rotate"].Tags) != 1 {
+		t.Errorf("aliases not expanded: %+v %+v", s.Embodiment.Limits, s.Tools)
+	}
+	if got := s.Pos("hooks.pre[0].rule"); got.Line != 24 {
+		t.Errorf("positions after x- fields: %v, want line 24", got)
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/valid/extensions.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "  core: {kind: builtin}", "  core: {kind: builtin, x-note: 1}", 1)
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(t)})
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, `toolsets.core.x-note: unknown field "x-note"`) {
+		t.Errorf("a nested x- field: %v", diags)
+	}
+}

@@ -59,6 +59,9 @@ type Gripper struct {
 }
 
 // Detection is one object seen by a camera, with its relation to a support.
+// The Scene Graph matches it to an earlier sighting by ID when the back-end
+// gives one, else by position, else by support (relation and target), else
+// by name, class and room.
 type Detection struct {
 	Name      string  `json:"name" expr:"name"`
 	Class     string  `json:"class,omitempty" expr:"class"`
@@ -72,6 +75,9 @@ type Detection struct {
 	// map), when the back-end knows; the Scene Graph tells two objects of one
 	// name apart by it.
 	Position *Point `json:"position,omitempty" expr:"position"`
+	// ID is the back-end's own stable identity of the object (a tracker's
+	// track id), when it has one: the Scene Graph keeps one ref per id.
+	ID string `json:"id,omitempty" expr:"id"`
 }
 
 // Point is a position in a frame, in metres.

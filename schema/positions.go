@@ -105,6 +105,17 @@ func (m posMap) addExpr(x ast.Expr, path, file string) {
 		// A scalar's own position is more precise than its label's: rule
 		// offsets are added to it.
 		m.value(path, x.Pos(), file)
+	case *ast.Interpolation:
+		// A string built by interpolation ("clearance.\(s) < 1"): the rule
+		// stands here, not at its label.
+		m.value(path, x.Pos(), file)
+	case *ast.Ident:
+		// A reference to a string of the same file (rule: _guard): the rule
+		// stands where that string is written.
+		switch v := x.Node.(type) {
+		case *ast.BasicLit, *ast.Interpolation:
+			m.value(path, v.Pos(), file)
+		}
 	}
 }
 

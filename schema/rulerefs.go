@@ -2,6 +2,8 @@ package schema
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
@@ -13,6 +15,9 @@ import (
 type ArgRead struct {
 	Path string // spec path of the expression or field
 	Arg  string
+	// Line and Col are where args.X stands inside the expression (1-based;
+	// 0 for a field naming the argument, a clamp's arg or a rewrite key).
+	Line, Col int
 	// Tool is the one tool the read applies to (a contract's check or
 	// verify args); empty for a hook, which applies to what its when selects.
 	Tool string
@@ -25,7 +30,8 @@ func (s *Spec) ArgReads() []ArgRead {
 	var out []ArgRead
 	add := func(path, src, tool string, hook int) {
 		for _, a := range argsIn(src) {
-			out = append(out, ArgRead{Path: path, Arg: a, Tool: tool, PreHook: hook})
+			line, col := offsetPos(src, a.at)
+			out = append(out, ArgRead{Path: path, Arg: a.name, Line: line, Col: col, Tool: tool, PreHook: hook})
 		}
 	}
 	for i, h := range s.Hooks.Pre {
@@ -49,6 +55,12 @@ func (s *Spec) ArgReads() []ArgRead {
 			for _, k := range sortedKeys(c.Verify.Args) {
 				add("tools."+name+".verify.args."+k, c.Verify.Args[k], name, -1)
 			}
+		}
+		for i, e := range c.Effects {
+			p := fmt.Sprintf("tools.%s.effects[%d]", name, i)
+			add(p+".of", e.Of, name, -1)
+			add(p+".to", e.To, name, -1)
+			add(p+".kind", e.Kind, name, -1)
 		}
 	}
 	return out
@@ -74,8 +86,15 @@ func (s *Spec) RuleToolRefs() []ToolRef {
 	return out
 }
 
+// argRef is one argument an expression reads, and the rune offset of its
+// name in the expression.
+type argRef struct {
+	name string
+	at   int
+}
+
 // argsIn lists the argument names an expression reads by a constant name.
-func argsIn(src string) []string {
+func argsIn(src string) []argRef {
 	if src == "" {
 		return nil
 	}
@@ -83,12 +102,12 @@ func argsIn(src string) []string {
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []argRef
 	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
 		if m, ok := n.(*ast.MemberNode); ok {
 			if id, ok := m.Node.(*ast.IdentifierNode); ok && id.Value == "args" {
 				if p, ok := m.Property.(*ast.StringNode); ok {
-					out = append(out, p.Value)
+					out = append(out, argRef{name: p.Value, at: p.Location().From})
 				}
 			}
 		}
@@ -131,4 +150,38 @@ func toolNamesIn(src string) []string {
 		}
 	}))
 	return out
+}
+
+// checkArgReads reports an argument a contract's check, verify args or
+// effects read that its tool does not take, where the tool's arguments are
+// known without starting anything (a builtin tool's input schema); the
+// others are checked by validate --live.
+func (l *loader) checkArgReads(s *Spec) {
+	x := StaticToolIndex(s, l.opts.Catalog)
+	for _, r := range s.ArgReads() {
+		if r.Tool == "" {
+			continue
+		}
+		set, tool, res := x.Resolve(r.Tool)
+		if res != Found {
+			continue
+		}
+		d, ok := l.opts.Catalog.Lookup(KindToolset, s.Toolsets[set].Kind)
+		if !ok || d.Args == nil {
+			continue
+		}
+		args, known := d.Args(s.Toolsets[set], tool)
+		if !known || slices.Contains(args, r.Arg) {
+			continue
+		}
+		pos := l.valuePos(r.Path)
+		if r.Line > 0 {
+			pos = l.exprPos(RuleError{Path: r.Path, Line: r.Line, Col: r.Col})
+		}
+		takes := "it takes no arguments"
+		if len(args) > 0 {
+			takes = "its arguments: " + strings.Join(args, ", ")
+		}
+		l.errorf(pos, r.Path, "reads args.%s, but the tool %s has no argument %q%s (%s)", r.Arg, tool, r.Arg, suggest(r.Arg, args), takes)
+	}
 }

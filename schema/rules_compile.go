@@ -38,20 +38,23 @@ func (e RuleError) Error() string {
 // Tool names in rules are checked against what the toolsets' tools lists
 // say; use CompileRulesWith to also know what each toolset kind provides.
 func CompileRules(s *Spec) (*Rules, []RuleError) {
-	return compileRules(s, true, StaticToolIndex(s, nil))
+	return compileRules(s, true, StaticToolIndex(s, nil), true)
 }
 
 // CompileRulesWith is CompileRules knowing the build's components, so the
 // tools a toolset kind provides (builtin) are known too.
 func CompileRulesWith(s *Spec, c *Catalog) (*Rules, []RuleError) {
-	return compileRules(s, true, StaticToolIndex(s, c))
+	return compileRules(s, true, StaticToolIndex(s, c), true)
 }
 
 // compileRules compiles every rule; lintRefs also checks the tags and tool
 // names rules mention against the spec's tools (off when the tools section is
-// itself broken, so its errors do not cascade into the hooks).
-func compileRules(s *Spec, lintRefs bool, tools ToolIndex) (*Rules, []RuleError) {
-	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools, names: newBodyNames(s.Embodiment)}
+// itself broken, so its errors do not cascade into the hooks). Without
+// bodyKnown (a broken embodiment) any sector or limit name is accepted.
+func compileRules(s *Spec, lintRefs bool, tools ToolIndex, bodyKnown bool) (*Rules, []RuleError) {
+	names := newBodyNames(s.Embodiment)
+	names.open = !bodyKnown
+	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools, names: names}
 	for _, t := range s.Tools {
 		for _, tag := range t.Tags {
 			c.tags[tag] = true

@@ -26,6 +26,9 @@ type bodyNames struct {
 	// sectors maps every sector name and alias to the sector's name.
 	sectors map[string]string
 	extra   []string
+	// open accepts every sector and limit name: the embodiment is broken,
+	// so which names it declares is unknown.
+	open bool
 }
 
 func newBodyNames(e Embodiment) bodyNames {
@@ -56,13 +59,45 @@ func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) 
 		if first.msg != "" {
 			return
 		}
-		if m, ok := n.(*ast.MemberNode); ok {
-			if _, msg := b.typeOf(m, env); msg != "" {
-				first.msg, first.at = msg, m.Property.Location().From
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			if _, msg := b.typeOf(n, env); msg != "" {
+				first.msg, first.at = msg, n.Property.Location().From
+			} else if lit, ok := b.sectorLiteral(n.Node, "sectors", n.Property); ok {
+				first.msg, first.at = b.unknownSector(fmt.Sprintf("clearance.sectors[%q]", lit.Value), lit), lit.Location().From
+			}
+		case *ast.CallNode:
+			for _, fn := range []string{"toward", "admissible"} {
+				if len(n.Arguments) != 1 {
+					break
+				}
+				if lit, ok := b.sectorLiteral(n.Callee, fn, n.Arguments[0]); ok {
+					first.msg, first.at = b.unknownSector(fmt.Sprintf("clearance.%s(%q)", fn, lit.Value), lit), lit.Location().From
+				}
 			}
 		}
 	}))
 	return first.msg, first.at
+}
+
+// sectorLiteral reports a string literal naming no sector of the embodiment
+// where a sector is expected: clearance.<fn>('x') or clearance.sectors['x']
+// (a name read at run time, an argument, is checked when it runs).
+func (b bodyNames) sectorLiteral(on ast.Node, fn string, arg ast.Node) (*ast.StringNode, bool) {
+	if b.open || chain(on) != "clearance."+fn {
+		return nil, false
+	}
+	lit, ok := arg.(*ast.StringNode)
+	if !ok {
+		return nil, false
+	}
+	_, known := b.sectors[lit.Value]
+	return lit, !known
+}
+
+func (b bodyNames) unknownSector(what string, lit *ast.StringNode) string {
+	return fmt.Sprintf("%s: %q is not a clearance sector of the embodiment%s; its sectors are %s (an undeclared sector reads 0 m)",
+		what, lit.Value, suggest(lit.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
 }
 
 // typeOf resolves the type a member chain rooted at an env field reads, or
@@ -102,13 +137,13 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		}
 		switch parent {
 		case reflect.TypeFor[ClearanceEnv]():
-			if _, ok := b.sectors[prop.Value]; ok {
+			if _, ok := b.sectors[prop.Value]; ok || b.open {
 				return reflect.TypeFor[float64](), ""
 			}
 			return nil, fmt.Sprintf("clearance has no sector %q%s; the embodiment's sectors are %s",
 				prop.Value, suggest(prop.Value, append(mapKeys(b.sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
 		case reflect.TypeFor[Limits]():
-			if slices.Contains(b.extra, prop.Value) {
+			if slices.Contains(b.extra, prop.Value) || b.open {
 				return reflect.TypeFor[float64](), ""
 			}
 			names := append(fixedLimitNames(), b.extra...)
@@ -203,13 +238,17 @@ func (b bodyNames) Visit(node *ast.Node) {
 	}
 	switch {
 	case id.Value == "clearance" && !slices.Contains(tagNames(reflect.TypeFor[ClearanceEnv]()), prop.Value):
-		if name, ok := b.sectors[prop.Value]; ok {
+		name, ok := b.sectors[prop.Value]
+		if b.open {
+			name, ok = prop.Value, true
+		}
+		if ok {
 			ast.Patch(node, &ast.MemberNode{
 				Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "clearance"}, Property: &ast.StringNode{Value: "sectors"}},
 				Property: &ast.StringNode{Value: name},
 			})
 		}
-	case id.Value == "limits" && slices.Contains(b.extra, prop.Value):
+	case id.Value == "limits" && (slices.Contains(b.extra, prop.Value) || b.open && !slices.Contains(tagNames(reflect.TypeFor[Limits]()), prop.Value)):
 		ast.Patch(node, &ast.MemberNode{
 			Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "limits"}, Property: &ast.StringNode{Value: "extra"}},
 			Property: &ast.StringNode{Value: prop.Value},

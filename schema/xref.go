@@ -72,6 +72,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
+		l.checkArgReads(s)
 	}
 	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {
@@ -133,17 +134,21 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	}
 	// Rules are compiled over whichever of hooks and tools is valid, so a
 	// broken tools section does not hide a typo in a hook (and vice versa).
+	// The body's sectors and limits are the embodiment's when it is valid;
+	// a broken embodiment's names are unknown, so rules may read any of them
+	// (its own error is the one to report).
 	var rules *Rules
 	var errs []RuleError
+	body := ok.all("embodiment")
 	switch {
 	case ok.all("hooks", "tools"):
-		rules, errs = CompileRulesWith(s, l.opts.Catalog)
+		rules, errs = compileRules(s, true, StaticToolIndex(s, l.opts.Catalog), body)
 	case ok.all("hooks"):
-		hooksOnly := Spec{Hooks: s.Hooks}
-		_, errs = compileRules(&hooksOnly, false, ToolIndex{})
+		hooksOnly := Spec{Hooks: s.Hooks, Embodiment: s.Embodiment}
+		_, errs = compileRules(&hooksOnly, false, ToolIndex{}, body)
 	case ok.all("tools"):
-		toolsOnly := Spec{Tools: s.Tools}
-		_, errs = compileRules(&toolsOnly, false, ToolIndex{})
+		toolsOnly := Spec{Tools: s.Tools, Embodiment: s.Embodiment}
+		_, errs = compileRules(&toolsOnly, false, ToolIndex{}, body)
 	}
 	for _, e := range errs {
 		l.errorf(l.exprPos(e), e.Path, "%s", e.Message)

@@ -96,9 +96,18 @@ func listDir(dir string) ([]os.DirEntry, error) {
 	return entries, err
 }
 
-// Render is the resident catalog: one line "- name: description" per skill.
+// CatalogHeading opens the resident catalog, so the model can tell the
+// skills from the Embodiment Profile above them and knows how to use them.
+const CatalogHeading = "Skill Catalog (load a skill with load_skill before a task it covers):"
+
+// Render is the resident catalog: a heading, then one line "- name:
+// description" per skill; "" without skills.
 func (c *Catalog) Render() string {
+	if len(c.names) == 0 {
+		return ""
+	}
 	var b strings.Builder
+	b.WriteString(CatalogHeading + "\n")
 	for _, n := range c.names {
 		fmt.Fprintf(&b, "- %s: %s\n", n, c.skills[n].Description)
 	}

@@ -80,7 +80,7 @@ func TestLoadCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Render(); got != "- open_drawer: Open a drawer by its handle.\n- wipe: Wipe a surface.\n" {
+	if got := c.Render(); got != "Skill Catalog (load a skill with load_skill before a task it covers):\n- open_drawer: Open a drawer by its handle.\n- wipe: Wipe a surface.\n" {
 		t.Fatalf("Render = %q", got)
 	}
 	if strings.Join(c.Names(), ",") != "open_drawer,wipe" {

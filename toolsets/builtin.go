@@ -61,7 +61,8 @@ func BuiltinKind() engine.ToolsetKind {
 			}
 			return BuiltinToolNames(), false
 		},
-		New: startBuiltin,
+		Args: builtinArgs,
+		New:  startBuiltin,
 	}
 }
 
@@ -73,6 +74,29 @@ func BuiltinToolNames() []string {
 		names[i] = t.def.Name
 	}
 	return names
+}
+
+// builtinArgs lists the arguments a builtin tool takes, from its input
+// schema: validate checks what a contract's rules and effects read of them.
+func builtinArgs(_ schema.Toolset, tool string) ([]string, bool) {
+	for _, t := range builtinTools(nil) {
+		if t.def.Name != tool {
+			continue
+		}
+		var in struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if json.Unmarshal(t.def.InputSchema, &in) != nil {
+			return nil, false
+		}
+		args := make([]string, 0, len(in.Properties))
+		for k := range in.Properties {
+			args = append(args, k)
+		}
+		slices.Sort(args)
+		return args, true
+	}
+	return nil, false
 }
 
 func validateBuiltin(c *schema.Check) {

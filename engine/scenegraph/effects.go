@@ -133,7 +133,7 @@ func (g *Graph) apply(op Op, src Source) string {
 		g.setNear("", src)
 		return "robot near nothing"
 	case schema.OpSetState:
-		n := g.container(op.Of, src)
+		n := g.stateful(op.Of, KindContainer, src)
 		n.state, n.stateSrc, n.seen = op.To, src, src
 		return n.ref + " " + op.To
 	case schema.OpAddRelation:

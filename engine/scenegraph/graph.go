@@ -66,13 +66,16 @@ type Relation struct {
 
 type node struct {
 	ref, name, class string
-	kind             NodeKind
-	room             string
-	pos              *schema.Point
-	thetaDeg         float64
-	distM            float64
-	state            string
-	stateSrc         Source
+	// id is the back-end's own identity of the object (Detection.ID), "" when
+	// it sends none.
+	id       string
+	kind     NodeKind
+	room     string
+	pos      *schema.Point
+	thetaDeg float64
+	distM    float64
+	state    string
+	stateSrc Source
 	// seen is the last evidence about the node (observation or call).
 	seen Source
 	// views: camera → the turn it last saw this node.
@@ -95,7 +98,9 @@ type Graph struct {
 	// byName indexes the nodes by case-folded name, in creation order: a
 	// flood of detections must not scan every node per detection.
 	byName map[string][]*node
-	rels   []*Relation
+	// byID indexes the objects by the back-end's id (Detection.ID).
+	byID map[string]*node
+	rels []*Relation
 	// images keeps the last image of each camera only; refs point to it.
 	images map[string]storedImage
 	// applied: keys of the calls whose effects were applied → their turn.
@@ -117,7 +122,7 @@ func WithFrame(frame string) Option {
 // New makes a graph holding only the robot; facts not confirmed for
 // staleAfter turns are marked stale (0 disables staleness).
 func New(staleAfter int, opts ...Option) *Graph {
-	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{}, byName: map[string][]*node{},
+	g := &Graph{staleAfter: staleAfter, frame: "map", nodes: map[string]*node{}, byName: map[string][]*node{}, byID: map[string]*node{},
 		images: map[string]storedImage{}, applied: map[string]int{}}
 	for _, o := range opts {
 		o(g)

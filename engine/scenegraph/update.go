@@ -9,7 +9,7 @@ import (
 )
 
 // Update merges one Observation taken at turn by tool: the robot's pose and
-// what it holds, container states (state.drawers: name → open | closed),
+// what it holds, the states of named things (state.<group>: name → state),
 // every detection, and the last image of each camera. Newer evidence wins
 // over older, whatever its source, so the graph states the present.
 func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
@@ -25,7 +25,7 @@ func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 		}
 	}
 	g.updateRobot(obs, src)
-	g.updateContainers(obs.State, src)
+	g.updateStates(obs.State, src)
 	g.updateDetections(obs.Detections, src)
 	g.updateHeld(obs.Held, src)
 	g.markStale()
@@ -50,38 +50,71 @@ func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
 	})
 }
 
-// updateContainers reads state.drawers, the documented container states.
-func (g *Graph) updateContainers(state map[string]any, src Source) {
-	drawers, _ := state["drawers"].(map[string]any)
-	names := make([]string, 0, len(drawers))
-	for n := range drawers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		st, ok := drawers[name].(string)
-		if !ok || name == "" {
-			continue
+// updateStates reads the states of named things the observation reports:
+// every state.<group> that maps names to strings (state.drawers: {top_drawer:
+// open}, state.doors: {front_door: closed}). A known object, container or
+// place takes the state; an unknown name becomes a container under drawers
+// and an object under any other group. Other values of state (a number, a
+// nested object) are for rules only.
+func (g *Graph) updateStates(state map[string]any, src Source) {
+	groups := make([]string, 0, len(state))
+	for k, v := range state {
+		if m, ok := v.(map[string]any); ok && len(m) > 0 && allStrings(m) {
+			groups = append(groups, k)
 		}
-		n := g.container(name, src)
-		n.state, n.stateSrc, n.seen = st, src, src
+	}
+	sort.Strings(groups)
+	for _, group := range groups {
+		states := state[group].(map[string]any)
+		names := make([]string, 0, len(states))
+		for n := range states {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		kind := KindObject
+		if group == "drawers" {
+			kind = KindContainer
+		}
+		for _, name := range names {
+			st := states[name].(string)
+			if name == "" || st == "" {
+				continue
+			}
+			n := g.stateful(name, kind, src)
+			n.state, n.stateSrc, n.seen = st, src, src
+		}
 	}
 }
 
-// container returns the container named name, turning a place of that name
-// into one, or makes it.
-func (g *Graph) container(name string, src Source) *node {
+func allStrings(m map[string]any) bool {
+	for _, v := range m {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// stateful returns the thing a state belongs to: a ref as is, else the
+// object or container of that name, else a place of that name (turned into
+// a container: it holds things and has a state), else a new node of kind
+// (an object or a container).
+func (g *Graph) stateful(name string, kind NodeKind, src Source) *node {
 	if n, ok := g.nodes[name]; ok {
 		return n
 	}
-	if ns := g.findByName(name, KindContainer); len(ns) > 0 {
+	if ns := g.findByName(name, KindObject, KindContainer); len(ns) > 0 {
 		return g.nearest(ns)
 	}
 	if ns := g.findByName(name, KindPlace); len(ns) > 0 {
 		ns[0].kind = KindContainer
 		return ns[0]
 	}
-	return g.add(&node{ref: g.newRef("container", name), name: name, kind: KindContainer, seen: src})
+	prefix := "obj"
+	if kind == KindContainer {
+		prefix = "container"
+	}
+	return g.add(&node{ref: g.newRef(prefix, name), name: name, kind: kind, seen: src})
 }
 
 // sighting is one object as one observation reports it: the detections of
@@ -116,6 +149,10 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 		}
 		matched[n.ref] = true
 		d := s.d
+		if d.ID != "" && n.id == "" {
+			n.id = d.ID
+			g.byID[d.ID] = n
+		}
 		n.class, n.room = keep(n.class, d.Class), keep(n.room, d.Room)
 		if d.Position != nil {
 			n.pos = &schema.Point{X: d.Position.X, Y: d.Position.Y}
@@ -147,12 +184,18 @@ func appendCamera(cs []string, c string) []string {
 	return append(cs, c)
 }
 
-// sameSighting finds the sighting d belongs to: same name and class, and the
-// same position (within the match radius) or, without positions, the same
-// support.
+// sameSighting finds the sighting d belongs to: the same id when both have
+// one; else same name and class, and the same position (within the match
+// radius) or, without positions, the same support.
 func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 	for _, s := range ss {
 		o := s.d
+		if o.ID != "" && d.ID != "" {
+			if o.ID == d.ID {
+				return s
+			}
+			continue
+		}
 		// One camera reporting two of a name saw two objects.
 		if o.Name != d.Name || o.Class != d.Class || d.Camera != "" && slices.Contains(s.cameras, d.Camera) {
 			continue
@@ -170,12 +213,21 @@ func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 	return nil
 }
 
-// match finds the known object a detection is: same name, a class that does
-// not conflict, not matched yet in this observation; then the closest by
+// match finds the known object a detection is. A detection with the
+// back-end's id is the object of that id; otherwise (and for an id not seen
+// yet) a candidate has the same name, a class that does not conflict, no
+// other id, and is not matched yet in this observation; then the closest by
 // position, or one whose support agrees, or the one the robot holds, or one
-// a confirmed call moved (its position unknown since). Without any of these,
-// a same-name object is another instance.
+// a confirmed call moved (its position unknown since), or, when neither
+// positions nor a support can be compared, one in the same room. Without
+// any of these, a same-name object is another instance.
 func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
+	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
+		if taken[n.ref] {
+			return nil
+		}
+		return n
+	}
 	same := g.findByName(d.Name, KindObject)
 	if len(same) == 0 {
 		return nil
@@ -184,7 +236,7 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 	var best *node
 	bestScore := 0.0
 	for _, n := range same {
-		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) {
+		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
 			continue
 		}
 		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
@@ -201,6 +253,10 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 			score, ok = matchRadiusM+0.2, true
 		case n.pos == nil && n.seen.Kind == "call":
 			score, ok = matchRadiusM+0.3, true
+		case d.Relation == "" && (d.Room == "" || n.room == "" || strings.EqualFold(d.Room, n.room)):
+			// Nothing to compare but the name, class and room: the same
+			// object, not a new one every turn.
+			score, ok = matchRadiusM+0.4, true
 		}
 		if ok && (best == nil || score < bestScore) {
 			best, bestScore = n, score

@@ -83,7 +83,8 @@ def observe(args):
     for name, o in sorted(world["objects"].items()):
         ox, oy, oz = o["pos"]
         det = {"name": name, "class": o["class"], "camera": "wrist", "visible": True,
-               "distance_m": round(math.dist((ex, ey, ez), (ox, oy, oz)), 3)}
+               "distance_m": round(math.dist((ex, ey, ez), (ox, oy, oz)), 3),
+               "position": {"x": ox, "y": oy}}  # in base_link, the scene graph's frame
         if world["held"] == name:
             det["relation"], det["target"] = "in", "gripper"
         else:

@@ -19,6 +19,18 @@ func ScriptChannel() engine.UserChannelKind {
 				return
 			}
 			c.File(".script", u.Script, readfile.Answers)
+			// Its content too, as run reads it: a problem is reported in the
+			// answers file, at its line. A file run could not read is
+			// reported by File already.
+			path := c.Resolve(u.Script)
+			b, err := readfile.Read(c.Context(), path, readfile.Answers)
+			if err != nil {
+				return
+			}
+			_, probs := ParseScript(b)
+			for _, p := range probs {
+				c.ErrorfInFile(".script", schema.Pos{File: path, Line: p.Line, Col: p.Col}, "%s", p.Message)
+			}
 		},
 		New: func(cfg schema.User, dir string) (engine.UserChannel, error) {
 			return LoadScript(schema.ResolvePath(dir, cfg.Script))

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/readfile"
@@ -38,27 +35,23 @@ func NewScript(answers ...Answer) *Script {
 	return &Script{answers: answers, used: make([]bool, len(answers))}
 }
 
-// LoadScript reads a YAML file `answers: [{match?: "...", answer: "..."}]`.
-// A user channel is built without a context (engine.UserChannelKind.New);
-// the reader refuses anything but a regular file within the limit, so the
-// read cannot wait.
+// LoadScript reads an answers file (see ParseScript). A user channel is
+// built without a context (engine.UserChannelKind.New); the reader refuses
+// anything but a regular file within the limit, so the read cannot wait.
 func LoadScript(path string) (*Script, error) {
 	b, err := readfile.Read(context.Background(), path, readfile.Answers)
 	if err != nil {
 		return nil, fmt.Errorf("user script: %w", err)
 	}
-	var f struct {
-		Answers []Answer `yaml:"answers"`
-	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("user script %s is empty: want answers: [{answer: ...}]", path)
+	answers, probs := ParseScript(b)
+	if len(probs) > 0 {
+		errs := make([]error, len(probs))
+		for i, p := range probs {
+			errs[i] = fmt.Errorf("user script %s:%w", path, p)
 		}
-		return nil, fmt.Errorf("user script %s: %w", path, err)
+		return nil, errors.Join(errs...)
 	}
-	return NewScript(f.Answers...), nil
+	return NewScript(answers...), nil
 }
 
 // Ask returns the first unused answer whose match the question contains, else

@@ -128,3 +128,35 @@ func TestScriptFileEmpty(t *testing.T) {
 		t.Fatalf("err = %v, want one saying the file is empty", err)
 	}
 }
+
+// Every problem of an answers file is reported at its line and column, in
+// words: never a Go type.
+func TestScriptFileProblems(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"answers:\n  - answer: [a, b]\n", "2:13: answers[0].answer: want text, got a list"},
+		{"answers:\n  - anwser: x\n", `2:5: answers[0]: unknown field "anwser" (did you mean "answer"?)`},
+		{"answers:\n  - match: x\n", "2:5: answers[0]: missing answer"},
+		{"answers:\n  answer: top\n", "2:3: answers: want a list of {answer: ..., match?: ...}, got a mapping"},
+		{"- answer: x\n", "1:1: want a mapping with answers: [{answer: ...}], got a list"},
+		{"answer: x\n", `1:1: unknown field "answer" (did you mean "answers"?)`},
+		{"answers: [oops\n", "1:1: not valid YAML: did not find expected ',' or ']'"},
+		{"# nothing\n", "1:1: the file is empty"},
+	} {
+		_, probs := ParseScript([]byte(tc.src))
+		if len(probs) == 0 || !strings.HasPrefix(probs[0].Error(), tc.want) {
+			t.Errorf("%q: problems %v, want %q first", tc.src, probs, tc.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte("answers:\n  - answer: [a, b]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadScript(path)
+	if err == nil || !strings.Contains(err.Error(), path+":2:13: answers[0].answer: want text") || strings.Contains(err.Error(), "unmarshal") {
+		t.Fatalf("LoadScript: %v", err)
+	}
+	answers, probs := ParseScript([]byte("answers:\n  - &a {answer: top, match: drawer}\n  - *a\n  - answer: 1\n"))
+	if len(probs) > 0 || len(answers) != 3 || answers[1].Match != "drawer" || answers[2].Answer != "1" {
+		t.Fatalf("aliases and numbers: %+v, %v", answers, probs)
+	}
+}

@@ -119,9 +119,9 @@ func TestTabletopArm(t *testing.T) {
 	}
 	last := lastObservation(evs)
 	if last == nil || last.Held != "" || !slices.ContainsFunc(last.Detections, func(d schema.Detection) bool {
-		return d.Name == "red_cube" && d.Relation == "in" && d.Target == "bin"
+		return d.Name == "red_cube" && d.Relation == "in" && d.Target == "bin" && d.Position != nil
 	}) {
-		t.Errorf("final observation = %+v, want the red cube in the bin", last)
+		t.Errorf("final observation = %+v, want the red cube in the bin, with its position", last)
 	}
 	if last != nil && (last.Gripper == nil || last.EndEffector == nil || len(last.Joints) != 6 || last.Clearance["curtain"] != 1.2) {
 		t.Errorf("the arm fields of the observation were lost: %+v", last)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -76,6 +77,11 @@ evaluation; thea eval merge combines their JSON results.`,
 					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
 				},
 			}, a.sessionFactory(c, logger))
+			if errors.Is(err, episode.ErrBodyLockRefused) {
+				// A failed evaluation (exit 1), not a usage error.
+				fmt.Fprintf(a.Stderr, "thea: %v\n", err)
+				return exitError{1}
+			}
 			if err != nil {
 				return err
 			}

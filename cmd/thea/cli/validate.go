@@ -13,8 +13,9 @@ import (
 )
 
 // newValidateCmd is `thea validate [--format text|json] [--live] FILE...`:
-// exit 0 when the spec is valid (text: one summary line), 1 with every
-// problem listed, 2 on a usage error. --live also starts every toolset and
+// exit 0 when the spec is valid (text: one summary line; json: one object,
+// ok and diagnostics, either way), 1 with every problem listed, 2 on a usage
+// error. --live also starts every toolset and
 // checks the spec against the running back-ends.
 func (a *App) newValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -53,52 +54,75 @@ func (a *App) newValidateCmd() *cobra.Command {
 				}
 			}
 			// Warnings are printed but do not fail validation.
-			if err := writeDiagnostics(cmd, format, diags); err != nil {
+			if format == "json" {
+				if err := writeValidateJSON(cmd, !failed, diags, sum); err != nil {
+					return err
+				}
+				if failed {
+					return exitError{1}
+				}
+				return nil
+			}
+			if err := writeDiagnostics(cmd, diags); err != nil {
 				return err
 			}
 			if failed {
 				return exitError{1}
 			}
-			if format == "text" {
-				line := fmt.Sprintf("spec ok: %s compiled, %s passed", plural(sum.Rules, "rule"), plural(sum.Tests, "test"))
-				if a.v.GetBool(a.key(cmd, "live")) {
-					line += ", back-ends checked live"
-				}
-				if n := len(spec.Warnings); n > 0 {
-					line += fmt.Sprintf(" (%s)", plural(n, "warning"))
-				}
-				if _, err := fmt.Fprintln(cmd.OutOrStdout(), line); err != nil {
-					return fmt.Errorf("writing the summary: %w", err)
-				}
+			line := fmt.Sprintf("spec ok: %s compiled, %s passed", plural(sum.Rules, "rule"), plural(sum.Tests, "test"))
+			if a.v.GetBool(a.key(cmd, "live")) {
+				line += ", back-ends checked live"
+			}
+			if n := len(spec.Warnings); n > 0 {
+				line += fmt.Sprintf(" (%s)", plural(n, "warning"))
+			}
+			if _, err := fmt.Fprintln(cmd.OutOrStdout(), line); err != nil {
+				return fmt.Errorf("writing the summary: %w", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().String("format", "text", "output format: text (file:line:col: message) or json")
+	cmd.Flags().String("format", "text", "output format: text (file:line:col: message) or json (one object: ok, diagnostics, and on success rules and tests)")
 	cmd.Flags().Bool("live", false, "start every toolset and check tool and argument names and the observation and clearance answers against the running back-ends")
 	cmd.Flags().Duration("live-timeout", 20*time.Second, "with --live: how long a toolset may take to start, and a contract call to answer")
 	return cmd
 }
 
-// writeDiagnostics prints diagnostics as lines, or as one JSON array (empty
-// when valid) for CI annotations.
-func writeDiagnostics(cmd *cobra.Command, format string, diags []schema.Diagnostic) error {
-	out := cmd.OutOrStdout()
-	if format == "json" {
-		if diags == nil {
-			diags = []schema.Diagnostic{}
-		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(diags); err != nil {
-			return fmt.Errorf("writing diagnostics: %w", err)
-		}
-		return nil
-	}
+// writeDiagnostics prints diagnostics as lines.
+func writeDiagnostics(cmd *cobra.Command, diags []schema.Diagnostic) error {
 	for _, d := range diags {
-		if _, err := fmt.Fprintln(out, d.String()); err != nil {
+		if _, err := fmt.Fprintln(cmd.OutOrStdout(), d.String()); err != nil {
 			return fmt.Errorf("writing diagnostics: %w", err)
 		}
+	}
+	return nil
+}
+
+// validateResult is `thea validate --format json`: whether the spec is
+// valid, every diagnostic (warnings included), and on success what was
+// checked.
+type validateResult struct {
+	OK          bool                `json:"ok"`
+	Diagnostics []schema.Diagnostic `json:"diagnostics"`
+	Rules       int                 `json:"rules,omitempty"`
+	Tests       int                 `json:"tests,omitempty"`
+}
+
+// writeValidateJSON prints one JSON object for CI: {"ok": true,
+// "diagnostics": [], "rules": 15, "tests": 3}, or ok false and the
+// problems.
+func writeValidateJSON(cmd *cobra.Command, ok bool, diags []schema.Diagnostic, sum policies.TestSummary) error {
+	r := validateResult{OK: ok, Diagnostics: diags}
+	if r.Diagnostics == nil {
+		r.Diagnostics = []schema.Diagnostic{}
+	}
+	if ok {
+		r.Rules, r.Tests = sum.Rules, sum.Tests
+	}
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("writing diagnostics: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,132 @@
+package scenegraph
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+func refsOf(g *Graph, name string) []string {
+	var out []string
+	for _, e := range g.Lookup(name) {
+		out = append(out, e.Ref)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A back-end that reports neither a position nor a support (a door seen by
+// a quadruped's camera) keeps one ref per object across observations, not a
+// new obj:front_door#N every turn.
+func TestDetectionWithoutPositionOrSupportKeepsItsRef(t *testing.T) {
+	g := New(10)
+	door := schema.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
+	for turn := 1; turn <= 10; turn++ {
+		d := door
+		if turn%2 == 0 {
+			d.Camera = "rear" // another camera: still the one door
+		}
+		g.Update(&schema.Observation{Detections: []schema.Detection{d}}, turn, "observe")
+	}
+	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
+		t.Fatalf("refs after ten sightings: %v, want one", got)
+	}
+	// Two doors of one name in one observation are two refs, and keep them.
+	g.Update(&schema.Observation{Detections: []schema.Detection{door, door}}, 11, "observe")
+	g.Update(&schema.Observation{Detections: []schema.Detection{door, door}}, 12, "observe")
+	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door", "obj:front_door#2"}) {
+		t.Fatalf("two doors seen together: %v", got)
+	}
+	// A door of that name in another room is another door.
+	other := door
+	other.Room = "garage"
+	g.Update(&schema.Observation{Detections: []schema.Detection{other}}, 13, "observe")
+	if n := len(refsOf(g, "front_door")); n != 3 {
+		t.Fatalf("a front_door in the garage: %d refs, want 3", n)
+	}
+}
+
+// A back-end's stable id decides identity: the object of an id keeps its ref
+// wherever it is seen, and two ids are two refs even at one spot.
+func TestDetectionIDKeepsIdentity(t *testing.T) {
+	g := New(10)
+	person := func(id string, x float64) schema.Detection {
+		return schema.Detection{ID: id, Name: "person", Class: "person", Camera: "front", Position: pt(x, 0)}
+	}
+	g.Update(&schema.Observation{Detections: []schema.Detection{person("track-7", 1), person("track-9", 5)}}, 1, "observe")
+	// They swap places (3 m apart, beyond the match radius): ids win over
+	// positions, and the order of the detections does not matter.
+	g.Update(&schema.Observation{Detections: []schema.Detection{person("track-9", 1), person("track-7", 5)}}, 2, "observe")
+	if got := refsOf(g, "person"); !slices.Equal(got, []string{"obj:person", "obj:person#2"}) {
+		t.Fatalf("refs: %v", got)
+	}
+	if e := get(t, g, "obj:person"); e.Position == nil || e.Position.X != 5 {
+		t.Fatalf("track-7 (obj:person) moved to x 5: %+v", e)
+	}
+	if e := get(t, g, "obj:person#2"); e.Position == nil || e.Position.X != 1 {
+		t.Fatalf("track-9 (obj:person#2) moved to x 1: %+v", e)
+	}
+	// Two cameras reporting one id are one sighting; a new id at the spot of
+	// a known one is a new object.
+	a, b := person("track-7", 5), person("track-7", 5.1)
+	b.Camera = "rear"
+	g.Update(&schema.Observation{Detections: []schema.Detection{a, b, person("track-11", 1)}}, 3, "observe")
+	if got := refsOf(g, "person"); len(got) != 3 {
+		t.Fatalf("after a new track at a known spot: %v, want 3 refs", got)
+	}
+	if e := get(t, g, "obj:person"); e.Source != "observe/front+rear t3" {
+		t.Fatalf("one id seen by two cameras: %+v", e)
+	}
+}
+
+// A state effect updates the object a name already is (a door the cameras
+// saw), not a new container of that name; states beyond drawers are read
+// from every state.<group> that maps names to strings.
+func TestStatesOfObjects(t *testing.T) {
+	g := New(10)
+	door := schema.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
+	g.Update(&schema.Observation{Detections: []schema.Detection{door}}, 1, "observe")
+	open := compile(t, "open_door", schema.Effect{Set: "state", Of: "args.door", To: "'open'"})
+	ops, err := Evaluate(open, &schema.CheckEnv{Args: map[string]any{"door": "front_door"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := g.Apply("2/c1", Source{Kind: "call", Tool: "open_door", CallID: "c1", Turn: 2}, ops)
+	if err != nil || len(lines) != 1 || lines[0] != "obj:front_door open" {
+		t.Fatalf("apply = %q, %v", lines, err)
+	}
+	if refs := g.Refs(); slices.Contains(refs, "container:front_door") {
+		t.Fatalf("a state effect made a second ref for the door: %v", refs)
+	}
+	if e := get(t, g, "obj:front_door"); e.State != "open" {
+		t.Fatalf("door after open_door: %+v", e)
+	}
+	// The next observation reports the door closed again (state.doors), a
+	// light's state and a battery level (not a name → state map): the door
+	// takes the state, the light is a new object, the battery is no ref.
+	g.Update(&schema.Observation{Detections: []schema.Detection{door}, State: map[string]any{
+		"doors":   map[string]any{"front_door": "closed"},
+		"lights":  map[string]any{"hall_lamp": "on"},
+		"drawers": map[string]any{"top_drawer": "open"},
+		"battery": 0.8,
+		"arm":     map[string]any{"joint_temps": map[string]any{"elbow": 41.0}},
+	}}, 3, "observe")
+	if e := get(t, g, "obj:front_door"); e.State != "closed" {
+		t.Fatalf("door after state.doors: %+v", e)
+	}
+	if e := get(t, g, "obj:hall_lamp"); e.State != "on" {
+		t.Fatalf("lamp after state.lights: %+v", e)
+	}
+	if e := get(t, g, "container:top_drawer"); e.State != "open" {
+		t.Fatalf("drawer after state.drawers: %+v", e)
+	}
+	if got := g.Refs(); len(got) != 4 {
+		t.Fatalf("refs %v: want the robot, the door, the lamp and the drawer", got)
+	}
+	want := "- obj:front_door (door): closed [observe t3], room hall [observe/front t3]"
+	if b := g.Brief(BriefLimits{Detailed: 10}); !strings.Contains(b, want) {
+		t.Fatalf("Brief lacks %q:\n%s", want, b)
+	}
+}
