@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -240,7 +241,8 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}})
+	held := &engine.HeldCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: held})
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err))
 	}
