@@ -223,6 +223,7 @@ func (s *stream) next() (sseMsg, error) {
 				return m, nil
 			}
 		case strings.HasPrefix(line, ":"): // comment (keep-alive)
+		case strings.HasPrefix(line, "retry: "): // reconnection delay
 		case strings.HasPrefix(line, "id: "):
 			m.id = line[4:]
 		case strings.HasPrefix(line, "event: "):
