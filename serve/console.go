@@ -32,7 +32,8 @@ type consoleFile struct {
 	etag  string
 }
 
-// consoleHandler serves the page at / and its files at /console/NAME.
+// consoleHandler serves the page at / and its files at /console/NAME (and
+// its icon at /favicon.ico).
 func consoleHandler() http.Handler {
 	files := map[string]consoleFile{}
 	// The embedded tree is fixed at build time: reading it cannot fail.
@@ -50,7 +51,10 @@ func consoleHandler() http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := "index.html"
-		if r.URL.Path != "/" {
+		switch {
+		case r.URL.Path == "/favicon.ico": // what a browser asks for a page without one (the report)
+			name = "favicon.png"
+		case r.URL.Path != "/":
 			name = strings.TrimPrefix(r.URL.Path, "/console/")
 		}
 		f, ok := files[name]

@@ -62,6 +62,7 @@ func (s *Server) Handler() http.Handler {
 	console := browserGuard(s.cfg.Token, consoleHandler())
 	top.Handle("GET /{$}", console)
 	top.Handle("GET /console/", console)
+	top.Handle("GET /favicon.ico", console)
 	top.Handle("/", api)
 	return top
 }

@@ -292,7 +292,9 @@
 
   // line adds one event to the trace; parts are strings or nodes.
   function line(id, d, label, parts, cls) {
-    const turn = Number(d.turn) || 0;
+    // A server event (notes, health, a question) has no turn: it belongs
+    // to the turn under way.
+    const turn = d.turn === undefined ? state.maxTurn : Number(d.turn) || 0;
     if (turn > state.maxTurn) { state.maxTurn = turn; text('turns', turn); }
     const li = el('li', { class: 'ev ' + (cls || ''), 'data-id': id, 'data-kind': label },
       el('span', { class: 'kind' }, label), el('span', { class: 'body' }, parts));
