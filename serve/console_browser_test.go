@@ -9,9 +9,9 @@ import (
 	"image/png"
 	"maps"
 	"net/http"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
