@@ -42,6 +42,10 @@ type browser struct {
 	networkErrorsExpected bool
 }
 
+// stepTimeout bounds one step of a test in the page (a click, a wait for
+// what the page shows): a bound on a hang, scaled.
+const stepTimeout = 20 * time.Second
+
 // newBrowser starts Chromium, or skips the test where it is not installed
 // (.ci/run installs it).
 func newBrowser(t *testing.T) *browser {
@@ -111,7 +115,9 @@ func (b *browser) errors() []string {
 // do runs actions, failing the test on an error.
 func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(b.ctx, testtime.Scale(stepTimeout))
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		b.t.Fatalf("%s: %v\n%s", what, err, b.dump())
 	}
 }
@@ -150,7 +156,7 @@ func (b *browser) evalInt(expr string) int {
 // what the test waits for.
 func (b *browser) waitFor(what, expr string) {
 	b.t.Helper()
-	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(testtime.Scale(time.Minute))))
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(testtime.Scale(stepTimeout))))
 	if err != nil {
 		b.t.Fatalf("waiting for %s (%s): %v\n%s", what, expr, err, b.dump())
 	}

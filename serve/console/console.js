@@ -259,6 +259,7 @@
     renderPending();
     renderUsage();
     $('report').hidden = true;
+    for (const id of ['report-reason', 'report-meta', 'report-text', 'report-error']) text(id, '');
     renderNotes(null);
     text('brief', '—');
   }
