@@ -248,8 +248,9 @@ func (b *browser) traceIDs() int {
 var householdSpec = filepath.Join("..", "examples", "household", "spec.cue")
 
 // startHousehold serves the household demo (its simulator a real MCP
-// subprocess) as `thea serve` builds it; edit may change spec.cue's text.
-func startHousehold(t *testing.T, edit func(string) string, cfg Config) *fixture {
+// subprocess) as `thea serve` builds it; edit may change spec.cue's text,
+// files are written beside it (name → content).
+func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ...string) *fixture {
 	t.Helper()
 	spec := testutil.ExampleCopy(t, householdSpec)
 	if edit != nil {
@@ -258,6 +259,9 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config) *fixture
 			t.Fatal(err)
 		}
 		write(t, spec, edit(string(b)))
+	}
+	for i := 0; i+1 < len(files); i += 2 {
+		write(t, filepath.Join(filepath.Dir(spec), files[i]), files[i+1])
 	}
 	cat, err := components.Default(components.Deps{Stdin: strings.NewReader("")})
 	if err != nil {

@@ -117,11 +117,19 @@
     if (state.token) await readCookie();
     const r = await api('GET', '/v1/status');
     applyStatus(r.data);
-    openSessionStream();
+    if (!state.running) openSessionStream();
+  }
+
+  // The page holds one stream at a time where it can (a browser opens at
+  // most six connections to a server): the running task's, or, while no
+  // task runs, the session's, which says when one starts.
+  function closeSessionStream() {
+    if (state.sessionStream) state.sessionStream.close();
+    state.sessionStream = null;
   }
 
   function openSessionStream() {
-    if (state.sessionStream) state.sessionStream.close();
+    closeSessionStream();
     const es = new EventSource('/v1/session/events');
     state.sessionStream = es;
     es.addEventListener('status', (e) => {
@@ -169,6 +177,7 @@
     state.task = id;
     text('trace-task', 'task ' + id);
     setRunning(running);
+    if (running) closeSessionStream();
     openTaskStream();
   }
 
@@ -235,6 +244,7 @@
       es.close();
       state.es = null;
       setLink('live');
+      if (!state.sessionStream) openSessionStream();
     }
   }
 
