@@ -314,3 +314,29 @@ func (s *sniffer) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// A page left open follows the session: a task another client starts shows
+// up and runs to its report, then the next one; Reset clears the session
+// between tasks.
+func TestConsoleFollowsTasksStartedElsewhere(t *testing.T) {
+	b := newBrowser(t)
+	f := start(t, "", `
+- text: "Hello from task one."
+- text: "Hello from task two."
+`, Config{})
+	b.open(f.base)
+	b.waitFor("the idle session", `document.getElementById('state').textContent === 'idle'`)
+	f.events(f.submit("Say hello"), "").rest()
+	b.waitFor("the first task's report", `document.getElementById('report-text').textContent === 'Hello from task one.'`)
+	b.click("button", "Reset")
+	b.waitFor("the reset", `document.getElementById('control-msg').textContent.startsWith('Session reset')`)
+	f.events(f.submit("Say hello again"), "").rest()
+	b.waitFor("the second task's report", `document.getElementById('report-text').textContent === 'Hello from task two.'`)
+	if got := b.evalString(`document.getElementById('trace-task').textContent`); got != "task 2" {
+		t.Errorf("the trace shows %q, want task 2", got)
+	}
+	b.traceIDs()
+	if p := b.errors(); len(p) > 0 {
+		t.Errorf("errors on the page: %q", p)
+	}
+}
