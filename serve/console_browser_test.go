@@ -47,6 +47,7 @@ func TestConsoleRunsTheHouseholdTask(t *testing.T) {
 		"→ navigate_to", `{"target":"table"}`, // a tool call with its arguments
 		"→ move_base", `{"direction":"forward","distance_m":0.5}`, // as the clamp left it
 		"clamp_translation clamp", "distance_m clamped from 1 to 0.5", // the hook's verdict and reason
+		`✓ navigate_to {"arrived_at":"table"`,           // a result's value
 		"✗ pick_up", "too far from the target to grasp", // a failed call
 		"pick_up: success (by check)", // an evaluator's verdict
 		"robot near place:table",      // a Scene Graph change
@@ -105,26 +106,46 @@ func TestConsoleRunsTheHouseholdTask(t *testing.T) {
 	}
 }
 
-// The household demo with a confirm hook on pick_up: the page shows each
-// confirmation with the call, its arguments, the rule that asks and what
-// the cameras saw; Block refuses the first grasp (the model reads why),
-// Allow lets the second through, and the task ends as usual. The README's
-// screenshot is taken while the first confirmation waits.
+// The household world with a confirm hook on pick_up and a model that
+// asks first: the page shows the question's candidate with its last view
+// and its choice as a button; then each confirmation with the call, its
+// arguments, the rule that asks and what the cameras saw. Block refuses the
+// first grasp (the model reads why), Allow lets the second through. The
+// README's screenshot is taken while the first confirmation waits.
 func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 	b := newBrowser(t)
 	f := startHousehold(t, func(spec string) string {
 		return strings.NewReplacer(`name:   "confirm_nothing"`, `name:   "confirm_grasp"`,
-			`when:   "false"`, `when:   "tool.name == 'pick_up'"`, `prompt: "Allow this call?"`, `prompt: "Grasp it?"`).Replace(spec)
-	}, Config{})
+			`when:   "false"`, `when:   "tool.name == 'pick_up'"`, `prompt: "Allow this call?"`, `prompt: "Grasp it?"`,
+			`script:   "episode.yaml"`, `script:   "asks.yaml"`, `consolidation: {enabled: true`, `consolidation: {enabled: false`).Replace(spec)
+	}, Config{}, "asks.yaml", `
+- text: "Driving to the table, where mugs usually are."
+  tool_calls: [{name: navigate_to, arguments: {target: table}}]
+- text: "There is a mug on the table; checking it is the one meant."
+  tool_calls: [{name: query_user, arguments: {question: "Is this the mug you mean?", choices: ["That one"], refs: ["obj:mug"]}}]
+- text: "Grasping the mug."
+  tool_calls: [{name: pick_up, arguments: {object_name: mug}}]
+- text: "The grasp was refused. Moving closer first."
+  tool_calls: [{name: move_base, arguments: {direction: forward, distance_m: 1.0}}]
+- tool_calls: [{name: pick_up, arguments: {object_name: mug}}]
+- text: "Holding the mug."
+`)
 	b.open(f.base)
-	b.typeInto("Instruction", "Put the mug in the top drawer")
+	b.typeInto("Instruction", "Fetch the mug")
 	b.click("button", "Run")
 
-	b.do("the first confirmation", chromedp.WaitVisible("", byName("button", "Allow")))
+	b.do("the question", chromedp.WaitVisible("", byName("button", "That one")))
 	card := `document.querySelector('#pending-list [data-pending]')`
+	if got := b.evalString(card + `.textContent`); !strings.Contains(got, "Is this the mug you mean?") || !strings.Contains(got, "obj:mug — ") {
+		t.Errorf("the question shows %q", got)
+	}
+	b.waitFor("the candidate's last view", card+`.querySelector('img[alt="last view of obj:mug"]').naturalWidth > 0`)
+	b.click("button", "That one")
+
+	b.do("the first confirmation", chromedp.WaitVisible("", byName("button", "Allow")))
 	first := b.evalString(card + `.dataset.pending`)
 	got := b.evalString(card + `.textContent`)
-	for _, want := range []string{"Grasp it?", "Callpick_up", `Arguments{"object_name":"mug"}`, "Ruleconfirm_grasp", "head · turn 2"} {
+	for _, want := range []string{"Grasp it?", "Callpick_up", `Arguments{"object_name":"mug"}`, "Ruleconfirm_grasp", "head · turn 3"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the confirmation shows %q, want %q in it", got, want)
 		}
@@ -144,7 +165,8 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 	b.click("button", "Allow")
 	b.waitFor("the report", `document.getElementById('report-reason').textContent === 'final_answer'`)
 	trace := b.evalString(traceText)
-	for _, want := range []string{"✗ pick_up", "the user did not confirm the call", "confirm_grasp confirm", "✓ pick_up", "confirmation " + first + " answered"} {
+	for _, want := range []string{"✗ pick_up", "the user did not confirm the call", "confirm_grasp confirm", "✓ pick_up",
+		"confirmation " + first + " answered", `"ref":"obj:mug"`} {
 		if !strings.Contains(trace, want) {
 			t.Errorf("the trace lacks %q", want)
 		}

@@ -17,10 +17,11 @@ import (
 	"github.com/thea-harness/thea/internal/testtime"
 )
 
-// Stop from the page, twice: a task waiting on a question ends cancelled at
-// its next check; a task whose back-end is moving, stopped with "interrupt"
-// ticked, has its motion cancelled in the back-end and ends cancelled too.
-// A revision typed while a task runs reaches it.
+// Revise and stop from the page: a revision typed while a task waits
+// reaches it (the trace and the Task Notes' goal show it); a task waiting
+// on a question, stopped, ends cancelled at its next check; a task whose
+// back-end is moving, stopped with "interrupt" ticked, has its motion
+// cancelled in the back-end and ends cancelled too.
 func TestConsoleStopsATask(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -37,6 +38,7 @@ func TestConsoleStopsATask(t *testing.T) {
 tools: {drive: {physical: true}, stop: {hidden: true}}
 `, exe, slowServerEnv, markerEnv, marker, startedEnv, started), `
 - tool_calls: [{name: query_user, arguments: {question: "Which mug?", choices: [red, blue]}}]
+- tool_calls: [{name: query_user, arguments: {question: "Really?", choices: ["yes", "no"]}}]
 - tool_calls: [{name: drive, arguments: {}}]
 `, Config{})
 	b.open(f.base)
@@ -47,9 +49,13 @@ tools: {drive: {physical: true}, stop: {hidden: true}}
 	b.typeInto("Instruction", "Fetch the blue mug")
 	b.click("button", "Revise")
 	b.waitFor("the revision acknowledged", `document.getElementById('control-msg').textContent.startsWith('Revised')`)
+	b.click("button", "red")
+	b.waitFor("the revision in the task", traceText+`.includes('Fetch the blue mug')`)
+	b.waitFor("the goal revised", `document.getElementById('notes-goal').textContent.includes('Fetch the blue mug')`)
+	b.do("the next question", chromedp.WaitVisible("", byName("button", "yes")))
 	b.click("button", "Stop")
 	b.waitFor("the cancelled report", `document.getElementById('report-reason').textContent === 'cancelled'`)
-	if got := b.evalString(traceText); !strings.Contains(got, "question 1 stopped") || !strings.Contains(got, "should_cancel") {
+	if got := b.evalString(traceText); !strings.Contains(got, "question 2 stopped") || !strings.Contains(got, "should_cancel") {
 		t.Errorf("the trace of the stopped task: %q", got)
 	}
 	b.traceIDs()
@@ -156,7 +162,7 @@ func TestConsoleShowsHostileTextAsText(t *testing.T) {
 	b.waitFor("the hostile camera's frame", `[...document.querySelectorAll('#camera-list img')].some(i => i.complete && i.naturalWidth > 0)`)
 
 	got := b.evalString(`document.body.textContent`)
-	for _, want := range []string{hostileText[:30], `<b>bold</b><img src=x onerror=`, hostileCamera,
+	for _, want := range []string{`<script>window.__pwned=2</script>"}`, `<b>bold</b><img src=x onerror=`, hostileCamera,
 		`<img src=x onerror="window.__pwned=5">Which?`, `<script>window.__pwned=6</script>done`, `<svg onload="window.__pwned=7">`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the page does not show %q as text", want)

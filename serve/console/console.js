@@ -379,11 +379,15 @@
         line(id, d, 'call', [el('span', { class: 'mono' }, '→ ' + d.tool), args(d.args)]);
         return;
       case 'tool_result': {
-        const r = d.result || {};
-        const ok = !!r.success;
+        // The envelope is flat: its value's fields beside success, reason,
+        // run_id and verdict.
+        const { success, reason, run_id: runID, verdict, ...value } = d.result || {};
+        const ok = !!success;
         const parts = [el('span', { class: 'mono' }, (ok ? '✓ ' : '✗ ') + d.tool + ' ')];
-        if (ok) parts.push(el('span', { class: 'args mono' }, json(r.value || {})));
-        else parts.push(r.reason || 'failed');
+        if (ok) parts.push(el('span', { class: 'args mono' }, json(value)));
+        else parts.push(reason || 'failed');
+        if (runID) parts.push(el('span', { class: 'hint' }, ' ' + runID));
+        if (verdict && verdict.status) parts.push(' · verdict ' + verdict.status);
         for (const img of d.images || []) {
           parts.push(' · image ' + img.camera);
           showFrame(img, { task: d.task, event: id, turn: d.turn });
