@@ -54,6 +54,17 @@ type Question struct {
 	Choices    []string     `json:"choices,omitempty"`
 	Refs       []string     `json:"refs,omitempty"`
 	Candidates []Candidate  `json:"candidates,omitempty"`
+	// Call is the call a confirm hook holds (nil for the model's questions),
+	// so a channel can show what it would allow.
+	Call *HeldCall `json:"call,omitempty"`
+}
+
+// HeldCall is a call waiting on a confirmation: its tool, its arguments as
+// the hooks before the asking one left them, and the hook that asks.
+type HeldCall struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args,omitempty"`
+	Hook string         `json:"hook"`
 }
 
 // Candidate is one attached ref: its Brief line and its last view, if kept.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -247,7 +248,8 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}})
+	held := &engine.HeldCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: held})
 	if errors.Is(err, ErrNoConfirmChannel) {
 		return noChannel
 	}

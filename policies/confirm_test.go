@@ -51,3 +51,25 @@ func TestClampNeverFlipsSign(t *testing.T) {
 		})
 	}
 }
+
+// A confirmation names the call it holds: the tool, its arguments as the
+// hooks before the asking one left them (here clamped), and the asking hook,
+// so a channel can show what it would allow.
+func TestConfirmNamesTheHeldCall(t *testing.T) {
+	s := chainSpec(
+		schema.PreHook{Name: "c", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Max: "0.5"}},
+		schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
+	u := &fakeUser{answer: "yes"}
+	p := newPolicy(t, s, &fakeTools{}, nil, u)
+	var evs []engine.Event
+	if res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 2.0}, &evs)); !res.Allowed {
+		t.Fatalf("blocked: %s", res.Reason)
+	}
+	if len(u.asked) != 1 || u.asked[0].Call == nil {
+		t.Fatalf("asked %+v, want one question naming its call", u.asked)
+	}
+	c := u.asked[0].Call
+	if c.Tool != "move_base" || c.Hook != "ask" || c.Args["distance_m"] != 0.5 {
+		t.Errorf("held call %+v, want move_base clamped to 0.5 by hook ask", c)
+	}
+}

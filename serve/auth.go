@@ -51,17 +51,20 @@ func CheckBind(addr, token string) error {
 }
 
 // requireToken wraps h so every request must carry "Authorization: Bearer
-// TOKEN"; an empty token lets every request through (loopback only). It
-// runs before anything reads the body: a client without the token is
-// answered and its connection closed at once, whatever it declared.
-func requireToken(token string, h http.Handler) http.Handler {
+// TOKEN" — or, for GET and HEAD only, a live read cookie (see
+// readcookie.go); an empty token lets every request through (loopback
+// only). It runs before anything reads the body: a client without the token
+// is answered and its connection closed at once, whatever it declared.
+func requireToken(token string, cookies *readCookies, h http.Handler) http.Handler {
 	if token == "" {
 		return h
 	}
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		bearer := subtle.ConstantTimeCompare(got, want) == 1
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		if !bearer && !(read && len(got) == 0 && cookies.valid(r)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="thea"`)
 			refuse(w, http.StatusUnauthorized, "missing or wrong bearer token (Authorization: Bearer ...)")
 			return

@@ -38,18 +38,33 @@ func (s *Server) routes() []route {
 		{"POST", "/v1/questions/{id}/answer", s.handleAnswer},
 		{"POST", "/v1/confirmations/{id}", s.handleConfirm},
 		{"POST", "/v1/session/reset", s.handleReset},
+		{"GET", "/v1/session/events", s.handleSessionEvents},
+		{"POST", "/v1/auth/cookie", s.handleReadCookie},
+		{"GET", "/v1/tasks/{id}/report", s.handleReport},
+		{"GET", "/v1/tasks/{id}/events/{event}/images/{n}", s.handleEventImage},
+		{"GET", "/v1/questions/{id}/candidates/{n}/image", s.handleCandidateImage},
+		{"GET", "/v1/cameras/{camera}/latest", s.handleCameraLatest},
 	}
 }
 
-// Handler is the server's HTTP handler: the bearer token (when the config
-// has one) and the browser checks come first, then the body is read, then
-// the endpoint runs.
+// Handler is the server's HTTP handler. The console's files (code, no
+// data) are served to anyone who passes the browser checks, so the page can
+// ask for the token; for the API the bearer token (when the config has
+// one) and the browser checks come first, then the body is read, then the
+// endpoint runs.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
 		mux.HandleFunc(r.method+" "+r.path, r.handle)
 	}
-	return requireToken(s.cfg.Token, browserGuard(s.cfg.Token, s.admitted(mux)))
+	api := requireToken(s.cfg.Token, s.cookies, browserGuard(s.cfg.Token, s.admitted(mux)))
+	top := http.NewServeMux()
+	console := browserGuard(s.cfg.Token, consoleHandler())
+	top.Handle("GET /{$}", console)
+	top.Handle("GET /console/", console)
+	top.Handle("GET /favicon.ico", console)
+	top.Handle("/", api)
+	return top
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -159,14 +174,19 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no task %d (or no longer kept)", id))
 		return
 	}
-	after := 0
-	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("Last-Event-ID %q: want a non-negative integer", v))
-			return
-		}
-		after = n
+	if v := r.URL.Query().Get("instance"); v != "" && v != s.instance {
+		writeError(w, http.StatusConflict, fmt.Sprintf("instance %q: the server restarted (now %q); task %d is another task", v, s.instance, id))
+		return
+	}
+	after, ok := lastEventID(w, r)
+	if !ok {
+		return
+	}
+	if evs, _, finished := run.since(after); finished && len(evs) == 0 {
+		// Nothing can follow: 204 tells an EventSource not to reconnect.
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
+		return
 	}
 	rc := http.NewResponseController(w)
 	// The stream outlives any write deadline; the error only says the
@@ -177,6 +197,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	// A dropped stream is resumed soon (the browser's default is 3 s).
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", reconnectMS); err != nil {
+		return
+	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	for {
@@ -318,4 +342,28 @@ func decodeInstruction(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return body.Instruction, true
+}
+
+// reconnectMS is the retry an event stream asks its client to wait before
+// reconnecting.
+const reconnectMS = 1000
+
+// lastEventID reads where a stream resumes: the Last-Event-ID header (an
+// EventSource sends it when it reconnects), else the last_event_id query
+// parameter (a client that opens a new stream cannot set headers); 0 reads
+// from the start. A bad value is a 400 already written.
+func lastEventID(w http.ResponseWriter, r *http.Request) (int, bool) {
+	v, from := r.Header.Get("Last-Event-ID"), "Last-Event-ID"
+	if v == "" {
+		v, from = r.URL.Query().Get("last_event_id"), "last_event_id"
+	}
+	if v == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%s %q: want a non-negative integer", from, v))
+		return 0, false
+	}
+	return n, true
 }

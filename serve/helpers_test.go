@@ -87,6 +87,13 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveSession(t, srv, h, cfg)
+}
+
+// serveSession serves h on 127.0.0.1 with an OS-chosen port until the test
+// ends.
+func serveSession(t *testing.T, srv *Server, h *engine.Harness, cfg Config) *fixture {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -223,6 +230,7 @@ func (s *stream) next() (sseMsg, error) {
 				return m, nil
 			}
 		case strings.HasPrefix(line, ":"): // comment (keep-alive)
+		case strings.HasPrefix(line, "retry: "): // reconnection delay
 		case strings.HasPrefix(line, "id: "):
 			m.id = line[4:]
 		case strings.HasPrefix(line, "event: "):

@@ -20,6 +20,14 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	// A spec's `thea sim serve` toolset runs os.Executable(), which in
+	// these tests is the test binary: serve the simulator instead.
+	if len(os.Args) > 2 && os.Args[1] == "sim" && os.Args[2] == "serve" {
+		os.Exit(serveSim(os.Args[3:]))
+	}
+	if os.Getenv(hostileServerEnv) == "1" {
+		os.Exit(serveHostile())
+	}
 	if os.Getenv(slowServerEnv) == "1" {
 		s := server.NewMCPServer("slow", "0.0.1")
 		halt := make(chan struct{}, 1)

@@ -2,13 +2,14 @@ package serve
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"iter"
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -53,6 +54,9 @@ type Config struct {
 	// address's connections that have not yet carried an authorized
 	// request (default 256). See conns.go for what gives way at a bound.
 	MaxConns, MaxConnsPerIP int
+	// MaxImageBytes bounds the camera images kept in memory for clients
+	// (default 64 MiB; see images.go).
+	MaxImageBytes int
 
 	Logger *slog.Logger
 	Clock  func() time.Time
@@ -75,6 +79,14 @@ type Server struct {
 	conns   *connLimiter     // the listener's bounds, once Serve has them
 	wg      sync.WaitGroup   // the running task's goroutine
 	baseCtx context.Context
+	// stateChanged is closed (and replaced) when a task starts or ends or
+	// the session resets: the session stream sends a new status.
+	stateChanged chan struct{}
+
+	instance string // this server run's id (images' URLs, the status)
+	images   *imageStore
+	cookies  *readCookies
+	live     *liveView
 }
 
 // New builds a server; Serve starts it.
@@ -100,8 +112,10 @@ func New(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	s := &Server{cfg: cfg, tasks: map[int]*taskRun{}}
-	s.user = newChannel(s.postCurrent)
+	instance := newInstanceID()
+	s := &Server{cfg: cfg, tasks: map[int]*taskRun{}, stateChanged: make(chan struct{}), instance: instance,
+		images: newImageStore(instance, cfg.MaxImageBytes), cookies: newReadCookies(cfg.Clock), live: newLiveView()}
+	s.user = newChannel(s.postCurrent, s.images)
 	return s
 }
 
@@ -180,6 +194,7 @@ func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
 	cur := s.current
+	s.changedLocked()
 	s.mu.Unlock()
 	if cur != nil {
 		s.stopTask(cur, true, errors.New("the server is shutting down"))
@@ -214,6 +229,7 @@ func (s *Server) submit(instruction string) (*taskRun, error) {
 		s.order = s.order[1:]
 	}
 	s.wg.Add(1)
+	s.changedLocked()
 	go s.runTask(ctx, run)
 	return run, nil
 }
@@ -225,22 +241,40 @@ func (s *Server) runTask(ctx context.Context, run *taskRun) {
 	defer s.wg.Done()
 	defer run.cancel(nil)
 	var done *engine.Event
+	red := s.redactor()
+	s.live.startTask()
 	for ev := range s.sess.RunStream(ctx, run.instruction,
 		engine.WithPollReplan(run.pollReplan), engine.WithShouldCancel(run.stop.Load)) {
 		if ev.Kind == engine.EventDone {
 			done = &ev
 			continue
 		}
-		run.append(string(ev.Kind), ev)
+		run.appendEvent(ev, s.images)
+		// Here, between two steps of the task and on its goroutine, its
+		// notes may be read.
+		s.live.observe(s.sess, ev)
+		if n, changed := s.live.notesChanged(s.sess, red); changed {
+			run.append("notes", n)
+		}
+		if h, changed := s.live.healthChanged(s.sess, red); changed {
+			run.append("health", h)
+		}
 	}
 	if done == nil { // the engine promises one; never leave readers hanging
 		rep := engine.Report{Reason: engine.DoneError, Error: "the task's stream ended without a done event"}
 		done = &engine.Event{Kind: engine.EventDone, Time: s.cfg.Clock(), Task: run.id, Done: &rep}
 	}
+	s.live.endTask()
+	if h, changed := s.live.healthChanged(s.sess, red); changed {
+		run.append("health", h)
+	}
 	s.mu.Lock()
 	s.current = nil
 	s.mu.Unlock()
 	run.finish(*done)
+	s.mu.Lock()
+	s.changedLocked()
+	s.mu.Unlock()
 }
 
 // stopTask asks the task to stop: should_cancel turns true and its parked
@@ -281,6 +315,7 @@ func (s *Server) reset() error {
 		}
 		return fmt.Errorf("reset: %w", err)
 	}
+	s.changedLocked()
 	return nil
 }
 
@@ -291,51 +326,22 @@ func (s *Server) task(id int) (*taskRun, bool) {
 	return r, ok
 }
 
-// Status is GET /v1/status.
-type Status struct {
-	State       string       `json:"state"` // idle | running | closing
-	Task        *TaskView    `json:"task,omitempty"`
-	Pending     []Pending    `json:"pending"`
-	Tasks       []int        `json:"tasks"`                 // ids whose events are still readable
-	Connections *Connections `json:"connections,omitempty"` // once serving
+// changedLocked wakes the session streams; s.mu is held.
+func (s *Server) changedLocked() {
+	close(s.stateChanged)
+	s.stateChanged = make(chan struct{})
 }
 
-// Connections is what the server holds against its connection bounds.
-type Connections struct {
-	Open     int `json:"open"`
-	Unproven int `json:"unproven"` // not yet carried an authorized request
-	Max      int `json:"max"`
-	// ClosedAtBounds counts the connections closed (or refused) to keep
-	// the bounds since the server started.
-	ClosedAtBounds int64 `json:"closed_at_bounds"`
-}
-
-func (s *Server) status() Status {
+// stateSignal is closed at the next change of the session's state.
+func (s *Server) stateSignal() <-chan struct{} {
 	s.mu.Lock()
-	st := Status{State: "idle", Tasks: slices.Clone(s.order)}
-	cur, lim := s.current, s.conns
-	var last *taskRun
-	if n := len(s.order); n > 0 {
-		last = s.tasks[s.order[n-1]]
-	}
-	switch {
-	case s.closing:
-		st.State = "closing"
-	case cur != nil:
-		st.State = "running"
-	}
-	s.mu.Unlock()
-	if last != nil {
-		v := last.view()
-		st.Task = &v
-	}
-	st.Pending = s.user.List()
-	if lim != nil {
-		open, unproven := lim.counts()
-		st.Connections = &Connections{Open: open, Unproven: unproven, Max: lim.lim.total, ClosedAtBounds: lim.shed.Load()}
-	}
-	if st.Tasks == nil {
-		st.Tasks = []int{}
-	}
-	return st
+	defer s.mu.Unlock()
+	return s.stateChanged
+}
+
+// newInstanceID names one run of the server.
+func newInstanceID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics rather)
+	return hex.EncodeToString(b)
 }

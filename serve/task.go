@@ -19,8 +19,9 @@ type sseEvent struct {
 }
 
 // taskRun is one task submitted to the server and its event log. Every
-// event is kept (images travel by run log, never here), so a client that
-// connects late, or reconnects with Last-Event-ID, reads the whole task.
+// event is kept (its images apart, bounded: see images.go), so a client
+// that connects late, or reconnects with Last-Event-ID, reads the whole
+// task.
 type taskRun struct {
 	id          int
 	instruction string
@@ -47,6 +48,26 @@ func (r *taskRun) append(name string, v any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.add(name, b, v)
+}
+
+// eventWithImages is an engine event whose images the server keeps: the
+// data names each (camera, type, size) and where to fetch it.
+type eventWithImages struct {
+	engine.Event
+	Images []ImageRef `json:"images"`
+}
+
+// appendEvent adds one engine event; its images, if any, are kept in imgs
+// under the event's id.
+func (r *taskRun) appendEvent(ev engine.Event, imgs *imageStore) {
+	name := string(ev.Kind)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var v any = ev
+	if len(ev.Images) > 0 {
+		v = eventWithImages{Event: ev, Images: imgs.keepEvent(r.id, len(r.events)+1, ev)}
+	}
+	r.add(name, encode(&name, v), ev)
 }
 
 // finish appends the done event and marks the log complete in one step, so
@@ -125,6 +146,9 @@ type TaskView struct {
 	Turn        int            `json:"turn"`
 	Events      int            `json:"events"`
 	Report      *engine.Report `json:"report,omitempty"`
+	// ReportPage is where `thea report`'s page of the run is served, once
+	// the task is done and its run log written.
+	ReportPage string `json:"report_page,omitempty"`
 }
 
 func (r *taskRun) view() TaskView {
@@ -134,6 +158,9 @@ func (r *taskRun) view() TaskView {
 		Turn: r.turn, Events: len(r.events), Report: r.report}
 	if r.finished {
 		v.State = "done"
+		if r.report != nil && r.report.RunDir != "" {
+			v.ReportPage = fmt.Sprintf("/v1/tasks/%d/report", r.id)
+		}
 	}
 	return v
 }

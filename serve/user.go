@@ -20,6 +20,21 @@ type Pending struct {
 	Text    string   `json:"text"`
 	Choices []string `json:"choices,omitempty"`
 	Refs    []string `json:"refs,omitempty"`
+	// Candidates describe the refs: each one's Brief line and last view.
+	Candidates []CandidateView `json:"candidates,omitempty"`
+	// Call is the call a confirmation holds: tool, arguments, the hook
+	// that asks.
+	Call *engine.HeldCall `json:"call,omitempty"`
+	// Frames are the cameras' latest frames when the question was asked:
+	// what the robot saw.
+	Frames []Frame `json:"frames,omitempty"`
+}
+
+// CandidateView is one candidate ref of a question.
+type CandidateView struct {
+	Ref   string    `json:"ref"`
+	Line  string    `json:"line,omitempty"`
+	Image *ImageRef `json:"image,omitempty"`
 }
 
 // Pending kinds.
@@ -52,12 +67,14 @@ type Channel struct {
 	pending map[int]*parked
 	// post puts a server event on the running task's stream.
 	post func(name string, v any)
+	// images keeps the candidates' views and has the cameras' frames.
+	images *imageStore
 }
 
 var _ engine.UserChannel = (*Channel)(nil)
 
-func newChannel(post func(string, any)) *Channel {
-	return &Channel{pending: map[int]*parked{}, post: post}
+func newChannel(post func(string, any), images *imageStore) *Channel {
+	return &Channel{pending: map[int]*parked{}, post: post, images: images}
 }
 
 // Confirm answers a confirm hook at the server's confirm endpoint, never at
@@ -75,8 +92,20 @@ func (c *Channel) Ask(ctx context.Context, q engine.Question) (string, error) {
 	}
 	c.mu.Lock()
 	c.next++
-	p := &parked{Pending: Pending{ID: c.next, Kind: kind, Text: q.Text, Choices: q.Choices, Refs: q.Refs},
+	id := c.next
+	c.mu.Unlock()
+	p := &parked{Pending: Pending{ID: id, Kind: kind, Text: q.Text, Choices: q.Choices, Refs: q.Refs, Call: q.Call},
 		answer: make(chan string, 1), abort: make(chan error, 1)}
+	for n, cand := range q.Candidates {
+		v := CandidateView{Ref: cand.Ref, Line: cand.Line}
+		if cand.View != nil {
+			ref := c.images.keepCandidate(id, n, *cand.View)
+			v.Image = &ref
+		}
+		p.Candidates = append(p.Candidates, v)
+	}
+	p.Frames = c.images.frames()
+	c.mu.Lock()
 	c.pending[p.ID] = p
 	c.mu.Unlock()
 	c.post("pending", p.Pending)
@@ -94,6 +123,7 @@ func (c *Channel) Ask(ctx context.Context, q engine.Question) (string, error) {
 	c.mu.Lock()
 	delete(c.pending, p.ID)
 	c.mu.Unlock()
+	c.images.forgetQuestion(p.ID)
 	resolved := map[string]any{"id": p.ID, "kind": kind, "outcome": outcome}
 	if err != nil {
 		resolved["error"] = err.Error()

@@ -14,15 +14,16 @@ import (
 )
 
 // newServeCmd: `thea serve --spec FILE [--addr HOST:PORT] [--token-env
-// NAME] [--max-conns N] [--max-conns-per-ip N]` serves one session over
-// HTTP and Server-Sent Events until interrupted. Off loopback it refuses to
+// NAME] [--max-conns N] [--max-conns-per-ip N] [--max-image-bytes N]`
+// serves one session over HTTP and Server-Sent Events, with the operator's
+// web console at /, until interrupted. Off loopback it refuses to
 // start without a bearer token, which is read from the environment variable
 // --token-env names, never from the command line (argv is visible to every
 // user of the machine).
 func (a *App) newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME] [--max-conns N] [--max-conns-per-ip N]",
-		Short: "Serve a session over HTTP/SSE for a robot's app or dashboard",
+		Use:   "serve --spec FILE [--addr 127.0.0.1:PORT] [--token-env NAME] [--max-conns N] [--max-conns-per-ip N] [--max-image-bytes N]",
+		Short: "Serve a session over HTTP/SSE, with a web console for its operator",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			specs := a.v.GetStringSlice(a.key(cmd, "spec"))
@@ -33,6 +34,10 @@ func (a *App) newServeCmd() *cobra.Command {
 			maxConns, maxPerIP := a.v.GetInt(a.key(cmd, "max-conns")), a.v.GetInt(a.key(cmd, "max-conns-per-ip"))
 			if maxConns < 0 || maxPerIP < 0 {
 				return usageError{fmt.Errorf("--max-conns %d, --max-conns-per-ip %d: want positive bounds (0 for the default)", maxConns, maxPerIP)}
+			}
+			maxImages := a.v.GetInt(a.key(cmd, "max-image-bytes"))
+			if maxImages < 0 {
+				return usageError{fmt.Errorf("--max-image-bytes %d: want a positive bound (0 for the default)", maxImages)}
 			}
 			tokenEnv := a.str(cmd, "token-env")
 			token := ""
@@ -59,7 +64,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP})
+			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages})
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
 				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User()})
 			if err != nil {
@@ -70,7 +75,7 @@ func (a *App) newServeCmd() *cobra.Command {
 				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, h.Close()))
 				return exitError{code: 1}
 			}
-			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (API description at /openapi.json)\n",
+			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
 				trace.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
 			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
@@ -85,5 +90,6 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Int("max-conns", 0, "bound on open connections (default 4096, at most half the open-file limit)")
 	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
+	cmd.Flags().Int("max-image-bytes", 0, "bound on the camera images kept in memory for the console and clients (default 64 MiB)")
 	return cmd
 }
