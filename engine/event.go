@@ -70,6 +70,9 @@ type Event struct {
 	// Safety is what happened to a back-end (EventSafety): late_reply, stop,
 	// backend_killed, backend_crashed, ….
 	Safety SafetyKind `json:"safety,omitempty"`
+	// Stop is how an interrupted motion was stopped (EventSafety of kind
+	// stop or backend_killed): the stop tool or a kill, and how long it took.
+	Stop *StopCall `json:"stop,omitempty"`
 	// Usage is what the provider reported for a model call (EventModel).
 	Usage *model.Usage `json:"usage,omitempty"`
 	// ModelCall is one model call of any purpose (EventModelCall).
@@ -117,6 +120,43 @@ type Report struct {
 // SafetyKind names what happened to a back-end in an EventSafety.
 type SafetyKind string
 
-// SafetyLateReply: an abandoned physical call answered after its timeout or
-// cancellation; the body may have moved, so the model is told.
-const SafetyLateReply SafetyKind = "late_reply"
+// Safety kinds the engine reads or emits itself; the toolsets name the rest.
+const (
+	// SafetyLateReply: an abandoned physical call answered after its
+	// timeout or cancellation; the body may have moved, so the model is told.
+	SafetyLateReply SafetyKind = "late_reply"
+	// SafetyStopPending: a stop path (see Host.Hold) had not ended within
+	// its bound when the task ended; what it reports later reaches the next
+	// task.
+	SafetyStopPending SafetyKind = "stop_pending"
+)
+
+// StopCall is one stop of an interrupted motion: the declared stop tool
+// called, or the back-end killed after stop_grace (or when the session
+// closed). The stop tool's result, or the kill's reason, is the event's
+// Result.
+type StopCall struct {
+	// Via is "tool" (the declared stop tool) or "kill" (the back-end's
+	// process group, or its connection over HTTP).
+	Via string `json:"via"`
+	// Tool is the stop tool called (Via "tool").
+	Tool string `json:"tool,omitempty"`
+	// Why is what interrupted the motion: "move_base was cancelled",
+	// "move_base timed out", "the session closed".
+	Why string `json:"why"`
+	// OK says the stop worked: the stop tool answered success; the killed
+	// back-end exited and the motion's call ended.
+	OK bool `json:"ok"`
+	// DurationMS is how long the stop took, in milliseconds: the stop
+	// tool's call, or from the kill until the motion's call ended.
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// Stop kinds (StopCall.Via).
+const (
+	StopViaTool = "tool"
+	StopViaKill = "kill"
+)
+
+// Millis is d in milliseconds, to the microsecond (StopCall.DurationMS).
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
@@ -32,6 +33,14 @@ type Host interface {
 	SceneDescribe(refs []string) ([]string, error)
 	// Emit sends an event to the active task's stream (notification, question).
 	Emit(Event)
+	// Hold keeps the running task's done event back until release is
+	// called, or at most within: work the task started whose events belong
+	// to it (a motion's stop path: the stop tool, the late reply, a kill)
+	// reaches its run log before its end, even when it ends first (Ctrl-C,
+	// a served interrupt or shutdown). what names it if the bound passes.
+	// Without a running task it holds nothing. release may be called more
+	// than once and from any goroutine.
+	Hold(what string, within time.Duration) (release func())
 }
 
 // Question is what query_user asks; Refs are scene-graph refs attached as

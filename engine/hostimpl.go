@@ -115,4 +115,5 @@ func (h *Harness) queue(ev Event) {
 		return
 	}
 	h.task.pending = append(h.task.pending, ev)
+	h.task.wakeUp()
 }

@@ -32,6 +32,11 @@ type task struct {
 	memory        string
 	pending       []Event
 	observation   *schema.Observation
+	// holds are the stop paths the task's done waits for (see Host.Hold);
+	// wake is signalled when one ends or an event is queued. Guarded by
+	// Harness.hostMu.
+	holds map[*hold]struct{}
+	wake  chan struct{}
 
 	consecutive, total int
 	usage              model.Usage
@@ -73,6 +78,9 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 
 	t := h.startTask(ctx, instruction, cfg, yield)
 	rep := h.loop(ctx, t)
+	// A stop path the task started ends in its record, before consolidation
+	// reads the notes and before done.
+	h.awaitHolds(t)
 	h.rememberTask(ctx, t, rep)
 	// The report returned is redacted like the done event that carries it.
 	rep = redact.Value(h.redactor, h.finish(t, rep))
@@ -93,7 +101,8 @@ func (h *Harness) refuse(yield func(Event) bool, err error) (Report, error) {
 // the visible Tool Definitions and appends the instruction.
 func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConfig, yield func(Event) bool) *task {
 	h.taskN++
-	t := &task{n: h.taskN, instruction: instruction, cfg: cfg, yield: yield, snapshotted: -1}
+	t := &task{n: h.taskN, instruction: instruction, cfg: cfg, yield: yield, snapshotted: -1,
+		holds: map[*hold]struct{}{}, wake: make(chan struct{}, 1)}
 	t.notes.reset(instruction)
 	h.hostMu.Lock()
 	h.task = t

@@ -3,6 +3,7 @@ package livecheck
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
@@ -31,6 +32,9 @@ func (noSession) SceneDescribe([]string) ([]string, error)  { return nil, errNoS
 var errNoScene = errors.New("no session: thea validate --live has no scene graph")
 
 func (noSession) Emit(engine.Event) {}
+
+// Hold holds nothing: a live check runs no task.
+func (noSession) Hold(string, time.Duration) func() { return func() {} }
 
 type noUser struct{}
 

@@ -77,6 +77,7 @@ func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
 	}
 	return out
 }
+func (h *fakeHost) Hold(string, time.Duration) func() { return func() {} }
 func (h *fakeHost) Emit(e engine.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -58,6 +58,9 @@ type SafetyEvent struct {
 	// After is the time since the physical call started.
 	After time.Duration
 	Text  string
+	// Stop is how the motion was stopped (stop and backend_killed events
+	// of a stop path): the stop tool or a kill, its outcome and duration.
+	Stop *engine.StopCall
 }
 
 // safetySink delivers safety events to the process's hook and to the
@@ -84,7 +87,7 @@ func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env})
+		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
 	}
 }
 

@@ -180,13 +180,7 @@ func (ts *MCPToolset) Close() error {
 	}
 	ts.mu.Unlock()
 	if !wasClosed {
-		for _, f := range flights {
-			ts.markUncertain(f.motion.Tool, "was in flight when the session closed")
-			ts.stopMotion(f, "the session closed")
-		}
-	}
-	for _, f := range flights {
-		f.conn.kill() // a motion still running ends with its back-end
+		ts.closeFlights(flights)
 	}
 	if c != nil {
 		c.close()

@@ -53,8 +53,9 @@ func TestBatchInterrupt(t *testing.T) {
 	a := cli.NewApp(strings.NewReader(""), &out, &errb)
 	a.Signals = sigs
 	code := make(chan int, 1)
+	runs := t.TempDir()
 	go func() {
-		code <- a.Run(t.Context(), []string{"run", "--spec", filepath.Join(dir, "spec.cue"), "--run-log", t.TempDir(),
+		code <- a.Run(t.Context(), []string{"run", "--spec", filepath.Join(dir, "spec.cue"), "--run-log", runs,
 			"pick a colour", "move slowly", "never run"})
 	}()
 	// Task 1's question is answered from the App's stdin: none, so it fails.
@@ -78,6 +79,47 @@ func TestBatchInterrupt(t *testing.T) {
 		t.Errorf("a later instruction ran, or the live view reached a non-terminal:\n%s", out.String())
 	}
 	waitForFile(t, filepath.Join(dir, "backend.log"), "stop request: stopping 1 motion(s)")
+	stopInRunLog(t, runs, "move slowly")
+}
+
+// stopInRunLog checks that the run log of the task given instruction holds
+// the stop tool's call (its outcome and duration) before its done.
+func stopInRunLog(t *testing.T, runs, instruction string) {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []engine.Event
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var ev engine.Event
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			evs = append(evs, ev)
+		}
+		if evs[0].Text != instruction {
+			continue
+		}
+		for _, ev := range evs {
+			switch {
+			case ev.Kind == engine.EventDone:
+				t.Fatalf("%s: done before any stop event", p)
+			case ev.Kind == engine.EventSafety && ev.Safety == "stop":
+				if ev.Stop == nil || ev.Stop.Via != engine.StopViaTool || ev.Stop.DurationMS <= 0 || ev.Result == nil {
+					t.Fatalf("%s: stop event %+v", p, ev)
+				}
+				return
+			}
+		}
+		t.Fatalf("%s: no done", p)
+	}
+	t.Fatalf("no run log of %q in %v", instruction, paths)
 }
 
 // --json prints the raw event stream: one JSON event per line, each task

@@ -1,0 +1,180 @@
+package toolsets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// defaultStopGrace is how long an interrupted physical call may take to
+// answer before its back-end is killed, when the spec gives no stop_grace.
+const defaultStopGrace = 2 * time.Second
+
+// defaultStopTimeout bounds the stop tool's call when the spec gives none.
+const defaultStopTimeout = 2 * time.Second
+
+// killSlack is how long a kill may take once decided: the back-end's exit
+// (see conn.close) and the end of the call it ran.
+const killSlack = gracefulExit + time.Second
+
+func (ts *MCPToolset) stopGrace() time.Duration {
+	if d := ts.cfg.StopGrace.D(); d > 0 {
+		return d
+	}
+	return defaultStopGrace
+}
+
+func (ts *MCPToolset) stopTimeout() time.Duration {
+	if st := ts.cfg.Stop; st != nil && st.Timeout.D() > 0 {
+		return st.Timeout.D()
+	}
+	return defaultStopTimeout
+}
+
+// stopPathBound is the longest an abandoned motion's stop path takes: the
+// stop tool's call, stop_grace, then a kill.
+func (ts *MCPToolset) stopPathBound() time.Duration {
+	d := ts.stopGrace() + killSlack
+	if ts.cfg.Stop != nil {
+		d += ts.stopTimeout()
+	}
+	return d
+}
+
+// holdTask keeps the running task's done back until the stop path of an
+// abandoned motion has ended (bounded by stopPathBound), so the stop call,
+// the late reply or the kill are events of the task that issued the motion.
+func (ts *MCPToolset) holdTask(tool, what string) func() {
+	if ts.tc.Host == nil {
+		return func() {}
+	}
+	return ts.tc.Host.Hold(fmt.Sprintf("the stop path of %s (it %s on the %s back-end)", tool, what, ts.name), ts.stopPathBound())
+}
+
+// interruptPlan says what the harness does about an abandoned motion.
+func (ts *MCPToolset) interruptPlan() string {
+	if st := ts.cfg.Stop; st != nil {
+		return fmt.Sprintf("the harness called the stop tool %s and kills the %s back-end if the motion has not ended within %s", st.Tool, ts.name, ts.stopGrace())
+	}
+	return fmt.Sprintf("no stop tool is declared, so the harness kills and restarts the %s back-end if the motion has not ended within %s", ts.name, ts.stopGrace())
+}
+
+// watch follows an abandoned physical call: it calls the stop tool, then
+// waits up to stop_grace for the reply (logged and reported as a late
+// reply); without one it kills the back-end (restarted on the next call).
+// Only then is the motion ended, the body's lock released, and release
+// called (the task's done may follow).
+func (ts *MCPToolset) watch(f *flight, what string, release func()) {
+	defer release()
+	m := f.motion
+	why := m.Tool + " " + what
+	ts.stopMotion(f, why)
+	timer := time.NewTimer(ts.stopGrace())
+	defer timer.Stop()
+	select {
+	case r := <-f.done:
+		env := engine.Envelope{}
+		switch {
+		case r.err == nil:
+			env = toEnvelope(m.Tool, r.res)
+		case isCrash(r.err) && !ts.isClosed():
+			env = engine.Failure(ts.crashed(f.conn, m.Tool, r.err))
+		default:
+			env = engine.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
+		}
+		ts.logger.Warn("late reply of an abandoned physical call", "tool", m.Tool, "after", time.Since(m.Start), "success", env.Success, "reason", env.Reason)
+		ts.emit(SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
+			Text: fmt.Sprintf("%s answered %s after it %s", m.Tool, time.Since(m.Start).Round(time.Millisecond), what)})
+	case <-timer.C:
+		reason := fmt.Sprintf("%s and did not answer within stop_grace %s", why, ts.stopGrace())
+		ts.logger.Warn("killing the back-end of an abandoned physical call", "tool", m.Tool, "why", reason)
+		ts.setLastCrash("killed by the harness: " + reason)
+		start := time.Now()
+		ts.killConn(f.conn) // the whole process group; restarted on the next call
+		f.cancel()          // over HTTP the request is abandoned instead
+		<-f.done
+		took := time.Since(start)
+		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: engine.Failure(reason),
+			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
+			Stop: &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
+	}
+	ts.untrack(f)
+	f.cancel()
+	m.End("ended after being abandoned")
+}
+
+// stopMotion calls the stop tool once for f, on f's connection, bounded by
+// the stop's timeout; its outcome and duration are logged and reported.
+func (ts *MCPToolset) stopMotion(f *flight, why string) {
+	st := ts.cfg.Stop
+	if st == nil {
+		return
+	}
+	f.stop.Do(func() {
+		ctx, cancel := context.WithTimeout(f.base, ts.stopTimeout())
+		defer cancel()
+		start := time.Now()
+		env := engine.Envelope{}
+		args, err := json.Marshal(st.Args)
+		if err == nil {
+			var res *mcp.CallToolResult
+			if res, err = f.conn.client.CallTool(ctx, mcpCallRequest(st.Tool, args)); err == nil {
+				env = toEnvelope(st.Tool, res)
+			}
+		}
+		took := time.Since(start)
+		if err != nil {
+			env = engine.Failure(fmt.Sprintf("the stop tool %s failed: %v", st.Tool, err))
+		}
+		outcome := "it answered success"
+		if !env.Success {
+			outcome = "it failed"
+		}
+		ts.logger.Warn("stop tool called", "stop", st.Tool, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
+		ts.emit(SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
+			Text: fmt.Sprintf("stop tool %s called because %s: %s in %s", st.Tool, why, outcome, roundShort(took)),
+			Stop: &engine.StopCall{Via: engine.StopViaTool, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
+	})
+}
+
+// closeFlights is Close's part of the stop path: each physical call still
+// in flight is marked uncertain, stopped with the stop tool (once), and its
+// back-end killed; each kill is reported like one after stop_grace.
+func (ts *MCPToolset) closeFlights(flights []*flight) {
+	const why = "the session closed"
+	if len(flights) == 0 {
+		return
+	}
+	// The task may end while a killed back-end exits: its done waits.
+	if ts.tc.Host != nil {
+		bound := time.Duration(len(flights)) * (ts.stopTimeout() + killSlack)
+		defer ts.tc.Host.Hold(fmt.Sprintf("the stop path of the %s back-end closing", ts.name), bound)()
+	}
+	for _, f := range flights {
+		ts.markUncertain(f.motion.Tool, "was in flight when the session closed")
+		ts.stopMotion(f, why)
+	}
+	for _, f := range flights {
+		start := time.Now()
+		f.conn.kill() // a motion still running ends with its back-end
+		took := time.Since(start)
+		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
+			Envelope: engine.Failure(f.motion.Tool + " was in flight when " + why),
+			Text:     fmt.Sprintf("the %s back-end was killed because %s with %s in flight; it exited %s after the kill", ts.name, why, f.motion.Tool, roundShort(took)),
+			Stop:     &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
+	}
+}
+
+// roundShort rounds a duration for a sentence: to the millisecond, or to
+// the microsecond below one.
+func roundShort(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
