@@ -18,6 +18,12 @@ type Tool interface {
 	Call(ctx context.Context, args json.RawMessage) Envelope
 }
 
+// ContextBound marks a tool that returns as soon as its context ends (a
+// client that honours cancellation, a call that abandons a motion to the
+// body layer): the guard calls it on the caller's goroutine instead of
+// racing it against the context in another.
+type ContextBound interface{ ReturnsOnCancel() }
+
 // Toolset is one source of tools, listed once at session start.
 type Toolset interface {
 	Name() string

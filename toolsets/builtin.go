@@ -20,9 +20,9 @@ type builtinTool struct {
 
 func (b *builtinTool) Def() model.ToolDef { return b.def }
 
-// returnsOnCancel: every builtin tool either returns at once or blocks only
+// ReturnsOnCancel: every builtin tool either returns at once or blocks only
 // on the user channel, which honours its context; the guard runs it inline.
-func (b *builtinTool) returnsOnCancel() {}
+func (b *builtinTool) ReturnsOnCancel() {}
 
 func (b *builtinTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
 	return b.run(ctx, args)

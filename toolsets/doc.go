@@ -1,4 +1,5 @@
-// Package toolsets owns the tool protocol: the flat registry, argument
-// validation against the inputSchema, the envelope, and the toolset kinds:
-// builtin (in process) and mcp (a subprocess over stdio or a server over HTTP).
+// Package toolsets owns the tool protocol's kinds: builtin (in process) and
+// mcp (a subprocess over stdio or a server over HTTP), the MCP kind a
+// transport under the body layer (package body), and the tool guard:
+// argument validation against the inputSchema, result caps, panic recovery.
 package toolsets

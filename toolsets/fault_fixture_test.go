@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -57,10 +58,10 @@ func faultSpec(self, dir string, toolsets ...string) *schema.Spec {
 // events collects SafetyEvents.
 type events struct {
 	mu  sync.Mutex
-	evs []SafetyEvent
+	evs []body.SafetyEvent
 }
 
-func (e *events) add(ev SafetyEvent) {
+func (e *events) add(ev body.SafetyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
@@ -76,7 +77,7 @@ func (e *events) kinds() []string {
 	return out
 }
 
-func (e *events) find(kind string) (SafetyEvent, bool) {
+func (e *events) find(kind string) (body.SafetyEvent, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, ev := range e.evs {
@@ -84,7 +85,7 @@ func (e *events) find(kind string) (SafetyEvent, bool) {
 			return ev, true
 		}
 	}
-	return SafetyEvent{}, false
+	return body.SafetyEvent{}, false
 }
 
 // count counts events of kind whose envelope's reason contains text.
@@ -100,7 +101,7 @@ func (e *events) count(kind, text string) int {
 	return n
 }
 
-func startFault(t testing.TB, spec *schema.Spec, name string, deps Deps) *MCPToolset {
+func startFault(t testing.TB, spec *schema.Spec, name string, deps body.Deps) *MCPToolset {
 	t.Helper()
 	ts, err := StartMCP(t.Context(), configFor(spec, name, nil), deps)
 	if err != nil {
@@ -164,7 +165,7 @@ func harnessMain(mode string) int {
 		spec.Toolsets["base"].Env[lingerEnv] = "1"
 	}
 	ctx := context.Background()
-	ts, err := StartMCP(ctx, configFor(spec, "base", nil), Deps{})
+	ts, err := StartMCP(ctx, configFor(spec, "base", nil), body.Deps{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

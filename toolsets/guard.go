@@ -69,7 +69,7 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 		defer cancel()
 	}
 	var env engine.Envelope
-	if _, ok := g.inner.(contextBound); ok {
+	if _, ok := g.inner.(engine.ContextBound); ok {
 		env = g.inline(ctx, args)
 	} else {
 		done := make(chan engine.Envelope, 1)
@@ -105,11 +105,6 @@ func withCause(why, name, own string) string {
 	}
 	return why + " (" + own + ")"
 }
-
-// contextBound marks tools that return promptly when their context ends (the
-// MCP client does): the guard calls them on the caller's goroutine, saving a
-// goroutine hand-off per call.
-type contextBound interface{ returnsOnCancel() }
 
 // inline runs the tool, turning a panic into a failure envelope.
 func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env engine.Envelope) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -173,7 +174,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		Kind: "mcp", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"},
 		Tools: []string{"echo", "observe"},
 	}}}
-	ts, err := StartMCP(t.Context(), configFor(spec, "arm", nil), Deps{})
+	ts, err := StartMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 }
 
 func TestPhysicalLocks(t *testing.T) {
-	l := NewPhysicalLocks()
+	l := body.NewPhysicalLocks()
 	unlock, err := l.Lock(t.Context(), "cmd:sim")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -50,7 +51,7 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) start(t testing.TB) *MCPToolset {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
+	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
+	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
 	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
 		t.Fatalf("err = %v", err)
 	}
@@ -212,7 +213,7 @@ func TestMCPStartErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), Deps{})
+			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -222,7 +223,7 @@ func TestMCPStartErrors(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	t.Setenv("THEA_TEST_PASS", "p")
-	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+	ts := &mcpBackend{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
 		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
 		tc: engine.ToolsetConfig{Dir: "/specs"}}
 	argv, env, dir, err := ts.commandLine()
@@ -240,13 +241,13 @@ func TestCommandLine(t *testing.T) {
 
 func TestKinds(t *testing.T) {
 	c := engine.NewCatalog()
-	if err := c.Add(BuiltinKind(), MCPKind(Deps{})); err != nil {
+	if err := c.Add(BuiltinKind(), MCPKind(body.Deps{})); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := c.Add(MCPKind(Deps{})); err == nil {
+	if err := c.Add(MCPKind(body.Deps{})); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
 	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -68,12 +69,12 @@ func TestSecondProcessRefusedOrOverlaps(t *testing.T) {
 	spec := faultSpec(self, dir, "base")
 	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 	spec.Embodiment = schema.Embodiment{Name: "shared-body", Lock: schema.BodyLock{Dir: lockDir, Mode: "refuse"}}
-	ts := startFault(t, spec, "base", Deps{})
+	ts := startFault(t, spec, "base", body.Deps{})
 	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "another process (pid "+strconv.Itoa(a.Process.Pid), "is driving this body")
 	noOverlaps(t, dir)
 
 	spec.Embodiment.Lock.Mode = "none"
-	free := startFault(t, spec, "base", Deps{})
+	free := startFault(t, spec, "base", body.Deps{})
 	wantSuccess(t, call(t, free, "move_base", `{"ms":1}`))
 	release(t, dir) // the first harness's motion ends only now
 	if err := a.Wait(); err != nil {

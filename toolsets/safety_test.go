@@ -11,6 +11,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // A motion that keeps going after its timeout holds the body until its
@@ -25,7 +26,7 @@ func TestFaultTimeoutNeverOverlaps(t *testing.T) {
 	cfg.StopGrace = schema.Duration(testtime.Scale(150 * time.Millisecond))
 	spec.Toolsets["base"] = cfg
 	var evs events
-	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	ts := startFault(t, spec, "base", body.Deps{OnSafety: evs.add})
 	for round := range 2 {
 		wantFailure(t, call(t, ts, "move_base", `{"ms":5000}`), "timed out", "the motion may still be running", "kills and restarts the base back-end")
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "a motion is still running", "move_base on the base back-end", "timed out")
@@ -37,7 +38,7 @@ func TestFaultTimeoutNeverOverlaps(t *testing.T) {
 			t.Fatalf("round %d: restarts = %d, want the killed back-end restarted", round, ts.Restarts())
 		}
 	}
-	if ev, ok := evs.find(SafetyKilled); !ok || ev.Tool != "move_base" {
+	if ev, ok := evs.find(body.SafetyKilled); !ok || ev.Tool != "move_base" {
 		t.Fatalf("no kill event: %v", evs.kinds())
 	}
 	noOverlaps(t, dir)
@@ -54,18 +55,18 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 	cfg.StopGrace = schema.Duration(testtime.Scale(5 * time.Second)) // the stop, not the kill, ends it
 	spec.Toolsets["base"] = cfg
 	var evs events
-	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	ts := startFault(t, spec, "base", body.Deps{OnSafety: evs.add})
 
 	wantFailure(t, call(t, ts, "move_base", `{"ms":60000}`), "timed out", "called the stop tool cancel_motion")
 	waitMotionEnd(t, ts)
 	if n := logLines(t, dir, "stop"); n != 1 {
 		t.Fatalf("stop tool calls = %d, want 1", n)
 	}
-	late, ok := evs.find(SafetyLateReply)
+	late, ok := evs.find(body.SafetyLateReply)
 	if !ok || late.Envelope.Value["stopped"] != true {
 		t.Fatalf("late reply = %+v (events %v)", late, evs.kinds())
 	}
-	if ev, _ := evs.find(SafetyStop); !ev.Envelope.Success || !strings.Contains(ev.Text, "move_base timed out") {
+	if ev, _ := evs.find(body.SafetyStop); !ev.Envelope.Success || !strings.Contains(ev.Text, "move_base timed out") {
 		t.Fatalf("stop event = %+v", ev)
 	}
 
@@ -105,7 +106,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
 	var evs events
-	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	ts := startFault(t, spec, "base", body.Deps{OnSafety: evs.add})
 	wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", "crashing mid-motion")
 	for mode, want := range map[string]string{
 		"bad":   `"ERROR: camera offline, no data"`,
@@ -117,7 +118,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 		wantFailure(t, call(t, ts, "observe", `{}`), "no usable observation", want)
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain", "crash crashed")
 	}
-	if n := evs.count(SafetyObservationFailed, "ERROR: camera offline, no data"); n != 1 {
+	if n := evs.count(body.SafetyObservationFailed, "ERROR: camera offline, no data"); n != 1 {
 		t.Fatalf("the camera-offline observation reported %d times, want once with its raw text: %v", n, evs.kinds())
 	}
 
@@ -126,7 +127,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 	cfg := spec.Toolsets["base"]
 	cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec.Toolsets["base"] = cfg
-	ts2 := startFault(t, spec, "base", Deps{})
+	ts2 := startFault(t, spec, "base", body.Deps{})
 	wantFailure(t, call(t, ts2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
 	wantSuccess(t, call(t, ts2, "observe", `{}`))
 	if len(ts2.Body().InFlight()) == 0 || ts2.Uncertain() == "" {
@@ -151,7 +152,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec.Toolsets["base"] = cfg
 	spec.Observation.Tool = "arm.observe"
-	deps := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
+	deps := body.Deps{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
 	base := startFault(t, spec, "base", deps)
 	arm := startFault(t, spec, "arm", deps)
 	wantFailure(t, call(t, base, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
@@ -170,7 +171,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 	cfg2 := spec2.Toolsets["base"]
 	cfg2.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 	spec2.Toolsets["base"] = cfg2
-	deps2 := Deps{Locks: NewPhysicalLocks(), Bodies: NewBodies()}
+	deps2 := body.Deps{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
 	base2 := startFault(t, spec2, "base", deps2)
 	arm2 := startFault(t, spec2, "arm", deps2)
 	wantFailure(t, call(t, base2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
@@ -191,7 +192,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 	spec.Toolsets["base"] = cfg
 	spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 	var evs events
-	ts := startFault(t, spec, "base", Deps{OnSafety: evs.add})
+	ts := startFault(t, spec, "base", body.Deps{OnSafety: evs.add})
 	done := make(chan engine.Envelope, 1)
 	tool := toolByName(t, ts, "move_base")
 	go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
@@ -207,7 +208,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 	if n := logLines(t, dir, "stop"); n != 1 {
 		t.Fatalf("stop tool calls on close = %d, want 1", n)
 	}
-	if ev, ok := evs.find(SafetyStop); !ok || !strings.Contains(ev.Text, "the session closed") {
+	if ev, ok := evs.find(body.SafetyStop); !ok || !strings.Contains(ev.Text, "the session closed") {
 		t.Fatalf("stop event = %+v", ev)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -35,7 +36,7 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 	f.spec.Toolsets["sim"] = sec
 	var logs bytes.Buffer
 	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil),
-		Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		body.Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

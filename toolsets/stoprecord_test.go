@@ -17,6 +17,7 @@ import (
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -77,7 +78,7 @@ func newStopSession(t *testing.T, stop, move, turns string) *stopSession {
 	cat := engine.NewCatalog()
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(BuiltinKind(), MCPKind(Deps{}), script.Provider(), user.NoneChannel()),
+		cat.Add(BuiltinKind(), MCPKind(body.Deps{}), script.Provider(), user.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {
@@ -187,7 +188,7 @@ func TestStopToolOnTheTaskRecord(t *testing.T) {
 	s := newStopSession(t, "    stop: {tool: cancel_motion, timeout: 5s}\n    stop_grace: 5s",
 		"{physical: true}", "- tool_calls: [{name: move_base, arguments: {ms: 60000}}]\n- text: Stopped.\n")
 	evs := s.runInterrupted(t)
-	stop := safetyBeforeDone(t, evs, SafetyStop)
+	stop := safetyBeforeDone(t, evs, body.SafetyStop)
 	if st := stop.Stop; st == nil || st.Via != engine.StopViaTool || st.Tool != "cancel_motion" || !st.OK ||
 		st.DurationMS <= 0 || st.Why != "move_base was cancelled" {
 		t.Fatalf("stop call: %+v", stop.Stop)
@@ -198,7 +199,7 @@ func TestStopToolOnTheTaskRecord(t *testing.T) {
 	if !strings.Contains(stop.Text, "stop tool cancel_motion called because move_base was cancelled: it answered success in ") {
 		t.Errorf("stop text: %q", stop.Text)
 	}
-	late := safetyBeforeDone(t, evs, SafetyLateReply)
+	late := safetyBeforeDone(t, evs, body.SafetyLateReply)
 	if late.Result == nil || late.Result.Value["stopped"] != true {
 		t.Errorf("late reply: %+v", late)
 	}
@@ -210,14 +211,14 @@ func TestStopKillOnTheTaskRecord(t *testing.T) {
 	s := newStopSession(t, "    stop: {tool: probe, args: {fault: hang}, timeout: 100ms}\n    stop_grace: 100ms",
 		"{physical: true}", "- tool_calls: [{name: move_base, arguments: {ms: 60000}}]\n- text: Stopped.\n")
 	evs := s.runInterrupted(t)
-	stop := safetyBeforeDone(t, evs, SafetyStop)
+	stop := safetyBeforeDone(t, evs, body.SafetyStop)
 	if st := stop.Stop; st == nil || st.Via != engine.StopViaTool || st.Tool != "probe" || st.OK || st.DurationMS < 100 {
 		t.Fatalf("stop call: %+v", stop.Stop)
 	}
 	if stop.Result == nil || stop.Result.Success || !strings.Contains(stop.Result.Reason, "the stop tool probe failed") {
 		t.Fatalf("stop outcome: %+v", stop.Result)
 	}
-	kill := safetyBeforeDone(t, evs, SafetyKilled)
+	kill := safetyBeforeDone(t, evs, body.SafetyKilled)
 	if st := kill.Stop; st == nil || st.Via != engine.StopViaKill || !st.OK || st.DurationMS <= 0 || st.Why != "move_base was cancelled" {
 		t.Fatalf("kill: %+v", kill.Stop)
 	}
@@ -236,10 +237,10 @@ func TestStopAfterTimeoutBeforeFinalAnswer(t *testing.T) {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
 	evs := readRunLog(t, rep.RunDir)
-	if st := safetyBeforeDone(t, evs, SafetyStop).Stop; st == nil || st.Why != "move_base timed out" || !st.OK {
+	if st := safetyBeforeDone(t, evs, body.SafetyStop).Stop; st == nil || st.Why != "move_base timed out" || !st.OK {
 		t.Fatalf("stop call: %+v", st)
 	}
-	safetyBeforeDone(t, evs, SafetyLateReply)
+	safetyBeforeDone(t, evs, body.SafetyLateReply)
 }
 
 // The session closing under a motion (a served shutdown's last step): the
@@ -263,10 +264,10 @@ func TestStopOnCloseOnTheTaskRecord(t *testing.T) {
 		t.Fatal("the task did not end after Close")
 	}
 	evs := readRunLog(t, rep.RunDir)
-	if st := safetyBeforeDone(t, evs, SafetyStop).Stop; st == nil || st.Why != "the session closed" || !st.OK {
+	if st := safetyBeforeDone(t, evs, body.SafetyStop).Stop; st == nil || st.Why != "the session closed" || !st.OK {
 		t.Fatalf("stop call: %+v", st)
 	}
-	if st := safetyBeforeDone(t, evs, SafetyKilled).Stop; st == nil || st.Via != engine.StopViaKill || st.Why != "the session closed" {
+	if st := safetyBeforeDone(t, evs, body.SafetyKilled).Stop; st == nil || st.Via != engine.StopViaKill || st.Why != "the session closed" {
 		t.Fatalf("kill: %+v", st)
 	}
 	if logLines(t, s.faults, "stop") != 1 {
