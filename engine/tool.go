@@ -24,6 +24,12 @@ type Tool interface {
 // racing it against the context in another.
 type ContextBound interface{ ReturnsOnCancel() }
 
+// SelfTimed is a tool whose wait is bounded elsewhere when SelfTimed says
+// so (query_user: a person answers on their own time, and the user channel
+// applies user.timeout): the guard then applies only the tool's contract's
+// timeout, never the toolset's.
+type SelfTimed interface{ SelfTimed() bool }
+
 // Toolset is one source of tools, listed once at session start.
 type Toolset interface {
 	Name() string

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
 )
@@ -49,7 +50,7 @@ func BenchmarkMCPRawClient(b *testing.B) {
 // parsing, schema validation, timeout and panic recovery.
 func BenchmarkGuard(b *testing.B) {
 	h := &fakeHost{user: nil}
-	g, err := Guard(builtinTools(h)[3], schemaContract(), time.Minute)
+	g, err := engine.GuardTool(builtinTools(h)[3], schemaContract(), time.Minute, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

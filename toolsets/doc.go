@@ -1,5 +1,6 @@
-// Package toolsets owns the tool protocol's kinds: builtin (in process) and
-// mcp (a subprocess over stdio or a server over HTTP), the MCP kind a
-// transport under the body layer (package body), and the tool guard:
-// argument validation against the inputSchema, result caps, panic recovery.
+// Package toolsets owns the toolset kinds the build ships: builtin (tools in
+// process) and mcp (a subprocess over stdio or a server over HTTP), a
+// transport under the body layer (package body). The engine gives every
+// kind's tools their guarantees: argument checks, result caps, one panic
+// recovery.
 package toolsets

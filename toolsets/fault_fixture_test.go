@@ -101,9 +101,9 @@ func (e *events) count(kind, text string) int {
 	return n
 }
 
-func startFault(t testing.TB, spec *schema.Spec, name string, deps body.Deps) *MCPToolset {
+func startFault(t testing.TB, spec *schema.Spec, name string, deps body.Deps) *started {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), configFor(spec, name, nil), deps)
+	ts, err := startMCP(t.Context(), configFor(spec, name, nil), deps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func harnessMain(mode string) int {
 		spec.Toolsets["base"].Env[lingerEnv] = "1"
 	}
 	ctx := context.Background()
-	ts, err := StartMCP(ctx, configFor(spec, "base", nil), body.Deps{})
+	ts, err := startMCP(ctx, configFor(spec, "base", nil), body.Deps{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

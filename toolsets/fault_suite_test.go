@@ -105,7 +105,7 @@ func TestFaultExitAtStart(t *testing.T) {
 	self, dir := newFaultDir(t)
 	spec := faultSpec(self, dir, "base")
 	setStart(t, dir, "exit")
-	_, err := StartMCP(t.Context(), configFor(spec, "base", nil), body.Deps{})
+	_, err := startMCP(t.Context(), configFor(spec, "base", nil), body.Deps{})
 	if err == nil || !strings.Contains(err.Error(), "exiting at start as asked") {
 		t.Fatalf("start error: %v", err)
 	}
@@ -130,7 +130,7 @@ func TestFaultHangAtStart(t *testing.T) {
 	cfg.StartTimeout = schema.Duration(200 * time.Millisecond)
 	spec.Toolsets["base"] = cfg
 	setStart(t, dir, "hang")
-	_, err := StartMCP(t.Context(), configFor(spec, "base", nil), body.Deps{})
+	_, err := startMCP(t.Context(), configFor(spec, "base", nil), body.Deps{})
 	if err == nil || !strings.Contains(err.Error(), "initializing") {
 		t.Fatalf("start error: %v", err)
 	}

@@ -40,61 +40,17 @@ func MCPKind(deps body.Deps) engine.ToolsetKind {
 	}
 }
 
-// MCPToolset is a started mcp toolset: the body layer's toolset over an MCP
-// back-end, its tools guarded.
-type MCPToolset struct {
-	*body.Toolset
-	tools []engine.Tool
-	// unavailable are the back-end's tools left out at start, with why.
-	unavailable map[string]string
-}
-
-// StartMCP starts the back-end of one mcp toolset, lists its tools and
-// keeps the ones the spec allows.
-func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*MCPToolset, error) {
-	bt, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
+// StartMCP starts the back-end of one mcp toolset and lists its tools;
+// every call goes through the body layer.
+func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*body.Toolset, error) {
+	ts, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
 		return newMCPBackend(tc, env)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcp toolset %q: %w", tc.Name, err)
 	}
-	ts := &MCPToolset{Toolset: bt}
-	inner, _ := bt.Tools(ctx)
-	logger := deps.Logger
-	if logger == nil {
-		logger = quiet()
-	}
-	for _, t := range inner {
-		name := t.Def().Name
-		contract := schema.ToolContract{}
-		if tc.Contract != nil {
-			contract = tc.Contract(name)
-		}
-		g, err := Guard(t, contract, tc.Section.Timeout.D(), WithMaxResultBytes(tc.Section.MaxResultBytes))
-		if errors.Is(err, ErrToolUnavailable) {
-			logger.Warn("tool unavailable", "toolset", tc.Name, "tool", name, "reason", err.Error())
-			if ts.unavailable == nil {
-				ts.unavailable = map[string]string{}
-			}
-			ts.unavailable[name] = err.Error()
-			continue
-		}
-		if err != nil {
-			_ = bt.Close()
-			return nil, fmt.Errorf("mcp toolset %q: %w", tc.Name, err)
-		}
-		ts.tools = append(ts.tools, g)
-	}
 	return ts, nil
 }
-
-// Tools returns the guarded tools listed at start.
-func (ts *MCPToolset) Tools(context.Context) ([]engine.Tool, error) { return ts.tools, nil }
-
-// Unavailable lists the back-end's tools the toolset left out at start (an
-// inputSchema that refers outside itself), each with the reason; `thea
-// validate --live` and start-up reports show them.
-func (ts *MCPToolset) Unavailable() map[string]string { return ts.unavailable }
 
 // mcpBackend is the MCP transport of one toolset: it starts connections (a
 // subprocess over stdio, or a client of a streamable HTTP server).

@@ -75,7 +75,7 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 
 // waitMotionEnd waits until no motion of ts's body is in flight; the bound
 // only keeps a broken test from hanging.
-func waitMotionEnd(t *testing.T, ts *MCPToolset) {
+func waitMotionEnd(t *testing.T, ts *started) {
 	t.Helper()
 	testtime.Wait(t, "the motion in flight ending", func() bool { return len(ts.Body().InFlight()) == 0 })
 }
@@ -174,7 +174,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		Kind: "mcp", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"},
 		Tools: []string{"echo", "observe"},
 	}}}
-	ts, err := StartMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})
+	ts, err := startMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

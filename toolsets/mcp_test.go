@@ -1,6 +1,7 @@
 package toolsets
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,9 +50,9 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-func (f *fixture) start(t testing.TB) *MCPToolset {
+func (f *fixture) start(t testing.TB) *started {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +160,8 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
-	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
+	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	if err == nil || !strings.Contains(err.Error(), `does not provide "teleport"`) {
 		t.Fatalf("err = %v", err)
 	}
 	cfg.Tools = []string{"echo"}
@@ -213,7 +214,7 @@ func TestMCPStartErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
+			_, err := startMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -254,10 +255,34 @@ func TestKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := k.New(t.Context(), configFor(newFixture(t).spec, "sim", nil))
+	ts, err := engine.StartToolset(t.Context(), k, configFor(newFixture(t).spec, "sim", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
 	wantSuccess(t, call(t, ts, "echo", `{"text":"via registry"}`))
+}
+
+// started is an mcp toolset as the engine offers it: the body layer's
+// toolset (its state: restarts, body, uncertainty) with its tools guarded.
+type started struct {
+	*body.Toolset
+	g *engine.Guarded
+}
+
+func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
+func (s *started) Unavailable() map[string]string                   { return s.g.Unavailable() }
+
+// startMCP starts an mcp toolset and guards its tools as the engine does.
+func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Deps) (*started, error) {
+	ts, err := StartMCP(ctx, cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.GuardToolset(ctx, ts, cfg, deps.Logger)
+	if err != nil {
+		_ = ts.Close()
+		return nil, err
+	}
+	return &started{Toolset: ts, g: g}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -107,6 +106,8 @@ func (ts *Toolset) connect(ctx context.Context) (*link, error) {
 	return &link{Conn: c}, nil
 }
 
+// listTools offers every tool the back-end lists; the engine keeps the
+// ones the spec allows and guards them.
 func (ts *Toolset) listTools(ctx context.Context, c *link) error {
 	lctx, cancel := context.WithTimeout(ctx, ts.cfg.startTimeout())
 	defer cancel()
@@ -114,22 +115,7 @@ func (ts *Toolset) listTools(ctx context.Context, c *link) error {
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
-	have := make([]string, 0, len(defs))
 	for _, d := range defs {
-		if why := badToolName(d.Name); why != "" {
-			ts.logger.Warn("back-end tool left out", "tool", fmt.Sprintf("%q", d.Name), "why", why)
-			continue
-		}
-		have = append(have, d.Name)
-	}
-	keep, missing := restrict(ts.tc.Section.Tools, have)
-	if len(missing) > 0 {
-		return fmt.Errorf("the back-end has no tool %s (it has: %s)", strings.Join(missing, ", "), quotedNames(have))
-	}
-	for _, d := range defs {
-		if !keep[d.Name] {
-			continue
-		}
 		ts.tools = append(ts.tools, &tool{ts: ts, def: d, physical: ts.tc.Contract(d.Name).Physical,
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, d.Name)})
 	}
