@@ -83,11 +83,19 @@ func (c *Catalog) NewModel(cfg schema.Model, dir string) (model.Model, error) {
 	return m, nil
 }
 
-// ToolsetKind is a kind of toolset ("builtin", "mcp").
+// ToolsetKind is a kind of toolset ("builtin", "mcp"): a transport or
+// tools in process. A new kind is its own package and one ToolsetKind.
 type ToolsetKind struct {
-	Name     string
-	Doc      string
-	Validate func(*schema.Check)
+	Name string
+	Doc  string
+	// Config is the kind's config type (a zero value) and CUE its fields'
+	// definition: each instance's own section is checked against it and
+	// decoded into schema.Toolset.Config (see schema.Descriptor).
+	Config any
+	CUE    string
+	// InProcess: the kind's tools run in the harness (nothing to start).
+	InProcess bool
+	Validate  func(*schema.Check)
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
 	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
@@ -99,7 +107,8 @@ type ToolsetKind struct {
 
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides}
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides,
+		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the

@@ -58,9 +58,10 @@ func (s *staticToolset) Close() error                                 { return n
 // load_skill and scene_lookup.
 func BuiltinKind() engine.ToolsetKind {
 	return engine.ToolsetKind{
-		Name:     "builtin",
-		Doc:      "in-process tools: " + strings.Join(BuiltinToolNames(), ", "),
-		Validate: validateBuiltin,
+		Name:      "builtin",
+		Doc:       "in-process tools: " + strings.Join(BuiltinToolNames(), ", "),
+		InProcess: true,
+		Validate:  validateBuiltin,
 		Provides: func(_ string, ts schema.Toolset) ([]string, bool) {
 			if len(ts.Tools) > 0 {
 				return ts.Tools, false
@@ -81,14 +82,10 @@ func BuiltinToolNames() []string {
 	return names
 }
 
+// validateBuiltin checks the tools list; the builtin kind has no fields of
+// its own, so its definition refuses command, url or stop.
 func validateBuiltin(c *schema.Check) {
 	ts := c.Section.(schema.Toolset)
-	if len(ts.Command) > 0 || ts.URL != "" {
-		c.ErrorfAtKey(".kind", "a builtin toolset takes no command or url")
-	}
-	if ts.Stop != nil {
-		c.ErrorfAtKey(".stop", "only an mcp toolset can declare a stop tool")
-	}
 	have := BuiltinToolNames()
 	for i, t := range ts.Tools {
 		if !slices.Contains(have, t) {

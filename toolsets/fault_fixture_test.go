@@ -27,9 +27,9 @@ func faultSpec(self, dir string) *schema.Spec {
 	return &schema.Spec{
 		Dir: dir,
 		Toolsets: map[string]schema.Toolset{"base": {
-			Kind:    "mcp",
-			Command: []string{self, "-test.run=^$"},
-			Env:     map[string]string{faultEnv: "1", faultserver.DirEnv: dir},
+			Kind: "mcp",
+			Config: MCPConfig{Command: []string{self, "-test.run=^$"},
+				Env: map[string]string{faultEnv: "1", faultserver.DirEnv: dir}},
 			Timeout: schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart: schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)},
 		}},

@@ -26,6 +26,8 @@ func MCPKind(deps body.Deps) engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:     "mcp",
 		Doc:      "an MCP back-end: a subprocess over stdio (command) or a server over streamable HTTP (url)",
+		Config:   MCPConfig{},
+		CUE:      mcpCUE,
 		Validate: validateMCP,
 		Provides: func(_ string, ts schema.Toolset) ([]string, bool) {
 			return ts.Tools, len(ts.Tools) == 0
@@ -55,7 +57,7 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*bo
 // mcpBackend is the MCP transport of one toolset: it starts connections (a
 // subprocess over stdio, or a client of a streamable HTTP server).
 type mcpBackend struct {
-	cfg schema.Toolset
+	cfg MCPConfig
 	tc  engine.ToolsetConfig
 	env body.Env
 	// key is the back-end's identity in messages: command line or URL.
@@ -64,7 +66,10 @@ type mcpBackend struct {
 }
 
 func newMCPBackend(tc engine.ToolsetConfig, env body.Env) (*mcpBackend, error) {
-	cfg := tc.Section
+	cfg, ok := tc.Section.Config.(MCPConfig)
+	if !ok && tc.Section.Config != nil {
+		return nil, fmt.Errorf("its section is a %T, not an mcp section", tc.Section.Config)
+	}
 	b := &mcpBackend{cfg: cfg, tc: tc, env: env}
 	switch {
 	case cfg.URL != "" && len(cfg.Command) > 0:

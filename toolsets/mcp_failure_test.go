@@ -171,7 +171,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"arm": {
-		Kind: "mcp", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"},
+		Kind: "mcp", Config: MCPConfig{URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"}},
 		Tools: []string{"echo", "observe"},
 	}}}
 	ts, err := startMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})

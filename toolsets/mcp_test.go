@@ -33,10 +33,10 @@ func newFixture(t testing.TB) *fixture {
 	f.spec = &schema.Spec{
 		Dir: dir,
 		Toolsets: map[string]schema.Toolset{"sim": {
-			Kind:    "mcp",
-			Command: []string{self, "-test.run=^$"},
-			Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
-				testserver.StartedEnv: f.started},
+			Kind: "mcp",
+			Config: MCPConfig{Command: []string{self, "-test.run=^$"},
+				Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
+					testserver.StartedEnv: f.started}},
 			Timeout: schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
 			// An abandoned motion is killed quickly in tests.
@@ -48,6 +48,15 @@ func newFixture(t testing.TB) *fixture {
 		Observation: schema.ObservationSource{Tool: "sim.observe"},
 	}
 	return f
+}
+
+// mcp changes the mcp section of the fixture's toolset.
+func (f *fixture) mcp(change func(*MCPConfig)) {
+	ts := f.spec.Toolsets["sim"]
+	c := ts.Config.(MCPConfig)
+	change(&c)
+	ts.Config = c
+	f.spec.Toolsets["sim"] = ts
 }
 
 func (f *fixture) start(t testing.TB) *started {
@@ -180,10 +189,11 @@ func TestMCPEnvironmentAllowListAndCwd(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(f.spec.Dir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := f.spec.Toolsets["sim"]
-	cfg.EnvPassthrough = []string{"THEA_TEST_PASS"}
-	cfg.Cwd = "work"
-	f.spec.Toolsets["sim"] = cfg
+	f.mcp(func(c *MCPConfig) {
+		c.EnvPassthrough = []string{"THEA_TEST_PASS"}
+		c.Cwd = "work"
+	})
+	cfg := f.spec.Toolsets["sim"].Config.(MCPConfig)
 	ts := f.start(t)
 	env := call(t, ts, "getenv", `{"name":"THEA_TEST_SECRET"}`)
 	wantSuccess(t, env)
@@ -209,8 +219,8 @@ func TestMCPStartErrors(t *testing.T) {
 		want string
 	}{
 		{"no transport", schema.Toolset{Kind: "mcp"}, "needs a command"},
-		{"both transports", schema.Toolset{Kind: "mcp", URL: "http://x", Command: []string{"x"}}, "not both"},
-		{"missing binary", schema.Toolset{Kind: "mcp", Command: []string{"/nonexistent/robot-server"}}, "/nonexistent/robot-server"},
+		{"both transports", schema.Toolset{Kind: "mcp", Config: MCPConfig{URL: "http://x", Command: []string{"x"}}}, "not both"},
+		{"missing binary", schema.Toolset{Kind: "mcp", Config: MCPConfig{Command: []string{"/nonexistent/robot-server"}}}, "/nonexistent/robot-server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
@@ -224,7 +234,7 @@ func TestMCPStartErrors(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	t.Setenv("THEA_TEST_PASS", "p")
-	ts := &mcpBackend{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+	ts := &mcpBackend{cfg: MCPConfig{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
 		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
 		tc: engine.ToolsetConfig{Dir: "/specs"}}
 	argv, env, dir, err := ts.commandLine()

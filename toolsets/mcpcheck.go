@@ -16,7 +16,7 @@ import (
 // PATH (with the closest name that is), or a path ("./server") that does not
 // exist or is not executable, resolved like the process will be: relative to
 // cwd, else to the spec's directory.
-func checkCommand(c *schema.Check, ts schema.Toolset) {
+func checkCommand(c *schema.Check, ts MCPConfig) {
 	if len(ts.Command) == 0 || ts.Command[0] == "thea" {
 		return
 	}
@@ -67,8 +67,8 @@ func pathNames(name string) []string {
 // warnOpenTools names the risk of an mcp toolset without a tools list: the
 // model is offered every tool the server has, and names in contracts and
 // hooks can only be checked against the running server.
-func warnOpenTools(c *schema.Check, ts schema.Toolset) {
-	if len(ts.Tools) > 0 || len(ts.Command) == 0 && ts.URL == "" {
+func warnOpenTools(c *schema.Check, ts schema.Toolset, mc MCPConfig) {
+	if len(ts.Tools) > 0 || len(mc.Command) == 0 && mc.URL == "" {
 		return // listed, or already reported as having no back-end at all
 	}
 	c.Warnf("", "no tools list: every tool the back-end has is offered to the model, also ones nobody reviewed, and tool names in contracts, hooks and tests are checked only by `thea validate --live`; list the tools to offer (tools: [...])")
@@ -76,20 +76,21 @@ func warnOpenTools(c *schema.Check, ts schema.Toolset) {
 
 func validateMCP(c *schema.Check) {
 	ts := c.Section.(schema.Toolset)
+	mc := mcpConfig(ts)
 	switch {
-	case len(ts.Command) == 0 && ts.URL == "":
+	case len(mc.Command) == 0 && mc.URL == "":
 		c.ErrorfAtKey("", "an mcp toolset needs command (stdio) or url (streamable HTTP)")
-	case len(ts.Command) > 0 && ts.URL != "":
+	case len(mc.Command) > 0 && mc.URL != "":
 		c.ErrorfAtKey(".url", "an mcp toolset has command or url, not both")
 	}
-	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
+	if mc.URL != "" && (mc.Cwd != "" || len(mc.Env) > 0 || len(mc.EnvPassthrough) > 0) {
 		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
 	}
 	name := strings.TrimPrefix(c.Path, "toolsets.")
 	switch {
-	case ts.Stop != nil && len(ts.Tools) > 0 && !slices.Contains(ts.Tools, ts.Stop.Tool):
-		c.Errorf(".stop.tool", "the stop tool %q is not in toolsets.%s.tools (%s): add it there", ts.Stop.Tool, name, strings.Join(ts.Tools, ", "))
-	case ts.Stop == nil:
+	case mc.Stop != nil && len(ts.Tools) > 0 && !slices.Contains(ts.Tools, mc.Stop.Tool):
+		c.Errorf(".stop.tool", "the stop tool %q is not in toolsets.%s.tools (%s): add it there", mc.Stop.Tool, name, strings.Join(ts.Tools, ", "))
+	case mc.Stop == nil:
 		// Only the toolsets section is certain here; contracts may be
 		// partial when another section is broken.
 		if phys := c.Spec.PhysicalToolsOf(name); len(phys) > 0 {
@@ -97,6 +98,6 @@ func validateMCP(c *schema.Check) {
 				strings.Join(phys, ", "), ts.StopGrace.D())
 		}
 	}
-	checkCommand(c, ts)
-	warnOpenTools(c, ts)
+	checkCommand(c, mc)
+	warnOpenTools(c, ts, mc)
 }

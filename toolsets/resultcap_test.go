@@ -16,7 +16,7 @@ func TestHugeResultCapped(t *testing.T) {
 	for _, limit := range []int{0, 64 << 10} {
 		f := newFixture(t)
 		sec := f.spec.Toolsets["sim"]
-		sec.Env[testserver.BigResultsEnv] = "1"
+		sec.Config.(MCPConfig).Env[testserver.BigResultsEnv] = "1"
 		sec.MaxResultBytes = limit
 		f.spec.Toolsets["sim"] = sec
 		ts := f.start(t)
@@ -43,7 +43,7 @@ func TestHugeResultCapped(t *testing.T) {
 // image whose header claims a huge canvas is dropped, each noted.
 func TestResultImagesBounded(t *testing.T) {
 	f := newFixture(t)
-	f.spec.Toolsets["sim"].Env[testserver.BigResultsEnv] = "1"
+	f.spec.Toolsets["sim"].Config.(MCPConfig).Env[testserver.BigResultsEnv] = "1"
 	ts := f.start(t)
 	env := toolByName(t, ts, "images").Call(t.Context(), json.RawMessage(`{}`))
 	if !env.Success || len(env.Images) != engine.MaxResultImages {

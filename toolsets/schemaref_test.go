@@ -28,7 +28,7 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 	}
 	f := newFixture(t)
 	sec := f.spec.Toolsets["sim"]
-	sec.Env[testserver.SchemaRefEnv] = path
+	sec.Config.(MCPConfig).Env[testserver.SchemaRefEnv] = path
 	f.spec.Toolsets["sim"] = sec
 	var logs bytes.Buffer
 	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil),

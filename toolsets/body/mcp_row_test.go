@@ -26,11 +26,13 @@ func mcpTransport() transport {
 		name: "mcp",
 		kind: toolsets.MCPKind,
 		toolset: func(self, dir string) schema.Toolset {
-			return schema.Toolset{Kind: "mcp", Command: []string{self, "-test.run=^$"},
-				Env: map[string]string{faultEnv: "1", faultserver.DirEnv: dir}}
+			return schema.Toolset{Kind: "mcp", Config: toolsets.MCPConfig{Command: []string{self, "-test.run=^$"},
+				Env: map[string]string{faultEnv: "1", faultserver.DirEnv: dir}}}
 		},
 		stop: func(ts *schema.Toolset, mode string, timeout time.Duration) {
-			ts.Stop = mcpStop(mode, schema.Duration(timeout))
+			c := ts.Config.(toolsets.MCPConfig)
+			c.Stop = mcpStop(mode, schema.Duration(timeout))
+			ts.Config = c
 		},
 		yaml: func(self, dir, stop, stopTimeout string) (string, []string) {
 			section := fmt.Sprintf("    kind: mcp\n    command: [%q, \"-test.run=^$\"]\n    env: {%s: \"1\", %s: %q}\n    tools: [observe, probe, move_base, cancel_motion]\n",
@@ -47,7 +49,7 @@ func mcpTransport() transport {
 			st := mcpStop(mode, 0)
 			return engine.StopViaTool, st.Tool, "stop tool " + st.Tool
 		},
-		linger: func(ts *schema.Toolset) { ts.Env[lingerEnv] = "1" },
+		linger: func(ts *schema.Toolset) { ts.Config.(toolsets.MCPConfig).Env[lingerEnv] = "1" },
 		serve: func() (int, bool) {
 			if os.Getenv(faultEnv) != "1" {
 				return 0, false
@@ -69,12 +71,12 @@ func mcpTransport() transport {
 
 // mcpStop is the stop tool of a mode: cancel_motion ends every motion;
 // probe's hang never answers.
-func mcpStop(mode string, timeout schema.Duration) *schema.StopTool {
+func mcpStop(mode string, timeout schema.Duration) *toolsets.StopTool {
 	switch mode {
 	case "ok":
-		return &schema.StopTool{Tool: "cancel_motion", Timeout: timeout}
+		return &toolsets.StopTool{Tool: "cancel_motion", Timeout: timeout}
 	case "hang":
-		return &schema.StopTool{Tool: "probe", Args: map[string]any{"fault": "hang"}, Timeout: timeout}
+		return &toolsets.StopTool{Tool: "probe", Args: map[string]any{"fault": "hang"}, Timeout: timeout}
 	}
 	return nil
 }
