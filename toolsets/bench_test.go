@@ -50,7 +50,13 @@ func BenchmarkMCPRawClient(b *testing.B) {
 // parsing, schema validation, timeout and panic recovery.
 func BenchmarkGuard(b *testing.B) {
 	h := &fakeHost{user: nil}
-	g, err := engine.GuardTool(builtinTools(h)[3], schemaContract(), time.Minute, 0)
+	var lookup *builtinTool
+	for _, t := range builtinTools(h) {
+		if t.def.Name == "scene_lookup" {
+			lookup = t
+		}
+	}
+	g, err := engine.GuardTool(lookup, schemaContract(), time.Minute, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
