@@ -50,6 +50,9 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 		h.toolsets = append(h.toolsets, set)
 		tools, _ := set.Tools(ctx)
+		if err := listedOffered(setName, cfg.Tools, tools, set.Unavailable()); err != nil {
+			return err
+		}
 		for _, t := range tools {
 			def := t.Def()
 			if prev, ok := reg.byName[def.Name]; ok {
@@ -69,6 +72,22 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 	}
 	h.tools = reg
+	return nil
+}
+
+// listedOffered checks that every tool a toolset's tools list names is
+// offered: one the toolset had to leave out (an inputSchema it would not
+// load) is an error naming why.
+func listedOffered(set string, listed []string, tools []Tool, unavailable map[string]string) error {
+	for _, n := range listed {
+		if !slices.ContainsFunc(tools, func(t Tool) bool { return t.Def().Name == n }) {
+			why := ""
+			if u, ok := unavailable[n]; ok {
+				why = ": " + u
+			}
+			return fmt.Errorf("toolsets.%s.tools: toolset does not provide %q%s", set, n, why)
+		}
+	}
 	return nil
 }
 

@@ -62,6 +62,11 @@ func TestGuardToolsetGivesEveryToolTheGuarantees(t *testing.T) {
 	if why := g.Unavailable()["ext"]; !strings.Contains(why, "outside the schema") {
 		t.Fatalf("Unavailable = %v", g.Unavailable())
 	}
+	// A session whose tools list names it does not start without it.
+	if err := listedOffered("fake", []string{"move", "ext"}, tools, g.Unavailable()); err == nil ||
+		!strings.Contains(err.Error(), `toolsets.fake.tools: toolset does not provide "ext": `) || !strings.Contains(err.Error(), "outside the schema") {
+		t.Fatalf("listed but unavailable: %v", err)
+	}
 	wantFailure(t, byName["move"].Call(t.Context(), json.RawMessage(`{}`)), `missing required argument "n"`)
 	env := byName["move"].Call(t.Context(), json.RawMessage(`{"n":1}`))
 	if _, cut := env.Value["truncated"]; !env.Success || !cut {
