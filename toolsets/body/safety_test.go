@@ -57,7 +57,8 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 		cfg.StopGrace = schema.Duration(testtime.Scale(5 * time.Second)) // the stop, not the kill, ends it
 		spec.Toolsets["base"] = cfg
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		deps := body.Deps{OnSafety: evs.add, Bodies: body.NewBodies(), Locks: body.NewPhysicalLocks()}
+		ts := startFault(t, tr, spec, "base", deps)
 
 		_, _, name := tr.stopRecord("ok")
 		wantFailure(t, call(t, ts, "move_base", `{"ms":60000}`), "timed out", "called the "+name)
@@ -73,24 +74,27 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 			t.Fatalf("stop event = %+v", ev)
 		}
 
-		ts.ClearUncertain() // the operator's clear
+		// Cancelled once the motion runs on the server: a toolset of the
+		// same body whose move_base has no timeout, so only the
+		// cancellation can end the call.
+		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
+		ts2 := startFault(t, tr, spec, "base", deps)
+		ts2.ClearUncertain() // the operator's clear, of the whole body
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan string, 1)
-		tool := toolByName(t, ts, "move_base")
+		tool := toolByName(t, ts2, "move_base")
 		go func() { done <- tool.Call(ctx, json.RawMessage(`{"ms":60000}`)).Reason }()
-		// Cancel once the motion runs on the server (the test needs no timeout).
-		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		waitLog(t, dir, "start", 2)
 		cancel()
 		if r := <-done; !strings.Contains(r, "cancelled") {
 			t.Fatalf("reason = %q", r)
 		}
-		waitMotionEnd(t, ts)
+		waitMotionEnd(t, ts2)
 		if n := logLines(t, dir, "stop"); n != 2 {
 			t.Fatalf("stop tool calls = %d, want 2", n)
 		}
-		if ts.Restarts() != 0 {
-			t.Fatalf("restarts = %d: the stop tool should have ended the motion", ts.Restarts())
+		if ts.Restarts() != 0 || ts2.Restarts() != 0 {
+			t.Fatalf("restarts = %d, %d: the stop tool should have ended the motions", ts.Restarts(), ts2.Restarts())
 		}
 		noOverlaps(t, dir)
 	})

@@ -81,7 +81,8 @@ func TestMain(m *testing.M) {
 }
 
 // faultSpec is a spec whose toolsets each run tr's fault server recording
-// into dir; their move_base (20ms timeout) and crash are physical.
+// into dir; their move_base (a short timeout, scaled so a 1ms motion still
+// answers within it on a loaded machine) and crash are physical.
 func faultSpec(tr transport, self, dir string, toolsets ...string) *schema.Spec {
 	spec := &schema.Spec{
 		Dir:         dir,
@@ -95,7 +96,7 @@ func faultSpec(tr transport, self, dir string, toolsets ...string) *schema.Spec 
 		ts.Restart = schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)}
 		ts.StopGrace = schema.Duration(40 * time.Millisecond)
 		spec.Toolsets[name] = ts
-		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
+		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(20 * time.Millisecond))}
 		spec.Tools[name+".crash"] = schema.ToolContract{Physical: true}
 	}
 	return spec
