@@ -83,26 +83,35 @@ func (c *Catalog) NewModel(cfg schema.Model, dir string) (model.Model, error) {
 	return m, nil
 }
 
-// ToolsetKind is a kind of toolset ("builtin", "mcp").
+// ToolsetKind is a kind of toolset ("builtin", "mcp"): a transport or
+// tools in process. A new kind is its own package and one ToolsetKind.
 type ToolsetKind struct {
-	Name     string
-	Doc      string
-	Validate func(*schema.Check)
+	Name string
+	Doc  string
+	// Config is the kind's config type (a zero value) and CUE its fields'
+	// definition: each instance's own section is checked against it and
+	// decoded into schema.Toolset.Config (see schema.Descriptor).
+	Config any
+	CUE    string
+	// InProcess: the kind's tools run in the harness (nothing to start).
+	InProcess bool
+	Validate  func(*schema.Check)
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
 	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
 	// Args lists a tool's arguments without starting the toolset (see
 	// schema.Descriptor.Args); nil means only a live listing can tell.
 	Args func(ts schema.Toolset, tool string) (args []string, known bool)
-	// New starts one toolset. Every tool it returns is guarded: arguments
-	// validated against the inputSchema, panics recovered, the contract's
-	// timeout applied. Close on the toolset releases what it owns.
+	// New starts one toolset. The engine guards every tool it returns
+	// (StartToolset): a kind implements only its transport. Close on the
+	// toolset releases what it owns.
 	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
 }
 
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args}
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
+		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the
@@ -126,6 +135,14 @@ type ToolsetConfig struct {
 	// Uncertainty scopes the uncertainty after a fault: "body" (every
 	// physical tool) or "toolset" (this toolset's alone).
 	Uncertainty string
+}
+
+// contract is the spec's contract of one of the toolset's tools.
+func (c ToolsetConfig) contract(tool string) schema.ToolContract {
+	if c.Contract == nil {
+		return schema.ToolContract{}
+	}
+	return c.Contract(tool)
 }
 
 // StageKind is one step of the turn pipeline.

@@ -132,13 +132,13 @@ func (h *Harness) episodeInfo() *EpisodeInfo {
 	}
 	names := make([]string, 0, len(h.spec.Toolsets))
 	for name, ts := range h.spec.Toolsets {
-		if len(ts.Command) > 0 {
+		if len(ts.CommandLine()) > 0 {
 			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		cmd := slices.Clone(h.spec.Toolsets[name].Command)
+		cmd := slices.Clone(h.spec.Toolsets[name].CommandLine())
 		if info.Toolsets == nil {
 			info.Toolsets = map[string][]string{}
 		}

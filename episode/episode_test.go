@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets"
 )
 
 func TestLineDiff(t *testing.T) {
@@ -73,9 +74,9 @@ func TestShardsPartitionSeeds(t *testing.T) {
 
 func TestWithSeed(t *testing.T) {
 	spec := &schema.Spec{Toolsets: map[string]schema.Toolset{
-		"sim":  {Kind: "mcp", Command: []string{"thea", "sim", "serve", "--seed", "7"}},
-		"arm":  {Kind: "mcp", Command: []string{"arm", "--rng={{seed}}", "--seed", "3"}},
-		"eq":   {Kind: "mcp", Command: []string{"x", "--seed=4"}},
+		"sim":  {Kind: "mcp", Config: toolsets.MCPConfig{Command: []string{"thea", "sim", "serve", "--seed", "7"}}},
+		"arm":  {Kind: "mcp", Config: toolsets.MCPConfig{Command: []string{"arm", "--rng={{seed}}", "--seed", "3"}}},
+		"eq":   {Kind: "mcp", Config: toolsets.MCPConfig{Command: []string{"x", "--seed=4"}}},
 		"none": {Kind: "builtin"},
 	}}
 	s, err := episode.WithSeed(spec, 42)
@@ -87,11 +88,11 @@ func TestWithSeed(t *testing.T) {
 		"arm": {"arm", "--rng=42", "--seed", "3"}, // the placeholder wins
 		"eq":  {"x", "--seed=42"},
 	} {
-		if got := s.Toolsets[name].Command; !slices.Equal(got, want) {
+		if got := s.Toolsets[name].CommandLine(); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", name, got, want)
 		}
 	}
-	if spec.Toolsets["sim"].Command[4] != "7" {
+	if spec.Toolsets["sim"].CommandLine()[4] != "7" {
 		t.Error("WithSeed changed the spec it was given")
 	}
 	if _, err := episode.WithSeed(&schema.Spec{Toolsets: map[string]schema.Toolset{"c": {Kind: "builtin"}}}, 1); err == nil ||

@@ -31,12 +31,11 @@ func WithSeed(spec *schema.Spec, seed uint64) (*schema.Spec, error) {
 	took := false
 	for _, name := range slices.Sorted(maps.Keys(s.Toolsets)) {
 		ts := s.Toolsets[name]
-		cmd, ok := seedCommand(ts.Command, digits)
+		cmd, ok := seedCommand(ts.CommandLine(), digits)
 		if !ok {
 			continue
 		}
-		ts.Command = cmd
-		s.Toolsets[name] = ts
+		s.Toolsets[name] = ts.WithCommandLine(cmd)
 		took = true
 	}
 	if !took {

@@ -56,6 +56,9 @@ type PostActionKind struct {
 	Doc      string
 	Validate func(*schema.Check)
 	Run      PostAction
+	// Judge: the action decides the call's verdict, so it fails closed: a
+	// when rule that errors still runs it, and a panic is a failure verdict.
+	Judge bool
 }
 
 // Describe implements engine.Component.
@@ -72,7 +75,7 @@ func Components() []engine.Component {
 		PreActionKind{Name: "rewrite", Doc: "set arguments to expr values", Run: actRewrite, Validate: needs("rewrite", "a rewrite hook needs rewrite: {arg: expr}")},
 		PreActionKind{Name: "clamp", Doc: "limit a numeric argument to [min, max]", Run: actClamp, Validate: validateClamp},
 		PreActionKind{Name: "confirm", Doc: "ask the user to confirm the call", Run: actConfirm},
-		PostActionKind{Name: "evaluate", Doc: "judge the tool's post-condition (hidden evaluator)", Run: actEvaluate},
+		PostActionKind{Name: "evaluate", Doc: "judge the tool's post-condition (hidden evaluator)", Run: actEvaluate, Judge: true},
 		PostActionKind{Name: "note", Doc: "add a line to the Task Notes timeline", Run: actNote, Validate: needs("note", "a note hook needs note")},
 	}
 }
@@ -111,10 +114,12 @@ func validateClamp(c *schema.Check) {
 }
 
 // Actions are the hook implementations a policy dispatches to, by the action
-// name a spec gives.
+// name a spec gives; Judges are the post actions that judge (see
+// PostActionKind.Judge).
 type Actions struct {
-	Pre  map[string]PreAction
-	Post map[string]PostAction
+	Pre    map[string]PreAction
+	Post   map[string]PostAction
+	Judges map[string]bool
 }
 
 // NewActions returns this package's actions (see Components).
@@ -125,13 +130,14 @@ func NewActions() *Actions {
 
 // actionsOf collects the hook actions among components.
 func actionsOf(comps []engine.Component) (*Actions, error) {
-	a := &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}}
+	a := &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}, Judges: map[string]bool{}}
 	for _, c := range comps {
 		switch k := c.(type) {
 		case PreActionKind:
 			a.Pre[k.Name] = k.Run
 		case PostActionKind:
 			a.Post[k.Name] = k.Run
+			a.Judges[k.Name] = k.Judge
 		}
 	}
 	return a, nil
@@ -177,6 +183,9 @@ func actRewrite(_ context.Context, c *PreCall) Step {
 // argument, an empty range or a clamp that would reverse the argument's sign
 // (e.g. an admissible distance below zero) blocks: fail closed.
 func actClamp(_ context.Context, c *PreCall) Step {
+	if c.Hook.Clamp == nil || c.Hook.Clamp.Arg == "" {
+		return block(fmt.Sprintf("hook %q: a clamp hook needs clamp.arg; the call is blocked", c.Hook.Name))
+	}
 	arg := c.Hook.Clamp.Arg
 	raw, ok := c.Args[arg]
 	if !ok {

@@ -45,6 +45,8 @@ type postHook struct {
 	hook   *schema.PostHook
 	rules  *schema.PostRules
 	action PostAction
+	// judge: the action decides the verdict, so it fails closed.
+	judge bool
 }
 
 var (
@@ -58,7 +60,7 @@ var (
 func New(env engine.PolicyEnv) (engine.Policy, error) {
 	actions := NewActions()
 	if env.Catalog != nil {
-		actions = &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}}
+		actions = &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}, Judges: map[string]bool{}}
 		for _, name := range env.Catalog.Schema().Names(schema.KindPreAction) {
 			k, err := engine.Get[PreActionKind](env.Catalog, schema.KindPreAction, name)
 			if err != nil {
@@ -72,6 +74,7 @@ func New(env engine.PolicyEnv) (engine.Policy, error) {
 				return nil, fmt.Errorf("policies: %w", err)
 			}
 			actions.Post[name] = k.Run
+			actions.Judges[name] = k.Judge
 		}
 	}
 	return NewWithActions(env, actions)
@@ -104,9 +107,6 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): unknown pre-hook action %q", i, h.Name, h.Action)
 		}
-		if h.Action == "clamp" && (h.Clamp == nil || h.Clamp.Arg == "") {
-			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): clamp needs clamp.arg", i, h.Name)
-		}
 		r := &rules.Pre[i]
 		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: schema.ReadsIdent(r.When, "clearance")})
 	}
@@ -116,7 +116,7 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("policies: hooks.post[%d] (%s): unknown post-hook action %q", i, h.Name, h.Action)
 		}
-		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act})
+		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act, judge: actions.Judges[h.Action]})
 	}
 	// Confirm answers come from the user channel only when it has a channel
 	// apart from the instructions (see Confirmer).

@@ -54,20 +54,20 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip,
 				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
 			// An evaluation that panicked confirmed nothing: fail closed.
-			if h.hook.Action == "evaluate" && pc.Verdict == nil {
+			if h.judge && pc.Verdict == nil {
 				fv := scrub(failure("evaluator", "the evaluation of %s failed: %v", pc.CC.Call.Tool, r), p.contract(pc.CC).PostCondition)
 				pc.Verdict = &fv
 				emit(pc.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &fv})
-				v.Decision, v.Reason = "evaluate", string(fv.Status)+": "+fv.Reason
+				v.Decision, v.Reason = engine.DecisionEvaluate, string(fv.Status)+": "+fv.Reason
 			}
 		}
 	}()
 	if h.rules.When != nil {
 		out, err := schema.RunRule(machine, h.rules.When, pc.Env)
 		if err != nil {
-			// A post-hook cannot block a call that already ran; an evaluate
+			// A post-hook cannot block a call that already ran; a judging
 			// hook whose selection fails still judges the call (fail closed).
-			if h.hook.Action != "evaluate" {
+			if !h.judge {
 				v.Reason = fmt.Sprintf("when failed: %v", err)
 				return v
 			}

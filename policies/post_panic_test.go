@@ -6,6 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 // panicModel is an evaluator client with a bug.
@@ -25,5 +26,32 @@ func TestPanickingEvaluationIsAFailureVerdict(t *testing.T) {
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 	if res.Verdict == nil || res.Verdict.Status != "failure" {
 		t.Fatalf("verdict = %+v, want failure after the evaluation panicked", res.Verdict)
+	}
+}
+
+// Failing closed is what a judging action declares, not its name: a judge
+// registered under another name that panics also yields a failure verdict,
+// and a non-judging action that panics leaves the verdict alone.
+func TestJudgeFailsClosedByItsDescriptor(t *testing.T) {
+	for _, judge := range []bool{true, false} {
+		s := evidenceSpec()
+		s.Hooks.Post[0].Action = "grade"
+		rules, errs := schema.CompileRules(s)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		s.Rules = rules
+		actions := NewActions()
+		actions.Post["grade"] = func(context.Context, *PostCall) engine.HookVerdict { panic("grader bug") }
+		actions.Judges["grade"] = judge
+		p, err := NewWithActions(engine.PolicyEnv{Spec: s, Tools: &fakeTools{}}, actions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []engine.Event
+		res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
+		if failed := res.Verdict != nil && res.Verdict.Status == "failure"; failed != judge {
+			t.Errorf("judge %v: verdict %+v", judge, res.Verdict)
+		}
 	}
 }

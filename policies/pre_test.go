@@ -250,6 +250,10 @@ func TestPreActions(t *testing.T) {
 			hooks:  []schema.PreHook{{Name: "c", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Max: "args.limit"}}},
 			args:   map[string]any{"distance_m": 1.0, "limit": "one"},
 			reason: "clamp max", hook: "c", decisions: "block"},
+		{name: "clamp without an argument to clamp fails closed",
+			hooks:  []schema.PreHook{{Name: "c", Action: "clamp"}},
+			args:   map[string]any{"distance_m": 1.0},
+			reason: "needs clamp.arg", hook: "c", decisions: "block"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

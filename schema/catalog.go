@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +63,19 @@ type Descriptor struct {
 	// takes, from its input schema, when that is known without starting it
 	// (known false: only the running back-end can tell).
 	Args func(ts Toolset, tool string) (args []string, known bool)
+
+	// InProcess (toolset kinds): its tools run in the harness's process, so
+	// an instance starts nothing (`thea context --offline` keeps it).
+	InProcess bool
+
+	// Config (toolset kinds) is the kind's config type, as a zero value: an
+	// instance's section is decoded into it (Toolset.Config). Nil: the kind
+	// has no fields of its own.
+	Config any
+	// CUE (toolset kinds) is the kind's own fields as a CUE struct (it may
+	// embed #Transport, the body layer's fields); the catalog adds kind,
+	// tools, timeout and max_result_bytes and names it #Toolset_<name>.
+	CUE string
 }
 
 // Catalog is the set of components a build ships, by kind and name. It is
@@ -89,6 +103,9 @@ func (c *Catalog) Register(d Descriptor) error {
 	}
 	if _, dup := byName[d.Name]; dup {
 		return fmt.Errorf("%s %q registered twice", d.Kind, d.Name)
+	}
+	if d.Kind == KindToolset && !kindName.MatchString(d.Name) {
+		return fmt.Errorf("toolset kind %q: a name is lower-case letters, digits and '_', starting with a letter", d.Name)
 	}
 	for _, a := range d.After {
 		if a == d.Name {
@@ -138,14 +155,75 @@ func (c *Catalog) enums() string {
 	return b.String()
 }
 
-// schemaWith is the embedded schema narrowed by the catalog's names.
-func schemaWith(c *Catalog) []byte {
-	if c == nil {
-		return schemaSource
-	}
+// schemaForm is what a generated schema is for.
+type schemaForm int
+
+const (
+	// formLoad leaves component names plain strings (Load checks them in Go,
+	// with suggestions) and selects a toolset's definition by its kind.
+	formLoad schemaForm = iota
+	// formCUE narrows the names to the registered ones (thea schema).
+	formCUE
+	// formJSON is formCUE with #Toolset a disjunction of the kinds'
+	// definitions, which JSON Schema renders as oneOf.
+	formJSON
+)
+
+// schemaFor is the embedded schema completed by the catalog: each toolset
+// kind's definition and, narrowed, the registered names.
+func schemaFor(c *Catalog, form schemaForm) []byte {
 	src := append([]byte(nil), schemaSource...)
+	src = append(src, "\n// The toolset kinds registered in this build.\n"...)
+	src = append(src, c.toolsetDefs(form == formJSON)...)
+	if form == formLoad || c == nil {
+		return src
+	}
 	src = append(src, "\n// Narrowed to the components registered in this build.\n"...)
 	return append(src, c.enums()...)
+}
+
+// kindName is what a toolset kind may be called: a CUE identifier's tail.
+var kindName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// toolsetDefs defines #Toolset_<kind> for each registered toolset kind (the
+// common fields, its kind, its own fields) and #Toolset, the definition a
+// toolset's kind selects: by a comprehension on kind, so Load reports each
+// problem at the user's field, or (disjunction) as alternatives for JSON
+// Schema. A kind nothing registers leaves its fields unchecked here: Load
+// reports the kind by name.
+func (c *Catalog) toolsetDefs(disjunction bool) string {
+	names := c.Names(KindToolset)
+	var b strings.Builder
+	for _, n := range names {
+		d, _ := c.Lookup(KindToolset, n)
+		if d.Doc != "" {
+			fmt.Fprintf(&b, "\n// %s\n", strings.ReplaceAll(d.Doc, "\n", " "))
+		}
+		fmt.Fprintf(&b, "#Toolset_%s: {\n\t#ToolsetCommon\n\tkind!: %q\n", n, n)
+		if own := strings.TrimSpace(d.CUE); own != "" {
+			fmt.Fprintf(&b, "\t%s\n", strings.ReplaceAll(own, "\n", "\n\t"))
+		}
+		b.WriteString("}\n")
+	}
+	if disjunction && len(names) > 0 {
+		alts := make([]string, len(names))
+		for i, n := range names {
+			alts[i] = "#Toolset_" + n
+		}
+		fmt.Fprintf(&b, "\n#Toolset: %s\n", strings.Join(alts, " | "))
+		return b.String()
+	}
+	b.WriteString("\n#Toolset: {\n\tkind!: #ToolsetKind\n")
+	var others []string
+	for _, n := range names {
+		fmt.Fprintf(&b, "\tif kind == %q {#Toolset_%s}\n", n, n)
+		others = append(others, fmt.Sprintf("kind != %q", n))
+	}
+	if len(others) == 0 {
+		others = []string{"true"}
+	}
+	fmt.Fprintf(&b, "\tif %s {\n\t\t#ToolsetCommon\n\t\t...\n\t}\n}\n", strings.Join(others, " && "))
+	return b.String()
 }
 
 func mapKeys[K comparable, V any](m map[K]V) []K {

@@ -20,7 +20,8 @@ type Check struct {
 	Path string
 	// Dir is the spec's directory; relative paths resolve against it.
 	Dir string
-	// Section is the instance's typed config: Toolset (toolset kinds),
+	// Section is the instance's typed config: Toolset (toolset kinds: its
+	// Config is the kind's own section, as the kind's registered type),
 	// *Model (providers), *PreHook or *PostHook (actions), User (user
 	// channels), or the stage's name (stages).
 	Section any

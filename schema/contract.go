@@ -26,7 +26,7 @@ func CheckContract(def string, value any) error {
 		return fmt.Errorf("no contract definition %q (want one of %s)", def, strings.Join(ContractDefs, ", "))
 	}
 	ctx := cuecontext.New()
-	schema := ctx.CompileBytes(schemaSource, cue.Filename(schemaFile))
+	schema := ctx.CompileBytes(schemaFor(nil, formLoad), cue.Filename(schemaFile))
 	if err := schema.Err(); err != nil {
 		return fmt.Errorf("compiling the schema: %w", err)
 	}

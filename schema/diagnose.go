@@ -30,6 +30,7 @@ func (l *loader) checkFields(schema cue.Value, decls []ast.Decl, path, file stri
 			p := joinPath(path, label)
 			if !schema.Allows(cue.Str(label)) {
 				l.errorf(tokenPos(d.Label.Pos()), p, "unknown field %q%s", label, suggest(label, fieldNames(schema)))
+				l.unknownFields[p] = true
 				continue
 			}
 			l.checkExpr(schemaField(schema, label), d.Value, p, file)
@@ -45,7 +46,8 @@ func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
 	}
 	switch x := x.(type) {
 	case *ast.StructLit:
-		if schema.IncompleteKind()&cue.StructKind != 0 {
+		// A struct chosen by its kind (a toolset) is known once kind is.
+		if schema = l.ofKind(schema, literalKind(x)); schema.IncompleteKind()&cue.StructKind != 0 {
 			l.checkFields(schema, x.Elts, path, file)
 		}
 	case *ast.ListLit:
@@ -61,6 +63,39 @@ func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
 	case *ast.ParenExpr:
 		l.checkExpr(schema, x.X, path, file)
 	}
+}
+
+// ofKind is the schema of a struct whose fields depend on its kind (a
+// toolset): the schema with kind set, so its kind's own fields are known.
+// Any other struct, or a kind not given as a string, keeps the schema.
+func (l *loader) ofKind(schema cue.Value, kind string) cue.Value {
+	if kind == "" || !schemaField(schema, "kind").Exists() {
+		return schema
+	}
+	v := schema.Unify(l.ctx.CompileString(fmt.Sprintf("{kind: %q}", kind)))
+	if v.Err() != nil {
+		return schema
+	}
+	return v
+}
+
+// literalKind is the string a struct literal gives its kind field, or "".
+func literalKind(x *ast.StructLit) string {
+	for _, e := range x.Elts {
+		f, ok := e.(*ast.Field)
+		if !ok {
+			continue
+		}
+		if label, ok := fieldLabel(f.Label); !ok || label != "kind" {
+			continue
+		}
+		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if k, err := strconv.Unquote(lit.Value); err == nil {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // schemaField is the schema of a field: its declaration, else the pattern
@@ -93,6 +128,9 @@ func fieldNames(schema cue.Value) []string {
 func (l *loader) checkRequired(schema, user cue.Value, path string) {
 	switch user.IncompleteKind() {
 	case cue.StructKind:
+		if k, err := user.LookupPath(cue.MakePath(cue.Str("kind"))).String(); err == nil {
+			schema = l.ofKind(schema, k)
+		}
 		if it, err := schema.Fields(cue.Optional(true)); err == nil {
 			for it.Next() {
 				sel := it.Selector()
@@ -152,8 +190,8 @@ func (l *loader) convertErrors(err error) {
 			msg += suggest(strings.TrimPrefix(msg, "undefined field: "), sortedKeys(l.opts.Profiles)) +
 				" (bundled profiles: " + strings.Join(sortedKeys(l.opts.Profiles), ", ") + ")"
 		case strings.Contains(msg, "field not allowed"):
-			if _, literal := l.pos[path]; literal {
-				continue // checkFields reported it with a suggestion
+			if l.reportedUnknown(path) {
+				continue // checkFields reported it (or its parent) with a suggestion
 			}
 			msg = "unknown field"
 		}
@@ -186,6 +224,22 @@ func (l *loader) convertErrors(err error) {
 		}
 		l.errorf(g.pos, path, "%s", crossFieldNote(path, humanize(l.summariseDisjunction(path, g.msgs))))
 	}
+}
+
+// reportedUnknown tells whether checkFields reported path, or a field it is
+// inside, as unknown.
+func (l *loader) reportedUnknown(path string) bool {
+	for p := path; p != ""; {
+		if l.unknownFields[p] {
+			return true
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
+	return false
 }
 
 // userPos picks the position of an error in the user's files, else the

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -30,7 +31,7 @@ var ContractDefs = []string{"observation", "clearance", "verdict", "envelope"}
 // definitions it refers to; "" is the whole spec.
 func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
 	ctx := cuecontext.New()
-	v := ctx.CompileBytes(schemaWith(c), cue.Filename(schemaFile))
+	v := ctx.CompileBytes(schemaFor(c, formJSON), cue.Filename(schemaFile))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}
@@ -59,6 +60,7 @@ func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
 			setOpen(ctx, m, dv)
 		}
 	}
+	flattenAllOf(defs)
 	// A YAML spec's top-level x- fields hold anchors; Load ignores them.
 	if spec, ok := defs["Spec"].(map[string]any); ok {
 		spec["patternProperties"] = map[string]any{"^x-": map[string]any{"description": "an extension field for YAML anchors, ignored"}}
@@ -211,6 +213,73 @@ func walkRefs(x any, f func(string)) {
 	}
 }
 
+// referencedDef names the definition v refers to (#Toolset gives
+// "Toolset"), or "".
+func referencedDef(v cue.Value) string {
+	_, path := v.ReferencePath()
+	sels := path.Selectors()
+	if len(sels) != 1 || !sels[0].IsDefinition() {
+		return ""
+	}
+	return strings.TrimPrefix(sels[0].String(), "#")
+}
+
+// flattenAllOf folds the definitions a closed definition embeds (openapi
+// renders `{#A, #B, x: int}` as allOf of references beside x) into its own
+// properties: JSON Schema's additionalProperties sees only a schema's own
+// properties, so a closed allOf would refuse every embedded field.
+func flattenAllOf(defs map[string]any) {
+	var flat func(name string, seen map[string]bool) map[string]any
+	flat = func(name string, seen map[string]bool) map[string]any {
+		node, _ := defs[name].(map[string]any)
+		all, ok := node["allOf"].([]any)
+		if node == nil || !ok || seen[name] || node["additionalProperties"] != false {
+			return node
+		}
+		seen[name] = true
+		props, _ := node["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+		}
+		required, _ := node["required"].([]any)
+		var rest []any
+		for _, part := range all {
+			p, _ := part.(map[string]any)
+			if ref, ok := p["$ref"].(string); ok && len(p) == 1 {
+				p = flat(strings.TrimPrefix(ref, "#/$defs/"), seen)
+			} else if _, onlyRequired := p["required"]; !onlyRequired || len(p) != 1 {
+				rest = append(rest, part)
+				continue
+			}
+			for k, v := range asMap(p["properties"]) {
+				if _, own := props[k]; !own {
+					props[k] = v
+				}
+			}
+			for _, r := range asList(p["required"]) {
+				if !slices.Contains(required, r) {
+					required = append(required, r)
+				}
+			}
+		}
+		node["properties"] = props
+		if len(required) > 0 {
+			node["required"] = required
+		}
+		delete(node, "allOf")
+		if len(rest) > 0 {
+			node["allOf"] = rest
+		}
+		return node
+	}
+	for name := range defs {
+		flat(name, map[string]bool{})
+	}
+}
+
+func asMap(x any) map[string]any { m, _ := x.(map[string]any); return m }
+func asList(x any) []any         { l, _ := x.([]any); return l }
+
 // setOpen states what a struct allows beyond its fields, which openapi
 // drops: `...` allows anything, a pattern constraint (`[string]: number`)
 // allows fields of its type.
@@ -246,6 +315,11 @@ func setOpen(ctx *cue.Context, node map[string]any, v cue.Value) {
 		}
 		node["additionalProperties"] = extra
 	default:
+		// A map of a definition (toolsets, tools): each entry is one.
+		if def := referencedDef(elem); def != "" {
+			node["additionalProperties"] = map[string]any{"$ref": "#/$defs/" + def}
+			break
+		}
 		delete(node, "additionalProperties")
 	}
 	if node["type"] == nil {

@@ -33,7 +33,7 @@ const schemaFile = "thea/schema/spec.cue"
 
 // CUESchema returns the CUE source of the spec schema, narrowed to the
 // components the catalog registers.
-func CUESchema(c *Catalog) []byte { return append([]byte(nil), schemaWith(c)...) }
+func CUESchema(c *Catalog) []byte { return schemaFor(c, formCUE) }
 
 // LoadOptions tunes Load.
 type LoadOptions struct {
@@ -53,7 +53,7 @@ type LoadOptions struct {
 // checks its cross-references. It returns the plan, or nil and every problem
 // found, each at the user's file:line:col.
 func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
-	l := &loader{pos: posMap{}, opts: opts, ctx: cuecontext.New()}
+	l := &loader{pos: posMap{}, opts: opts, ctx: cuecontext.New(), unknownFields: map[string]bool{}}
 	if opts.Catalog == nil {
 		return nil, []Diagnostic{{Message: "internal: schema.Load needs a component catalog (LoadOptions.Catalog)"}}
 	}
@@ -61,6 +61,9 @@ func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 		l.opts.Context = context.Background()
 	}
 	spec := l.load(paths)
+	if spec == nil && !l.failed() {
+		l.errorf(Pos{File: paths[0]}, "", "internal: the spec did not load, and no problem was found to report")
+	}
 	sortDiagnostics(l.diags)
 	l.diags = dedupe(l.diags)
 	if l.failed() {
@@ -82,15 +85,17 @@ func (l *loader) failed() bool {
 
 // loader carries one Load's state.
 type loader struct {
-	ctx    *cue.Context
-	opts   LoadOptions
-	paths  []string
-	files  []*ast.File
-	pos    posMap
-	schema cue.Value // #Spec
-	diags  []Diagnostic
-	spec   *Spec               // the (possibly partial) plan being cross-checked
-	lines  map[string][]string // user files' lines, for rule positions
+	ctx   *cue.Context
+	opts  LoadOptions
+	paths []string
+	files []*ast.File
+	pos   posMap
+	// unknownFields are the paths checkFields reported.
+	unknownFields map[string]bool
+	schema        cue.Value // #Spec
+	diags         []Diagnostic
+	spec          *Spec               // the (possibly partial) plan being cross-checked
+	lines         map[string][]string // user files' lines, for rule positions
 }
 
 func (l *loader) errorf(p Pos, path, format string, args ...any) {
@@ -124,7 +129,7 @@ func (l *loader) load(paths []string) *Spec {
 	}
 	// The component names stay plain strings here: they are checked against
 	// the catalog in Go (crossCheck), with suggestions CUE cannot give.
-	compiled := l.ctx.CompileBytes(schemaSource, cue.Filename(schemaFile))
+	compiled := l.ctx.CompileBytes(schemaFor(l.opts.Catalog, formLoad), cue.Filename(schemaFile))
 	l.schema = compiled.LookupPath(cue.ParsePath("#Spec"))
 	if err := errors.Join(compiled.Err(), l.schema.Err()); err != nil {
 		l.errorf(Pos{}, "", "internal: compiling the schema: %v", err)
@@ -143,12 +148,18 @@ func (l *loader) load(paths []string) *Spec {
 	if l.failed() {
 		// Still cross-check the sections that are valid on their own.
 		partial, ok := partialSpec(l.ctx, unified)
+		if ok.all("toolsets") || ok[someToolsets] {
+			l.decodeConfigs(partial, unified)
+		}
 		l.crossCheck(partial, ok)
 		return nil
 	}
 	var spec Spec
 	if err := unified.Decode(&spec); err != nil {
 		l.convertErrors(err)
+		return nil
+	}
+	if !l.decodeConfigs(&spec, unified) {
 		return nil
 	}
 	spec.Dir = filepath.Dir(paths[0])
@@ -164,6 +175,28 @@ func (l *loader) load(paths []string) *Spec {
 	}
 	spec.Rules = rules
 	return &spec
+}
+
+// decodeConfigs decodes each toolset's section into its kind's config type
+// (Toolset.Config); false when one does not decode.
+func (l *loader) decodeConfigs(s *Spec, unified cue.Value) bool {
+	ok := true
+	for _, name := range sortedKeys(s.Toolsets) {
+		ts := s.Toolsets[name]
+		d, found := l.opts.Catalog.Lookup(KindToolset, ts.Kind)
+		if !found || d.Config == nil {
+			continue
+		}
+		cfg := reflect.New(reflect.TypeOf(d.Config))
+		if err := unified.LookupPath(cue.MakePath(cue.Str("toolsets"), cue.Str(name))).Decode(cfg.Interface()); err != nil {
+			l.errorf(l.pos.lookup("toolsets."+name), "toolsets."+name, "decoding the %s toolset's fields: %v", ts.Kind, err)
+			ok = false
+			continue
+		}
+		ts.Config = cfg.Elem().Interface()
+		s.Toolsets[name] = ts
+	}
+	return ok
 }
 
 // classify decides between CUE (any number of .cue files) and one data file.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets"
 )
 
 func mustLoad(t *testing.T, paths ...string) *schema.Spec {
@@ -34,7 +35,7 @@ func TestMultiFileCUE(t *testing.T) {
 	if got := s.Pos("tools.grasp"); !strings.HasSuffix(got.File, "tools.cue") || got.Line != 4 {
 		t.Errorf("Pos(tools.grasp) = %v, want tools.cue:4", got)
 	}
-	if s.Toolsets["arm"].URL == "" || s.Toolsets["arm"].Timeout.D().Seconds() != 30 {
+	if s.Toolsets["arm"].Config.(toolsets.MCPConfig).URL == "" || s.Toolsets["arm"].Timeout.D().Seconds() != 30 {
 		t.Errorf("toolset defaults not applied: %+v", s.Toolsets["arm"])
 	}
 }

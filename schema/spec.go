@@ -95,55 +95,6 @@ type ObservationSource struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
-// Toolset is one source of tools: in process (builtin) or an MCP back-end.
-type Toolset struct {
-	Kind string `json:"kind"` // builtin | mcp
-	// Tools limits which tools of the toolset are registered; empty means all.
-	Tools []string `json:"tools,omitempty"`
-	// MCP over stdio. A command whose first word is "thea" runs this binary.
-	Command []string          `json:"command,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	// EnvPassthrough lists the caller's environment variables the subprocess
-	// may see; nothing else of the caller's environment is passed.
-	EnvPassthrough []string `json:"env_passthrough,omitempty"`
-	Cwd            string   `json:"cwd,omitempty"`
-	// MCP over streamable HTTP.
-	URL     string            `json:"url,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-	// Timeout is the default per-call timeout of the toolset's tools.
-	Timeout      Duration `json:"timeout"`
-	StartTimeout Duration `json:"start_timeout"`
-	Restart      Restart  `json:"restart"`
-	// OnUncertain says what happens after a timeout or crash during a physical
-	// call: "refuse_physical" (until a fresh observation or the operator clears
-	// it) or "continue".
-	OnUncertain string `json:"on_uncertain"`
-	// Stop is the deployment-owned interrupt: a tool of this back-end called
-	// at once when a physical call times out, is cancelled, or the session
-	// closes with one in flight.
-	Stop *StopTool `json:"stop,omitempty"`
-	// StopGrace is how long an interrupted physical call may take to answer
-	// (after the stop tool, if any) before the back-end is killed and
-	// restarted.
-	StopGrace Duration `json:"stop_grace"`
-	// MaxResultBytes caps one tool result (value, reason and images) before
-	// it is stored; what is cut is noted in the result.
-	MaxResultBytes int `json:"max_result_bytes"`
-}
-
-// StopTool names the tool that stops motion and how to call it.
-type StopTool struct {
-	Tool    string         `json:"tool"`
-	Args    map[string]any `json:"args,omitempty"`
-	Timeout Duration       `json:"timeout"`
-}
-
-// Restart bounds how a crashed MCP back-end is restarted.
-type Restart struct {
-	MaxRestarts int      `json:"max_restarts"`
-	Backoff     Duration `json:"backoff"`
-}
-
 // ToolContract is the spec's side of one tool's contract. The back-end gives
 // name, description and inputSchema; the spec adds what only the harness reads.
 type ToolContract struct {

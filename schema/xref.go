@@ -27,7 +27,12 @@ func (s sections) all(names ...string) bool {
 	return true
 }
 
-// partialSpec decodes the top-level sections that validate on their own.
+// someToolsets marks a toolsets section that is not valid as a whole but
+// has toolsets valid on their own: each is still checked by its kind.
+const someToolsets = "toolsets (the valid ones)"
+
+// partialSpec decodes the top-level sections that validate on their own,
+// and the toolsets that do when their section does not.
 func partialSpec(ctx *cue.Context, unified cue.Value) (*Spec, sections) {
 	ok := sections{}
 	whole := ctx.CompileString("{}")
@@ -37,10 +42,16 @@ func partialSpec(ctx *cue.Context, unified cue.Value) (*Spec, sections) {
 	}
 	for it.Next() {
 		v := it.Value()
+		name := it.Selector().Unquoted()
 		if v.Validate(cue.Concrete(true), cue.All()) != nil {
+			if name == "toolsets" {
+				if valid, any := validEntries(ctx, v); any {
+					ok[someToolsets] = true
+					whole = whole.FillPath(cue.MakePath(cue.Str(name)), valid)
+				}
+			}
 			continue
 		}
-		name := it.Selector().Unquoted()
 		ok[name] = true
 		whole = whole.FillPath(cue.MakePath(cue.Str(name)), v)
 	}
@@ -49,6 +60,23 @@ func partialSpec(ctx *cue.Context, unified cue.Value) (*Spec, sections) {
 		return &Spec{}, sections{}
 	}
 	return &s, ok
+}
+
+// validEntries is the struct of v's fields that validate on their own.
+func validEntries(ctx *cue.Context, v cue.Value) (cue.Value, bool) {
+	out := ctx.CompileString("{}")
+	found := false
+	it, err := v.Fields()
+	if err != nil {
+		return out, false
+	}
+	for it.Next() {
+		if it.Value().Validate(cue.Concrete(true), cue.All()) == nil {
+			out = out.FillPath(cue.MakePath(it.Selector()), it.Value())
+			found = true
+		}
+	}
+	return out, found
 }
 
 // crossCheck runs the checks CUE cannot express: each component's own
@@ -64,7 +92,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("loop") {
 		l.checkStages(s.Loop.Stages)
 	}
-	if ok.all("toolsets") {
+	if ok.all("toolsets") || ok[someToolsets] {
 		for _, name := range sortedKeys(s.Toolsets) {
 			ts := s.Toolsets[name]
 			l.validate(KindToolset, ts.Kind, check("toolsets."+name, ts))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets"
 )
 
 const safetySpec = `name: s
@@ -90,7 +91,7 @@ func TestSafetyWarnings(t *testing.T) {
 			t.Errorf("a declared stop still warns: %s", w)
 		}
 	}
-	if st := s.Toolsets["base"].Stop; st == nil || st.Tool != "cancel_motion" || st.Args["hard"] != true || st.Timeout.D().String() != "2s" {
+	if st := s.Toolsets["base"].Config.(toolsets.MCPConfig).Stop; st == nil || st.Tool != "cancel_motion" || st.Args["hard"] != true || st.Timeout.D().String() != "2s" {
 		t.Errorf("stop = %+v", st)
 	}
 }

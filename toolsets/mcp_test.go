@@ -1,6 +1,7 @@
 package toolsets
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -31,10 +33,10 @@ func newFixture(t testing.TB) *fixture {
 	f.spec = &schema.Spec{
 		Dir: dir,
 		Toolsets: map[string]schema.Toolset{"sim": {
-			Kind:    "mcp",
-			Command: []string{self, "-test.run=^$"},
-			Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
-				testserver.StartedEnv: f.started},
+			Kind: "mcp",
+			Config: MCPConfig{Command: []string{self, "-test.run=^$"},
+				Env: map[string]string{serverEnv: "1", testserver.MarkerEnv: f.marker,
+					testserver.StartedEnv: f.started}},
 			Timeout: schema.Duration(testtime.Scale(10 * time.Second)),
 			Restart: schema.Restart{MaxRestarts: 2, Backoff: schema.Duration(time.Millisecond)},
 			// An abandoned motion is killed quickly in tests.
@@ -48,9 +50,18 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-func (f *fixture) start(t testing.TB) *MCPToolset {
+// mcp changes the mcp section of the fixture's toolset.
+func (f *fixture) mcp(change func(*MCPConfig)) {
+	ts := f.spec.Toolsets["sim"]
+	c := ts.Config.(MCPConfig)
+	change(&c)
+	ts.Config = c
+	f.spec.Toolsets["sim"] = ts
+}
+
+func (f *fixture) start(t testing.TB) *started {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
+	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +169,8 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
-	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
+	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	if err == nil || !strings.Contains(err.Error(), `does not provide "teleport"`) {
 		t.Fatalf("err = %v", err)
 	}
 	cfg.Tools = []string{"echo"}
@@ -178,10 +189,11 @@ func TestMCPEnvironmentAllowListAndCwd(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(f.spec.Dir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := f.spec.Toolsets["sim"]
-	cfg.EnvPassthrough = []string{"THEA_TEST_PASS"}
-	cfg.Cwd = "work"
-	f.spec.Toolsets["sim"] = cfg
+	f.mcp(func(c *MCPConfig) {
+		c.EnvPassthrough = []string{"THEA_TEST_PASS"}
+		c.Cwd = "work"
+	})
+	cfg := f.spec.Toolsets["sim"].Config.(MCPConfig)
 	ts := f.start(t)
 	env := call(t, ts, "getenv", `{"name":"THEA_TEST_SECRET"}`)
 	wantSuccess(t, env)
@@ -207,12 +219,12 @@ func TestMCPStartErrors(t *testing.T) {
 		want string
 	}{
 		{"no transport", schema.Toolset{Kind: "mcp"}, "needs a command"},
-		{"both transports", schema.Toolset{Kind: "mcp", URL: "http://x", Command: []string{"x"}}, "not both"},
-		{"missing binary", schema.Toolset{Kind: "mcp", Command: []string{"/nonexistent/robot-server"}}, "/nonexistent/robot-server"},
+		{"both transports", schema.Toolset{Kind: "mcp", Config: MCPConfig{URL: "http://x", Command: []string{"x"}}}, "not both"},
+		{"missing binary", schema.Toolset{Kind: "mcp", Config: MCPConfig{Command: []string{"/nonexistent/robot-server"}}}, "/nonexistent/robot-server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), Deps{})
+			_, err := startMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -222,7 +234,7 @@ func TestMCPStartErrors(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	t.Setenv("THEA_TEST_PASS", "p")
-	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+	ts := &mcpBackend{cfg: MCPConfig{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
 		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
 		tc: engine.ToolsetConfig{Dir: "/specs"}}
 	argv, env, dir, err := ts.commandLine()
@@ -240,23 +252,47 @@ func TestCommandLine(t *testing.T) {
 
 func TestKinds(t *testing.T) {
 	c := engine.NewCatalog()
-	if err := c.Add(BuiltinKind(), MCPKind(Deps{})); err != nil {
+	if err := c.Add(BuiltinKind(), MCPKind(body.Deps{})); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := c.Add(MCPKind(Deps{})); err == nil {
+	if err := c.Add(MCPKind(body.Deps{})); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
 	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := k.New(t.Context(), configFor(newFixture(t).spec, "sim", nil))
+	ts, err := engine.StartToolset(t.Context(), k, configFor(newFixture(t).spec, "sim", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
 	wantSuccess(t, call(t, ts, "echo", `{"text":"via registry"}`))
+}
+
+// started is an mcp toolset as the engine offers it: the body layer's
+// toolset (its state: restarts, body, uncertainty) with its tools guarded.
+type started struct {
+	*body.Toolset
+	g *engine.Guarded
+}
+
+func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
+func (s *started) Unavailable() map[string]string                   { return s.g.Unavailable() }
+
+// startMCP starts an mcp toolset and guards its tools as the engine does.
+func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Deps) (*started, error) {
+	ts, err := StartMCP(ctx, cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.GuardToolset(ctx, ts, cfg, deps.Logger)
+	if err != nil {
+		_ = ts.Close()
+		return nil, err
+	}
+	return &started{Toolset: ts, g: g}, nil
 }

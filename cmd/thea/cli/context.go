@@ -14,7 +14,6 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets"
 )
 
 // newContextCmd is `thea context --spec FILE [--instruction TEXT] [--format
@@ -46,7 +45,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			spec.RunLog.Enabled = false
 			offline := a.v.GetBool(a.key(cmd, "offline"))
 			if offline {
-				dropped := offlineSpec(spec)
+				dropped := offlineSpec(spec, c.Schema())
 				if len(dropped) > 0 {
 					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", strings.Join(dropped, ", "))
 				}
@@ -133,14 +132,14 @@ func writeMessage(b *strings.Builder, m model.Message) {
 	}
 }
 
-// offlineSpec removes what needs a running back-end from a loaded spec (its
-// mcp toolsets, their contracts, the observation, clearance and evidence
-// tools) so `thea context --offline` starts nothing; it returns the toolsets
-// it left out.
-func offlineSpec(spec *schema.Spec) []string {
+// offlineSpec removes what needs a running back-end from a loaded spec (the
+// toolsets whose kind is not in process, their contracts, the observation,
+// clearance and evidence tools) so `thea context --offline` starts nothing;
+// it returns the toolsets it left out.
+func offlineSpec(spec *schema.Spec, cat *schema.Catalog) []string {
 	var dropped []string
 	for name, ts := range spec.Toolsets {
-		if ts.Kind == "builtin" {
+		if d, ok := cat.Lookup(schema.KindToolset, ts.Kind); ok && d.InProcess {
 			continue
 		}
 		dropped = append(dropped, name)
@@ -151,8 +150,10 @@ func offlineSpec(spec *schema.Spec) []string {
 		return nil
 	}
 	provided := map[string][]string{}
-	for name := range spec.Toolsets {
-		provided[name] = toolsets.BuiltinToolNames()
+	for name, ts := range spec.Toolsets {
+		if d, _ := cat.Lookup(schema.KindToolset, ts.Kind); d.Provides != nil {
+			provided[name], _ = d.Provides(name, ts)
+		}
 	}
 	idx := schema.NewToolIndex(provided)
 	for ref := range spec.Tools {

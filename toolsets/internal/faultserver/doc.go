@@ -7,4 +7,13 @@
 // observations, failing starts, and an optional stop tool. It records every
 // motion in a directory shared across processes, so a test can prove that no
 // two were ever active at once.
+//
+// Its tools and files are also the contract of the body layer's fault suite
+// (toolsets/body): a transport's row there needs a fault server that keeps
+// it over that transport — the tools move_base (ms, fault: freeze, gate,
+// crash, hang), crash, probe (fault: crash, freeze, hang, escape, inject,
+// error), observe (as ObserveFile says), pid, and a stop (cancel_motion here)
+// whose stopped motion answers {"stopped": true}; the files of DirEnv's
+// directory (ActiveDir, OverlapFile, LogFile with its start and stop lines,
+// StartFile's modes exit, hang and slow, GateFile).
 package faultserver

@@ -1,0 +1,7 @@
+// Package body is the body layer: what every physical tool of every
+// transport kind gets — one motion at a time across timeouts, cancellations
+// and restarts, the stop path (the kind's stop, stop_grace, a kill) on the
+// task's record, late replies, uncertainty until a fresh observation, the
+// cross-process body lock — over the small Backend interface a kind
+// implements (backend.go). A transport kind starts its toolsets with Start.
+package body
