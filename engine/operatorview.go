@@ -26,10 +26,10 @@ func (h *Harness) Health() []ToolsetHealth {
 	out := make([]ToolsetHealth, 0, len(h.toolsets))
 	for _, ts := range h.toolsets {
 		th := ToolsetHealth{Toolset: ts.Name()}
-		if r, ok := ts.(restartCounter); ok {
+		if r, ok := ts.Toolset.(restartCounter); ok {
 			th.Restarts = r.Restarts()
 		}
-		if u, ok := ts.(uncertaintyReporter); ok {
+		if u, ok := ts.Toolset.(uncertaintyReporter); ok {
 			th.Uncertain = u.Uncertain()
 		}
 		out = append(out, th)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
 )
@@ -202,7 +203,8 @@ func TestFaultSlowRestartOutlivesTheCall(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
-		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
+		probe := testtime.Scale(100 * time.Millisecond)
+		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(probe)}
 		cfg := spec.Toolsets["base"]
 		cfg.Restart.MaxRestarts = 3
 		spec.Toolsets["base"] = cfg
@@ -211,7 +213,7 @@ func TestFaultSlowRestartOutlivesTheCall(t *testing.T) {
 		// crash has the toolset's timeout: the crash, not the probe's
 		// timeout, ends it, however loaded the machine.
 		wantFailure(t, call(t, ts, "crash", `{}`), "crashed")
-		setStart(t, dir, "slow") // 500ms: longer than two calls' timeouts
+		setStart(t, dir, fmt.Sprintf("slow %d", (5*probe).Milliseconds())) // longer than two calls' timeouts
 		for range 2 {
 			wantFailure(t, call(t, ts, "probe", `{}`), "restarting after a crash; try again")
 		}

@@ -94,9 +94,9 @@ func faultSpec(tr transport, self, dir string, toolsets ...string) *schema.Spec 
 		ts := tr.toolset(self, dir)
 		ts.Timeout = schema.Duration(testtime.Scale(10 * time.Second))
 		ts.Restart = schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)}
-		ts.StopGrace = schema.Duration(40 * time.Millisecond)
+		ts.StopGrace = schema.Duration(testtime.Scale(40 * time.Millisecond))
 		spec.Toolsets[name] = ts
-		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(20 * time.Millisecond))}
+		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 		spec.Tools[name+".crash"] = schema.ToolContract{Physical: true}
 	}
 	return spec
