@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -25,7 +26,7 @@ type Deps struct {
 	Logger *slog.Logger
 	// Locks serialises physical calls to one back-end across the sessions
 	// of this process.
-	Locks *toolsets.PhysicalLocks
+	Locks *body.PhysicalLocks
 	// Terminal is the process's terminal, shared with whatever reads
 	// instructions from it; nil makes one over Stdin and Stderr.
 	Terminal *user.Terminal
@@ -49,9 +50,12 @@ func Default(d Deps) (*engine.Catalog, error) {
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
+	// One body.Deps for every transport kind: toolsets of different kinds
+	// driving one body share its motion state.
+	bodies := body.Deps{Locks: d.Locks, Logger: d.Logger}.WithDefaults()
 	if err := c.Add(
 		toolsets.BuiltinKind(),
-		toolsets.MCPKind(toolsets.Deps{Locks: d.Locks, Logger: d.Logger}),
+		toolsets.MCPKind(bodies),
 	); err != nil {
 		return nil, fmt.Errorf("toolsets: %w", err)
 	}

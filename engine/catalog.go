@@ -91,9 +91,9 @@ type ToolsetKind struct {
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
 	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
-	// New starts one toolset. Every tool it returns is guarded: arguments
-	// validated against the inputSchema, panics recovered, the contract's
-	// timeout applied. Close on the toolset releases what it owns.
+	// New starts one toolset. The engine guards every tool it returns
+	// (StartToolset): a kind implements only its transport. Close on the
+	// toolset releases what it owns.
 	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
 }
 
@@ -123,6 +123,14 @@ type ToolsetConfig struct {
 	// Uncertainty scopes the uncertainty after a fault: "body" (every
 	// physical tool) or "toolset" (this toolset's alone).
 	Uncertainty string
+}
+
+// contract is the spec's contract of one of the toolset's tools.
+func (c ToolsetConfig) contract(tool string) schema.ToolContract {
+	if c.Contract == nil {
+		return schema.ToolContract{}
+	}
+	return c.Contract(tool)
 }
 
 // StageKind is one step of the turn pipeline.

@@ -141,8 +141,9 @@ const (
 // closed). The stop tool's result, or the kill's reason, is the event's
 // Result.
 type StopCall struct {
-	// Via is "tool" (the declared stop tool) or "kill" (the back-end's
-	// process group, or its connection over HTTP).
+	// Via is "tool" (the declared stop tool), "cancel" (the kind's own
+	// cancel, such as an action goal's) or "kill" (the back-end's process
+	// group, or its connection).
 	Via string `json:"via"`
 	// Tool is the stop tool called (Via "tool").
 	Tool string `json:"tool,omitempty"`
@@ -159,8 +160,9 @@ type StopCall struct {
 
 // Stop kinds (StopCall.Via).
 const (
-	StopViaTool = "tool"
-	StopViaKill = "kill"
+	StopViaTool   = "tool"
+	StopViaCancel = "cancel"
+	StopViaKill   = "kill"
 )
 
 // Millis is d in milliseconds, to the microsecond (StopCall.DurationMS).

@@ -34,7 +34,7 @@ type Harness struct {
 	// long as the session.
 	calib    model.Calibration
 	policy   Policy
-	toolsets []Toolset
+	toolsets []*Guarded
 	tools    *toolRegistry
 	stages   []Stage
 

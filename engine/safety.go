@@ -13,7 +13,7 @@ type UncertaintyClearer interface {
 func (h *Harness) ClearUncertain() int {
 	n := 0
 	for _, ts := range h.toolsets {
-		if c, ok := ts.(UncertaintyClearer); ok {
+		if c, ok := ts.Toolset.(UncertaintyClearer); ok {
 			c.ClearUncertain()
 			n++
 		}

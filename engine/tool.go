@@ -18,6 +18,18 @@ type Tool interface {
 	Call(ctx context.Context, args json.RawMessage) Envelope
 }
 
+// ContextBound marks a tool that returns as soon as its context ends (a
+// client that honours cancellation, a call that abandons a motion to the
+// body layer): the guard calls it on the caller's goroutine instead of
+// racing it against the context in another.
+type ContextBound interface{ ReturnsOnCancel() }
+
+// SelfTimed is a tool whose wait is bounded elsewhere when SelfTimed says
+// so (query_user: a person answers on their own time, and the user channel
+// applies user.timeout): the guard then applies only the tool's contract's
+// timeout, never the toolset's.
+type SelfTimed interface{ SelfTimed() bool }
+
 // Toolset is one source of tools, listed once at session start.
 type Toolset interface {
 	Name() string

@@ -37,31 +37,18 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}
-		set, err := kind.New(ctx, ToolsetConfig{
+		set, err := StartToolset(ctx, kind, ToolsetConfig{
 			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
 			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
-		})
+		}, h.log)
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: build: %w", setName, err)
 		}
 		h.toolsets = append(h.toolsets, set)
-		tools, err := set.Tools(ctx)
-		if err != nil {
-			return fmt.Errorf("toolsets.%s: list tools: %w", setName, err)
-		}
-		allowed := map[string]bool{}
-		for _, n := range cfg.Tools {
-			allowed[n] = false
-		}
+		tools, _ := set.Tools(ctx)
 		for _, t := range tools {
 			def := t.Def()
-			if len(cfg.Tools) > 0 {
-				if _, ok := allowed[def.Name]; !ok {
-					continue
-				}
-				allowed[def.Name] = true
-			}
 			if prev, ok := reg.byName[def.Name]; ok {
 				return fmt.Errorf("tool %q is provided by toolsets %q and %q: tool names must be unique", def.Name, prev.Toolset, setName)
 			}
@@ -69,11 +56,6 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			reg.base[def.Name] = def.Description
 			reg.names = append(reg.names, def.Name)
 			provided[setName] = append(provided[setName], def.Name)
-		}
-		for n, seen := range allowed {
-			if !seen {
-				return fmt.Errorf("toolsets.%s.tools: toolset does not provide %q", setName, n)
-			}
 		}
 	}
 	slices.Sort(reg.names)
@@ -149,18 +131,13 @@ func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any
 	return h.invoke(ctx, rt, raw)
 }
 
-// invoke calls a tool; a tool that panics is answered with a failure
-// envelope (failure never raises) instead of crashing the session.
-func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) (env Envelope) {
+// invoke calls a tool. Every registered tool is guarded (StartToolset): a
+// panic is already a failure envelope, so the session never crashes on one.
+func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) Envelope {
 	start := time.Now()
-	defer func() {
-		if r := recover(); r != nil {
-			h.log.Error("tool panicked", "tool", rt.Def.Name, "panic", r)
-			env = Failure(fmt.Sprintf("tool %s failed: it panicked: %v", rt.Def.Name, r))
-		}
-		env.Duration = time.Since(start)
-	}()
-	return rt.Tool.Call(ctx, raw)
+	env := rt.Tool.Call(ctx, raw)
+	env.Duration = time.Since(start)
+	return env
 }
 
 // visibleNames lists the tools the model may call, for failure reasons.

@@ -73,11 +73,11 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	set, err := kind.New(sctx, engine.ToolsetConfig{
+	set, err := engine.StartToolset(sctx, kind, engine.ToolsetConfig{
 		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool, Host: noSession{},
 		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return s.ContractFor(name, tool) },
-	})
+	}, nil)
 	if err != nil {
 		if sctx.Err() != nil {
 			return nil, nil, nil, fmt.Errorf("did not start within %s (--live-timeout): %w", timeout, err)
@@ -88,10 +88,7 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string
 	if tools, err = set.Tools(sctx); err != nil {
 		return nil, nil, closeFn, fmt.Errorf("listing its tools: %w", err)
 	}
-	if u, ok := set.(interface{ Unavailable() map[string]string }); ok {
-		unavailable = u.Unavailable()
-	}
-	return tools, unavailable, closeFn, nil
+	return tools, set.Unavailable(), closeFn, nil
 }
 
 type checker struct {

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // BenchmarkMCPRoundTrip is one guarded call of a trivial tool over stdio to a
@@ -25,8 +27,17 @@ func BenchmarkMCPRoundTrip(b *testing.B) {
 // BenchmarkMCPRawClient is the same round trip through mcp-go's client alone,
 // to separate the guard's share from the transport's.
 func BenchmarkMCPRawClient(b *testing.B) {
-	ts := newFixture(b).start(b)
-	c, _ := ts.connection(b.Context())
+	be, err := newMCPBackend(configFor(newFixture(b).spec, "sim", nil), body.Env{Logger: quiet(), Emit: func(body.SafetyEvent) {}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = be.Close() })
+	bc, err := be.Connect(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(bc.Close)
+	c := bc.(*conn)
 	req := mcpCallRequest("echo", json.RawMessage(`{"text":"hi"}`))
 	for b.Loop() {
 		if _, err := c.client.CallTool(b.Context(), req); err != nil {
@@ -39,7 +50,7 @@ func BenchmarkMCPRawClient(b *testing.B) {
 // parsing, schema validation, timeout and panic recovery.
 func BenchmarkGuard(b *testing.B) {
 	h := &fakeHost{user: nil}
-	g, err := Guard(builtinTools(h)[3], schemaContract(), time.Minute)
+	g, err := engine.GuardTool(builtinTools(h)[3], schemaContract(), time.Minute, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,13 +16,19 @@ import (
 type builtinTool struct {
 	def model.ToolDef
 	run func(ctx context.Context, args json.RawMessage) engine.Envelope
+	// selfTimed: the toolset's timeout does not apply (see SelfTimed).
+	selfTimed bool
 }
 
 func (b *builtinTool) Def() model.ToolDef { return b.def }
 
-// returnsOnCancel: every builtin tool either returns at once or blocks only
+// SelfTimed is true for query_user: a person answers on their own time,
+// and the session's user channel applies user.timeout.
+func (b *builtinTool) SelfTimed() bool { return b.selfTimed }
+
+// ReturnsOnCancel: every builtin tool either returns at once or blocks only
 // on the user channel, which honours its context; the guard runs it inline.
-func (b *builtinTool) returnsOnCancel() {}
+func (b *builtinTool) ReturnsOnCancel() {}
 
 func (b *builtinTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
 	return b.run(ctx, args)
@@ -91,39 +97,15 @@ func validateBuiltin(c *schema.Check) {
 	}
 }
 
+// startBuiltin offers the builtin tools; the engine keeps the ones the
+// toolset's tools list names and guards them.
 func startBuiltin(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
 	if cfg.Host == nil {
 		return nil, fmt.Errorf("builtin toolset %q: no host", cfg.Name)
 	}
-	all := builtinTools(cfg.Host)
-	have := make([]string, len(all))
-	for i, t := range all {
-		have[i] = t.def.Name
-	}
-	keep, missing := restrict(cfg.Section.Tools, have)
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("builtin toolset %q: unknown tools %s (builtin has: %s)", cfg.Name, strings.Join(missing, ", "), strings.Join(have, ", "))
-	}
 	ts := &staticToolset{name: cfg.Name}
-	for _, t := range all {
-		if !keep[t.def.Name] {
-			continue
-		}
-		timeout := cfg.Section.Timeout.D()
-		if t.def.Name == "query_user" {
-			// A person answers on their own time: the session's user channel
-			// applies user.timeout, not the toolset's timeout.
-			timeout = 0
-		}
-		contract := schema.ToolContract{}
-		if cfg.Contract != nil {
-			contract = cfg.Contract(t.def.Name)
-		}
-		g, err := Guard(t, contract, timeout, WithMaxResultBytes(cfg.Section.MaxResultBytes))
-		if err != nil {
-			return nil, fmt.Errorf("builtin toolset %q: %w", cfg.Name, err)
-		}
-		ts.tools = append(ts.tools, g)
+	for _, t := range builtinTools(cfg.Host) {
+		ts.tools = append(ts.tools, t)
 	}
 	return ts, nil
 }

@@ -1,8 +1,6 @@
 package toolsets
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/user"
@@ -97,7 +94,7 @@ func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetC
 
 func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
 	t.Helper()
-	ts, err := BuiltinKind().New(t.Context(), configFor(spec, "core", h))
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", h), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +175,7 @@ func TestBuiltinRestriction(t *testing.T) {
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
 	}
-	_, err := BuiltinKind().New(t.Context(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}))
+	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}), nil)
 	if err == nil || !strings.Contains(err.Error(), "teleport") {
 		t.Fatalf("err = %v", err)
 	}
@@ -203,57 +200,6 @@ func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
 	if env.Value["answer"] != "later" {
 		t.Fatalf("answer = %v", env.Value["answer"])
 	}
-}
-
-// blockingTool ignores its context; the guard must still return.
-type blockingTool struct {
-	calls   int
-	release chan struct{}
-}
-
-func (b *blockingTool) Def() model.ToolDef {
-	return model.ToolDef{Name: "stuck", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
-}
-func (b *blockingTool) Call(context.Context, json.RawMessage) engine.Envelope {
-	b.calls++
-	<-b.release
-	return engine.Envelope{Success: true}
-}
-
-func TestGuard(t *testing.T) {
-	inner := &blockingTool{release: make(chan struct{})}
-	defer close(inner.release)
-	g, err := Guard(inner, schema.ToolContract{Timeout: schema.Duration(10 * time.Millisecond)}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ args, want string }{
-		{`{}`, `missing required argument "n"`},
-		{`{"n":"3"}`, `argument "n" must be integer, got string`},
-		{`{"n":1,"m":2}`, `unknown argument "m" (accepted: n)`},
-		{`[1]`, "must be a JSON object"},
-		{`{"n":`, "not valid JSON"},
-	} {
-		wantFailure(t, g.Call(t.Context(), []byte(tc.args)), tc.want)
-	}
-	if inner.calls != 0 {
-		t.Fatalf("invalid arguments reached the tool %d times", inner.calls)
-	}
-	wantFailure(t, g.Call(t.Context(), []byte(`{"n":1}`)), "stuck timed out after 10ms")
-
-	_, err = Guard(&schemaTool{`{"type":"object","properties":{"n":{"type":"nope"}}}`}, schema.ToolContract{}, 0)
-	if err == nil || !strings.Contains(err.Error(), `tool "bad"`) {
-		t.Fatalf("bad schema: %v", err)
-	}
-}
-
-type schemaTool struct{ s string }
-
-func (s *schemaTool) Def() model.ToolDef {
-	return model.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
-}
-func (s *schemaTool) Call(context.Context, json.RawMessage) engine.Envelope {
-	return engine.Failure("unused")
 }
 
 func TestReadSkillResource(t *testing.T) {

@@ -82,6 +82,7 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"If it fails, nobody answered: decide with what you know or end the task explaining what you need.",
 				InputSchema: inputSchema[queryArgs]("question"),
 			},
+			selfTimed: true,
 			run: typed("query_user", func(ctx context.Context, a queryArgs) engine.Envelope {
 				q := engine.Question{Text: a.Question, Choices: a.Choices, Refs: a.Refs}
 				if len(a.Refs) > 0 {

@@ -4,24 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/thea-harness/thea/schema"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // conn is one running back-end: an initialised client and, over stdio, the
-// process group of its subprocess.
+// process group of its subprocess. It is the MCP transport's body.Conn.
 type conn struct {
+	b      *mcpBackend
 	client *client.Client
 	cmd    *exec.Cmd // nil over HTTP
 	stderr *tail
@@ -34,9 +37,9 @@ type conn struct {
 	pr      *io.PipeReader
 	exited  chan struct{}
 	garbage garbageCount
-	// hung counts the calls in a row that timed out (see timedOut).
-	hung atomic.Int32
 }
+
+var _ body.Conn = (*conn)(nil)
 
 // gracefulExit is how long a back-end may take to exit by itself once its
 // stdin is closed, before its process group is killed.
@@ -44,7 +47,8 @@ const gracefulExit = 2 * time.Second
 
 // spawn starts the back-end's subprocess on the spawner's thread and hands
 // the transport its stdin and a filtered stdout (see filterStdout).
-func (c *conn) spawn(ts *MCPToolset, argv, env []string, dir string) error {
+func (c *conn) spawn(argv, env []string, dir string) error {
+	b := c.b
 	// Not CommandContext: the back-end outlives the start-up context.
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
@@ -58,26 +62,26 @@ func (c *conn) spawn(ts *MCPToolset, argv, env []string, dir string) error {
 	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return fmt.Errorf("starting %s: stdin pipe: %w", ts.key, err)
+		return fmt.Errorf("starting %s: stdin pipe: %w", b.key, err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return fmt.Errorf("starting %s: stdout pipe: %w", ts.key, err)
+		return fmt.Errorf("starting %s: stdout pipe: %w", b.key, err)
 	}
-	if !ts.spawn.run(func() { err = cmd.Start() }) {
+	if !b.spawn.run(func() { err = cmd.Start() }) {
 		err = errors.New("the toolset is closed")
 	}
 	if err != nil {
 		_ = stdin.Close()
 		_ = stdout.Close()
-		return fmt.Errorf("starting %s: %w", ts.key, err)
+		return fmt.Errorf("starting %s: %w", b.key, err)
 	}
 	c.cmd, c.stdout, c.exited = cmd, stdout, make(chan struct{})
 	pr, pw := io.Pipe()
 	c.pr = pr
 	go func() {
 		defer close(c.exited)
-		filterStdout(stdout, pw, maxStdoutLine, func(line []byte) { ts.stdoutGarbage(c, line) })
+		filterStdout(stdout, pw, maxStdoutLine, func(line []byte) { c.stdoutGarbage(line) })
 		// After stdout's end, as exec requires; the exit status is the
 		// crash the transport already reports.
 		_ = cmd.Wait()
@@ -92,24 +96,24 @@ func (c *conn) spawn(ts *MCPToolset, argv, env []string, dir string) error {
 // pipe after a crash) as errors; the toolset reports what matters itself.
 func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
-	sctx, cancel := context.WithTimeout(ctx, ts.startTimeout())
-	defer cancel()
-	c := &conn{}
-	if ts.cfg.URL != "" {
-		cl, err := client.NewStreamableHttpClient(ts.cfg.URL,
-			transport.WithHTTPHeaders(ts.cfg.Headers), transport.WithHTTPLogger(quiet()))
+// Connect starts the back-end: spawns the subprocess or connects to the
+// server, then initialises the session within ctx (start_timeout).
+func (b *mcpBackend) Connect(ctx context.Context) (body.Conn, error) {
+	c := &conn{b: b}
+	if b.cfg.URL != "" {
+		cl, err := client.NewStreamableHttpClient(b.cfg.URL,
+			transport.WithHTTPHeaders(b.cfg.Headers), transport.WithHTTPLogger(quiet()))
 		if err != nil {
-			return nil, fmt.Errorf("connecting to %s: %w", ts.cfg.URL, err)
+			return nil, fmt.Errorf("connecting to %s: %w", b.cfg.URL, err)
 		}
 		c.client = cl
 	} else {
 		c.stderr = &tail{max: 2048}
-		argv, env, dir, err := ts.commandLine()
+		argv, env, dir, err := b.commandLine()
 		if err != nil {
 			return nil, err
 		}
-		if err := c.spawn(ts, argv, env, dir); err != nil {
+		if err := c.spawn(argv, env, dir); err != nil {
 			return nil, err
 		}
 	}
@@ -118,15 +122,15 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 	err := c.client.Start(context.WithoutCancel(ctx))
 	if err != nil {
 		c.close()
-		return nil, fmt.Errorf("starting %s: %w", ts.key, err)
+		return nil, fmt.Errorf("starting %s: %w", b.key, err)
 	}
-	_, err = c.client.Initialize(sctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+	_, err = c.client.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ProtocolVersion: mcp.LATEST_LEGACY_PROTOCOL_VERSION,
 		ClientInfo:      mcp.Implementation{Name: "thea", Version: "0.1.0"},
 	}})
 	if err != nil {
 		c.close()
-		return nil, fmt.Errorf("initializing %s: %w%s", ts.key, err, c.stderrNote())
+		return nil, fmt.Errorf("initializing %s: %w%s", b.key, err, c.CrashNote())
 	}
 	return c, nil
 }
@@ -134,8 +138,8 @@ func (ts *MCPToolset) start(ctx context.Context) (*conn, error) {
 // commandLine resolves the command ("thea" runs this binary), the allow-listed
 // environment (env plus env_passthrough, nothing else) and the working
 // directory (relative to the spec's directory).
-func (ts *MCPToolset) commandLine() (argv, env []string, dir string, err error) {
-	argv = append([]string(nil), ts.cfg.Command...)
+func (b *mcpBackend) commandLine() (argv, env []string, dir string, err error) {
+	argv = append([]string(nil), b.cfg.Command...)
 	if argv[0] == "thea" {
 		self, err := os.Executable()
 		if err != nil {
@@ -144,21 +148,34 @@ func (ts *MCPToolset) commandLine() (argv, env []string, dir string, err error) 
 		argv[0] = self
 	}
 	env = []string{} // non-nil: a nil Env would inherit the whole environment
-	for _, k := range ts.cfg.EnvPassthrough {
+	for _, k := range b.cfg.EnvPassthrough {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
 	}
-	for k, v := range ts.cfg.Env {
+	for k, v := range b.cfg.Env {
 		env = append(env, k+"="+v)
 	}
-	dir = ts.cfg.Cwd
+	dir = b.cfg.Cwd
 	if dir == "" {
-		dir = ts.tc.Dir
+		dir = b.tc.Dir
 	} else {
-		dir = schema.ResolvePath(ts.tc.Dir, dir)
+		dir = schema.ResolvePath(b.tc.Dir, dir)
 	}
 	return argv, env, dir, nil
+}
+
+// Close ends the connection (see close) and reports the garbage lines its
+// stdout carried since the last sampled event.
+func (c *conn) Close() {
+	c.close()
+	c.garbageTotal()
+}
+
+// Kill ends the back-end at once (see kill).
+func (c *conn) Kill() {
+	c.kill()
+	c.garbageTotal()
 }
 
 // close ends the connection once: stdin is closed first so a well-behaved
@@ -204,7 +221,8 @@ func (c *conn) kill() {
 	c.close()
 }
 
-func (c *conn) stderrNote() string {
+// CrashNote is the end of the back-end's stderr, read once it exited.
+func (c *conn) CrashNote() string {
 	if c.stderr == nil {
 		return ""
 	}
@@ -242,4 +260,14 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// isCrash tells a dead back-end (closed pipe, refused connection) from an error
+// the back-end answered with.
+func isCrash(err error) bool {
+	var uerr *url.Error
+	return errors.Is(err, transport.ErrTransportClosed) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.As(err, &uerr)
 }

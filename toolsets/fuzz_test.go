@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // FuzzToEnvelope feeds arbitrary MCP tool results (as they arrive on the
@@ -27,7 +29,7 @@ func FuzzToEnvelope(f *testing.F) {
 			t.Fatalf("envelope does not encode: %v", err)
 		}
 		const limit = 2048
-		capResult(&env, "tool", limit)
+		engine.CapResult(&env, "tool", limit)
 		b, err := json.Marshal(env)
 		if err != nil {
 			t.Fatalf("capped envelope does not encode: %v", err)

@@ -3,7 +3,6 @@ package toolsets
 import (
 	"os"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -17,18 +16,7 @@ const serverEnv = "THEA_TOOLSETS_TESTSERVER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(faultEnv) == "1" {
-		if code := faultserver.Main(os.Getenv(faultserver.DirEnv)); code != 0 {
-			os.Exit(code)
-		}
-		if os.Getenv(lingerEnv) == "1" {
-			// Like a driver stuck in a blocking call: it does not notice that
-			// its stdin closed. Only a signal ends it.
-			time.Sleep(time.Minute)
-		}
-		os.Exit(0)
-	}
-	if mode := os.Getenv(harnessEnv); mode != "" {
-		os.Exit(harnessMain(mode))
+		os.Exit(faultserver.Main(os.Getenv(faultserver.DirEnv)))
 	}
 	if os.Getenv(serverEnv) == "1" {
 		if err := server.ServeStdio(testserver.New()); err != nil {

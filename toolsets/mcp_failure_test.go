@@ -18,6 +18,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -74,7 +75,7 @@ func TestMCPUncertainOperatorClearAndContinue(t *testing.T) {
 
 // waitMotionEnd waits until no motion of ts's body is in flight; the bound
 // only keeps a broken test from hanging.
-func waitMotionEnd(t *testing.T, ts *MCPToolset) {
+func waitMotionEnd(t *testing.T, ts *started) {
 	t.Helper()
 	testtime.Wait(t, "the motion in flight ending", func() bool { return len(ts.Body().InFlight()) == 0 })
 }
@@ -173,7 +174,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		Kind: "mcp", URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"},
 		Tools: []string{"echo", "observe"},
 	}}}
-	ts, err := StartMCP(t.Context(), configFor(spec, "arm", nil), Deps{})
+	ts, err := startMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 }
 
 func TestPhysicalLocks(t *testing.T) {
-	l := NewPhysicalLocks()
+	l := body.NewPhysicalLocks()
 	unlock, err := l.Lock(t.Context(), "cmd:sim")
 	if err != nil {
 		t.Fatal(err)

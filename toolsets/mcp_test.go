@@ -1,6 +1,7 @@
 package toolsets
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -48,9 +50,9 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-func (f *fixture) start(t testing.TB) *MCPToolset {
+func (f *fixture) start(t testing.TB) *started {
 	t.Helper()
-	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
+	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +160,8 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil), Deps{})
-	if err == nil || !strings.Contains(err.Error(), "no tool teleport") {
+	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	if err == nil || !strings.Contains(err.Error(), `does not provide "teleport"`) {
 		t.Fatalf("err = %v", err)
 	}
 	cfg.Tools = []string{"echo"}
@@ -212,7 +214,7 @@ func TestMCPStartErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := StartMCP(t.Context(), configFor(spec, "sim", nil), Deps{})
+			_, err := startMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -222,7 +224,7 @@ func TestMCPStartErrors(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	t.Setenv("THEA_TEST_PASS", "p")
-	ts := &MCPToolset{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
+	ts := &mcpBackend{cfg: schema.Toolset{Command: []string{"thea", "sim", "serve"}, Cwd: "rel",
 		Env: map[string]string{"A": "1"}, EnvPassthrough: []string{"THEA_TEST_PASS", "THEA_TEST_UNSET"}},
 		tc: engine.ToolsetConfig{Dir: "/specs"}}
 	argv, env, dir, err := ts.commandLine()
@@ -240,23 +242,47 @@ func TestCommandLine(t *testing.T) {
 
 func TestKinds(t *testing.T) {
 	c := engine.NewCatalog()
-	if err := c.Add(BuiltinKind(), MCPKind(Deps{})); err != nil {
+	if err := c.Add(BuiltinKind(), MCPKind(body.Deps{})); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := c.Add(MCPKind(Deps{})); err == nil {
+	if err := c.Add(MCPKind(body.Deps{})); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
 	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := k.New(t.Context(), configFor(newFixture(t).spec, "sim", nil))
+	ts, err := engine.StartToolset(t.Context(), k, configFor(newFixture(t).spec, "sim", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
 	wantSuccess(t, call(t, ts, "echo", `{"text":"via registry"}`))
+}
+
+// started is an mcp toolset as the engine offers it: the body layer's
+// toolset (its state: restarts, body, uncertainty) with its tools guarded.
+type started struct {
+	*body.Toolset
+	g *engine.Guarded
+}
+
+func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
+func (s *started) Unavailable() map[string]string                   { return s.g.Unavailable() }
+
+// startMCP starts an mcp toolset and guards its tools as the engine does.
+func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Deps) (*started, error) {
+	ts, err := StartMCP(ctx, cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.GuardToolset(ctx, ts, cfg, deps.Logger)
+	if err != nil {
+		_ = ts.Close()
+		return nil, err
+	}
+	return &started{Toolset: ts, g: g}, nil
 }

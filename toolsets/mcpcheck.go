@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/thea-harness/thea/schema"
@@ -71,4 +72,31 @@ func warnOpenTools(c *schema.Check, ts schema.Toolset) {
 		return // listed, or already reported as having no back-end at all
 	}
 	c.Warnf("", "no tools list: every tool the back-end has is offered to the model, also ones nobody reviewed, and tool names in contracts, hooks and tests are checked only by `thea validate --live`; list the tools to offer (tools: [...])")
+}
+
+func validateMCP(c *schema.Check) {
+	ts := c.Section.(schema.Toolset)
+	switch {
+	case len(ts.Command) == 0 && ts.URL == "":
+		c.ErrorfAtKey("", "an mcp toolset needs command (stdio) or url (streamable HTTP)")
+	case len(ts.Command) > 0 && ts.URL != "":
+		c.ErrorfAtKey(".url", "an mcp toolset has command or url, not both")
+	}
+	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
+		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
+	}
+	name := strings.TrimPrefix(c.Path, "toolsets.")
+	switch {
+	case ts.Stop != nil && len(ts.Tools) > 0 && !slices.Contains(ts.Tools, ts.Stop.Tool):
+		c.Errorf(".stop.tool", "the stop tool %q is not in toolsets.%s.tools (%s): add it there", ts.Stop.Tool, name, strings.Join(ts.Tools, ", "))
+	case ts.Stop == nil:
+		// Only the toolsets section is certain here; contracts may be
+		// partial when another section is broken.
+		if phys := c.Spec.PhysicalToolsOf(name); len(phys) > 0 {
+			c.WarnfAtKey("", "serves physical tools (%s) but declares no stop tool: after a timeout or cancellation the harness can only kill and restart the back-end after stop_grace (%s); declare stop: {tool: ...} (e.g. the back-end's cancel_motion)",
+				strings.Join(phys, ", "), ts.StopGrace.D())
+		}
+	}
+	checkCommand(c, ts)
+	warnOpenTools(c, ts)
 }

@@ -1,6 +1,7 @@
 package toolsets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -113,4 +114,44 @@ func otherContent(c mcp.Content) string {
 		return ""
 	}
 	return fmt.Sprintf("[content of type %T not shown]", c)
+}
+
+// notJSONText says why a result is not one JSON object (an observation
+// must be): text content that is not a JSON object.
+func notJSONText(res *mcp.CallToolResult) string {
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			t := bytes.TrimSpace([]byte(tc.Text))
+			if len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+				return "its text is not a JSON object"
+			}
+		}
+	}
+	return ""
+}
+
+// rawResult renders a result's text and structured content as sent.
+func rawResult(res *mcp.CallToolResult) string {
+	var parts []string
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case mcp.TextContent:
+			parts = append(parts, c.Text)
+		case mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s]", c.MIMEType))
+		default:
+			if s := otherContent(c); s != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(parts, "\n")
 }

@@ -3,16 +3,13 @@ package toolsets
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -34,8 +31,8 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 	sec.Env[testserver.SchemaRefEnv] = path
 	f.spec.Toolsets["sim"] = sec
 	var logs bytes.Buffer
-	ts, err := StartMCP(t.Context(), configFor(f.spec, "sim", nil),
-		Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil),
+		body.Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,32 +85,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-// TestCompileSchemaRefusesEveryScheme: no scheme reaches a loader — an HTTP
-// server named in a $ref is never asked.
-func TestCompileSchemaRefusesEveryScheme(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		hits.Add(1)
-		_, _ = w.Write([]byte(`{"enum":["` + secret + `"]}`))
-	}))
-	defer srv.Close()
-	for _, ref := range []string{srv.URL + "/s.json", "file:///etc/passwd", "/dev/stdin", "other.json",
-		"urn:x:y", "data:application/json,{}", "ftp://example.invalid/s.json"} {
-		raw := `{"type":"object","properties":{"a":{"$ref":` + quote(ref) + `}}}`
-		_, _, err := compileSchema("t", json.RawMessage(raw))
-		if !errors.Is(err, ErrToolUnavailable) {
-			t.Errorf("$ref %s: err %v, want ErrToolUnavailable", ref, err)
-		}
-	}
-	// An $id that moves the base to file:// does not open a way either.
-	raw := `{"$id":"file:///etc/","type":"object","properties":{"a":{"$ref":"passwd"}}}`
-	if _, _, err := compileSchema("t", json.RawMessage(raw)); !errors.Is(err, ErrToolUnavailable) {
-		t.Errorf("$id file base: err %v", err)
-	}
-	if hits.Load() != 0 {
-		t.Errorf("the HTTP server was asked %d times", hits.Load())
-	}
-}
-
-func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

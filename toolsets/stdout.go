@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"sync"
+
+	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // garbageSample bounds the sample of a garbage line kept in its event.
@@ -112,7 +114,7 @@ func isPow10(n int) bool {
 
 // stdoutGarbage reports a non-JSON line of the back-end's stdout (counted,
 // sampled, quoted so control characters cannot reach a terminal).
-func (ts *MCPToolset) stdoutGarbage(c *conn, line []byte) {
+func (c *conn) stdoutGarbage(line []byte) {
 	n, report := c.garbage.add()
 	if !report {
 		return
@@ -121,15 +123,15 @@ func (ts *MCPToolset) stdoutGarbage(c *conn, line []byte) {
 	if len(sample) > garbageSample {
 		sample = sample[:garbageSample]
 	}
-	ts.logger.Warn("mcp back-end wrote a non-JSON line on stdout", "count", n, "bytes", len(line))
-	ts.emit(SafetyEvent{Kind: SafetyStdoutGarbage,
+	c.b.env.Logger.Warn("mcp back-end wrote a non-JSON line on stdout", "count", n, "bytes", len(line))
+	c.b.env.Emit(body.SafetyEvent{Kind: body.SafetyStdoutGarbage,
 		Text: fmt.Sprintf("%d non-JSON line(s) on stdout so far (ignored); this one, %d bytes: %q", n, len(line), sample)})
 }
 
 // garbageTotal reports, when a connection ends, the lines counted since the
 // last sampled event.
-func (ts *MCPToolset) garbageTotal(c *conn) {
+func (c *conn) garbageTotal() {
 	if n, ok := c.garbage.unreported(); ok {
-		ts.emit(SafetyEvent{Kind: SafetyStdoutGarbage, Text: fmt.Sprintf("%d non-JSON line(s) on stdout in all (ignored)", n)})
+		c.b.env.Emit(body.SafetyEvent{Kind: body.SafetyStdoutGarbage, Text: fmt.Sprintf("%d non-JSON line(s) on stdout in all (ignored)", n)})
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/skills"
-	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -23,7 +23,7 @@ func (a *App) catalog(logger *slog.Logger, term *user.Terminal) (*engine.Catalog
 	if term == nil {
 		term = user.NewTerminal(a.Stdin, a.Stderr)
 	}
-	c, err := components.Default(components.Deps{Logger: logger, Locks: toolsets.NewPhysicalLocks(), Terminal: term})
+	c, err := components.Default(components.Deps{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
 	if err != nil {
 		return nil, fmt.Errorf("building the component catalog: %w", err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets"
 )
 
 // Console is the terminal the person sits at: the process's shared
@@ -110,11 +109,11 @@ func (m *Model) decide(ctx context.Context, req model.Request) (model.Response, 
 	for _, msg := range fresh {
 		writeMessage(&b, msg)
 	}
-	checkers := map[string]*toolsets.ArgumentChecker{}
+	checkers := map[string]*engine.ArgumentChecker{}
 	names := make([]string, 0, len(req.Tools))
 	fmt.Fprintf(&b, "═══ Tools (%d)\n", len(req.Tools))
 	for i, t := range req.Tools {
-		c, err := toolsets.NewArgumentChecker(t.Name, t.InputSchema)
+		c, err := engine.NewArgumentChecker(t.Name, t.InputSchema)
 		if err != nil {
 			return model.Response{}, fmt.Errorf("human provider: %w", err)
 		}
@@ -142,7 +141,7 @@ func (m *Model) decide(ctx context.Context, req model.Request) (model.Response, 
 }
 
 // parseMove reads one move; a problem is said in words for a retry.
-func parseMove(line string, names []string, checkers map[string]*toolsets.ArgumentChecker) (model.Response, string) {
+func parseMove(line string, names []string, checkers map[string]*engine.ArgumentChecker) (model.Response, string) {
 	if text, ok := strings.CutPrefix(line, "/final"); ok {
 		text = strings.TrimSpace(text)
 		if text == "" {

@@ -25,6 +25,7 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/user"
 )
@@ -106,7 +107,7 @@ func catalog(logger *slog.Logger, seed uint64) (*engine.Catalog, error) {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(toolsets.Deps{Logger: logger}),
+	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Deps{Logger: logger}),
 		engine.ProviderKind{Name: "openai", Doc: "OpenAI's wire, no waits between retries",
 			New: func(cfg schema.Model, _ string) (model.Model, error) {
 				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})

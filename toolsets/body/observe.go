@@ -1,13 +1,10 @@
-package toolsets
+package body
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
@@ -22,16 +19,16 @@ func observationFields() []string {
 	return []string{"run_id", "clearance", "detections", "held", "pose", "images", "state", "summary"}
 }
 
-// observed checks the observation tool's result against the documented
+// observed checks the observation tool's reply against the documented
 // schema.Observation shape. A well-formed observation clears the body's
 // uncertainty (if it started after every motion ended); anything else is a
 // failed observation that clears nothing, its raw text kept in the reason.
-func (ts *MCPToolset) observed(tool string, res *mcp.CallToolResult, started time.Time) engine.Envelope {
-	env := toEnvelope(tool, res)
+func (ts *Toolset) observed(tool string, r Reply, started time.Time) engine.Envelope {
+	env := r.Envelope
 	if env.Success {
-		if why := notObservation(res, env); why != "" {
+		if why := notObservation(r); why != "" {
 			env = engine.Failure(fmt.Sprintf("%s returned no usable observation (%s); the robot's state is unknown. Raw result: %s",
-				tool, why, bounded(rawResult(res), rawLimit)))
+				tool, why, bounded(rawReply(r), rawLimit)))
 		}
 	}
 	if !env.Success {
@@ -45,16 +42,12 @@ func (ts *MCPToolset) observed(tool string, res *mcp.CallToolResult, started tim
 	return env
 }
 
-// notObservation says why a successful result is not an Observation, or "".
-func notObservation(res *mcp.CallToolResult, env engine.Envelope) string {
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			t := bytes.TrimSpace([]byte(tc.Text))
-			if len(t) == 0 || t[0] != '{' || !json.Valid(t) {
-				return "its text is not a JSON object"
-			}
-		}
+// notObservation says why a successful reply is not an Observation, or "".
+func notObservation(r Reply) string {
+	if r.Malformed != "" {
+		return r.Malformed
 	}
+	env := r.Envelope
 	found := false
 	for _, f := range observationFields() {
 		if _, ok := env.Value[f]; ok {
@@ -75,30 +68,17 @@ func notObservation(res *mcp.CallToolResult, env engine.Envelope) string {
 	return ""
 }
 
-// rawResult renders a result's text and structured content as sent.
-func rawResult(res *mcp.CallToolResult) string {
-	var parts []string
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			parts = append(parts, string(b))
-		}
+// rawReply renders a reply as sent, or its envelope when the transport
+// cannot.
+func rawReply(r Reply) string {
+	if r.Raw != nil {
+		return r.Raw()
 	}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case mcp.TextContent:
-			parts = append(parts, c.Text)
-		case mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s]", c.MIMEType))
-		default:
-			if s := otherContent(c); s != "" {
-				parts = append(parts, s)
-			}
-		}
+	b, err := json.Marshal(r.Envelope)
+	if err != nil {
+		return fmt.Sprintf("(an envelope that cannot be encoded: %v)", err)
 	}
-	if len(parts) == 0 {
-		return "(empty)"
-	}
-	return strings.Join(parts, "\n")
+	return string(b)
 }
 
 // bounded cuts s to at most n bytes (on a rune boundary), saying how much was cut.

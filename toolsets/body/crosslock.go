@@ -1,4 +1,4 @@
-package toolsets
+package body
 
 import (
 	"context"

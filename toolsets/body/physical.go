@@ -1,4 +1,4 @@
-package toolsets
+package body
 
 import (
 	"context"
@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/thea-harness/thea/engine"
 )
 
 type reply struct {
-	res *mcp.CallToolResult
+	r   Reply
 	err error
 }
 
@@ -21,7 +19,7 @@ type reply struct {
 // reply or its back-end's death, whether or not the caller still waits.
 type flight struct {
 	motion *Motion
-	conn   *conn
+	conn   *link
 	base   context.Context // the caller's values, never its end
 	cancel context.CancelFunc
 	done   chan reply
@@ -30,10 +28,10 @@ type flight struct {
 
 // callPhysical runs a physical call holding the body's motion lock until the
 // call really ends. The request is not tied to the caller's context: when the
-// caller gives up (timeout, cancellation) the call stays in flight, the stop
-// tool is called, and the lock is released only by the reply or the
+// caller gives up (timeout, cancellation) the call stays in flight, the
+// kind's stop is called, and the lock is released only by the reply or the
 // back-end's death (see watch).
-func (t *mcpTool) callPhysical(ctx context.Context, args json.RawMessage) engine.Envelope {
+func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) engine.Envelope {
 	ts, name := t.ts, t.def.Name
 	m, why := ts.body.Begin(ctx, ts.scope, ts.name, name)
 	if m == nil {
@@ -57,8 +55,8 @@ func (t *mcpTool) callPhysical(ctx context.Context, args json.RawMessage) engine
 		return engine.Failure(fmt.Sprintf("%s did not run: the %s toolset is closed", name, ts.name))
 	}
 	go func() {
-		res, err := c.client.CallTool(dctx, mcpCallRequest(name, args))
-		f.done <- reply{res, err}
+		r, err := c.Call(dctx, Request{Tool: name, Args: args, Motion: m})
+		f.done <- reply{r, err}
 	}()
 	select {
 	case r := <-f.done:
@@ -86,16 +84,16 @@ func (t *mcpTool) callPhysical(ctx context.Context, args json.RawMessage) engine
 
 // answered turns a physical call's reply into its envelope; a crash or a
 // closed session makes the body uncertain.
-func (t *mcpTool) answered(c *conn, r reply) engine.Envelope {
+func (t *tool) answered(c *link, r reply) engine.Envelope {
 	ts, name := t.ts, t.def.Name
 	if r.err == nil {
-		return toEnvelope(name, r.res)
+		return r.r.Envelope
 	}
 	switch {
 	case ts.isClosed():
 		ts.markUncertain(name, "was interrupted by the session closing")
 		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", name, ts.name))
-	case isCrash(r.err):
+	case errors.Is(r.err, ErrCrashed):
 		why := ts.crashed(c, name, r.err)
 		ts.markUncertain(name, "crashed")
 		return engine.Failure(why)
@@ -104,7 +102,7 @@ func (t *mcpTool) answered(c *conn, r reply) engine.Envelope {
 }
 
 // track registers a flight; false once the toolset is closed.
-func (ts *MCPToolset) track(f *flight) bool {
+func (ts *Toolset) track(f *flight) bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.closed {
@@ -114,7 +112,7 @@ func (ts *MCPToolset) track(f *flight) bool {
 	return true
 }
 
-func (ts *MCPToolset) untrack(f *flight) {
+func (ts *Toolset) untrack(f *flight) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	delete(ts.inflight, f.motion)

@@ -1,4 +1,4 @@
-package toolsets
+package engine
 
 import (
 	"bytes"
@@ -11,16 +11,17 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
-// guarded wraps a tool so that its arguments are checked against the
-// inputSchema before anything runs, a panic becomes a failure envelope and the
-// timeout (the contract's, else the toolset's) is applied.
+// guarded wraps a tool with the guarantees every tool of every kind gets:
+// its arguments are checked against the inputSchema before anything runs,
+// the timeout (the contract's, else the toolset's) is applied, a panic
+// becomes a failure envelope (the one recovery on a call's path) and the
+// result is capped.
 type guarded struct {
-	inner   engine.Tool
+	inner   Tool
 	def     model.ToolDef
 	schema  *jsonschema.Schema
 	props   []string
@@ -29,14 +30,23 @@ type guarded struct {
 	maxResult int
 }
 
-// Guard wraps t. The tool's inputSchema is compiled once here; a schema that
-// does not compile is an error naming the tool. Every result is capped
-// (DefaultMaxResultBytes unless WithMaxResultBytes says otherwise).
-func Guard(t engine.Tool, contract schema.ToolContract, toolsetTimeout time.Duration, opts ...GuardOption) (engine.Tool, error) {
+// GuardTool wraps t with the tool guarantees; GuardToolset does it for
+// every tool of a toolset. The tool's inputSchema is compiled once here; a
+// schema that does not compile is an error naming the tool (wrapping
+// ErrToolUnavailable when it refers outside itself). toolsetTimeout applies
+// unless the contract gives one or the tool is SelfTimed; maxResultBytes 0
+// means DefaultMaxResultBytes.
+func GuardTool(t Tool, contract schema.ToolContract, toolsetTimeout time.Duration, maxResultBytes int) (Tool, error) {
+	if _, ok := t.(*guarded); ok {
+		return t, nil // never twice
+	}
 	def := t.Def()
 	g := &guarded{inner: t, def: def, timeout: toolsetTimeout, maxResult: DefaultMaxResultBytes}
-	for _, o := range opts {
-		o(g)
+	if st, ok := t.(SelfTimed); ok && st.SelfTimed() {
+		g.timeout = 0
+	}
+	if maxResultBytes > 0 {
+		g.maxResult = maxResultBytes
 	}
 	if contract.Timeout > 0 {
 		g.timeout = contract.Timeout.D()
@@ -55,11 +65,11 @@ func (g *guarded) Def() model.ToolDef { return g.def }
 
 // Call validates, then runs the tool; a tool not known to honour its context
 // runs in its own goroutine so that it still returns at the timeout.
-func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+func (g *guarded) Call(ctx context.Context, args json.RawMessage) Envelope {
 	start := time.Now()
 	args, failure := g.check(args)
 	if failure != "" {
-		env := engine.Failure(failure)
+		env := Failure(failure)
 		env.Duration = time.Since(start)
 		return env
 	}
@@ -68,16 +78,16 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 		ctx, cancel = context.WithTimeout(ctx, g.timeout)
 		defer cancel()
 	}
-	var env engine.Envelope
-	if _, ok := g.inner.(contextBound); ok {
+	var env Envelope
+	if _, ok := g.inner.(ContextBound); ok {
 		env = g.inline(ctx, args)
 	} else {
-		done := make(chan engine.Envelope, 1)
+		done := make(chan Envelope, 1)
 		go func() { done <- g.inline(ctx, args) }()
 		select {
 		case env = <-done:
 		case <-ctx.Done():
-			env = engine.Failure(g.contextReason(ctx))
+			env = Failure(g.contextReason(ctx))
 		}
 	}
 	if !env.Success && ctx.Err() != nil {
@@ -89,7 +99,7 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) engine.Envelop
 			env.Reason = withCause(why, g.def.Name, env.Reason)
 		}
 	}
-	capResult(&env, g.def.Name, g.maxResult)
+	CapResult(&env, g.def.Name, g.maxResult)
 	env.Duration = time.Since(start)
 	return env
 }
@@ -106,16 +116,11 @@ func withCause(why, name, own string) string {
 	return why + " (" + own + ")"
 }
 
-// contextBound marks tools that return promptly when their context ends (the
-// MCP client does): the guard calls them on the caller's goroutine, saving a
-// goroutine hand-off per call.
-type contextBound interface{ returnsOnCancel() }
-
 // inline runs the tool, turning a panic into a failure envelope.
-func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env engine.Envelope) {
+func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env Envelope) {
 	defer func() {
 		if r := recover(); r != nil {
-			env = engine.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
+			env = Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
 		}
 	}()
 	return g.inner.Call(ctx, args)

@@ -1,47 +1,25 @@
-package toolsets
+package body
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/engine"
 )
 
-// defaultStopGrace is how long an interrupted physical call may take to
-// answer before its back-end is killed, when the spec gives no stop_grace.
-const defaultStopGrace = 2 * time.Second
-
-// defaultStopTimeout bounds the stop tool's call when the spec gives none.
-const defaultStopTimeout = 2 * time.Second
-
 // killSlack is how long a kill may take once decided: the back-end's exit
-// (see conn.close) and the end of the call it ran.
-const killSlack = gracefulExit + time.Second
-
-func (ts *MCPToolset) stopGrace() time.Duration {
-	if d := ts.cfg.StopGrace.D(); d > 0 {
-		return d
-	}
-	return defaultStopGrace
-}
-
-func (ts *MCPToolset) stopTimeout() time.Duration {
-	if st := ts.cfg.Stop; st != nil && st.Timeout.D() > 0 {
-		return st.Timeout.D()
-	}
-	return defaultStopTimeout
-}
+// (a polite close's wait, then its process group killed) and the end of the
+// call it ran.
+const killSlack = 3 * time.Second
 
 // stopPathBound is the longest an abandoned motion's stop path takes: the
-// stop tool's call, stop_grace, then a kill.
-func (ts *MCPToolset) stopPathBound() time.Duration {
-	d := ts.stopGrace() + killSlack
-	if ts.cfg.Stop != nil {
-		d += ts.stopTimeout()
+// kind's stop, stop_grace, then a kill.
+func (ts *Toolset) stopPathBound() time.Duration {
+	d := ts.cfg.stopGrace() + killSlack
+	if st := ts.profile.Stop; st != nil {
+		d += st.Timeout
 	}
 	return d
 }
@@ -49,7 +27,7 @@ func (ts *MCPToolset) stopPathBound() time.Duration {
 // holdTask keeps the running task's done back until the stop path of an
 // abandoned motion has ended (bounded by stopPathBound), so the stop call,
 // the late reply or the kill are events of the task that issued the motion.
-func (ts *MCPToolset) holdTask(tool, what string) func() {
+func (ts *Toolset) holdTask(tool, what string) func() {
 	if ts.tc.Host == nil {
 		return func() {}
 	}
@@ -57,32 +35,33 @@ func (ts *MCPToolset) holdTask(tool, what string) func() {
 }
 
 // interruptPlan says what the harness does about an abandoned motion.
-func (ts *MCPToolset) interruptPlan() string {
-	if st := ts.cfg.Stop; st != nil {
-		return fmt.Sprintf("the harness called the stop tool %s and kills the %s back-end if the motion has not ended within %s", st.Tool, ts.name, ts.stopGrace())
+func (ts *Toolset) interruptPlan() string {
+	if st := ts.profile.Stop; st != nil {
+		return fmt.Sprintf("the harness called the %s and kills the %s back-end if the motion has not ended within %s", st.Name, ts.name, ts.cfg.stopGrace())
 	}
-	return fmt.Sprintf("no stop tool is declared, so the harness kills and restarts the %s back-end if the motion has not ended within %s", ts.name, ts.stopGrace())
+	return fmt.Sprintf("no stop tool is declared, so the harness kills and restarts the %s back-end if the motion has not ended within %s", ts.name, ts.cfg.stopGrace())
 }
 
-// watch follows an abandoned physical call: it calls the stop tool, then
+// watch follows an abandoned physical call: it calls the kind's stop, then
 // waits up to stop_grace for the reply (logged and reported as a late
 // reply); without one it kills the back-end (restarted on the next call).
 // Only then is the motion ended, the body's lock released, and release
 // called (the task's done may follow).
-func (ts *MCPToolset) watch(f *flight, what string, release func()) {
+func (ts *Toolset) watch(f *flight, what string, release func()) {
 	defer release()
 	m := f.motion
 	why := m.Tool + " " + what
 	ts.stopMotion(f, why)
-	timer := time.NewTimer(ts.stopGrace())
+	grace := ts.cfg.stopGrace()
+	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
 	case r := <-f.done:
 		env := engine.Envelope{}
 		switch {
 		case r.err == nil:
-			env = toEnvelope(m.Tool, r.res)
-		case isCrash(r.err) && !ts.isClosed():
+			env = r.r.Envelope
+		case errors.Is(r.err, ErrCrashed) && !ts.isClosed():
 			env = engine.Failure(ts.crashed(f.conn, m.Tool, r.err))
 		default:
 			env = engine.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
@@ -91,12 +70,12 @@ func (ts *MCPToolset) watch(f *flight, what string, release func()) {
 		ts.emit(SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
 			Text: fmt.Sprintf("%s answered %s after it %s", m.Tool, time.Since(m.Start).Round(time.Millisecond), what)})
 	case <-timer.C:
-		reason := fmt.Sprintf("%s and did not answer within stop_grace %s", why, ts.stopGrace())
+		reason := fmt.Sprintf("%s and did not answer within stop_grace %s", why, grace)
 		ts.logger.Warn("killing the back-end of an abandoned physical call", "tool", m.Tool, "why", reason)
 		ts.setLastCrash("killed by the harness: " + reason)
 		start := time.Now()
-		ts.killConn(f.conn) // the whole process group; restarted on the next call
-		f.cancel()          // over HTTP the request is abandoned instead
+		ts.killConn(f.conn) // restarted on the next call
+		f.cancel()          // a transport that cannot kill abandons the request instead
 		<-f.done
 		took := time.Since(start)
 		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: engine.Failure(reason),
@@ -108,51 +87,48 @@ func (ts *MCPToolset) watch(f *flight, what string, release func()) {
 	m.End("ended after being abandoned")
 }
 
-// stopMotion calls the stop tool once for f, on f's connection, bounded by
-// the stop's timeout; its outcome and duration are logged and reported.
-func (ts *MCPToolset) stopMotion(f *flight, why string) {
-	st := ts.cfg.Stop
+// stopMotion calls the kind's stop once for f, on f's connection, bounded by
+// its timeout; its outcome and duration are logged and reported.
+func (ts *Toolset) stopMotion(f *flight, why string) {
+	st := ts.profile.Stop
 	if st == nil {
 		return
 	}
 	f.stop.Do(func() {
-		ctx, cancel := context.WithTimeout(f.base, ts.stopTimeout())
+		ctx, cancel := context.WithTimeout(f.base, st.Timeout)
 		defer cancel()
 		start := time.Now()
-		env := engine.Envelope{}
-		args, err := json.Marshal(st.Args)
-		if err == nil {
-			var res *mcp.CallToolResult
-			if res, err = f.conn.client.CallTool(ctx, mcpCallRequest(st.Tool, args)); err == nil {
-				env = toEnvelope(st.Tool, res)
-			}
-		}
+		env, err := f.conn.Stop(ctx, f.motion)
 		took := time.Since(start)
 		if err != nil {
-			env = engine.Failure(fmt.Sprintf("the stop tool %s failed: %v", st.Tool, err))
+			env = engine.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
 		}
 		outcome := "it answered success"
 		if !env.Success {
 			outcome = "it failed"
 		}
-		ts.logger.Warn("stop tool called", "stop", st.Tool, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
+		ts.logger.Warn("stop called", "stop", st.Name, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
 		ts.emit(SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
-			Text: fmt.Sprintf("stop tool %s called because %s: %s in %s", st.Tool, why, outcome, roundShort(took)),
-			Stop: &engine.StopCall{Via: engine.StopViaTool, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
+			Text: fmt.Sprintf("%s called because %s: %s in %s", st.Name, why, outcome, roundShort(took)),
+			Stop: &engine.StopCall{Via: st.Via, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
 	})
 }
 
 // closeFlights is Close's part of the stop path: each physical call still
-// in flight is marked uncertain, stopped with the stop tool (once), and its
-// back-end killed; each kill is reported like one after stop_grace.
-func (ts *MCPToolset) closeFlights(flights []*flight) {
+// in flight is marked uncertain, stopped with the kind's stop (once), and
+// its back-end killed; each kill is reported like one after stop_grace.
+func (ts *Toolset) closeFlights(flights []*flight) {
 	const why = "the session closed"
 	if len(flights) == 0 {
 		return
 	}
 	// The task may end while a killed back-end exits: its done waits.
 	if ts.tc.Host != nil {
-		bound := time.Duration(len(flights)) * (ts.stopTimeout() + killSlack)
+		var stop time.Duration
+		if st := ts.profile.Stop; st != nil {
+			stop = st.Timeout
+		}
+		bound := time.Duration(len(flights)) * (stop + killSlack)
 		defer ts.tc.Host.Hold(fmt.Sprintf("the stop path of the %s back-end closing", ts.name), bound)()
 	}
 	for _, f := range flights {
@@ -161,7 +137,7 @@ func (ts *MCPToolset) closeFlights(flights []*flight) {
 	}
 	for _, f := range flights {
 		start := time.Now()
-		f.conn.kill() // a motion still running ends with its back-end
+		f.conn.Kill() // a motion still running ends with its back-end
 		took := time.Since(start)
 		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
 			Envelope: engine.Failure(f.motion.Tool + " was in flight when " + why),

@@ -1,4 +1,4 @@
-package toolsets
+package engine
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"strings"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // Bounds on one tool result, applied by the guard before the result is
@@ -25,24 +23,11 @@ const (
 	MaxImagePixels = 4096 * 4096
 )
 
-// GuardOption adjusts a guard.
-type GuardOption func(*guarded)
-
-// WithMaxResultBytes sets the result cap (the toolset's max_result_bytes);
-// 0 keeps DefaultMaxResultBytes.
-func WithMaxResultBytes(n int) GuardOption {
-	return func(g *guarded) {
-		if n > 0 {
-			g.maxResult = n
-		}
-	}
-}
-
-// capResult bounds env in place: images beyond the count, with an oversized
+// CapResult bounds env in place (the guard does it to every result): images beyond the count, with an oversized
 // canvas or past the byte budget are dropped; a reason or value larger than
 // the budget is cut. What was cut is said in the value's "truncated" field,
 // so the model (and the run log) know the result is partial.
-func capResult(env *engine.Envelope, tool string, limit int) {
+func CapResult(env *Envelope, tool string, limit int) {
 	var notes []string
 	budget := limit
 	kept := env.Images[:0:0]

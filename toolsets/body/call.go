@@ -1,0 +1,121 @@
+package body
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+)
+
+// maxCheckTimeout bounds the liveness check that follows a timed-out call;
+// the check gets as long as the call had, up to this.
+const maxCheckTimeout = time.Second
+
+// maxHungCalls is how many calls in a row may time out on a back-end that
+// still answers liveness checks (its workers all stuck) before it is restarted.
+const maxHungCalls = 3
+
+func (t *tool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+	if t.physical {
+		return t.callPhysical(ctx, args)
+	}
+	ts := t.ts
+	c, reason := ts.connection(ctx)
+	if c == nil {
+		return engine.Failure(reason)
+	}
+	started := time.Now() // an observation is evidence from this moment on
+	r, err := c.Call(ctx, Request{Tool: t.def.Name, Args: args})
+	if err != nil {
+		return t.failed(ctx, c, err)
+	}
+	c.hung.Store(0)
+	if t.observation {
+		return ts.observed(t.def.Name, r, started)
+	}
+	return r.Envelope
+}
+
+// failed turns a non-physical call's error into a failure envelope; a dead
+// back-end is dropped, to be restarted on the next call.
+func (t *tool) failed(ctx context.Context, c *link, err error) engine.Envelope {
+	ts := t.ts
+	switch {
+	case ctx.Err() != nil:
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return engine.Failure(fmt.Sprintf("%s timed out%s", t.def.Name, ts.timedOut(ctx, c, t.def.Name)))
+		}
+		return engine.Failure(fmt.Sprintf("%s was cancelled", t.def.Name))
+	case ts.isClosed():
+		// Close ended the connection under the call: not a crash to restart.
+		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
+	case errors.Is(err, ErrCrashed):
+		return engine.Failure(ts.crashed(c, t.def.Name, err))
+	}
+	return engine.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
+}
+
+// timedOut follows a non-physical call that timed out: a back-end that no
+// longer answers a liveness check (frozen, deadlocked) or whose last
+// maxHungCalls calls all timed out is killed, to be restarted on the next
+// call; otherwise every later call would time out too. It returns what to
+// add to the failure ("" when the back-end is kept). A back-end with a
+// motion in flight is left to the motion's stop path.
+func (ts *Toolset) timedOut(ctx context.Context, c *link, tool string) string {
+	n := c.hung.Add(1)
+	checkTimeout := min(maxCheckTimeout, ts.callTimeout(tool))
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkTimeout)
+	err := c.Alive(pctx)
+	cancel()
+	var why string
+	switch {
+	case err != nil:
+		why = fmt.Sprintf("did not answer a liveness check%s within %s either", ts.livenessName(), checkTimeout)
+	case n >= maxHungCalls:
+		why = fmt.Sprintf("answers liveness checks, but its last %d calls all timed out", n)
+	default:
+		return ""
+	}
+	if ts.moving(c) {
+		return ""
+	}
+	ts.setLastCrash("unresponsive: the back-end " + why)
+	ts.killConn(c)
+	ts.logger.Warn("back-end unresponsive: killed", "tool", tool, "why", why)
+	ts.emit(SafetyEvent{Kind: SafetyUnresponsive, Tool: tool, Text: "the back-end " + why + "; killed"})
+	return fmt.Sprintf("; the %s back-end %s, so it was killed: %s", ts.name, why, ts.restartNote())
+}
+
+func (ts *Toolset) livenessName() string {
+	if ts.profile.Liveness == "" {
+		return ""
+	}
+	return " (" + ts.profile.Liveness + ")"
+}
+
+// callTimeout is the tool's timeout: its contract's, else the toolset's,
+// else maxCheckTimeout.
+func (ts *Toolset) callTimeout(tool string) time.Duration {
+	if d := ts.tc.Contract(tool).Timeout.D(); d > 0 {
+		return d
+	}
+	if d := ts.cfg.Timeout; d > 0 {
+		return d
+	}
+	return maxCheckTimeout
+}
+
+// moving tells whether a physical call is in flight on c.
+func (ts *Toolset) moving(c *link) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, f := range ts.inflight {
+		if f.conn == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,80 @@
+package body_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/internal/faultserver"
+)
+
+// The MCP transport's row: its fault server is faultserver over stdio, this
+// test binary started as a subprocess.
+
+const (
+	// faultEnv makes the test binary serve the MCP fault server.
+	faultEnv = "THEA_TOOLSETS_FAULTSERVER"
+	// lingerEnv makes the fault server outlive its closed stdin.
+	lingerEnv = "THEA_TOOLSETS_FAULT_LINGER"
+)
+
+func mcpTransport() transport {
+	return transport{
+		name: "mcp",
+		kind: toolsets.MCPKind,
+		toolset: func(self, dir string) schema.Toolset {
+			return schema.Toolset{Kind: "mcp", Command: []string{self, "-test.run=^$"},
+				Env: map[string]string{faultEnv: "1", faultserver.DirEnv: dir}}
+		},
+		stop: func(ts *schema.Toolset, mode string, timeout time.Duration) {
+			ts.Stop = mcpStop(mode, schema.Duration(timeout))
+		},
+		yaml: func(self, dir, stop, stopTimeout string) (string, []string) {
+			section := fmt.Sprintf("    kind: mcp\n    command: [%q, \"-test.run=^$\"]\n    env: {%s: \"1\", %s: %q}\n    tools: [observe, probe, move_base, cancel_motion]\n",
+				self, faultEnv, faultserver.DirEnv, dir)
+			switch stop {
+			case "ok":
+				section += fmt.Sprintf("    stop: {tool: cancel_motion, timeout: %s}\n", stopTimeout)
+			case "hang":
+				section += fmt.Sprintf("    stop: {tool: probe, args: {fault: hang}, timeout: %s}\n", stopTimeout)
+			}
+			return section, []string{"cancel_motion"}
+		},
+		stopRecord: func(mode string) (string, string, string) {
+			st := mcpStop(mode, 0)
+			return engine.StopViaTool, st.Tool, "stop tool " + st.Tool
+		},
+		linger: func(ts *schema.Toolset) { ts.Env[lingerEnv] = "1" },
+		serve: func() (int, bool) {
+			if os.Getenv(faultEnv) != "1" {
+				return 0, false
+			}
+			if code := faultserver.Main(os.Getenv(faultserver.DirEnv)); code != 0 {
+				return code, true
+			}
+			if os.Getenv(lingerEnv) == "1" {
+				// Like a driver stuck in a blocking call: it does not notice
+				// that its stdin closed. Only a signal ends it.
+				time.Sleep(time.Minute)
+			}
+			return 0, true
+		},
+		spawns:    true,
+		lastWords: true,
+	}
+}
+
+// mcpStop is the stop tool of a mode: cancel_motion ends every motion;
+// probe's hang never answers.
+func mcpStop(mode string, timeout schema.Duration) *schema.StopTool {
+	switch mode {
+	case "ok":
+		return &schema.StopTool{Tool: "cancel_motion", Timeout: timeout}
+	case "hang":
+		return &schema.StopTool{Tool: "probe", Args: map[string]any{"fault": "hang"}, Timeout: timeout}
+	}
+	return nil
+}

@@ -1,0 +1,332 @@
+package body_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/toolsets/internal/faultserver"
+)
+
+// The fault suite of the body layer. Each test drives a real fault server —
+// a back-end that misbehaves on request and records every motion in a
+// directory (the contract is faultserver's: its tools move_base, crash,
+// probe, observe, pid, the files of that directory) — through one transport
+// kind, for every transport in the table, and checks what the body layer
+// guarantees: one motion at a time across timeouts, cancellations and
+// restarts, the stop path on the record, late replies, uncertainty until a
+// fresh observation, the cross-process body lock.
+
+// transport is one row of the suite: a kind under the body layer and its
+// fault server.
+type transport struct {
+	name string
+	kind func(body.Deps) engine.ToolsetKind
+	// toolset is a toolset whose back-end is this transport's fault server
+	// recording into dir; self is this test binary.
+	toolset func(self, dir string) schema.Toolset
+	// stop declares the kind's stop path on ts: "ok", one that ends every
+	// motion, or "hang", one that never answers; timeout bounds it.
+	stop func(ts *schema.Toolset, mode string, timeout time.Duration)
+	// yaml is the same toolset, its stop path per stop ("" none), as the
+	// YAML lines of a spec's toolset (indented four spaces), and the names
+	// of the tools a session offers none of (their contracts hidden).
+	yaml func(self, dir, stop, stopTimeout string) (section string, hidden []string)
+	// stopRecord is how the record names the stop path of a mode: its
+	// via and tool (engine.StopCall) and its name in sentences.
+	stopRecord func(mode string) (via, tool, name string)
+	// linger makes ts's fault server outlive its closed connection, like a
+	// driver stuck in a blocking call.
+	linger func(ts *schema.Toolset)
+	// serve, when this test binary's environment asks for this
+	// transport's fault server, serves it and returns its exit status.
+	serve func() (int, bool)
+	// spawns: the toolset starts its back-end as its own subprocess, which
+	// must end when the harness is killed.
+	spawns bool
+	// lastWords: a crash's reason carries the fault server's last words
+	// ("crashing mid-call", from its stderr).
+	lastWords bool
+}
+
+// transports is the suite's table: a transport adds one row.
+func transports() []transport { return []transport{mcpTransport()} }
+
+// eachTransport runs test once per transport, as a subtest.
+func eachTransport(t *testing.T, test func(t *testing.T, tr transport)) {
+	for _, tr := range transports() {
+		t.Run(tr.name, func(t *testing.T) { test(t, tr) })
+	}
+}
+
+func TestMain(m *testing.M) {
+	for _, tr := range transports() {
+		if code, ok := tr.serve(); ok {
+			os.Exit(code)
+		}
+	}
+	if mode := os.Getenv(harnessEnv); mode != "" {
+		os.Exit(harnessMain(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// faultSpec is a spec whose toolsets each run tr's fault server recording
+// into dir; their move_base (20ms timeout) and crash are physical.
+func faultSpec(tr transport, self, dir string, toolsets ...string) *schema.Spec {
+	spec := &schema.Spec{
+		Dir:         dir,
+		Toolsets:    map[string]schema.Toolset{},
+		Tools:       map[string]schema.ToolContract{},
+		Observation: schema.ObservationSource{Tool: toolsets[0] + ".observe"},
+	}
+	for _, name := range toolsets {
+		ts := tr.toolset(self, dir)
+		ts.Timeout = schema.Duration(testtime.Scale(10 * time.Second))
+		ts.Restart = schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)}
+		ts.StopGrace = schema.Duration(40 * time.Millisecond)
+		spec.Toolsets[name] = ts
+		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(20 * time.Millisecond)}
+		spec.Tools[name+".crash"] = schema.ToolContract{Physical: true}
+	}
+	return spec
+}
+
+// withStop declares tr's stop path on spec's toolset name.
+func withStop(tr transport, spec *schema.Spec, name, mode string, timeout time.Duration) {
+	ts := spec.Toolsets[name]
+	tr.stop(&ts, mode, timeout)
+	spec.Toolsets[name] = ts
+}
+
+// configFor is the ToolsetConfig the engine would build for spec's toolset.
+func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetConfig {
+	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
+		Observation: spec.Observation.Tool, Host: host, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
+		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
+}
+
+// started is a toolset as the engine offers it: the body layer's toolset
+// (its state: restarts, body, uncertainty) with its tools guarded.
+type started struct {
+	*body.Toolset
+	g *engine.Guarded
+}
+
+func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
+
+// start starts spec's toolset name through tr's kind, as the engine does.
+func start(ctx context.Context, tr transport, spec *schema.Spec, name string, deps body.Deps) (*started, error) {
+	g, err := engine.StartToolset(ctx, tr.kind(deps), configFor(spec, name, nil), deps.Logger)
+	if err != nil {
+		return nil, err
+	}
+	bt, ok := g.Toolset.(*body.Toolset)
+	if !ok {
+		_ = g.Close()
+		return nil, errNotBody{tr.name}
+	}
+	return &started{Toolset: bt, g: g}, nil
+}
+
+type errNotBody struct{ kind string }
+
+func (e errNotBody) Error() string { return e.kind + " toolsets are not built on the body layer" }
+
+func startFault(t testing.TB, tr transport, spec *schema.Spec, name string, deps body.Deps) *started {
+	t.Helper()
+	ts, err := start(t.Context(), tr, spec, name, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ts.Close() })
+	return ts
+}
+
+func newFaultDir(t testing.TB) (self, dir string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return self, t.TempDir()
+}
+
+func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
+	t.Helper()
+	tools, err := ts.Tools(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Def().Name == name {
+			return tl
+		}
+	}
+	t.Fatalf("no tool %q", name)
+	return nil
+}
+
+func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+	t.Helper()
+	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
+}
+
+func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
+	t.Helper()
+	if env.Success {
+		t.Fatalf("want failure, got success %v", env.Value)
+	}
+	for _, c := range contains {
+		if !strings.Contains(env.Reason, c) {
+			t.Fatalf("reason %q does not contain %q", env.Reason, c)
+		}
+	}
+}
+
+func wantSuccess(t *testing.T, env engine.Envelope) {
+	t.Helper()
+	if !env.Success {
+		t.Fatalf("want success, got failure %q", env.Reason)
+	}
+}
+
+// waitMotionEnd waits until no motion of ts's body is in flight; the bound
+// only keeps a broken test from hanging.
+func waitMotionEnd(t *testing.T, ts *started) {
+	t.Helper()
+	testtime.Wait(t, "the motion in flight ending", func() bool { return len(ts.Body().InFlight()) == 0 })
+}
+
+// events collects SafetyEvents.
+type events struct {
+	mu  sync.Mutex
+	evs []body.SafetyEvent
+}
+
+func (e *events) add(ev body.SafetyEvent) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.evs = append(e.evs, ev)
+}
+
+func (e *events) kinds() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, ev := range e.evs {
+		out = append(out, ev.Kind)
+	}
+	return out
+}
+
+func (e *events) find(kind string) (body.SafetyEvent, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, ev := range e.evs {
+		if ev.Kind == kind {
+			return ev, true
+		}
+	}
+	return body.SafetyEvent{}, false
+}
+
+// count counts events of kind whose envelope's reason contains text.
+func (e *events) count(kind, text string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, ev := range e.evs {
+		if ev.Kind == kind && strings.Contains(ev.Envelope.Reason, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// texts are the texts of the events of kind.
+func (e *events) texts(kind string) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, ev := range e.evs {
+		if ev.Kind == kind {
+			out = append(out, ev.Text)
+		}
+	}
+	return out
+}
+
+// noOverlaps fails when the fault server ever saw two motions at once.
+func noOverlaps(t *testing.T, dir string) {
+	t.Helper()
+	if b, err := os.ReadFile(filepath.Join(dir, faultserver.OverlapFile)); err == nil {
+		t.Fatalf("two motions were active at once on the server side:\n%s", b)
+	}
+}
+
+func logLines(t testing.TB, dir, prefix string) int {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(dir, faultserver.LogFile))
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// waitLog waits until the fault server logged n lines starting with prefix.
+func waitLog(t *testing.T, dir, prefix string, n int) {
+	t.Helper()
+	testtime.Wait(t, "the fault server's "+prefix+" log lines", func() bool { return logLines(t, dir, prefix) >= n })
+}
+
+func setObserve(t *testing.T, dir, mode string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, faultserver.ObserveFile), []byte(mode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func setStart(t *testing.T, dir, mode string) {
+	t.Helper()
+	path := filepath.Join(dir, faultserver.StartFile)
+	if mode == "" {
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err := os.WriteFile(path, []byte(mode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// release ends every gated motion of the fault servers recording into dir.
+func release(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, faultserver.GateFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFile waits for a file a back-end writes; the bound only keeps a
+// broken test from hanging.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	testtime.Wait(t, path+" appearing", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
