@@ -1,6 +1,7 @@
 package toolsets
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
