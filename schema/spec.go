@@ -129,6 +129,9 @@ type Toolset struct {
 	// MaxResultBytes caps one tool result (value, reason and images) before
 	// it is stored; what is cut is noted in the result.
 	MaxResultBytes int `json:"max_result_bytes"`
+	// Rosbridge is the rosbridge kind's own section, decoded and checked by
+	// that kind (package toolsets/rosbridge).
+	Rosbridge map[string]any `json:"rosbridge,omitempty"`
 }
 
 // StopTool names the tool that stops motion and how to call it.

@@ -82,6 +82,12 @@ func validateMCP(c *schema.Check) {
 	case len(ts.Command) > 0 && ts.URL != "":
 		c.ErrorfAtKey(".url", "an mcp toolset has command or url, not both")
 	}
+	if strings.HasPrefix(ts.URL, "ws://") || strings.HasPrefix(ts.URL, "wss://") {
+		c.Errorf(".url", "an mcp toolset's url is http:// or https://; a ws:// url is rosbridge's (kind: \"rosbridge\")")
+	}
+	if ts.Rosbridge != nil {
+		c.ErrorfAtKey(".rosbridge", "the rosbridge section belongs to kind \"rosbridge\", not mcp")
+	}
 	if ts.URL != "" && (ts.Cwd != "" || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0) {
 		c.ErrorfAtKey(".url", "cwd, env and env_passthrough apply only to a command")
 	}
