@@ -36,7 +36,11 @@ type motion struct {
 	ended    chan struct{}
 }
 
-func (m *motion) halt() { m.stopOnce.Do(func() { close(m.stop) }) }
+func (m *motion) halt() {
+	if m.stop != nil {
+		m.stopOnce.Do(func() { close(m.stop) })
+	}
+}
 
 func newConn(b *backend, cl *wire.Client) *conn {
 	return &conn{b: b, cl: cl, moving: map[*body.Motion]*motion{}}

@@ -136,6 +136,8 @@ type robot struct {
 type opts struct {
 	timeout   time.Duration // navigate_to's contract timeout
 	stopGrace time.Duration
+	// stopTimeout bounds the cancel (0: the default).
+	stopTimeout time.Duration
 }
 
 func start(t testing.TB, url string, o opts) *robot {
@@ -146,6 +148,9 @@ func start(t testing.TB, url string, o opts) *robot {
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),
 		Restart:   schema.Restart{MaxRestarts: 5, Backoff: schema.Duration(time.Millisecond)},
 		StopGrace: schema.Duration(o.stopGrace)}
+	if o.stopTimeout > 0 {
+		ts.Stop = &schema.StopTool{Timeout: schema.Duration(o.stopTimeout)}
+	}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
 		Contract: func(tool string) schema.ToolContract {
