@@ -36,7 +36,6 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 	c.mu.Lock()
 	m.goal = g
 	c.mu.Unlock()
-	var last json.RawMessage
 	var lastEmit time.Time
 	fb := g.Feedback()
 	for {
@@ -46,7 +45,6 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 				fb = nil
 				continue
 			}
-			last = f.Values
 			if time.Since(lastEmit) >= progressEvery {
 				lastEmit = time.Now()
 				c.progress(tp.name, g, f.Values)
@@ -59,7 +57,7 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 				}
 				return engine.Envelope{}, transportErr(err)
 			}
-			return actionResult(tp.name, a.Name, r, last), nil
+			return actionResult(tp.name, a.Name, r), nil
 		case <-ctx.Done():
 			return engine.Envelope{}, ctx.Err()
 		}
@@ -69,21 +67,14 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 // actionResult maps a goal's status to the envelope: succeeded is a
 // success; canceled, aborted (a preempted goal among them) and a goal
 // rosbridge could not run are failures with their reason.
-func actionResult(tool, action string, r wire.Result, feedback json.RawMessage) engine.Envelope {
+func actionResult(tool, action string, r wire.Result) engine.Envelope {
 	if !r.OK {
 		return engine.Failure(fmt.Sprintf("%s: rosbridge could not run the goal on %s: %s", tool, action, r.Reason()))
 	}
 	var values any
 	_ = json.Unmarshal(r.Values, &values) // a result that is not JSON stays nil; its text is in the reason
 	if r.Status == wire.StatusSucceeded {
-		v := map[string]any{"status": "succeeded", "result": values}
-		if len(feedback) > 0 {
-			var fb any
-			if json.Unmarshal(feedback, &fb) == nil {
-				v["last_feedback"] = fb
-			}
-		}
-		return engine.Envelope{Success: true, Value: v}
+		return engine.Envelope{Success: true, Value: map[string]any{"status": "succeeded", "result": values}}
 	}
 	why := resultReason(values)
 	if why == "" {

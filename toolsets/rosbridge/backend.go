@@ -55,9 +55,9 @@ func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel
 // (or, for a publish, its zero message).
 func (b *backend) Profile() body.Profile {
-	timeout := defaultStopTimeout
-	if st := b.tc.Section.Stop; st != nil && st.Timeout.D() > 0 {
-		timeout = st.Timeout.D()
+	timeout := duration(b.plan.cfg.CancelTimeout)
+	if timeout <= 0 {
+		timeout = defaultStopTimeout
 	}
 	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel,
 		Name: "cancel (cancel_action_goal for a goal, the zero message for a publish)", Timeout: timeout}}

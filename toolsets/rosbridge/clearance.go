@@ -44,7 +44,7 @@ type laserScan struct {
 // ranges outside [range_min, range_max] are ignored. A sector with beams
 // but no return is clear up to range_max; a sector no beam covers makes
 // the reading fail.
-func (p *plan) clearance(raw json.RawMessage, emb schema.Embodiment) (map[string]float64, error) {
+func (p *plan) clearance(raw json.RawMessage, emb schema.Embodiment) (map[string]any, error) {
 	var s laserScan
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("not a LaserScan: %w", err)
@@ -56,7 +56,7 @@ func (p *plan) clearance(raw json.RawMessage, emb schema.Embodiment) (map[string
 	if s.AngleIncrement == 0 || math.IsNaN(s.AngleIncrement) || s.RangeMax <= 0 {
 		return nil, fmt.Errorf("angle_increment %v or range_max %v unusable", s.AngleIncrement, s.RangeMax)
 	}
-	out := map[string]float64{}
+	out := map[string]any{}
 	for _, sec := range emb.Sectors() {
 		a, ok := p.sectorAngles(sec.Name)
 		if !ok {

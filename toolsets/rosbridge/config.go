@@ -18,10 +18,12 @@ var configCUE string
 // Config is a rosbridge toolset's own section (toolsets.<name>.rosbridge),
 // decoded once against config.cue with its defaults filled in.
 type Config struct {
-	TokenEnv  string              `json:"token_env,omitempty"`
-	Reconnect Reconnect           `json:"reconnect"`
-	CmdVel    string              `json:"cmd_vel,omitempty"`
-	Tools     map[string]ToolDecl `json:"tools"`
+	TokenEnv  string    `json:"token_env,omitempty"`
+	Reconnect Reconnect `json:"reconnect"`
+	// CancelTimeout bounds the stop path's cancel.
+	CancelTimeout string              `json:"cancel_timeout"`
+	CmdVel        string              `json:"cmd_vel,omitempty"`
+	Tools         map[string]ToolDecl `json:"tools"`
 	// Observation and Clearance are nil when not declared.
 	Observation *ObservationDecl `json:"observation,omitempty"`
 	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -144,7 +145,7 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 // map; with args declared, every args.<name> it reads must be one of them
 // (expr does not check map keys).
 func compileExpr(src, variable string, args map[string]ArgDecl, path string, opts ...expr.Option) (*vm.Program, error) {
-	env := map[string]any{variable: map[string]any{}}
+	env := exprEnv(variable, map[string]any{})
 	prog, err := expr.Compile(src, append([]expr.Option{expr.Env(env)}, opts...)...)
 	if err != nil {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q: %v", src, err)}
@@ -208,5 +209,11 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 
 // run evaluates a compiled expr with its one variable.
 func run(prog *vm.Program, variable string, v any) (any, error) {
-	return expr.Run(prog, map[string]any{variable: v})
+	return expr.Run(prog, exprEnv(variable, v))
+}
+
+// exprEnv is an expr's environment: its variable and the trigonometry a
+// message needs (a quaternion from a heading: sin(yaw/2), cos(yaw/2)).
+func exprEnv(variable string, v any) map[string]any {
+	return map[string]any{variable: v, "sin": math.Sin, "cos": math.Cos, "atan2": math.Atan2, "pi": math.Pi}
 }

@@ -149,7 +149,7 @@ func start(t testing.TB, url string, o opts) *robot {
 		Restart:   schema.Restart{MaxRestarts: 5, Backoff: schema.Duration(time.Millisecond)},
 		StopGrace: schema.Duration(o.stopGrace)}
 	if o.stopTimeout > 0 {
-		ts.Stop = &schema.StopTool{Timeout: schema.Duration(o.stopTimeout)}
+		ts.Rosbridge["cancel_timeout"] = o.stopTimeout.String()
 	}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},

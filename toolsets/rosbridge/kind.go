@@ -101,8 +101,8 @@ func validate(c *schema.Check) {
 	if len(ts.Command) > 0 || len(ts.Env) > 0 || len(ts.EnvPassthrough) > 0 || ts.Cwd != "" || len(ts.Headers) > 0 {
 		c.ErrorfAtKey("", "command, env, env_passthrough, cwd and headers are mcp's; a rosbridge toolset has url and rosbridge (a token: rosbridge.token_env)")
 	}
-	if ts.Stop != nil && ts.Stop.Tool != "" {
-		c.Errorf(".stop.tool", "a rosbridge toolset's stop is the action's cancel (cancel_action_goal) and a publish's zero message; it takes no stop tool (stop.timeout alone bounds the cancel)")
+	if ts.Stop != nil {
+		c.ErrorfAtKey(".stop", "a rosbridge toolset's stop is the action's cancel (cancel_action_goal) and a publish's zero message; it takes no stop tool (rosbridge.cancel_timeout bounds the cancel)")
 	}
 	if ts.Rosbridge == nil {
 		c.ErrorfAtKey("", "a rosbridge toolset needs its rosbridge section (tools: the actions, services and publishes the model may use)")

@@ -20,9 +20,9 @@ func TestTurtlebotTools(t *testing.T) {
 	}
 	cl := r.call(t, "clearance", `{}`)
 	wantSuccess(t, cl)
-	reading := cl.Value["clearance"].(map[string]float64)
+	reading := cl.Value["clearance"].(map[string]any)
 	for _, s := range []string{"front", "back", "left", "right"} {
-		if v, ok := reading[s]; !ok || v <= 0 {
+		if v, ok := reading[s].(float64); !ok || v <= 0 {
 			t.Fatalf("sector %s: %v in %v", s, v, reading)
 		}
 	}
