@@ -70,7 +70,14 @@ func (p *plan) clearance(raw json.RawMessage, emb schema.Embodiment) (map[string
 		covered, best := false, math.Inf(1)
 		for i, r := range ranges {
 			ang := s.AngleMin + float64(i)*s.AngleIncrement
-			if math.Mod(ang-lo+8*math.Pi, 2*math.Pi) > width {
+			// A beam on a sector's edge belongs to it (to both sectors
+			// sharing the edge): eps absorbs the rounding of the angles.
+			const eps = 1e-9
+			off := math.Mod(ang-lo+8*math.Pi, 2*math.Pi)
+			if off > 2*math.Pi-eps {
+				off = 0
+			}
+			if off > width+eps {
 				continue
 			}
 			covered = true

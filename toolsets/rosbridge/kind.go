@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
@@ -70,19 +71,24 @@ func load(ts schema.Toolset) (*plan, error) {
 }
 
 // provides lists the declared tools and the observation and clearance
-// tools, without connecting.
+// tools, without connecting. It reads the names alone, so a section with
+// other problems still provides its tools (its problems are reported once,
+// at their own fields).
 func provides(_ string, ts schema.Toolset) ([]string, bool) {
-	cfg, err := DecodeConfig(ts.Rosbridge)
-	if err != nil {
-		return nil, false
+	sec := ts.Rosbridge
+	tools, _ := sec["tools"].(map[string]any)
+	names := slices.Sorted(maps.Keys(tools))
+	for field, def := range map[string]string{"observation": "observe", "clearance": "clearance"} {
+		m, ok := sec[field].(map[string]any)
+		if !ok {
+			continue
+		}
+		if t, ok := m["tool"].(string); ok && t != "" {
+			def = t
+		}
+		names = append(names, def)
 	}
-	names := slices.Sorted(maps.Keys(cfg.Tools))
-	if o := cfg.Observation; o != nil {
-		names = append(names, o.Tool)
-	}
-	if c := cfg.Clearance; c != nil {
-		names = append(names, c.Tool)
-	}
+	sort.Strings(names)
 	return names, false
 }
 
