@@ -138,9 +138,20 @@ type opts struct {
 	stopGrace time.Duration
 	// stopTimeout bounds the cancel (0: the default).
 	stopTimeout time.Duration
+	// tokenEnv is rosbridge.token_env.
+	tokenEnv string
 }
 
 func start(t testing.TB, url string, o opts) *robot {
+	t.Helper()
+	r, err := startErr(t, url, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func startErr(t testing.TB, url string, o opts) (*robot, error) {
 	t.Helper()
 	evs := &events{}
 	deps := body.Deps{OnSafety: evs.add}.WithDefaults()
@@ -150,6 +161,9 @@ func start(t testing.TB, url string, o opts) *robot {
 		StopGrace: schema.Duration(o.stopGrace)}
 	if o.stopTimeout > 0 {
 		ts.Rosbridge["cancel_timeout"] = o.stopTimeout.String()
+	}
+	if o.tokenEnv != "" {
+		ts.Rosbridge["token_env"] = o.tokenEnv
 	}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
@@ -161,10 +175,10 @@ func start(t testing.TB, url string, o opts) *robot {
 		}}
 	g, err := engine.StartToolset(t.Context(), rosbridge.Kind(deps), tc, nil)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	t.Cleanup(func() { _ = g.Close() })
-	return &robot{Toolset: g.Toolset.(*body.Toolset), g: g, evs: evs}
+	return &robot{Toolset: g.Toolset.(*body.Toolset), g: g, evs: evs}, nil
 }
 
 func (r *robot) call(t testing.TB, name, args string) engine.Envelope {

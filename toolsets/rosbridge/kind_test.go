@@ -1,6 +1,7 @@
 package rosbridge_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,20 @@ func TestTurtlebotTools(t *testing.T) {
 	wantFailure(t, r.call(t, "dock", `{}`), "dock not in range")
 	if st := state(t, p.URL); st.MaxMotions > 1 {
 		t.Fatalf("two motions at once: %+v", st)
+	}
+}
+
+// TestToken: the token named by token_env goes on the handshake; a wrong
+// one is refused at start with a clear error that never shows the token.
+func TestToken(t *testing.T) {
+	p := fake(t, "-token", "s3cret-token")
+	t.Setenv("TB_TOKEN", "s3cret-token")
+	r := start(t, p.URL, opts{tokenEnv: "TB_TOKEN"})
+	wantSuccess(t, r.call(t, "dock", `{}`))
+
+	t.Setenv("TB_TOKEN", "wrong-token")
+	_, err := startErr(t, p.URL, opts{tokenEnv: "TB_TOKEN"})
+	if err == nil || strings.Contains(err.Error(), "wrong-token") || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("a wrong token: %v", err)
 	}
 }
