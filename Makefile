@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo bench lint chaos
+.PHONY: build test demo demo-ros bench lint chaos
 
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
@@ -11,6 +11,13 @@ test:
 
 demo: build
 	$(BIN) run --spec examples/household/spec.cue "Put the mug in the top drawer"
+
+# The ROS example offline: a fake TurtleBot with Nav2 behind rosbridge on
+# ws://127.0.0.1:9090 (the spec's url), the scripted episode against it.
+demo-ros: build
+	$(BIN) sim rosbridge -addr 127.0.0.1:9090 -nav-speed 1 >/dev/null & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null' EXIT; \
+	$(BIN) run --spec examples/turtlebot/spec.cue "Go to the window at (2, 0.5), then come back and dock."
 
 # The whole benchmark suite, in under five minutes on 2 cores. The long-task
 # benchmarks run one 1,000- or 2,000-turn task per iteration: three each.

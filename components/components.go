@@ -16,6 +16,7 @@ import (
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
 	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -56,6 +57,7 @@ func Default(d Deps) (*engine.Catalog, error) {
 	if err := c.Add(
 		toolsets.BuiltinKind(),
 		toolsets.MCPKind(bodies),
+		rosbridge.Kind(bodies),
 	); err != nil {
 		return nil, fmt.Errorf("toolsets: %w", err)
 	}

@@ -102,6 +102,6 @@ func (a *App) newSimCmd() *cobra.Command {
 	}
 	serve.Flags().String("world", "", "world YAML file (default: examples/household/world.yaml found from the working directory up)")
 	serve.Flags().Uint64("seed", 1, "seed of every random outcome; the same seed replays the same run")
-	sim.AddCommand(serve)
+	sim.AddCommand(serve, a.newSimRosbridgeCmd())
 	return sim
 }

@@ -1,0 +1,215 @@
+package rosbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+)
+
+// Safety events of this kind, beside the body layer's.
+const (
+	SafetyGarbage      = "rosbridge_garbage"      // a frame the client could not use
+	SafetyDisconnected = "rosbridge_disconnected" // the socket dropped
+	SafetyReconnected  = "rosbridge_reconnected"  // it is back; goals that may still run were cancelled
+	SafetyGivenUp      = "rosbridge_goal_given_up"
+)
+
+// defaultStopTimeout bounds one cancel (or a publish's zero) when the spec
+// gives no stop.timeout.
+const defaultStopTimeout = 2 * time.Second
+
+// zeroTimeout bounds publishing one zero message.
+const zeroTimeout = time.Second
+
+// backend is one rosbridge toolset's way to its robot: one wire.Client for
+// the toolset's life, which reconnects by itself. A body-layer connection
+// (conn) is a view of it; a "restart" after a dropped socket waits for the
+// client's own reconnection, in which every goal that may still run was
+// cancelled.
+type backend struct {
+	name string
+	url  string
+	plan *plan
+	tc   engine.ToolsetConfig
+	env  body.Env
+
+	mu     sync.Mutex
+	client *wire.Client
+	up     chan struct{} // closed while the socket is up
+}
+
+func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
+	up := make(chan struct{})
+	close(up)
+	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up}
+}
+
+// Profile: liveness is a WebSocket ping; the stop is the action's cancel
+// (or, for a publish, its zero message).
+func (b *backend) Profile() body.Profile {
+	timeout := duration(b.plan.cfg.CancelTimeout)
+	if timeout <= 0 {
+		timeout = defaultStopTimeout
+	}
+	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel,
+		Name: "cancel (cancel_action_goal for a goal, the zero message for a publish)", Timeout: timeout}}
+}
+
+// Connect dials rosbridge the first time (subscribing and advertising what
+// the spec declares) and afterwards waits for the client's reconnection.
+func (b *backend) Connect(ctx context.Context) (body.Conn, error) {
+	b.mu.Lock()
+	cl, up := b.client, b.up
+	b.mu.Unlock()
+	if cl != nil {
+		select {
+		case <-up:
+			return newConn(b, cl), nil
+		case <-ctx.Done():
+			return nil, fmt.Errorf("rosbridge at %s: the socket is not back: %w", b.url, ctx.Err())
+		}
+	}
+	cl, err := wire.Dial(ctx, b.options())
+	if err != nil {
+		return nil, fmt.Errorf("rosbridge at %s: %w", b.url, err)
+	}
+	if err := b.declare(ctx, cl); err != nil {
+		_ = cl.Close()
+		return nil, err
+	}
+	b.mu.Lock()
+	b.client = cl
+	b.mu.Unlock()
+	return newConn(b, cl), nil
+}
+
+func (b *backend) options() wire.Options {
+	rc := b.plan.cfg.Reconnect
+	o := wire.Options{URL: b.url, Backoff: wire.Backoff{Initial: duration(rc.Initial), Max: duration(rc.Max)},
+		OnGarbage:    b.garbage,
+		OnDisconnect: b.disconnected,
+		OnReconnect:  b.reconnected,
+	}
+	if env := b.plan.cfg.TokenEnv; env != "" {
+		o.Header = http.Header{"Authorization": {"Bearer " + os.Getenv(env)}}
+	}
+	return o
+}
+
+// declare subscribes to every topic the observation and clearance read,
+// and advertises every topic a tool publishes to.
+func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
+	for _, s := range b.plan.subscriptions() {
+		if err := cl.Subscribe(ctx, s); err != nil {
+			return fmt.Errorf("subscribing to %s: %w", s.Topic, err)
+		}
+	}
+	for topic, typ := range b.plan.advertised() {
+		if err := cl.Advertise(ctx, topic, typ); err != nil {
+			return fmt.Errorf("advertising %s: %w", topic, err)
+		}
+	}
+	return nil
+}
+
+func (b *backend) garbage(g wire.Garbage) {
+	b.env.Emit(body.SafetyEvent{Kind: SafetyGarbage, Text: "a frame from rosbridge was dropped: " + g.String()})
+}
+
+func (b *backend) disconnected(d wire.Disconnect) {
+	b.mu.Lock()
+	select {
+	case <-b.up:
+		b.up = make(chan struct{})
+	default:
+	}
+	b.mu.Unlock()
+	text := fmt.Sprintf("the socket to %s dropped: %v", b.url, d.Err)
+	if n := len(d.Orphans); n > 0 {
+		text += fmt.Sprintf("; %d goal(s) may still be running and are cancelled when it is back", n)
+	}
+	b.env.Logger.Warn("rosbridge socket dropped", "url", b.url, "err", d.Err, "goals", len(d.Orphans))
+	b.env.Emit(body.SafetyEvent{Kind: SafetyDisconnected, Text: text})
+}
+
+// reconnected cancels every goal that may still run before any call can
+// use the new socket.
+func (b *backend) reconnected(r wire.Reconnect) {
+	var cancelled, failed []string
+	for _, g := range r.Orphans {
+		ctx, cancel := context.WithTimeout(context.Background(), defaultStopTimeout)
+		if err := g.Cancel(ctx); err != nil {
+			failed = append(failed, fmt.Sprintf("%s on %s: %v", g.ID(), g.Action(), err))
+		} else {
+			cancelled = append(cancelled, g.ID()+" on "+g.Action())
+		}
+		cancel()
+	}
+	text := fmt.Sprintf("the socket to %s is back after %s", b.url, r.Downtime.Round(time.Millisecond))
+	if len(cancelled) > 0 {
+		text += fmt.Sprintf("; cancel_action_goal sent for %v", cancelled)
+	}
+	if len(failed) > 0 {
+		text += fmt.Sprintf("; cancelling failed for %v", failed)
+	}
+	b.env.Emit(body.SafetyEvent{Kind: SafetyReconnected, Text: text})
+	b.mu.Lock()
+	select {
+	case <-b.up:
+	default:
+		close(b.up)
+	}
+	b.mu.Unlock()
+}
+
+// Close ends the client.
+func (b *backend) Close() error {
+	b.mu.Lock()
+	cl := b.client
+	b.client = nil
+	b.mu.Unlock()
+	if cl == nil {
+		return nil
+	}
+	if err := cl.Close(); err != nil && !errors.Is(err, wire.ErrClosed) {
+		return err
+	}
+	return nil
+}
+
+// publishZero publishes a zero velocity on the declared cmd_vel topic; it
+// says what it did, for the record.
+func (b *backend) publishZero(cl *wire.Client) string {
+	topic := b.plan.cfg.CmdVel
+	if topic == "" {
+		return "no cmd_vel topic is declared, so no zero velocity was published"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), zeroTimeout)
+	defer cancel()
+	if err := cl.Publish(ctx, topic, zeroTwist()); err != nil {
+		return fmt.Sprintf("publishing a zero velocity on %s failed: %v", topic, err)
+	}
+	return "a zero velocity was published on " + topic
+}
+
+func zeroTwist() map[string]any {
+	v := map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
+	return map[string]any{"linear": v, "angular": v}
+}
+
+// transportErr marks the errors of a dropped socket as a dead back-end,
+// so the body layer makes the body uncertain.
+func transportErr(err error) error {
+	if errors.Is(err, wire.ErrConnectionLost) || errors.Is(err, wire.ErrNotConnected) || errors.Is(err, wire.ErrClosed) {
+		return body.Crashed(err)
+	}
+	return err
+}

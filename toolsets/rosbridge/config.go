@@ -1,0 +1,203 @@
+package rosbridge
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	cueerrors "cuelang.org/go/cue/errors"
+)
+
+//go:embed config.cue
+var configCUE string
+
+// Config is a rosbridge toolset's own section (toolsets.<name>.rosbridge),
+// decoded once against config.cue with its defaults filled in.
+type Config struct {
+	TokenEnv  string    `json:"token_env,omitempty"`
+	Reconnect Reconnect `json:"reconnect"`
+	// CancelTimeout bounds the stop path's cancel.
+	CancelTimeout string              `json:"cancel_timeout"`
+	CmdVel        string              `json:"cmd_vel,omitempty"`
+	Tools         map[string]ToolDecl `json:"tools"`
+	// Observation and Clearance are nil when not declared.
+	Observation *ObservationDecl `json:"observation,omitempty"`
+	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`
+}
+
+// Reconnect paces reconnection after a dropped socket.
+type Reconnect struct {
+	Initial string `json:"initial"`
+	Max     string `json:"max"`
+}
+
+// ToolDecl is one declared tool: exactly one of Action, Service, Publish.
+type ToolDecl struct {
+	Description string             `json:"description"`
+	Args        map[string]ArgDecl `json:"args,omitempty"`
+	Physical    *bool              `json:"physical,omitempty"`
+	Action      *ActionDecl        `json:"action,omitempty"`
+	Service     *ServiceDecl       `json:"service,omitempty"`
+	Publish     *PublishDecl       `json:"publish,omitempty"`
+}
+
+// IsPhysical: actions and publishes move the robot unless declared not to.
+func (t ToolDecl) IsPhysical() bool {
+	if t.Physical != nil {
+		return *t.Physical
+	}
+	return t.Action != nil || t.Publish != nil
+}
+
+// ArgDecl is one argument of a tool, as the model's input schema offers it.
+type ArgDecl struct {
+	Type        string   `json:"type"`
+	Description string   `json:"description,omitempty"`
+	Minimum     *float64 `json:"minimum,omitempty"`
+	Maximum     *float64 `json:"maximum,omitempty"`
+	Enum        []any    `json:"enum,omitempty"`
+	Optional    bool     `json:"optional"`
+}
+
+// ActionDecl sends a goal to a ROS 2 action server.
+type ActionDecl struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Goal     string `json:"goal"`
+	Feedback bool   `json:"feedback"`
+}
+
+// ServiceDecl calls a ROS 2 service.
+type ServiceDecl struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Request string `json:"request"`
+	Success string `json:"success,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// PublishDecl is a bounded command: Message at RateHz for Duration seconds,
+// then Zero once.
+type PublishDecl struct {
+	Topic       string  `json:"topic"`
+	Type        string  `json:"type"`
+	Message     string  `json:"message"`
+	RateHz      float64 `json:"rate_hz"`
+	Duration    string  `json:"duration"`
+	MaxDuration string  `json:"max_duration"`
+	Zero        string  `json:"zero,omitempty"`
+}
+
+// TopicDecl is a topic and its type ("" for the default of its use).
+type TopicDecl struct {
+	Topic string `json:"topic"`
+	Type  string `json:"type,omitempty"`
+}
+
+// StateDecl is one field of observation.state: Value is an expr over msg.
+type StateDecl struct {
+	Topic string `json:"topic"`
+	Type  string `json:"type,omitempty"`
+	Value string `json:"value"`
+}
+
+// ObservationDecl is the observation assembled from topics.
+type ObservationDecl struct {
+	Tool    string               `json:"tool"`
+	MaxAge  string               `json:"max_age"`
+	Cameras map[string]TopicDecl `json:"cameras,omitempty"`
+	Pose    *TopicDecl           `json:"pose,omitempty"`
+	State   map[string]StateDecl `json:"state,omitempty"`
+}
+
+// ClearanceDecl is the clearance reading from a LaserScan.
+type ClearanceDecl struct {
+	Tool    string                `json:"tool"`
+	Topic   string                `json:"topic"`
+	MaxAge  string                `json:"max_age"`
+	Sectors map[string]SectorDecl `json:"sectors,omitempty"`
+}
+
+// SectorDecl is a sector's angles, degrees counter-clockwise from the front.
+type SectorDecl struct {
+	FromDeg float64 `json:"from_deg"`
+	ToDeg   float64 `json:"to_deg"`
+}
+
+// Default message types.
+const (
+	typeCompressedImage = "sensor_msgs/msg/CompressedImage"
+	typeOdometry        = "nav_msgs/msg/Odometry"
+	typeLaserScan       = "sensor_msgs/msg/LaserScan"
+	typeTwist           = "geometry_msgs/msg/Twist"
+)
+
+// FieldError is a problem at a path inside the rosbridge section
+// ("tools.drive.publish.rate_hz").
+type FieldError struct {
+	Path string
+	Msg  string
+}
+
+func (e FieldError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// DecodeConfig checks a rosbridge section against config.cue and decodes
+// it with its defaults. Every problem is a FieldError (errors.Join).
+func DecodeConfig(section map[string]any) (Config, error) {
+	var cfg Config
+	ctx := cuecontext.New()
+	def := ctx.CompileString(configCUE, cue.Filename("toolsets/rosbridge/config.cue")).LookupPath(cue.ParsePath("#Rosbridge"))
+	if err := def.Err(); err != nil {
+		return cfg, fmt.Errorf("rosbridge config schema: %w", err)
+	}
+	if section == nil {
+		section = map[string]any{}
+	}
+	v := def.Unify(ctx.Encode(section))
+	if err := v.Validate(cue.Concrete(true), cue.All()); err != nil {
+		return cfg, fieldErrors(err)
+	}
+	if err := v.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("decoding the rosbridge section: %w", err)
+	}
+	return cfg, nil
+}
+
+// fieldErrors turns CUE's errors into FieldErrors at their paths, one per
+// path (a disjunction's alternatives say the same thing several times).
+func fieldErrors(err error) error {
+	seen := map[string]bool{}
+	var out []error
+	for _, e := range cueerrors.Errors(err) {
+		path := strings.TrimPrefix(strings.TrimPrefix(strings.Join(e.Path(), "."), "#Rosbridge"), ".")
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		if strings.Contains(msg, "field not allowed") {
+			msg = "unknown field"
+		}
+		out = append(out, FieldError{Path: path, Msg: msg})
+	}
+	return errors.Join(out...)
+}
+
+// duration parses a duration the schema already checked.
+func duration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0
+	}
+	return d
+}

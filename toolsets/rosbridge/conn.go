@@ -1,0 +1,189 @@
+package rosbridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+)
+
+// conn is the body layer's connection: a view of the backend's client
+// that keeps the handle of each motion in flight, for the stop path.
+type conn struct {
+	b  *backend
+	cl *wire.Client
+
+	mu     sync.Mutex
+	moving map[*body.Motion]*motion
+}
+
+// motion is what stops one physical call: its goal, or its publish loop.
+type motion struct {
+	tool string
+	goal *wire.Goal // an action's; nil until sent
+	// stop ends a publish loop early; ended is closed once its zero was
+	// published (or tried).
+	stop     chan struct{}
+	stopOnce sync.Once
+	ended    chan struct{}
+}
+
+func (m *motion) halt() {
+	if m.stop != nil {
+		m.stopOnce.Do(func() { close(m.stop) })
+	}
+}
+
+func newConn(b *backend, cl *wire.Client) *conn {
+	return &conn{b: b, cl: cl, moving: map[*body.Motion]*motion{}}
+}
+
+func (c *conn) track(key *body.Motion, m *motion) func() {
+	if key == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	c.moving[key] = m
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.moving, key)
+		c.mu.Unlock()
+	}
+}
+
+func (c *conn) handle(key *body.Motion) *motion {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.moving[key]
+}
+
+// Tools lists the declared tools, then the observation and clearance tools.
+func (c *conn) Tools(context.Context) ([]model.ToolDef, error) {
+	p := c.b.plan
+	var defs []model.ToolDef
+	for _, name := range slices.Sorted(maps.Keys(p.tools)) {
+		defs = append(defs, p.tools[name].def)
+	}
+	noArgs := json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	if o := p.cfg.Observation; o != nil {
+		defs = append(defs, model.ToolDef{Name: o.Tool, Description: "What the robot senses now, read from its topics after this call: pose, camera images, state, clearance.", InputSchema: noArgs})
+	}
+	if cl := p.cfg.Clearance; cl != nil {
+		defs = append(defs, model.ToolDef{Name: cl.Tool, Description: "The distance in metres to the nearest obstacle in each clearance sector, from the laser scan " + cl.Topic + ".", InputSchema: noArgs})
+	}
+	return defs, nil
+}
+
+// Call runs one tool.
+func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
+	p := c.b.plan
+	if o := p.cfg.Observation; o != nil && req.Tool == o.Tool {
+		env, err := c.observe(ctx, time.Now())
+		return body.Reply{Envelope: env}, err
+	}
+	if cl := p.cfg.Clearance; cl != nil && req.Tool == cl.Tool {
+		env, err := c.clearanceTool(ctx)
+		return body.Reply{Envelope: env}, err
+	}
+	tp, ok := p.tools[req.Tool]
+	if !ok {
+		return body.Reply{Envelope: engine.Failure(fmt.Sprintf("the %s toolset has no tool %q", c.b.name, req.Tool))}, nil
+	}
+	var args map[string]any
+	if len(req.Args) > 0 {
+		if err := json.Unmarshal(req.Args, &args); err != nil {
+			return body.Reply{Envelope: engine.Failure(fmt.Sprintf("%s: arguments are not a JSON object: %v", req.Tool, err))}, nil
+		}
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	var env engine.Envelope
+	var err error
+	switch {
+	case tp.decl.Action != nil:
+		env, err = c.callAction(ctx, tp, args, req.Motion)
+	case tp.decl.Service != nil:
+		env, err = c.callService(ctx, tp, args)
+	default:
+		env, err = c.callPublish(ctx, tp, args, req.Motion)
+	}
+	return body.Reply{Envelope: env}, err
+}
+
+// Stop cancels the motion's goal (cancel_action_goal) and waits, within
+// ctx, for its result; a publish stops and sends its zero message.
+func (c *conn) Stop(ctx context.Context, key *body.Motion) (engine.Envelope, error) {
+	m := c.handle(key)
+	var g *wire.Goal
+	if m != nil {
+		c.mu.Lock()
+		g = m.goal
+		c.mu.Unlock()
+	}
+	if m == nil {
+		return engine.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
+	}
+	if g == nil {
+		m.halt()
+		select {
+		case <-m.ended:
+			return engine.Envelope{Success: true, Value: map[string]any{"stopped": m.tool, "zero_sent": true}}, nil
+		case <-ctx.Done():
+			return engine.Failure(fmt.Sprintf("the publish of %s did not stop within the stop timeout", m.tool)), nil
+		}
+	}
+	if err := g.Cancel(ctx); err != nil {
+		return engine.Envelope{}, err
+	}
+	r, err := g.Wait(ctx)
+	if err != nil {
+		return engine.Failure(fmt.Sprintf("cancel_action_goal sent for goal %s on %s, but no result came: %v", g.ID(), g.Action(), err)), nil
+	}
+	return engine.Envelope{Success: true, Value: map[string]any{"goal": g.ID(), "status": r.Status.String()}}, nil
+}
+
+// Alive pings the socket.
+func (c *conn) Alive(ctx context.Context) error { return c.cl.Ping(ctx) }
+
+// Kill is rosbridge's kill: there is no process to end, so every motion
+// in flight is given up (its goal cancelled once more, a publish stopped),
+// a zero velocity is published on the declared cmd_vel topic, and an
+// event says so. The body layer has already made the body uncertain.
+func (c *conn) Kill() {
+	c.mu.Lock()
+	moving := slices.Collect(maps.Values(c.moving))
+	c.mu.Unlock()
+	for _, m := range moving {
+		what := "the publish of " + m.tool + " was stopped"
+		c.mu.Lock()
+		g := m.goal
+		c.mu.Unlock()
+		if g != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), zeroTimeout)
+			err := g.Cancel(ctx)
+			cancel()
+			what = fmt.Sprintf("goal %s on %s (%s) was given up; the robot may still be moving", g.ID(), g.Action(), m.tool)
+			if err != nil {
+				what += fmt.Sprintf(" (a last cancel failed: %v)", err)
+			}
+		}
+		m.halt()
+		c.b.env.Emit(body.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + c.b.publishZero(c.cl)})
+	}
+}
+
+// Close forgets this view; the client lives on with the backend.
+func (c *conn) Close() {}
+
+// CrashNote: a dropped socket leaves nothing behind to read.
+func (c *conn) CrashNote() string { return "" }

@@ -1,0 +1,165 @@
+package rosbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/body"
+)
+
+// Kind is the toolset kind "rosbridge": a transport under the body layer.
+// Its toolsets share deps with every other kind's.
+func Kind(deps body.Deps) engine.ToolsetKind {
+	return engine.ToolsetKind{
+		Name:     "rosbridge",
+		Doc:      "a ROS 2 robot behind rosbridge_server (url ws://…): actions, services and bounded publishes as tools, observation and clearance from topics",
+		Config:   Section{},
+		CUE:      sectionCUE,
+		Validate: validate,
+		Provides: provides,
+		New: func(ctx context.Context, tc engine.ToolsetConfig) (engine.Toolset, error) {
+			ts, err := Start(ctx, tc, deps)
+			if err != nil {
+				return nil, err
+			}
+			return ts, nil
+		},
+	}
+}
+
+// Start connects one rosbridge toolset; every call goes through the body
+// layer.
+func Start(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*body.Toolset, error) {
+	p, err := load(tc.Section)
+	if err != nil {
+		return nil, fmt.Errorf("rosbridge toolset %q: %w", tc.Name, err)
+	}
+	// Actions and publishes move the robot unless declared not to: the
+	// body layer sees them as physical whatever the contracts say.
+	contract := tc.Contract
+	tc.Contract = func(tool string) schema.ToolContract {
+		var c schema.ToolContract
+		if contract != nil {
+			c = contract(tool)
+		}
+		if tp, ok := p.tools[tool]; ok && tp.decl.Physical == nil && tp.decl.IsPhysical() {
+			c.Physical = true
+		}
+		return c
+	}
+	ts, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
+		return newBackend(tc, p, env), nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rosbridge toolset %q: %w", tc.Name, err)
+	}
+	return ts, nil
+}
+
+// load decodes and compiles a toolset's rosbridge section.
+func load(ts schema.Toolset) (*plan, error) {
+	cfg, err := DecodeConfig(sectionOf(ts).Rosbridge)
+	if err != nil {
+		return nil, err
+	}
+	return compile(cfg)
+}
+
+// provides lists the declared tools and the observation and clearance
+// tools, without connecting. It reads the names alone, so a section with
+// other problems still provides its tools (its problems are reported once,
+// at their own fields).
+func provides(_ string, ts schema.Toolset) ([]string, bool) {
+	sec := sectionOf(ts).Rosbridge
+	tools, _ := sec["tools"].(map[string]any)
+	names := slices.Sorted(maps.Keys(tools))
+	for field, def := range map[string]string{"observation": "observe", "clearance": "clearance"} {
+		m, ok := sec[field].(map[string]any)
+		if !ok {
+			continue
+		}
+		if t, ok := m["tool"].(string); ok && t != "" {
+			def = t
+		}
+		names = append(names, def)
+	}
+	sort.Strings(names)
+	return names, false
+}
+
+// validate checks a rosbridge toolset at the user's positions: the url,
+// the fields that belong to other kinds, the rosbridge section against
+// config.cue, every expr, and the sectors and cameras against the
+// embodiment.
+func validate(c *schema.Check) {
+	ts := c.Section.(schema.Toolset)
+	// The url's form and the fields of other kinds (command, stop, …) are
+	// refused by section.cue at their positions.
+	if sectionOf(ts).Rosbridge == nil {
+		c.ErrorfAtKey("", "a rosbridge toolset needs its rosbridge section (tools: the actions, services and publishes the model may use)")
+		return
+	}
+	p, err := load(ts)
+	for _, e := range flatten(err) {
+		var fe FieldError
+		if errors.As(e, &fe) {
+			c.Errorf(".rosbridge."+fe.Path, "%s", fe.Msg)
+		} else {
+			c.Errorf(".rosbridge", "%v", e)
+		}
+	}
+	if p == nil || c.Spec == nil {
+		return
+	}
+	checkBody(c, p, c.Spec.Embodiment)
+}
+
+// checkBody checks the sectors and cameras against the embodiment.
+func checkBody(c *schema.Check, p *plan, emb schema.Embodiment) {
+	if cl := p.cfg.Clearance; cl != nil {
+		declared := map[string]bool{}
+		for _, s := range emb.Sectors() {
+			declared[s.Name] = true
+			if _, ok := p.sectorAngles(s.Name); !ok {
+				c.Errorf(".rosbridge.clearance", "the embodiment's sector %q has no angles: declare clearance.sectors.%s: {from_deg: …, to_deg: …}", s.Name, s.Name)
+			}
+		}
+		for name := range cl.Sectors {
+			if !declared[name] {
+				c.Errorf(".rosbridge.clearance.sectors."+name, "the embodiment declares no clearance sector %q", name)
+			}
+		}
+	}
+	if o := p.cfg.Observation; o != nil {
+		cams := map[string]bool{}
+		for _, cam := range emb.Cameras {
+			cams[cam.Name] = true
+		}
+		for name := range o.Cameras {
+			if !cams[name] {
+				c.Errorf(".rosbridge.observation.cameras."+name, "the embodiment declares no camera %q", name)
+			}
+		}
+	}
+}
+
+// flatten lists the errors joined in err.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
