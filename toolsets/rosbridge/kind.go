@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
@@ -99,8 +100,12 @@ func provides(_ string, ts schema.Toolset) ([]string, bool) {
 // embodiment.
 func validate(c *schema.Check) {
 	ts := c.Section.(schema.Toolset)
-	// The url's form and the fields of other kinds (command, stop, …) are
-	// refused by section.cue at their positions.
+	// The fields of other kinds (command, stop, …) are refused by
+	// section.cue at their positions; the url's scheme is checked here, so
+	// a wrong one is reported beside the rosbridge block's problems.
+	if u := sectionOf(ts).URL; !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
+		c.Errorf(".url", "a rosbridge url is ws:// or wss:// (rosbridge_server listens on ws://<robot>:9090)")
+	}
 	if sectionOf(ts).Rosbridge == nil {
 		c.ErrorfAtKey("", "a rosbridge toolset needs its rosbridge section (tools: the actions, services and publishes the model may use)")
 		return
