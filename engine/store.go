@@ -17,6 +17,9 @@ const (
 	kindResponse
 	kindToolResult
 	kindCheckpoint
+	// kindObservation is the Refreshed text a request stated (the
+	// observation trail, see refreshed.go), kept where it was sent.
+	kindObservation
 )
 
 // entry is one message of Accumulated context. Entries appended during one
@@ -35,6 +38,9 @@ type entry struct {
 	// first and last group a checkpoint covers, and its summary text.
 	first, last int
 	summary     string
+	// notes are the Task Notes a snapshot was taken of: after a compaction
+	// the latest snapshot reads in full, also when it stated only changes.
+	notes *TaskNotes
 }
 
 // store is the context of one session in its three lifetimes.
@@ -45,11 +51,15 @@ type store struct {
 	tools          []model.ToolDef
 	toolTokens     int
 
-	// Refreshed: replaced before every model call.
-	brief        string
-	observation  string
-	obsImages    []schema.Image
-	refreshedTok int
+	// Refreshed: replaced before every model call. shownBrief and shownObs
+	// are what the model was last sent of each (see refreshed.go);
+	// rendered is the Refreshed text of the next request, valid while
+	// renderedOK.
+	brief, observation   piece
+	obsImages            []schema.Image
+	shownBrief, shownObs shownPiece
+	rendered             string
+	renderedOK           bool
 
 	// Accumulated.
 	acc       []entry
@@ -72,67 +82,154 @@ func (s *store) append(e entry) {
 func (s *store) clearAccumulated() {
 	s.acc = nil
 	s.accTokens = 0
+	s.resetShown()
 }
 
-// setRefreshed replaces the Refreshed context.
+// replaceAccumulated installs a compacted Accumulated context. The
+// observation trail before the checkpoint is summarised, so the next
+// request states the Refreshed context in full; the latest Task Notes
+// snapshot reads in full (the earlier ones it updated may be summarised).
+func (s *store) replaceAccumulated(acc []entry) {
+	for i := len(acc) - 1; i >= 0; i-- {
+		if e := &acc[i]; e.kind == kindNotes {
+			if e.notes != nil {
+				if full := e.notes.render(); len(e.msg.Parts) != 1 || e.msg.Parts[0].Text != full {
+					e.msg = userText(full)
+					e.tokens = estimateMessage(&e.msg)
+				}
+			}
+			break
+		}
+	}
+	s.acc = acc
+	s.accTokens = 0
+	for i := range acc {
+		s.accTokens += acc[i].tokens
+	}
+	s.resetShown()
+}
+
+// resetShown forgets what the model was sent of the Refreshed context: the
+// next request states it in full.
+func (s *store) resetShown() {
+	s.shownBrief.ok, s.shownObs.ok = false, false
+	s.renderedOK = false
+}
+
+// setObservation replaces the observation of Refreshed context.
 func (s *store) setObservation(text string, images []schema.Image) {
-	s.observation = text
+	s.observation = parsePiece(text)
 	s.obsImages = images
-	s.recountRefreshed()
+	s.renderedOK = false
 }
 
 func (s *store) setBrief(text string) {
-	s.brief = text
-	s.recountRefreshed()
+	s.brief = parsePiece(text)
+	s.renderedOK = false
 }
 
-func (s *store) recountRefreshed() {
-	s.refreshedTok = messageOverhead + textTokens(len(s.brief)+len(s.observation)+2) + imageTokens*len(s.obsImages)
+// refreshedText is the Refreshed text of the next request: each piece in
+// full or as its changes since the model was last sent it.
+func (s *store) refreshedText() string {
+	if s.renderedOK {
+		return s.rendered
+	}
+	var b strings.Builder
+	full := false
+	if s.brief.text != "" {
+		full = s.brief.render(&b, &s.shownBrief)
+	}
+	if s.observation.text != "" {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		full = s.observation.render(&b, &s.shownObs) || full
+	}
+	if full {
+		b.WriteString(laterTurnsNote)
+	}
+	s.rendered, s.renderedOK = b.String(), true
+	return s.rendered
+}
+
+// laterTurnsNote follows a Refreshed text stated in full.
+const laterTurnsNote = "\n\n(Later turns repeat only what changed: a line not repeated still holds.)"
+
+// refreshedTokens is the estimate of the Refreshed message (0 when there
+// is none).
+func (s *store) refreshedTokens() int {
+	text := s.refreshedText()
+	if text == "" && len(s.obsImages) == 0 {
+		return 0
+	}
+	return messageOverhead + textTokens(len(text)) + imageTokens*len(s.obsImages)
 }
 
 // total is the estimated size of the whole next decide request.
 func (s *store) total() int {
-	return s.residentTokens + s.toolTokens + s.accTokens + s.refreshedTok
+	return s.residentTokens + s.toolTokens + s.accTokens + s.refreshedTokens()
 }
 
 func (s *store) counts() TokenCounts {
+	r := s.refreshedTokens()
 	return TokenCounts{
-		Resident: s.residentTokens + s.toolTokens, Refreshed: s.refreshedTok,
-		Accumulated: s.accTokens, Total: s.total(),
+		Resident: s.residentTokens + s.toolTokens, Refreshed: r,
+		Accumulated: s.accTokens, Total: s.residentTokens + s.toolTokens + s.accTokens + r,
 	}
 }
 
 // request renders the decide request: Resident, then Accumulated, then the
 // Refreshed context as the last message, images included.
 func (s *store) request() model.Request {
-	msgs := make([]model.Message, 0, len(s.acc)+2)
+	msgs := make([]model.Message, 0, len(s.acc)+3)
 	// Cache breakpoints (providers that take them: Anthropic) sit on the
-	// resident prefix and at the end of Accumulated context: between
-	// compactions each request repeats the previous one up to its last
-	// message, the Refreshed one.
+	// resident prefix and on the last message before the observation's
+	// images: the Refreshed text, which the next request repeats in the
+	// same place (see consumeImages), or else the end of Accumulated
+	// context.
 	res := s.resident
 	res.CacheBreakpoint = true
 	msgs = append(msgs, res)
 	for i := range s.acc {
 		msgs = append(msgs, s.acc[i].msg)
 	}
+	if text := s.refreshedText(); text != "" {
+		msgs = append(msgs, userText(text))
+	}
 	if n := len(msgs); n > 1 {
 		msgs[n-1].CacheBreakpoint = true
 	}
-	if s.brief != "" || s.observation != "" || len(s.obsImages) > 0 {
-		parts := make([]model.Part, 0, 1+len(s.obsImages))
-		parts = append(parts, model.Part{Text: joinNonEmpty(s.brief, s.observation)})
+	// The observation's camera images follow in a message of their own:
+	// they are the one part of a request the next one does not repeat.
+	if len(s.obsImages) > 0 {
+		parts := make([]model.Part, len(s.obsImages))
 		for i := range s.obsImages {
-			parts = append(parts, model.Part{Image: &s.obsImages[i]})
+			parts[i] = model.Part{Image: &s.obsImages[i]}
 		}
 		msgs = append(msgs, model.Message{Role: model.RoleUser, Parts: parts})
 	}
 	return model.Request{Purpose: model.PurposeDecide, Messages: msgs, Tools: s.tools}
 }
 
-// consumeImages replaces every image just sent by a placeholder: images live
-// for the one model call that consumes them.
-func (s *store) consumeImages(turn int) {
+// refreshedMessages is how many messages request ends with that are
+// Refreshed context.
+func (s *store) refreshedMessages() int {
+	n := 0
+	if s.refreshedText() != "" {
+		n++
+	}
+	if len(s.obsImages) > 0 {
+		n++
+	}
+	return n
+}
+
+// consumeImages runs after each decide call. Every transient tool image
+// just sent is replaced by a placeholder (images live for the one model
+// call that consumes them), and the Refreshed text just sent joins the
+// observation trail where it was sent, without its images: the next request
+// states only what changed since.
+func (s *store) consumeImages(turn, group int) {
 	for i := len(s.acc) - 1; i >= 0; i-- {
 		e := &s.acc[i]
 		if !e.pending {
@@ -151,14 +248,12 @@ func (s *store) consumeImages(turn int) {
 		e.tokens = estimateMessage(&e.msg)
 		s.accTokens += e.tokens
 	}
-	if len(s.obsImages) > 0 {
-		notes := make([]string, len(s.obsImages))
-		for i := range s.obsImages {
-			notes[i] = placeholder(&s.obsImages[i], turn)
-		}
-		s.observation = joinNonEmpty(s.observation, strings.Join(notes, "\n"))
-		s.obsImages = nil
-		s.recountRefreshed()
+	s.obsImages = nil
+	if text := s.refreshedText(); text != "" {
+		s.append(entry{kind: kindObservation, group: group, msg: userText(text)})
+		s.brief.shown(&s.shownBrief)
+		s.observation.shown(&s.shownObs)
+		s.renderedOK = false
 	}
 }
 

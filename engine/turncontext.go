@@ -9,9 +9,16 @@ import (
 
 // The three context lifetimes, as stages change them.
 
-// AppendNotes appends a Task Notes snapshot to Accumulated context.
+// AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text) to
+// Accumulated context. The entry keeps the notes as they are, so that after
+// a compaction the latest snapshot reads in full even when it stated only
+// what changed.
 func (tn *Turn) AppendNotes(text string) {
-	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
+	n := &tn.t.notes
+	// The timeline only grows within a task: a slice capped at its length
+	// keeps these events as they are now.
+	at := &TaskNotes{Goal: n.Goal, Phase: n.Phase, Timeline: n.Timeline[:len(n.Timeline):len(n.Timeline)]}
+	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text), notes: at})
 }
 
 // AppendResponse appends the model's response to Accumulated context; its
@@ -45,9 +52,12 @@ func (tn *Turn) Request() model.Request { return tn.h.store.request() }
 // Counts are the estimated tokens of each lifetime.
 func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
 
-// ConsumeImages replaces every image just sent by a placeholder: images
-// live for the one model call that consumes them.
-func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number) }
+// ConsumeImages runs after the decide call, sent or failed: every image
+// just sent is consumed (images live for the one model call that consumes
+// them; a tool image leaves a placeholder) and the Refreshed text just sent
+// joins Accumulated context where it was sent, so the next request states
+// only what changed.
+func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
 
 // ObserveUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
@@ -81,11 +91,7 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	h.store.acc = out
-	h.store.accTokens = 0
-	for i := range out {
-		h.store.accTokens += out[i].tokens
-	}
+	h.store.replaceAccumulated(out)
 	info.TokensAfter = h.store.total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }
