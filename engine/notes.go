@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -74,15 +74,26 @@ func (n *TaskNotes) snapshot() string {
 	if n.Phase != prev.phase {
 		b.WriteString("\nPhase: " + n.Phase)
 	}
-	ev := n.Timeline[prev.timelineSize:]
+	writeTimeline(&b, n.Timeline[prev.timelineSize:])
+	return b.String()
+}
+
+// writeTimeline writes at most notesShownEvents events, the latest, one a
+// line, and how many it left out.
+func writeTimeline(b *strings.Builder, ev []NoteEvent) {
+	var num [20]byte
 	if len(ev) > notesShownEvents {
-		fmt.Fprintf(&b, "\n(%d earlier events)", len(ev)-notesShownEvents)
+		b.WriteString("\n(")
+		b.Write(strconv.AppendInt(num[:0], int64(len(ev)-notesShownEvents), 10))
+		b.WriteString(" earlier events)")
 		ev = ev[len(ev)-notesShownEvents:]
 	}
 	for _, e := range ev {
-		fmt.Fprintf(&b, "\n- turn %d: %s", e.Turn, e.Text)
+		b.WriteString("\n- turn ")
+		b.Write(strconv.AppendInt(num[:0], int64(e.Turn), 10))
+		b.WriteString(": ")
+		b.WriteString(e.Text)
 	}
-	return b.String()
 }
 
 func (n *TaskNotes) render() string {
@@ -92,17 +103,10 @@ func (n *TaskNotes) render() string {
 	b.WriteString("\nPhase: ")
 	b.WriteString(n.Phase)
 	b.WriteString("\nTimeline:")
-	ev := n.Timeline
-	if len(ev) > notesShownEvents {
-		fmt.Fprintf(&b, "\n(%d earlier events)", len(ev)-notesShownEvents)
-		ev = ev[len(ev)-notesShownEvents:]
-	}
-	if len(ev) == 0 {
+	if len(n.Timeline) == 0 {
 		b.WriteString(" (empty)")
 	}
-	for _, e := range ev {
-		fmt.Fprintf(&b, "\n- turn %d: %s", e.Turn, e.Text)
-	}
+	writeTimeline(&b, n.Timeline)
 	return b.String()
 }
 

@@ -39,8 +39,9 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	acc, accTokens, taskN, groupN := append([]entry(nil), h.store.acc...), h.store.accTokens, h.taskN, h.groupN
 	briefOK, obsOK := h.store.shownBrief.ok, h.store.shownObs.ok
 	defer func() {
-		h.store.acc, h.store.accTokens, h.taskN, h.groupN = acc, accTokens, taskN, groupN
-		h.store.shownBrief.ok, h.store.shownObs.ok, h.store.renderedOK = briefOK, obsOK, false
+		h.store.setAccumulated(acc, accTokens)
+		h.taskN, h.groupN = taskN, groupN
+		h.store.shownBrief.ok, h.store.shownObs.ok = briefOK, obsOK
 		h.hostMu.Lock()
 		h.task = nil
 		h.hostMu.Unlock()

@@ -32,43 +32,55 @@ type piece struct {
 	items  []pieceItem
 }
 
+// pieceItem is one item: its key and its text (both within piece.text);
+// changed is set by render.
 type pieceItem struct {
 	key, text string
-	// steady is text without the turn numbers of its source stamps.
-	steady string
+	changed   bool
 }
 
-// shownPiece is what the model was last sent of a piece: each item's
-// steady text by key. ok is false until a request stated the piece.
+// shownPiece is what the model was last sent of a piece: each item's text
+// by key. ok is false until a request stated the piece.
 type shownPiece struct {
 	ok    bool
 	items map[string]string
 }
 
-func parsePiece(text string) piece {
-	p := piece{text: text}
+// parsePiece splits text into a piece, reusing the items array of old
+// (the piece it replaces: its items are not read again).
+func parsePiece(text string, old []pieceItem) piece {
+	p := piece{text: text, items: old[:0]}
 	if text == "" {
 		return p
 	}
 	header, rest, _ := strings.Cut(text, "\n")
 	p.header = header
-	for rest != "" {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		if line == "" {
-			continue
+	if p.items == nil {
+		p.items = make([]pieceItem, 0, strings.Count(rest, "\n")+1)
+	}
+	itemAt := 0 // where the last item starts in text
+	for off := len(header) + 1; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
 		}
-		if n := len(p.items); n > 0 && line[0] == ' ' {
-			it := &p.items[n-1]
-			it.text += "\n" + line
-			it.steady = steadyText(it.text)
-			continue
+		line := text[off:end]
+		switch {
+		case line == "":
+		case line[0] == ' ' && len(p.items) > 0:
+			// A continuation: the item runs on to the end of this line.
+			p.items[len(p.items)-1].text = text[itemAt:end]
+		default:
+			key := line
+			if i := strings.Index(line, ": "); i > 0 {
+				key = line[:i]
+			}
+			itemAt = off
+			p.items = append(p.items, pieceItem{key: uniqueKey(p.items, key), text: line})
 		}
-		key := line
-		if i := strings.Index(line, ": "); i > 0 {
-			key = line[:i]
-		}
-		p.items = append(p.items, pieceItem{key: uniqueKey(p.items, key), text: line, steady: steadyText(line)})
+		off = end + 1
 	}
 	return p
 }
@@ -93,32 +105,26 @@ func uniqueKey(items []pieceItem, key string) string {
 	}
 }
 
-// steadyText is s with the contents of its square brackets (source stamps)
-// left out, except the word "stale".
-func steadyText(s string) string {
-	if strings.IndexByte(s, '[') < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
+// sameFact reports whether a and b are the same text leaving aside the
+// contents of square brackets (source stamps), except the word "stale".
+func sameFact(a, b string) bool {
 	for {
-		i := strings.IndexByte(s, '[')
-		if i < 0 {
-			break
+		i, j := strings.IndexByte(a, '['), strings.IndexByte(b, '[')
+		if i < 0 || j < 0 {
+			return a == b
 		}
-		j := strings.IndexByte(s[i:], ']')
-		if j < 0 {
-			break
+		if a[:i] != b[:j] {
+			return false
 		}
-		b.WriteString(s[:i+1])
-		if strings.Contains(s[i:i+j], "stale") {
-			b.WriteString("stale")
+		ea, eb := strings.IndexByte(a[i:], ']'), strings.IndexByte(b[j:], ']')
+		if ea < 0 || eb < 0 {
+			return a[i:] == b[j:]
 		}
-		b.WriteByte(']')
-		s = s[i+j+1:]
+		if strings.Contains(a[i:i+ea], "stale") != strings.Contains(b[j:j+eb], "stale") {
+			return false
+		}
+		a, b = a[i+ea+1:], b[j+eb+1:]
 	}
-	b.WriteString(s)
-	return b.String()
 }
 
 // render writes the piece: in full when the model has not seen it, when it
@@ -129,7 +135,6 @@ func (p *piece) render(b *strings.Builder, sh *shownPiece) (full bool) {
 		b.WriteString(p.text)
 		return len(p.items) > 0
 	}
-	head := shortHeader(p.header)
 	changed, gone, digest := 0, len(sh.items), -1
 	for i := range p.items {
 		it := &p.items[i]
@@ -137,7 +142,8 @@ func (p *piece) render(b *strings.Builder, sh *shownPiece) (full bool) {
 		if ok {
 			gone--
 		}
-		if !ok || v != it.steady {
+		it.changed = !ok || !sameFact(v, it.text)
+		if it.changed {
 			changed++
 			if it.key == digestKey {
 				digest = i
@@ -145,19 +151,20 @@ func (p *piece) render(b *strings.Builder, sh *shownPiece) (full bool) {
 		}
 	}
 	if changed == 0 && gone == 0 {
-		b.WriteString(head)
+		writeShortHeader(b, p.header)
 		b.WriteString(": unchanged")
 		return false
 	}
 	// The digest says again in words what the other fields say: it is
 	// restated when it is the one change, not beside the changes it
 	// digests.
-	restateDigest := digest < 0 || changed == 1 && gone == 0
-	size := len(head) + len(changedNote)
+	if digest >= 0 && changed == 1 && gone == 0 {
+		digest = -1
+	}
+	size := len(p.header) + len(changedNote)
 	for i := range p.items {
-		it := &p.items[i]
-		if v, ok := sh.items[it.key]; !ok || v != it.steady {
-			if i == digest && !restateDigest {
+		if it := &p.items[i]; it.changed {
+			if i == digest {
 				size += 1 + len(it.key) + len(digestNote)
 			} else {
 				size += 1 + len(it.text)
@@ -183,23 +190,28 @@ func (p *piece) render(b *strings.Builder, sh *shownPiece) (full bool) {
 		b.WriteString(p.text)
 		return true
 	}
-	b.WriteString(head)
+	writeShortHeader(b, p.header)
 	b.WriteString(changedNote)
 	for i := range p.items {
 		it := &p.items[i]
-		if v, ok := sh.items[it.key]; !ok || v != it.steady {
-			b.WriteByte('\n')
-			if i == digest && !restateDigest {
-				b.WriteString(it.key)
-				b.WriteString(digestNote)
-				continue
-			}
-			b.WriteString(it.text)
+		if !it.changed {
+			continue
 		}
+		b.WriteByte('\n')
+		if i == digest {
+			b.WriteString(it.key)
+			b.WriteString(digestNote)
+			continue
+		}
+		b.WriteString(it.text)
 	}
-	if len(goneKeys) > 0 {
-		b.WriteString(goneNote)
-		b.WriteString(strings.Join(goneKeys, ", "))
+	for i, k := range goneKeys {
+		if i == 0 {
+			b.WriteString(goneNote)
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
 	}
 	return false
 }
@@ -227,23 +239,25 @@ func (p *piece) shown(sh *shownPiece) {
 	}
 	clear(sh.items)
 	for i := range p.items {
-		sh.items[p.items[i].key] = p.items[i].steady
+		sh.items[p.items[i].key] = p.items[i].text
 	}
 	sh.ok = true
 }
 
-// shortHeader is a header without its details: up to the first ", " or
-// "; " (closing a parenthesis left open), without a trailing colon:
+// writeShortHeader writes a header without its details: up to the first
+// ", " or "; " (closing a parenthesis left open), without a trailing colon:
 // "Observation (turn 4, from observe):" is "Observation (turn 4)".
-func shortHeader(h string) string {
+func writeShortHeader(b *strings.Builder, h string) {
 	h = strings.TrimSuffix(h, ":")
 	if i := strings.IndexAny(h, ",;"); i >= 0 {
 		h = h[:i]
+		b.WriteString(h)
 		if strings.Count(h, "(") > strings.Count(h, ")") {
-			h += ")"
+			b.WriteByte(')')
 		}
+		return
 	}
-	return h
+	b.WriteString(h)
 }
 
 func (p *piece) has(key string) bool {

@@ -44,10 +44,10 @@ func TestRefreshedPieceStatesOnlyChanges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var sh shownPiece
 			if c.shown != "" {
-				p := parsePiece(c.shown)
+				p := parsePiece(c.shown, nil)
 				p.shown(&sh)
 			}
-			p := parsePiece(c.now)
+			p := parsePiece(c.now, nil)
 			var b strings.Builder
 			p.render(&b, &sh)
 			if got := b.String(); got != c.want {
@@ -61,15 +61,23 @@ func obs(summary, pose string) string {
 	return "Observation (turn 2, from observe):\nsummary: " + summary + "\npose: " + pose + "\nclearance: front " + strings.Repeat("9", 60)
 }
 
-func TestSteadyText(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":                           "plain",
-		"- robot: at (1, 2) [observe t3]": "- robot: at (1, 2) []",
-		"near x [navigate_to ✓ t12]; holding y [observe t3, stale]": "near x []; holding y [stale]",
-		"unclosed [observe t3": "unclosed [observe t3",
+func TestSameFact(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"plain", "plain", true},
+		{"plain", "plan", false},
+		{"- robot: at (1, 2) [observe t3]", "- robot: at (1, 2) [observe/head+wrist t4]", true},
+		{"- robot: at (1, 2) [observe t3]", "- robot: at (1, 3) [observe t3]", false},
+		{"near x [navigate_to ✓ t12]; holding y [observe t3]", "near x [observe t13]; holding y [observe t13]", true},
+		{"holding y [observe t3]", "holding y [observe t3, stale]", false},
+		{"holding y [observe t3]; z", "holding y [observe t3]; w", false},
+		{"unclosed [observe t3", "unclosed [observe t4", false},
+		{"a [x]", "a [x] b", false},
 	} {
-		if got := steadyText(in); got != want {
-			t.Errorf("steadyText(%q) = %q, want %q", in, got, want)
+		if got := sameFact(c.a, c.b); got != c.same {
+			t.Errorf("sameFact(%q, %q) = %v, want %v", c.a, c.b, got, c.same)
 		}
 	}
 }
@@ -80,9 +88,33 @@ func TestShortHeader(t *testing.T) {
 		"Observation (turn 4, from observe):":                                    "Observation (turn 4)",
 		"Status:":                                                                "Status",
 	} {
-		if got := shortHeader(in); got != want {
-			t.Errorf("shortHeader(%q) = %q, want %q", in, got, want)
+		var b strings.Builder
+		if writeShortHeader(&b, in); b.String() != want {
+			t.Errorf("writeShortHeader(%q) = %q, want %q", in, b.String(), want)
 		}
+	}
+}
+
+// Parsing a piece reuses the piece it replaces, and rendering its changes
+// allocates only the text it writes.
+func TestRefreshedPieceAllocations(t *testing.T) {
+	next := strings.NewReplacer("t3]", "t4]", "closed", "open").Replace(briefT3)
+	var sh shownPiece
+	p := parsePiece(briefT3, nil)
+	p.shown(&sh)
+	var b strings.Builder
+	b.Grow(4 * len(next))
+	allocs := testing.AllocsPerRun(100, func() {
+		p = parsePiece(next, p.items)
+		b.Reset()
+		b.Grow(4 * len(next))
+		p.render(&b, &sh)
+	})
+	if allocs > 1 {
+		t.Fatalf("%.1f allocations a parse and render, want at most 1 (the text)", allocs)
+	}
+	if !strings.Contains(b.String(), "container:top_drawer: open") {
+		t.Fatalf("rendered %q", b.String())
 	}
 }
 

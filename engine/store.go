@@ -40,7 +40,28 @@ type entry struct {
 	summary     string
 	// notes are the Task Notes a snapshot was taken of: after a compaction
 	// the latest snapshot reads in full, also when it stated only changes.
-	notes *TaskNotes
+	notes TaskNotes
+	// clean is the message's text as compaction reads it (payloads
+	// stripped, images as placeholders), and cleanArgs its calls'
+	// arguments where they held a payload (nil: as they are): computed once,
+	// when the message enters Accumulated context or changes there
+	// (cleanOK), not at every compaction.
+	clean     string
+	cleanArgs []string
+	cleanOK   bool
+}
+
+// sanitise computes the entry's text as compaction reads it.
+func (e *entry) sanitise() {
+	e.clean, e.cleanArgs, e.cleanOK = partsText(e.msg.Parts), nil, true
+	for i, tc := range e.msg.ToolCalls {
+		if mayHoldPayload(tc.Arguments) {
+			if e.cleanArgs == nil {
+				e.cleanArgs = make([]string, len(e.msg.ToolCalls))
+			}
+			e.cleanArgs[i] = replacePayloads(string(tc.Arguments))
+		}
+	}
 }
 
 // store is the context of one session in its three lifetimes.
@@ -58,12 +79,21 @@ type store struct {
 	brief, observation   piece
 	obsImages            []schema.Image
 	shownBrief, shownObs shownPiece
-	rendered             string
+	rendered             model.Message
 	renderedOK           bool
 
-	// Accumulated.
+	// Accumulated. pending counts the entries holding images not sent yet.
 	acc       []entry
 	accTokens int
+	pending   int
+
+	// prefix is the Resident message and the messages of acc[:prefixN], as
+	// a request starts (valid while prefixOK): appending to Accumulated
+	// context extends it, anything else rebuilds it. A request copies it in
+	// one move (a model may keep its request: none is shared).
+	prefix   []model.Message
+	prefixN  int
+	prefixOK bool
 }
 
 func (s *store) setResident(text string, tools []model.ToolDef) {
@@ -71,17 +101,32 @@ func (s *store) setResident(text string, tools []model.ToolDef) {
 	s.residentTokens = estimateMessage(&s.resident)
 	s.tools = tools
 	s.toolTokens = estimateTools(tools)
+	s.prefixOK = false
 }
 
 func (s *store) append(e entry) {
 	e.tokens = estimateMessage(&e.msg)
+	e.sanitise()
+	if e.pending {
+		s.pending++
+	}
 	s.acc = append(s.acc, e)
 	s.accTokens += e.tokens
 }
 
 func (s *store) clearAccumulated() {
-	s.acc = nil
-	s.accTokens = 0
+	s.setAccumulated(nil, 0)
+}
+
+// setAccumulated installs acc (its estimate accTokens) as it is.
+func (s *store) setAccumulated(acc []entry, accTokens int) {
+	s.acc, s.accTokens, s.pending = acc, accTokens, 0
+	for i := range acc {
+		if acc[i].pending {
+			s.pending++
+		}
+	}
+	s.prefixOK = false
 	s.resetShown()
 }
 
@@ -92,21 +137,21 @@ func (s *store) clearAccumulated() {
 func (s *store) replaceAccumulated(acc []entry) {
 	for i := len(acc) - 1; i >= 0; i-- {
 		if e := &acc[i]; e.kind == kindNotes {
-			if e.notes != nil {
+			if e.notes.Goal != "" || len(e.notes.Timeline) > 0 {
 				if full := e.notes.render(); len(e.msg.Parts) != 1 || e.msg.Parts[0].Text != full {
 					e.msg = userText(full)
 					e.tokens = estimateMessage(&e.msg)
+					e.sanitise()
 				}
 			}
 			break
 		}
 	}
-	s.acc = acc
-	s.accTokens = 0
+	tokens := 0
 	for i := range acc {
-		s.accTokens += acc[i].tokens
+		tokens += acc[i].tokens
 	}
-	s.resetShown()
+	s.setAccumulated(acc, tokens)
 }
 
 // resetShown forgets what the model was sent of the Refreshed context: the
@@ -118,23 +163,37 @@ func (s *store) resetShown() {
 
 // setObservation replaces the observation of Refreshed context.
 func (s *store) setObservation(text string, images []schema.Image) {
-	s.observation = parsePiece(text)
+	s.observation = parsePiece(text, s.observation.items)
 	s.obsImages = images
 	s.renderedOK = false
 }
 
 func (s *store) setBrief(text string) {
-	s.brief = parsePiece(text)
+	s.brief = parsePiece(text, s.brief.items)
 	s.renderedOK = false
 }
 
 // refreshedText is the Refreshed text of the next request: each piece in
 // full or as its changes since the model was last sent it.
 func (s *store) refreshedText() string {
-	if s.renderedOK {
-		return s.rendered
+	if !s.renderedOK {
+		s.renderRefreshed()
+	}
+	if len(s.rendered.Parts) == 0 {
+		return ""
+	}
+	return s.rendered.Parts[0].Text
+}
+
+// renderRefreshed renders the Refreshed text and the message that carries
+// it (a cache breakpoint: the next request repeats it; see consumeImages).
+func (s *store) renderRefreshed() {
+	s.rendered, s.renderedOK = model.Message{}, true
+	if s.brief.text == "" && s.observation.text == "" {
+		return
 	}
 	var b strings.Builder
+	b.Grow(len(s.brief.text) + len(s.observation.text) + len(laterTurnsNote) + 2)
 	full := false
 	if s.brief.text != "" {
 		full = s.brief.render(&b, &s.shownBrief)
@@ -148,8 +207,7 @@ func (s *store) refreshedText() string {
 	if full {
 		b.WriteString(laterTurnsNote)
 	}
-	s.rendered, s.renderedOK = b.String(), true
-	return s.rendered
+	s.rendered = model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: b.String()}}, CacheBreakpoint: true}
 }
 
 // laterTurnsNote follows a Refreshed text stated in full.
@@ -179,24 +237,27 @@ func (s *store) counts() TokenCounts {
 }
 
 // request renders the decide request: Resident, then Accumulated, then the
-// Refreshed context as the last message, images included.
+// Refreshed context: its text, then its camera images.
 func (s *store) request() model.Request {
-	msgs := make([]model.Message, 0, len(s.acc)+3)
 	// Cache breakpoints (providers that take them: Anthropic) sit on the
-	// resident prefix and on the last message before the observation's
-	// images: the Refreshed text, which the next request repeats in the
-	// same place (see consumeImages), or else the end of Accumulated
-	// context.
-	res := s.resident
-	res.CacheBreakpoint = true
-	msgs = append(msgs, res)
-	for i := range s.acc {
-		msgs = append(msgs, s.acc[i].msg)
+	// resident prefix and on the Refreshed text, the last message the next
+	// request repeats (see consumeImages), or else on the end of
+	// Accumulated context.
+	if !s.prefixOK {
+		res := s.resident
+		res.CacheBreakpoint = true
+		s.prefix = append(s.prefix[:0], res)
+		s.prefixN, s.prefixOK = 0, true
 	}
-	if text := s.refreshedText(); text != "" {
-		msgs = append(msgs, userText(text))
+	for ; s.prefixN < len(s.acc); s.prefixN++ {
+		s.prefix = append(s.prefix, s.acc[s.prefixN].msg)
 	}
-	if n := len(msgs); n > 1 {
+	n := len(s.prefix)
+	msgs := make([]model.Message, n, n+2)
+	copy(msgs, s.prefix)
+	if s.refreshedText() != "" {
+		msgs = append(msgs, s.rendered)
+	} else if n > 1 {
 		msgs[n-1].CacheBreakpoint = true
 	}
 	// The observation's camera images follow in a message of their own:
@@ -230,7 +291,7 @@ func (s *store) refreshedMessages() int {
 // observation trail where it was sent, without its images: the next request
 // states only what changed since.
 func (s *store) consumeImages(turn, group int) {
-	for i := len(s.acc) - 1; i >= 0; i-- {
+	for i := len(s.acc) - 1; i >= 0 && s.pending > 0; i-- {
 		e := &s.acc[i]
 		if !e.pending {
 			continue
@@ -244,13 +305,18 @@ func (s *store) consumeImages(turn, group int) {
 		}
 		e.msg.Parts = parts
 		e.pending = false
+		s.pending--
 		s.accTokens -= e.tokens
 		e.tokens = estimateMessage(&e.msg)
 		s.accTokens += e.tokens
+		e.sanitise()
+		s.prefixOK = false
 	}
 	s.obsImages = nil
-	if text := s.refreshedText(); text != "" {
-		s.append(entry{kind: kindObservation, group: group, msg: userText(text)})
+	if s.refreshedText() != "" {
+		// The message as it was sent, cache breakpoint included: a
+		// provider's cache entry ends there.
+		s.append(entry{kind: kindObservation, group: group, msg: s.rendered})
 		s.brief.shown(&s.shownBrief)
 		s.observation.shown(&s.shownObs)
 		s.renderedOK = false

@@ -17,7 +17,7 @@ func (tn *Turn) AppendNotes(text string) {
 	n := &tn.t.notes
 	// The timeline only grows within a task: a slice capped at its length
 	// keeps these events as they are now.
-	at := &TaskNotes{Goal: n.Goal, Phase: n.Phase, Timeline: n.Timeline[:len(n.Timeline):len(n.Timeline)]}
+	at := TaskNotes{Goal: n.Goal, Phase: n.Phase, Timeline: n.Timeline[:len(n.Timeline):len(n.Timeline)]}
 	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text), notes: at})
 }
 

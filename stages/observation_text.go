@@ -26,7 +26,15 @@ var fieldOrder = []string{"summary", "pose", "held", "clearance", "detections", 
 // robot's pose and what it holds (its robot line is made of them): those
 // two fields are left out when they have only the documented parts.
 func observationText(v map[string]any, robotInBrief bool) string {
-	keys := make([]string, 0, len(v))
+	var b strings.Builder
+	writeObservation(&b, v, robotInBrief)
+	return b.String()
+}
+
+// writeObservation writes observationText to b.
+func writeObservation(b *strings.Builder, v map[string]any, robotInBrief bool) {
+	var buf [16]string
+	keys := buf[:0]
 	for _, k := range fieldOrder {
 		if _, ok := v[k]; ok && !(robotInBrief && statedByBrief(k, v[k])) {
 			keys = append(keys, k)
@@ -39,16 +47,14 @@ func observationText(v map[string]any, robotInBrief bool) string {
 		}
 	}
 	slices.Sort(keys[n:])
-	var b strings.Builder
 	for i, k := range keys {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(fieldName(k))
 		b.WriteString(": ")
-		writeField(&b, k, v[k])
+		writeField(b, k, v[k])
 	}
-	return b.String()
 }
 
 // fieldName is a field's name as its line starts: quoted when it could be

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
@@ -45,7 +47,13 @@ func (Observe) Run(ctx context.Context, t *engine.Turn) error {
 	// The Brief, when this turn renders one, states the robot's pose and
 	// what it holds: the observation's text need not say them again.
 	robotInBrief := spec.SceneGraph.Enabled && slices.Contains(spec.Loop.Stages, SceneBrief{}.Name())
-	t.SetObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", t.Number, tool, observationText(env.Value, robotInBrief)), obs)
+	var b strings.Builder
+	b.Grow(512)
+	b.WriteString("Observation (turn ")
+	b.WriteString(strconv.Itoa(t.Number))
+	b.WriteString(", from " + tool + "):\n")
+	writeObservation(&b, env.Value, robotInBrief)
+	t.SetObservation(b.String(), obs)
 	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs, clock, tool) })
 	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
 	return nil
