@@ -229,16 +229,21 @@ func (c *compactor) render(b *strings.Builder, e *entry) {
 		b.WriteString("assistant: ")
 		b.WriteString(boundMiddle(e.clean, c.cfg.ToolResultMaxChars))
 		if e.reasoning != "" {
-			b.WriteString(" (reasoning: " + boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars) + ")")
+			b.WriteString(" (reasoning: ")
+			b.WriteString(boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars))
+			b.WriteString(")")
 		}
 		for i, tc := range e.msg.ToolCalls {
-			args := string(tc.Arguments)
-			if e.cleanArgs != nil && e.cleanArgs[i] != "" {
-				args = e.cleanArgs[i]
-			}
 			b.WriteString(" call ")
 			b.WriteString(tc.Name)
-			b.WriteString(boundMiddle(args, c.cfg.ToolResultMaxChars))
+			switch limit := c.cfg.ToolResultMaxChars; {
+			case e.cleanArgs != nil && e.cleanArgs[i] != "":
+				b.WriteString(boundMiddle(e.cleanArgs[i], limit))
+			case limit <= 0 || len(tc.Arguments) <= limit:
+				b.Write(tc.Arguments) // as it is: nothing to strip or cut
+			default:
+				b.WriteString(boundMiddle(string(tc.Arguments), limit))
+			}
 		}
 		b.WriteString("\n")
 		return

@@ -38,9 +38,6 @@ type entry struct {
 	// first and last group a checkpoint covers, and its summary text.
 	first, last int
 	summary     string
-	// notes are the Task Notes a snapshot was taken of: after a compaction
-	// the latest snapshot reads in full, also when it stated only changes.
-	notes TaskNotes
 	// clean is the message's text as compaction reads it (payloads
 	// stripped, images as placeholders), and cleanArgs its calls'
 	// arguments where they held a payload (nil: as they are): computed once,
@@ -133,16 +130,15 @@ func (s *store) setAccumulated(acc []entry, accTokens int) {
 // replaceAccumulated installs a compacted Accumulated context. The
 // observation trail before the checkpoint is summarised, so the next
 // request states the Refreshed context in full; the latest Task Notes
-// snapshot reads in full (the earlier ones it updated may be summarised).
-func (s *store) replaceAccumulated(acc []entry) {
+// snapshot becomes notes, the complete Task Notes (the earlier snapshots it
+// updated may be summarised).
+func (s *store) replaceAccumulated(acc []entry, notes string) {
 	for i := len(acc) - 1; i >= 0; i-- {
 		if e := &acc[i]; e.kind == kindNotes {
-			if e.notes.Goal != "" || len(e.notes.Timeline) > 0 {
-				if full := e.notes.render(); len(e.msg.Parts) != 1 || e.msg.Parts[0].Text != full {
-					e.msg = userText(full)
-					e.tokens = estimateMessage(&e.msg)
-					e.sanitise()
-				}
+			if notes != "" && (len(e.msg.Parts) != 1 || e.msg.Parts[0].Text != notes) {
+				e.msg = userText(notes)
+				e.tokens = estimateMessage(&e.msg)
+				e.sanitise()
 			}
 			break
 		}

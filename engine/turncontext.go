@@ -10,15 +10,9 @@ import (
 // The three context lifetimes, as stages change them.
 
 // AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text) to
-// Accumulated context. The entry keeps the notes as they are, so that after
-// a compaction the latest snapshot reads in full even when it stated only
-// what changed.
+// Accumulated context.
 func (tn *Turn) AppendNotes(text string) {
-	n := &tn.t.notes
-	// The timeline only grows within a task: a slice capped at its length
-	// keeps these events as they are now.
-	at := TaskNotes{Goal: n.Goal, Phase: n.Phase, Timeline: n.Timeline[:len(n.Timeline):len(n.Timeline)]}
-	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text), notes: at})
+	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
 }
 
 // AppendResponse appends the model's response to Accumulated context; its
@@ -29,8 +23,11 @@ func (tn *Turn) AppendResponse(msg model.Message, reasoning string) {
 		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
-// SetObservation replaces the Refreshed observation. A nil obs records
-// text as the reason the observation is unavailable.
+// SetObservation replaces the Refreshed observation. text is a header line
+// and then one line a fact ("key: value"; a line starting with a space
+// continues the one before): a request states the lines that changed since
+// the model last saw them (see refreshed.go). A nil obs records text as the
+// reason the observation is unavailable.
 func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.t.observation = obs
 	var images []schema.Image
@@ -40,7 +37,8 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.h.store.setObservation(text, images)
 }
 
-// SetBrief replaces the Refreshed Scene Graph Brief.
+// SetBrief replaces the Refreshed Scene Graph Brief: like an observation's
+// text, a header line and one line a fact.
 func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 
 // SyncResident re-renders Resident context when load_skill added a body.
@@ -91,7 +89,9 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	h.store.replaceAccumulated(out)
+	// The latest snapshot reads in full: the compaction stage runs after
+	// task_notes, so the task's notes are that snapshot's.
+	h.store.replaceAccumulated(out, tn.t.notes.render())
 	info.TokensAfter = h.store.total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }
