@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
@@ -72,6 +73,9 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	h.syncResident(t)
 	// Redacted as the model would receive it (see recordedModel).
 	p.Request = redact.Value(h.redactor, h.store.request())
+	// The request's messages are the session's, reused by its next
+	// request: the preview keeps a copy.
+	p.Request.Messages = slices.Clone(p.Request.Messages)
 	p.Tokens = h.store.counts()
 	p.RefreshedMessages = h.store.refreshedMessages()
 	return p, nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
@@ -86,8 +87,9 @@ type store struct {
 
 	// prefix is the Resident message and the messages of acc[:prefixN], as
 	// a request starts (valid while prefixOK): appending to Accumulated
-	// context extends it, anything else rebuilds it. A request copies it in
-	// one move (a model may keep its request: none is shared).
+	// context extends it, anything else rebuilds it. A request is this
+	// array, the Refreshed messages written after its end: requests are
+	// not copied (see model.Model: a model keeps no part of its request).
 	prefix   []model.Message
 	prefixN  int
 	prefixOK bool
@@ -249,11 +251,13 @@ func (s *store) request() model.Request {
 		s.prefix = append(s.prefix, s.acc[s.prefixN].msg)
 	}
 	n := len(s.prefix)
-	msgs := make([]model.Message, n, n+2)
-	copy(msgs, s.prefix)
+	s.prefix = slices.Grow(s.prefix, 2)
+	msgs := s.prefix[: n : n+2]
 	if s.refreshedText() != "" {
 		msgs = append(msgs, s.rendered)
 	} else if n > 1 {
+		// The breakpoint goes on a message of the prefix: on a copy.
+		msgs = append([]model.Message(nil), msgs...)
 		msgs[n-1].CacheBreakpoint = true
 	}
 	// The observation's camera images follow in a message of their own:
