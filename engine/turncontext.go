@@ -44,7 +44,9 @@ func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 // SyncResident re-renders Resident context when load_skill added a body.
 func (tn *Turn) SyncResident() { tn.h.syncResident(tn.t) }
 
-// Request renders the decide request: Resident, Accumulated, Refreshed.
+// Request renders the decide request: Resident, Accumulated, Refreshed. Its
+// messages are the session's and valid until the next Request: whoever
+// keeps them copies them (see model.Model).
 func (tn *Turn) Request() model.Request { return tn.h.store.request() }
 
 // Counts are the estimated tokens of each lifetime.
