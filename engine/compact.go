@@ -203,32 +203,64 @@ func (c *compactor) round(ctx context.Context, prev, chunk string) (string, erro
 }
 
 // render writes one entry as sanitised text: media as placeholders, tool
-// results and reasoning bounded keeping beginning and end.
+// results and reasoning bounded keeping beginning and end. The sanitised
+// text was computed when the entry entered Accumulated context.
 func (c *compactor) render(b *strings.Builder, e *entry) {
-	fmt.Fprintf(b, "[turn %d] ", e.group)
+	if !e.cleanOK {
+		// Not appended through the store: sanitised here, leaving the
+		// entry as it is (a failed compaction changes nothing).
+		cp := *e
+		cp.sanitise()
+		e = &cp
+	}
+	var num [20]byte
+	b.WriteString("[turn ")
+	b.Write(strconv.AppendInt(num[:0], int64(e.group), 10))
+	b.WriteString("] ")
 	switch e.kind {
 	case kindToolResult:
-		fmt.Fprintf(b, "result of %s: %s\n", e.msg.Name, boundMiddle(partsText(e.msg.Parts), c.cfg.ToolResultMaxChars))
+		b.WriteString("result of ")
+		b.WriteString(e.msg.Name)
+		b.WriteString(": ")
+		b.WriteString(boundMiddle(e.clean, c.cfg.ToolResultMaxChars))
+		b.WriteString("\n")
 		return
 	case kindResponse:
 		b.WriteString("assistant: ")
-		b.WriteString(boundMiddle(partsText(e.msg.Parts), c.cfg.ToolResultMaxChars))
+		b.WriteString(boundMiddle(e.clean, c.cfg.ToolResultMaxChars))
 		if e.reasoning != "" {
-			b.WriteString(" (reasoning: " + boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars) + ")")
+			b.WriteString(" (reasoning: ")
+			b.WriteString(boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars))
+			b.WriteString(")")
 		}
-		for _, tc := range e.msg.ToolCalls {
-			fmt.Fprintf(b, " call %s%s", tc.Name, boundMiddle(stripPayloads(string(tc.Arguments)), c.cfg.ToolResultMaxChars))
+		for i, tc := range e.msg.ToolCalls {
+			b.WriteString(" call ")
+			b.WriteString(tc.Name)
+			switch limit := c.cfg.ToolResultMaxChars; {
+			case e.cleanArgs != nil && e.cleanArgs[i] != "":
+				b.WriteString(boundMiddle(e.cleanArgs[i], limit))
+			case limit <= 0 || len(tc.Arguments) <= limit:
+				b.Write(tc.Arguments) // as it is: nothing to strip or cut
+			default:
+				b.WriteString(boundMiddle(string(tc.Arguments), limit))
+			}
 		}
 		b.WriteString("\n")
 		return
 	}
-	b.WriteString(string(e.msg.Role) + ": " + partsText(e.msg.Parts) + "\n")
+	b.WriteString(string(e.msg.Role))
+	b.WriteString(": ")
+	b.WriteString(e.clean)
+	b.WriteString("\n")
 }
 
 // partsText is a message's text with every image, and every base64, hex or
 // binary payload inside the text, replaced by a bounded placeholder: stored
 // media never reaches a summary request.
 func partsText(ps []model.Part) string {
+	if len(ps) == 1 && ps[0].Image == nil {
+		return stripPayloads(ps[0].Text)
+	}
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(stripPayloads(p.Text))

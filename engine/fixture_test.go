@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +86,8 @@ type recorder struct {
 
 func (r *recorder) Generate(ctx context.Context, req model.Request) (model.Response, error) {
 	if !r.noKeep {
+		// A model keeps no part of its request: a copy.
+		req.Messages = slices.Clone(req.Messages)
 		r.mu.Lock()
 		r.reqs = append(r.reqs, req)
 		r.mu.Unlock()

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -11,12 +11,23 @@ const notesShownEvents = 12
 
 // TaskNotes are the working notes of one task: the goal, the current phase
 // and a timeline with a brief event after each tool result. They are reset at
-// task start and snapshotted into Accumulated context when they change.
+// task start and snapshotted into Accumulated context when they change: the
+// first snapshot of a task in full, each later one only what changed since
+// the one before (Accumulated context keeps them all, so the model reads the
+// notes as they grew without every request repeating the whole timeline).
 type TaskNotes struct {
 	Goal     string      `json:"goal"`
 	Phase    string      `json:"phase"`
 	Timeline []NoteEvent `json:"timeline"`
 	version  int
+	shown    notesShown
+}
+
+// notesShown is what the last snapshot of the task stated.
+type notesShown struct {
+	ok           bool
+	goal, phase  string
+	timelineSize int
 }
 
 // NoteEvent is one timeline line.
@@ -46,6 +57,45 @@ func (n *TaskNotes) add(turn int, text string) {
 	n.version++
 }
 
+// snapshot renders the notes for Accumulated context, in full the first
+// time in a task, then only their changes since the last snapshot: the goal
+// and the phase when they changed, and the new timeline events.
+func (n *TaskNotes) snapshot() string {
+	prev := n.shown
+	n.shown = notesShown{ok: true, goal: n.Goal, phase: n.Phase, timelineSize: len(n.Timeline)}
+	if !prev.ok || prev.timelineSize > len(n.Timeline) {
+		return n.render()
+	}
+	var b strings.Builder
+	b.WriteString("Task Notes update:")
+	if n.Goal != prev.goal {
+		b.WriteString("\nGoal: " + n.Goal)
+	}
+	if n.Phase != prev.phase {
+		b.WriteString("\nPhase: " + n.Phase)
+	}
+	writeTimeline(&b, n.Timeline[prev.timelineSize:])
+	return b.String()
+}
+
+// writeTimeline writes at most notesShownEvents events, the latest, one a
+// line, and how many it left out.
+func writeTimeline(b *strings.Builder, ev []NoteEvent) {
+	var num [20]byte
+	if len(ev) > notesShownEvents {
+		b.WriteString("\n(")
+		b.Write(strconv.AppendInt(num[:0], int64(len(ev)-notesShownEvents), 10))
+		b.WriteString(" earlier events)")
+		ev = ev[len(ev)-notesShownEvents:]
+	}
+	for _, e := range ev {
+		b.WriteString("\n- turn ")
+		b.Write(strconv.AppendInt(num[:0], int64(e.Turn), 10))
+		b.WriteString(": ")
+		b.WriteString(e.Text)
+	}
+}
+
 func (n *TaskNotes) render() string {
 	var b strings.Builder
 	b.WriteString("Task Notes\nGoal: ")
@@ -53,17 +103,10 @@ func (n *TaskNotes) render() string {
 	b.WriteString("\nPhase: ")
 	b.WriteString(n.Phase)
 	b.WriteString("\nTimeline:")
-	ev := n.Timeline
-	if len(ev) > notesShownEvents {
-		fmt.Fprintf(&b, "\n(%d earlier events)", len(ev)-notesShownEvents)
-		ev = ev[len(ev)-notesShownEvents:]
-	}
-	if len(ev) == 0 {
+	if len(n.Timeline) == 0 {
 		b.WriteString(" (empty)")
 	}
-	for _, e := range ev {
-		fmt.Fprintf(&b, "\n- turn %d: %s", e.Turn, e.Text)
-	}
+	writeTimeline(&b, n.Timeline)
 	return b.String()
 }
 

@@ -30,8 +30,60 @@ const (
 )
 
 // stripPayloads replaces encoded and binary payloads in s by bounded
-// placeholders naming their kind and size.
+// placeholders naming their kind and size. Text that cannot hold one (most
+// text) is returned as it is after one pass over its bytes.
 func stripPayloads(s string) string {
+	if !mayHoldPayload(s) {
+		return s
+	}
+	return replacePayloads(s)
+}
+
+// payloadRun is the shortest run of base64 characters (hex digits among
+// them) that a payload pattern matches: hexRun's 128; base64Run needs 200.
+const payloadRun = 128
+
+// mayHoldPayload reports whether s may hold what replacePayloads replaces:
+// a binary rune, "data:", a run of payloadRun characters of the base64
+// alphabet, or the eight backslashes of an escaped binary run. Without any
+// of these no pattern can match.
+func mayHoldPayload[T ~string | ~[]byte](s T) bool {
+	run, slashes := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+			if isBinary(r) {
+				return true
+			}
+			run = 0
+			i += size
+			continue
+		}
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-':
+			if run++; run >= payloadRun {
+				return true
+			}
+			i++
+			continue
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
+			return true
+		case c == '\\':
+			if slashes++; slashes >= 8 {
+				return true
+			}
+		case c == ':' && i >= 4 && s[i-4] == 'd' && s[i-3] == 'a' && s[i-2] == 't' && s[i-1] == 'a':
+			return true
+		}
+		run = 0
+		i++
+	}
+	return false
+}
+
+// replacePayloads is stripPayloads without the quick check.
+func replacePayloads(s string) string {
 	// Raw bytes first: their escapes (\ufffd) then read as text, so a second
 	// pass finds nothing new.
 	s = stripBinary(s)

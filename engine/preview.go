@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
@@ -16,6 +17,9 @@ import (
 type Preview struct {
 	Request model.Request `json:"request"`
 	Tokens  TokenCounts   `json:"tokens"`
+	// RefreshedMessages is how many messages at the end of Request are
+	// Refreshed context: its text, then its camera images (0 to 2).
+	RefreshedMessages int `json:"refreshed_messages"`
 	// Events are what the stages before decide emitted (the observation).
 	Events []Event `json:"events,omitempty"`
 }
@@ -34,8 +38,11 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	}
 	defer h.busy.Store(false)
 	acc, accTokens, taskN, groupN := append([]entry(nil), h.store.acc...), h.store.accTokens, h.taskN, h.groupN
+	briefOK, obsOK := h.store.shownBrief.ok, h.store.shownObs.ok
 	defer func() {
-		h.store.acc, h.store.accTokens, h.taskN, h.groupN = acc, accTokens, taskN, groupN
+		h.store.setAccumulated(acc, accTokens)
+		h.taskN, h.groupN = taskN, groupN
+		h.store.shownBrief.ok, h.store.shownObs.ok = briefOK, obsOK
 		h.hostMu.Lock()
 		h.task = nil
 		h.hostMu.Unlock()
@@ -66,6 +73,10 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	h.syncResident(t)
 	// Redacted as the model would receive it (see recordedModel).
 	p.Request = redact.Value(h.redactor, h.store.request())
+	// The request's messages are the session's, reused by its next
+	// request: the preview keeps a copy.
+	p.Request.Messages = slices.Clone(p.Request.Messages)
 	p.Tokens = h.store.counts()
+	p.RefreshedMessages = h.store.refreshedMessages()
 	return p, nil
 }

@@ -101,15 +101,16 @@ func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) E
 // Model is the acting model.
 func (tn *Turn) Model() model.Model { return tn.h.model }
 
-// TakeNotesSnapshot returns the rendered Task Notes when they changed since
-// the last snapshot, and marks them snapshotted.
+// TakeNotesSnapshot returns the Task Notes snapshot when they changed since
+// the last one, and marks them snapshotted: the first snapshot of a task
+// renders them in full, later ones only what changed since the one before.
 func (tn *Turn) TakeNotesSnapshot() (string, bool) {
 	t := tn.t
 	if t.notes.version == t.snapshotted {
 		return "", false
 	}
 	t.snapshotted = t.notes.version
-	return t.notes.render(), true
+	return t.notes.snapshot(), true
 }
 
 // Note adds a line to the Task Notes timeline at this turn.

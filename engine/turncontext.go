@@ -9,7 +9,8 @@ import (
 
 // The three context lifetimes, as stages change them.
 
-// AppendNotes appends a Task Notes snapshot to Accumulated context.
+// AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text) to
+// Accumulated context.
 func (tn *Turn) AppendNotes(text string) {
 	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
 }
@@ -22,8 +23,11 @@ func (tn *Turn) AppendResponse(msg model.Message, reasoning string) {
 		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
-// SetObservation replaces the Refreshed observation. A nil obs records
-// text as the reason the observation is unavailable.
+// SetObservation replaces the Refreshed observation. text is a header line
+// and then one line a fact ("key: value"; a line starting with a space
+// continues the one before): a request states the lines that changed since
+// the model last saw them (see refreshed.go). A nil obs records text as the
+// reason the observation is unavailable.
 func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.t.observation = obs
 	var images []schema.Image
@@ -33,21 +37,27 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.h.store.setObservation(text, images)
 }
 
-// SetBrief replaces the Refreshed Scene Graph Brief.
+// SetBrief replaces the Refreshed Scene Graph Brief: like an observation's
+// text, a header line and one line a fact.
 func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 
 // SyncResident re-renders Resident context when load_skill added a body.
 func (tn *Turn) SyncResident() { tn.h.syncResident(tn.t) }
 
-// Request renders the decide request: Resident, Accumulated, Refreshed.
+// Request renders the decide request: Resident, Accumulated, Refreshed. Its
+// messages are the session's and valid until the next Request: whoever
+// keeps them copies them (see model.Model).
 func (tn *Turn) Request() model.Request { return tn.h.store.request() }
 
 // Counts are the estimated tokens of each lifetime.
 func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
 
-// ConsumeImages replaces every image just sent by a placeholder: images
-// live for the one model call that consumes them.
-func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number) }
+// ConsumeImages runs after the decide call, sent or failed: every image
+// just sent is consumed (images live for the one model call that consumes
+// them; a tool image leaves a placeholder) and the Refreshed text just sent
+// joins Accumulated context where it was sent, so the next request states
+// only what changed.
+func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
 
 // ObserveUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
@@ -81,11 +91,9 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	h.store.acc = out
-	h.store.accTokens = 0
-	for i := range out {
-		h.store.accTokens += out[i].tokens
-	}
+	// The latest snapshot reads in full: the compaction stage runs after
+	// task_notes, so the task's notes are that snapshot's.
+	h.store.replaceAccumulated(out, tn.t.notes.render())
 	info.TokensAfter = h.store.total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }

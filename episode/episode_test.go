@@ -205,7 +205,8 @@ func TestMergeRefusesBadShards(t *testing.T) {
 // The JSON a shard is read from is strict: unknown or missing fields,
 // trailing data and values of the wrong type are refused, naming the file.
 func TestParseEvalResultIsStrict(t *testing.T) {
-	good := shard(t, episode.Outcome{Seed: 3, Success: true, Reason: engine.DoneFinal, Turns: 2})
+	good := shard(t, episode.Outcome{Seed: 3, Success: true, Reason: engine.DoneFinal, Turns: 2,
+		EstimatedUsage: model.Usage{InputTokens: 900, OutputTokens: 40}})
 	b, err := json.Marshal(good)
 	if err != nil {
 		t.Fatal(err)
@@ -215,15 +216,17 @@ func TestParseEvalResultIsStrict(t *testing.T) {
 	}
 	text := string(b)
 	for name, bad := range map[string]string{
-		"unknown field":  strings.Replace(text, `"spec":`, `"extra":1,"spec":`, 1),
-		"missing seed":   strings.Replace(text, `"seed":3,`, ``, 1),
-		"missing turns":  strings.Replace(text, `"turns":2,`, ``, 1),
-		"negative seed":  strings.Replace(text, `"seed":3`, `"seed":-3`, 1),
-		"fractional":     strings.Replace(text, `"turns":2`, `"turns":2.5`, 1),
-		"string turns":   strings.Replace(text, `"turns":2`, `"turns":"2"`, 1),
-		"trailing data":  text + `{"spec":"again"}`,
-		"missing digest": strings.Replace(text, `"spec_digest":"`+digest+`",`, ``, 1),
-		"not an object":  `[]`,
+		"unknown field":              strings.Replace(text, `"spec":`, `"extra":1,"spec":`, 1),
+		"missing seed":               strings.Replace(text, `"seed":3,`, ``, 1),
+		"missing turns":              strings.Replace(text, `"turns":2,`, ``, 1),
+		"negative seed":              strings.Replace(text, `"seed":3`, `"seed":-3`, 1),
+		"fractional":                 strings.Replace(text, `"turns":2`, `"turns":2.5`, 1),
+		"string turns":               strings.Replace(text, `"turns":2`, `"turns":"2"`, 1),
+		"trailing data":              text + `{"spec":"again"}`,
+		"missing digest":             strings.Replace(text, `"spec_digest":"`+digest+`",`, ``, 1),
+		"not an object":              `[]`,
+		"negative estimate":          strings.Replace(text, `"estimated_usage":{"input_tokens":900`, `"estimated_usage":{"input_tokens":-900`, 1),
+		"summary estimate disagrees": strings.Replace(text, `"estimated_tokens":{"input_tokens":900`, `"estimated_tokens":{"input_tokens":901`, 1),
 	} {
 		if bad == text {
 			t.Fatalf("%s: the test's replacement did not apply to %s", name, text)

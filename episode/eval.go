@@ -2,6 +2,7 @@ package episode
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"strconv"
 	"sync"
 	"text/tabwriter"
 
@@ -30,6 +32,12 @@ type Outcome struct {
 	FailureKind string      `json:"failure_kind,omitempty"`
 	Turns       int         `json:"turns"`
 	Usage       model.Usage `json:"usage"`
+	// EstimatedUsage is the harness's estimate of the acting model's tokens
+	// for the responses that reported no usage (a scripted, replayed or
+	// human model, or a provider that leaves usage out): each request's
+	// estimated size as it was sent, and each response's at four
+	// characters a token. It is not a count: the table marks it with "~".
+	EstimatedUsage model.Usage `json:"estimated_usage,omitzero"`
 	// Verdicts counts the evaluator's verdicts by status.
 	Verdicts map[string]int `json:"verdicts,omitempty"`
 	Error    string         `json:"error,omitempty"`
@@ -41,9 +49,11 @@ type Summary struct {
 	Successes   int     `json:"successes"`
 	SuccessRate float64 `json:"success_rate"`
 	MeanTurns   float64 `json:"mean_turns"`
-	// Tokens adds up the acting model's usage over every episode.
-	Tokens         model.Usage    `json:"tokens"`
-	FailuresByKind map[string]int `json:"failures_by_kind,omitempty"`
+	// Tokens adds up the acting model's usage over every episode;
+	// EstimatedTokens its estimated usage where none was reported.
+	Tokens          model.Usage    `json:"tokens"`
+	EstimatedTokens model.Usage    `json:"estimated_tokens,omitzero"`
+	FailuresByKind  map[string]int `json:"failures_by_kind,omitempty"`
 }
 
 // EvalResult is an evaluation (or one shard of it): thea eval --format json
@@ -160,10 +170,16 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	last := map[string]schema.VerdictStatus{}
 	var tools []string
 	var rep *engine.Report
+	requestTokens := 0 // the estimate of the latest decide request
 	for ev := range h.RunStream(ctx, instruction) {
 		switch {
 		case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
 			return o, lockRefusedError(seed, ev.Result.Reason)
+		case ev.Kind == engine.EventContext && ev.Tokens != nil:
+			requestTokens = ev.Tokens.Total
+		case ev.Kind == engine.EventModel && ev.Usage == nil:
+			o.EstimatedUsage.InputTokens += requestTokens
+			o.EstimatedUsage.OutputTokens += responseTokens(ev)
 		case ev.Kind == engine.EventEvaluation && ev.Verdict != nil:
 			if o.Verdicts == nil {
 				o.Verdicts = map[string]int{}
@@ -213,6 +229,19 @@ func lockRefusedError(seed uint64, reason string) error {
 		seed, ErrBodyLockRefused, strings.TrimSuffix(reason, "."))
 }
 
+// responseTokens estimates a response's size as the harness estimates
+// text: four characters a token, its text and its call (name and
+// arguments).
+func responseTokens(ev engine.Event) int {
+	n := len(ev.Text) + len(ev.Tool)
+	if len(ev.Args) > 0 {
+		if b, err := json.Marshal(ev.Args); err == nil {
+			n += len(b)
+		}
+	}
+	return (n + 3) / 4
+}
+
 // Summarize sorts the episodes by seed and computes the summary from them.
 func (r *EvalResult) Summarize() {
 	sort.Slice(r.Episodes, func(i, j int) bool { return r.Episodes[i].Seed < r.Episodes[j].Seed })
@@ -223,6 +252,8 @@ func (r *EvalResult) Summarize() {
 		s.Tokens.InputTokens += o.Usage.InputTokens
 		s.Tokens.CachedInputTokens += o.Usage.CachedInputTokens
 		s.Tokens.OutputTokens += o.Usage.OutputTokens
+		s.EstimatedTokens.InputTokens += o.EstimatedUsage.InputTokens
+		s.EstimatedTokens.OutputTokens += o.EstimatedUsage.OutputTokens
 		if o.Success {
 			s.Successes++
 			continue
@@ -268,6 +299,18 @@ func Merge(parts ...*EvalResult) (*EvalResult, error) {
 	return m, nil
 }
 
+// tokens shows a reported count, the estimate marked "~" where none was
+// reported, or both.
+func tokens(reported, estimated int) string {
+	switch {
+	case estimated == 0:
+		return strconv.Itoa(reported)
+	case reported == 0:
+		return "~" + strconv.Itoa(estimated)
+	}
+	return strconv.Itoa(reported) + " + ~" + strconv.Itoa(estimated)
+}
+
 // WriteTable prints the result for a person: one line per episode, then
 // the summary and the failures by kind.
 func (r *EvalResult) WriteTable(w io.Writer) error {
@@ -278,16 +321,24 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		if !o.Success {
 			res = "FAIL"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%s\n", o.Seed, res, o.Turns, o.Usage.InputTokens, o.Usage.OutputTokens, trace.Escape(o.FailureKind))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", o.Seed, res, o.Turns,
+			tokens(o.Usage.InputTokens, o.EstimatedUsage.InputTokens), tokens(o.Usage.OutputTokens, o.EstimatedUsage.OutputTokens),
+			trace.Escape(o.FailureKind))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	s := r.Summary
-	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %d input + %d output tokens\n",
-		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns, s.Tokens.InputTokens, s.Tokens.OutputTokens)
+	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
+		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns,
+		tokens(s.Tokens.InputTokens, s.EstimatedTokens.InputTokens), tokens(s.Tokens.OutputTokens, s.EstimatedTokens.OutputTokens))
 	if err != nil {
 		return fmt.Errorf("eval table: %w", err)
+	}
+	if s.EstimatedTokens != (model.Usage{}) {
+		if _, err := fmt.Fprintln(w, "  (~: the harness's estimate, four characters a token, where the model reported no usage)"); err != nil {
+			return fmt.Errorf("eval table: %w", err)
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
 		if _, err := fmt.Fprintf(w, "  %-28s %d\n", trace.Escape(k), s.FailuresByKind[k]); err != nil {

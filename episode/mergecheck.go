@@ -119,6 +119,9 @@ func (o Outcome) validate() error {
 	if err := usageValid("usage", o.Usage); err != nil {
 		return err
 	}
+	if err := usageValid("estimated_usage", o.EstimatedUsage); err != nil {
+		return err
+	}
 	for _, k := range slices.Sorted(maps.Keys(o.Verdicts)) {
 		if !schema.VerdictStatus(k).Valid() {
 			return fmt.Errorf("verdicts: %q is not a verdict status (success, failure, process)", k)
@@ -179,6 +182,7 @@ func (s Summary) agrees(want Summary) error {
 		{"success_rate", s.SuccessRate, want.SuccessRate},
 		{"mean_turns", s.MeanTurns, want.MeanTurns},
 		{"tokens", s.Tokens, want.Tokens},
+		{"estimated_tokens", s.EstimatedTokens, want.EstimatedTokens},
 	} {
 		if f.got != f.want {
 			return fmt.Errorf("summary.%s is %v, its episodes give %v", f.name, f.got, f.want)

@@ -3,6 +3,7 @@ package stages
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
@@ -10,8 +11,9 @@ import (
 )
 
 // FuzzDecodeObservation feeds arbitrary observation values (a back-end's
-// JSON) with and without images to the observation decoder: never a panic; a
-// decoded observation keeps every image's data. Seeds:
+// JSON) with and without images to the observation decoder and its text
+// rendering: never a panic; a decoded observation keeps every image's data;
+// the text has one line per field, each starting with its name. Seeds:
 // testdata/fuzz/FuzzDecodeObservation.
 func FuzzDecodeObservation(f *testing.F) {
 	f.Add([]byte(`{"summary":"kitchen","images":[{"camera":"head","mime":"image/png"}]}`), uint8(1))
@@ -24,11 +26,26 @@ func FuzzDecodeObservation(f *testing.F) {
 		for i := range int(images % 4) {
 			env.Images = append(env.Images, schema.Image{MIME: "image/png", Data: []byte{byte(i)}})
 		}
-		obs, raw, err := decodeObservation(env)
+		text := observationText(value, false)
+		fields := 0
+		for _, line := range strings.Split(text, "\n") {
+			if line != "" && line[0] != ' ' {
+				fields++
+			}
+		}
+		for k := range value {
+			if k = fieldName(k); !strings.HasPrefix(text, k+": ") && !strings.Contains(text, "\n"+k+": ") {
+				t.Fatalf("field %q has no line in\n%s", k, text)
+			}
+		}
+		if len(value) > 0 && fields < len(value) {
+			t.Fatalf("%d fields on %d lines:\n%s", len(value), fields, text)
+		}
+		obs, err := decodeObservation(env)
 		if err != nil {
 			return
 		}
-		if obs == nil || raw == nil {
+		if obs == nil {
 			t.Fatal("no observation and no error")
 		}
 		if len(obs.Images) != len(env.Images) {

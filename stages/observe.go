@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
@@ -36,12 +39,21 @@ func (Observe) Run(ctx context.Context, t *engine.Turn) error {
 		unavailable(t, tool, env.Reason)
 		return nil
 	}
-	obs, text, err := decodeObservation(env)
+	obs, err := decodeObservation(env)
 	if err != nil {
 		unavailable(t, tool, err.Error())
 		return nil
 	}
-	t.SetObservation(fmt.Sprintf("Observation (turn %d, from %s):\n%s", t.Number, tool, text), obs)
+	// The Brief, when this turn renders one, states the robot's pose and
+	// what it holds: the observation's text need not say them again.
+	robotInBrief := spec.SceneGraph.Enabled && slices.Contains(spec.Loop.Stages, SceneBrief{}.Name())
+	var b strings.Builder
+	b.Grow(512)
+	b.WriteString("Observation (turn ")
+	b.WriteString(strconv.Itoa(t.Number))
+	b.WriteString(", from " + tool + "):\n")
+	writeObservation(&b, env.Value, robotInBrief)
+	t.SetObservation(b.String(), obs)
 	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs, clock, tool) })
 	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
 	return nil
@@ -53,19 +65,18 @@ func unavailable(t *engine.Turn, tool, why string) {
 }
 
 // decodeObservation reads an envelope's value as the documented Observation
-// and returns it with its JSON text (one encode, one decode); images come
-// from the envelope's image content.
-func decodeObservation(env engine.Envelope) (*schema.Observation, []byte, error) {
+// (one encode, one decode); images come from the envelope's image content.
+func decodeObservation(env engine.Envelope) (*schema.Observation, error) {
 	b, err := json.Marshal(env.Value)
 	if err != nil {
-		return nil, nil, fmt.Errorf("observation value: %w", err)
+		return nil, fmt.Errorf("observation value: %w", err)
 	}
 	var obs schema.Observation
 	if err := json.Unmarshal(b, &obs); err != nil {
-		return nil, nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
+		return nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
 	}
 	obs.Images = matchImages(obs.Images, env.Images)
-	return &obs, b, nil
+	return &obs, nil
 }
 
 // matchImages pairs the image metadata of the observation JSON with the

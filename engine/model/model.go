@@ -145,6 +145,11 @@ type Response struct {
 }
 
 // Model is the small interface every provider adapter implements.
+//
+// A request is the caller's: its slices (the messages above all, which the
+// session reuses for its next request instead of copying them each turn)
+// are valid until Generate returns. A model that keeps any part of a
+// request past that copies it; none changes it.
 type Model interface {
 	Generate(ctx context.Context, req Request) (Response, error)
 }

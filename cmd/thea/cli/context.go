@@ -91,18 +91,15 @@ func RenderPreview(p engine.Preview) string {
 		writeMessage(&b, msgs[0])
 		msgs = msgs[1:]
 	}
-	var refreshed *model.Message
-	if n := len(msgs); n > 0 && msgs[n-1].Role == model.RoleUser && p.Tokens.Refreshed > 0 {
-		refreshed = &msgs[n-1]
-		msgs = msgs[:n-1]
-	}
+	refreshed := msgs[len(msgs)-min(p.RefreshedMessages, len(msgs)):]
+	msgs = msgs[:len(msgs)-len(refreshed)]
 	fmt.Fprintf(&b, "\n═══ Accumulated (~%d tokens, %d messages)\n", p.Tokens.Accumulated, len(msgs))
 	for _, m := range msgs {
 		writeMessage(&b, m)
 	}
 	fmt.Fprintf(&b, "\n═══ Refreshed (~%d tokens)\n", p.Tokens.Refreshed)
-	if refreshed != nil {
-		writeMessage(&b, *refreshed)
+	for _, m := range refreshed {
+		writeMessage(&b, m)
 	}
 	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
 	for _, t := range p.Request.Tools {

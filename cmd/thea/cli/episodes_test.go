@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -216,6 +217,21 @@ func TestEvalShardsMergeToTheWhole(t *testing.T) {
 	}
 	if r.Summary.Episodes != 8 || r.Summary.Successes == 0 || r.Summary.Successes == 8 {
 		t.Errorf("want a mixed outcome over 8 flaky seeds: %+v", r.Summary)
+	}
+	// The scripted model reports no usage: the table shows the harness's
+	// estimate, marked as one, and the JSON keeps it apart from usage.
+	if !strings.Contains(out, "(~: the harness's estimate") || !regexp.MustCompile(`\n1 +\S+ +10 +~[1-9][0-9]{4} +~[1-9][0-9]* `).MatchString(out) {
+		t.Errorf("the table shows no estimated tokens:\n%s", out)
+	}
+	est := 0
+	for _, o := range r.Episodes {
+		if o.Usage.InputTokens != 0 || o.EstimatedUsage.InputTokens < 10*2000 || o.EstimatedUsage.OutputTokens == 0 {
+			t.Errorf("seed %d: usage %+v, estimated %+v", o.Seed, o.Usage, o.EstimatedUsage)
+		}
+		est += o.EstimatedUsage.InputTokens
+	}
+	if r.Summary.EstimatedTokens.InputTokens != est {
+		t.Errorf("summary estimated tokens %+v, episodes give %d", r.Summary.EstimatedTokens, est)
 	}
 	if code, _, errs := thea(t, "eval", "merge", shards[0], shards[0]); code != 1 || !strings.Contains(errs, "overlapping shards") {
 		t.Errorf("merging a shard twice: exit %d %s", code, errs)

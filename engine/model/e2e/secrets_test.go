@@ -167,7 +167,7 @@ func TestNoSecretLeavesOrPersists(t *testing.T) {
 	// experience, and the instruction: each redacted, not dropped.
 	second := string(bodies[3])
 	for _, want := range []string{"The vault opens with pin [redacted], card [redacted], token [redacted], key [redacted]",
-		"open_vault reports pin [redacted]", "check the vault, token [redacted]", `\"pin\":[redacted]`} {
+		"open_vault reports pin [redacted]", "check the vault, token [redacted]", `state: card [redacted], pin [redacted]`} {
 		if !strings.Contains(second, want) {
 			t.Errorf("the second session's first request lacks %q", want)
 		}
