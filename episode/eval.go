@@ -10,8 +10,8 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 	"text/tabwriter"
 
