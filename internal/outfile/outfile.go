@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/thea-harness/thea/internal/readfile"
 )
 
 // ErrNotRegular is wrapped by the error for an output path that exists and
@@ -31,7 +33,7 @@ func CheckDir(dir string) error {
 	case err != nil:
 		return fmt.Errorf("output folder %s: %w", dir, err)
 	case !fi.IsDir():
-		return fmt.Errorf("output folder %s: it is %s, not a folder: refusing to write there", dir, kind(fi.Mode()))
+		return fmt.Errorf("output folder %s: it is %s, not a folder: refusing to write there", dir, readfile.ModeName(fi.Mode()))
 	}
 	return nil
 }
@@ -50,7 +52,7 @@ func target(path string) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("output %s: %w", path, err)
 	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("output %s: %w (it is %s): refusing to write to it; name a new file or a regular one", path, ErrNotRegular, kind(fi.Mode()))
+		return "", fmt.Errorf("output %s: %w (it is %s): refusing to write to it; name a new file or a regular one", path, ErrNotRegular, readfile.ModeName(fi.Mode()))
 	}
 	li, err := os.Lstat(path)
 	if err != nil {
@@ -99,23 +101,4 @@ func Write(path string, b []byte, perm fs.FileMode) error {
 		return errors.Join(fmt.Errorf("writing %s: %w", path, err), os.Remove(tmp))
 	}
 	return nil
-}
-
-// kind names a file type for a person.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsRegular():
-		return "a regular file"
-	}
-	return "a " + m.Type().String() + " file"
 }

@@ -101,7 +101,7 @@ func check(f *os.File, name string, lim limits, whole bool) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w (%s)", name, ErrNotRegular, modeName(fi.Mode()))
+		return fmt.Errorf("%s: %w (%s)", name, ErrNotRegular, ModeName(fi.Mode()))
 	}
 	if whole && fi.Size() > lim.max {
 		return tooLarge(name, fi.Size(), lim)
@@ -126,7 +126,9 @@ func article(s string) string {
 	return "a " + s
 }
 
-func modeName(m os.FileMode) string {
+// ModeName names a file's type for a person ("a FIFO", "a directory"), for
+// the errors of every reader and writer of Thea's files.
+func ModeName(m os.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -135,13 +137,13 @@ func modeName(m os.FileMode) string {
 	case m&os.ModeCharDevice != 0:
 		return "a character device"
 	case m&os.ModeDevice != 0:
-		return "a device"
+		return "a block device"
 	case m&os.ModeSocket != 0:
 		return "a socket"
 	case m.IsRegular():
 		return "a regular file"
 	}
-	return m.Type().String()
+	return "a " + m.Type().String() + " file"
 }
 
 // Human writes a byte count as the README does: "4 MiB", "32 KiB".
@@ -166,7 +168,7 @@ func OpenRoot(dir string) (*os.Root, error) {
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {
 			if fi, serr := os.Stat(dir); serr == nil {
-				return nil, fmt.Errorf("%s: not a folder (%s): %w", dir, modeName(fi.Mode()), syscall.ENOTDIR)
+				return nil, fmt.Errorf("%s: not a folder (%s): %w", dir, ModeName(fi.Mode()), syscall.ENOTDIR)
 			}
 		}
 		return nil, err
