@@ -69,11 +69,11 @@ func TestLinksResolve(t *testing.T) {
 	all := pages(t)
 	anchors := map[string]map[string]bool{}
 	for p, text := range all {
-		anchors[p] = Anchors(text)
+		anchors[p] = anchorsOf(text)
 	}
 	for p, text := range all {
-		for _, l := range Links(text) {
-			if External(l.Target) {
+		for _, l := range linksOf(text) {
+			if external(l.Target) {
 				continue
 			}
 			if msg := resolve(p, l.Target, anchors); msg != "" {
@@ -122,8 +122,8 @@ func makeHasDocsTarget() bool {
 func TestFrontPageReachesEveryPage(t *testing.T) {
 	all := pages(t)
 	linked := map[string]bool{}
-	for _, l := range Links(all["README.md"]) {
-		if file, _, _ := strings.Cut(l.Target, "#"); file != "" && !External(l.Target) {
+	for _, l := range linksOf(all["README.md"]) {
+		if file, _, _ := strings.Cut(l.Target, "#"); file != "" && !external(l.Target) {
 			linked[filepath.ToSlash(filepath.Clean(file))] = true
 		}
 	}
@@ -146,7 +146,7 @@ func TestFormatPagesShowAnExample(t *testing.T) {
 			continue
 		}
 		n++
-		if Fences(text) == 0 {
+		if fences(text) == 0 {
 			t.Errorf("%s: a format page without a fenced example", p)
 		}
 	}

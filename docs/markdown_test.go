@@ -13,15 +13,15 @@ func TestSlugFollowsGitHub(t *testing.T) {
 		"`toolsets.<name>.stop` and `stop_grace`":                            "toolsetsnamestop-and-stop_grace",
 		"Summaries (what returns to the model)":                              "summaries-what-returns-to-the-model",
 	} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestAnchorsSkipCodeAndNumberRepeats(t *testing.T) {
 	text := "# Title\n\n```sh\n# not a heading\n```\n\n## Seeds\n\n## Seeds\n"
-	a := Anchors(text)
+	a := anchorsOf(text)
 	for _, want := range []string{"title", "seeds", "seeds-1"} {
 		if !a[want] {
 			t.Errorf("anchor %q missing from %v", want, a)
@@ -35,7 +35,7 @@ func TestAnchorsSkipCodeAndNumberRepeats(t *testing.T) {
 func TestLinksSkipCode(t *testing.T) {
 	text := "see [a](a.md#x) and `[b](b.md)`\n```\n[c](c.md)\n```\n![img](i.png)\n"
 	var got []string
-	for _, l := range Links(text) {
+	for _, l := range linksOf(text) {
 		got = append(got, l.Target)
 	}
 	if want := []string{"a.md#x", "i.png"}; !slices.Equal(got, want) {

@@ -10,8 +10,8 @@ import (
 // The little markdown reading the manual's checks need: headings and their
 // GitHub anchors, links, and fenced blocks, all outside fenced code.
 
-// Link is one [text](target) or ![alt](target) of a page, at its line.
-type Link struct {
+// link is one [text](target) or ![alt](target) of a page, at its line.
+type link struct {
 	Line   int
 	Target string
 }
@@ -45,10 +45,10 @@ func lines(text string, fn func(n int, line string)) {
 	}
 }
 
-// Anchors lists the anchors GitHub gives a page's headings: the heading's
+// anchorsOf lists the anchors GitHub gives a page's headings: the heading's
 // text lowercased, punctuation dropped, spaces turned to hyphens; a repeated
 // anchor gets -1, -2, ….
-func Anchors(text string) map[string]bool {
+func anchorsOf(text string) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]int{}
 	lines(text, func(_ int, l string) {
@@ -56,7 +56,7 @@ func Anchors(text string) map[string]bool {
 		if m == nil {
 			return
 		}
-		a := Slug(m[1])
+		a := slug(m[1])
 		if n := seen[a]; n > 0 {
 			out[a+"-"+strconv.Itoa(n)] = true
 		} else {
@@ -67,8 +67,8 @@ func Anchors(text string) map[string]bool {
 	return out
 }
 
-// Slug is GitHub's anchor of a heading's text.
-func Slug(heading string) string {
+// slug is GitHub's anchor of a heading's text.
+func slug(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(heading) {
 		switch {
@@ -81,20 +81,20 @@ func Slug(heading string) string {
 	return b.String()
 }
 
-// Links lists a page's links outside fenced blocks and code spans.
-func Links(text string) []Link {
-	var out []Link
+// linksOf lists a page's links outside fenced blocks and code spans.
+func linksOf(text string) []link {
+	var out []link
 	lines(text, func(n int, l string) {
 		l = codeSpanRE.ReplaceAllString(l, "")
 		for _, m := range linkRE.FindAllStringSubmatch(l, -1) {
-			out = append(out, Link{Line: n, Target: m[1]})
+			out = append(out, link{Line: n, Target: m[1]})
 		}
 	})
 	return out
 }
 
-// Fences counts a page's fenced code blocks.
-func Fences(text string) int {
+// fences counts a page's fenced code blocks.
+func fences(text string) int {
 	n, open := 0, ""
 	for _, l := range strings.Split(text, "\n") {
 		m := fenceOpenRE.FindStringSubmatch(l)
@@ -110,5 +110,5 @@ func Fences(text string) int {
 	return n
 }
 
-// External reports whether a link leaves the repository (https:, mailto:).
-func External(target string) bool { return schemeLinkRE.MatchString(target) }
+// external reports whether a link leaves the repository (https:, mailto:).
+func external(target string) bool { return schemeLinkRE.MatchString(target) }
