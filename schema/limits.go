@@ -11,7 +11,7 @@ import (
 // 100,000 entries 108 s), so a spec that is one long list could stall
 // `validate` and `run` for minutes. Real specs are far smaller. Lists that a
 // CUE comprehension generates are not seen here (CUE's own evaluation of
-// them is quadratic as well): a known limit, stated in the README.
+// them is quadratic as well): a known limit, stated in the manual (docs/security.md).
 const (
 	// MaxListItems bounds the elements of one list.
 	MaxListItems = 2000

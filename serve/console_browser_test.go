@@ -111,7 +111,7 @@ func TestConsoleRunsTheHouseholdTask(t *testing.T) {
 // and its choice as a button; then each confirmation with the call, its
 // arguments, the rule that asks and what the cameras saw. Block refuses the
 // first grasp (the model reads why), Allow lets the second through. The
-// README's screenshot is taken while the first confirmation waits.
+// The manual's screenshot (docs/images/console.png) is taken while the first confirmation waits.
 func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 	b := newBrowser(t)
 	f := startHousehold(t, func(spec string) string {
@@ -179,7 +179,7 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 
 // screenshot saves the page as a PNG in the test's temp dir and, with
 // -update-console-png, as docs/images/console.png in at most 256 colours
-// (a small file for the README).
+// (a small file for the manual).
 func screenshot(t *testing.T, b *browser) {
 	t.Helper()
 	shot, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())

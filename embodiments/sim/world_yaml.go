@@ -1,7 +1,7 @@
 package sim
 
 // The world file's YAML shape, decoded strictly (unknown fields are errors)
-// and then compiled into a World by validate. See README.md for an example.
+// and then compiled into a World by validate. The format, with an example: docs/formats/world-file.md.
 
 type worldFile struct {
 	Name               string             `yaml:"name"`

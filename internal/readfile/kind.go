@@ -3,8 +3,8 @@ package readfile
 import "fmt"
 
 // Kind is a kind of file Thea reads. Each kind has a limit on one file and,
-// for the line-by-line kinds, on one line; the README's "Limits on what Thea
-// reads" lists them.
+// for the line-by-line kinds, on one line; the manual's "Limits on what Thea
+// reads" (docs/security.md) lists them.
 type Kind uint8
 
 // The kinds of file Thea reads.

@@ -146,7 +146,7 @@ func ModeName(m os.FileMode) string {
 	return "a " + m.Type().String() + " file"
 }
 
-// Human writes a byte count as the README does: "4 MiB", "32 KiB".
+// Human writes a byte count as the manual does: "4 MiB", "32 KiB".
 func Human(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)

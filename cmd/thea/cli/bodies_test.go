@@ -155,7 +155,7 @@ func TestTabletopArmLightCurtain(t *testing.T) {
 	}
 }
 
-// The minimal back-end of README's "Writing a back-end", through the real
+// The minimal back-end of the manual's "Writing a back-end" (docs/writing-a-back-end.md), through the real
 // mcp toolset: validate --live calls its observation and clearance tools,
 // and a task moves the cart, clamped by its declared sectors and judged by
 // its verifier.

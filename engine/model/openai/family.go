@@ -24,7 +24,7 @@ const (
 // family is one row of the table.
 type family struct {
 	name string
-	// about names the models, for the README and diagnostics.
+	// about names the models, for the manual (docs/models.md) and diagnostics.
 	about string
 	match func(id string) bool
 	// tokenLimitField is the field max_tokens travels in; empty: the
