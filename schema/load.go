@@ -174,6 +174,7 @@ func (l *loader) load(paths []string) *Spec {
 		return nil
 	}
 	spec.Rules = rules
+	spec.argPos = l.argPositions(&spec)
 	return &spec
 }
 
