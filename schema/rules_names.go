@@ -127,6 +127,12 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		}
 		switch parent.Kind() {
 		case reflect.Map:
+			// An observation's clearance reading has the embodiment's
+			// sectors: a literal other name reads nothing.
+			if _, ok := b.sectors[prop.Value]; parent == reflect.TypeFor[Clearance]() && !ok && !b.open {
+				return nil, fmt.Sprintf("%s has no sector %q%s; the embodiment's sectors are %s", describe(n.Node, parent),
+					prop.Value, suggest(prop.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
+			}
 			return parent.Elem(), ""
 		case reflect.Struct:
 		default:
