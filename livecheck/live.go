@@ -105,7 +105,13 @@ func (c *checker) warnf(path, format string, a ...any) {
 }
 
 func (c *checker) errorf(path, format string, a ...any) {
-	c.diags = append(c.diags, schema.Diagnostic{Pos: c.spec.Pos(path), Path: path, Message: path + ": " + fmt.Sprintf(format, a...)})
+	c.errorfAt(c.spec.Pos(path), path, format, a...)
+}
+
+// errorfAt reports a problem of path at a position inside its value (an
+// argument an expression reads).
+func (c *checker) errorfAt(at schema.Pos, path, format string, a ...any) {
+	c.diags = append(c.diags, schema.Diagnostic{Pos: at, Path: path, Message: path + ": " + fmt.Sprintf(format, a...)})
 }
 
 // add registers a toolset's live tools, narrowed by its tools list, and
@@ -224,7 +230,7 @@ func (c *checker) checkArgs(index schema.ToolIndex) {
 		if checkable && !found {
 			slices.Sort(known)
 			known = slices.Compact(known)
-			c.errorf(r.Path, "reads args.%s, but no tool it applies to (%s) has an argument %q%s (their arguments: %s)",
+			c.errorfAt(r.At, r.Path, "reads args.%s, but no tool it applies to (%s) has an argument %q%s (their arguments: %s)",
 				r.Arg, strings.Join(targets, ", "), r.Arg, schema.Suggest(r.Arg, known), strings.Join(known, ", "))
 		}
 	}

@@ -135,8 +135,11 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	}
 	if got != tc.Expect.Verdict {
 		detail := ""
-		if res.Reason != "" {
-			detail = fmt.Sprintf(" (hook %q: %s)", res.Hook, res.Reason)
+		switch prefix := fmt.Sprintf("hook %q", res.Hook); {
+		case strings.HasPrefix(res.Reason, prefix):
+			detail = " (" + res.Reason + ")" // the reason names its hook already
+		case res.Reason != "":
+			detail = fmt.Sprintf(" (%s: %s)", prefix, res.Reason)
 		}
 		fails = append(fails, fmt.Sprintf("expected %s, got %s%s", tc.Expect.Verdict, got, detail))
 	}

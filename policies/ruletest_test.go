@@ -142,3 +142,17 @@ func TestHouseholdExampleRules(t *testing.T) {
 		t.Errorf("diagnostics: %v", diags)
 	}
 }
+
+// A failed rule test quotes the deciding hook's reason; a reason that names
+// its hook already (a clamp that could not run) does not name it twice.
+func TestRunRuleTestsReasonNamesTheHookOnce(t *testing.T) {
+	s := ruleTestSpec(schema.RuleTest{Name: "no distance",
+		Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front"}},
+		Clearance: schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
+		Expect:    schema.TestExpect{Verdict: "allow"}})
+	diags := RunRuleTests(t.Context(), s)
+	want := `rule test "no distance": expected allow, got block (hook "translation": argument "distance_m" is missing, cannot clamp it)`
+	if len(diags) != 1 || diags[0].Message != want {
+		t.Fatalf("diagnostics %v, want one: %s", diags, want)
+	}
+}

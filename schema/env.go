@@ -28,11 +28,13 @@ type ToolInfo struct {
 // as sectors["<sector>"]), whether any sector is admissible (above
 // limits.min_clearance_m), and toward(x) for the distance toward a sector
 // named by an argument (a sector's name or alias; anything else reads 0).
+// They take any value: an argument the call left out (nil) or gave as a
+// number reads 0, the safe side, not a run-time type error.
 type ClearanceEnv struct {
-	Sectors       map[string]float64   `expr:"sectors"`
-	AnyAdmissible bool                 `expr:"any_admissible"`
-	Toward        func(string) float64 `expr:"toward"`
-	Admissible    func(string) bool    `expr:"admissible"`
+	Sectors       map[string]float64 `expr:"sectors"`
+	AnyAdmissible bool               `expr:"any_admissible"`
+	Toward        func(any) float64  `expr:"toward"`
+	Admissible    func(any) bool     `expr:"admissible"`
 }
 
 // ResultEnv is a finished call's envelope as post-hook rules see it.
@@ -58,13 +60,14 @@ type CheckEnv struct {
 // sectors and limits.
 func NewClearanceEnv(c Clearance, sectors []Sector, l Limits) ClearanceEnv {
 	names := SectorNames(sectors)
-	toward := func(d string) float64 {
-		if n, ok := names[d]; ok {
+	toward := func(d any) float64 {
+		s, _ := d.(string)
+		if n, ok := names[s]; ok {
 			return c[n]
 		}
 		return 0
 	}
-	adm := func(d string) bool { return toward(d) > l.MinClearanceM }
+	adm := func(d any) bool { return toward(d) > l.MinClearanceM }
 	any := false
 	for _, s := range sectors {
 		any = any || adm(s.Name)

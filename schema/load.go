@@ -174,6 +174,7 @@ func (l *loader) load(paths []string) *Spec {
 		return nil
 	}
 	spec.Rules = rules
+	spec.argPos = l.argPositions(&spec)
 	return &spec
 }
 
@@ -351,39 +352,6 @@ func profilesFile(pkg string, profiles map[string]string) (*ast.File, error) {
 		return nil, fmt.Errorf("parsing: %w", err)
 	}
 	return f, nil
-}
-
-// sortDiagnostics orders diagnostics by file, line, column and message, and
-// drops exact duplicates.
-func sortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		return a.Message < b.Message
-	})
-}
-
-// dedupe drops repeated diagnostics, keeping the first of each.
-func dedupe(ds []Diagnostic) []Diagnostic {
-	seen := map[string]bool{}
-	out := ds[:0]
-	for _, d := range ds {
-		k := d.String()
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, d)
-	}
-	return out
 }
 
 // jsonFields lists the json names of a struct's fields.

@@ -18,6 +18,9 @@ type ArgRead struct {
 	// Line and Col are where args.X stands inside the expression (1-based;
 	// 0 for a field naming the argument, a clamp's arg or a rewrite key).
 	Line, Col int
+	// At is where the read stands in the spec file: the argument's name
+	// inside the expression, or the field naming it.
+	At Pos
 	// Tool is the one tool the read applies to (a contract's check or
 	// verify args); empty for a hook, which applies to what its when selects.
 	Tool string
@@ -31,7 +34,11 @@ func (s *Spec) ArgReads() []ArgRead {
 	add := func(path, src, tool string, hook int) {
 		for _, a := range argsIn(src) {
 			line, col := offsetPos(src, a.at)
-			out = append(out, ArgRead{Path: path, Arg: a.name, Line: line, Col: col, Tool: tool, PreHook: hook})
+			at, ok := s.argPos[argPosKey(path, line, col)]
+			if !ok {
+				at = s.Pos(path)
+			}
+			out = append(out, ArgRead{Path: path, Arg: a.name, Line: line, Col: col, At: at, Tool: tool, PreHook: hook})
 		}
 	}
 	for i, h := range s.Hooks.Pre {
@@ -39,11 +46,11 @@ func (s *Spec) ArgReads() []ArgRead {
 		add(p+".when", h.When, "", i)
 		add(p+".rule", h.Rule, "", i)
 		for _, k := range sortedKeys(h.Rewrite) {
-			out = append(out, ArgRead{Path: p + ".rewrite." + k, Arg: k, PreHook: i})
+			out = append(out, ArgRead{Path: p + ".rewrite." + k, Arg: k, At: s.Pos(p + ".rewrite." + k), PreHook: i})
 			add(p+".rewrite."+k, h.Rewrite[k], "", i)
 		}
 		if h.Clamp != nil {
-			out = append(out, ArgRead{Path: p + ".clamp.arg", Arg: h.Clamp.Arg, PreHook: i})
+			out = append(out, ArgRead{Path: p + ".clamp.arg", Arg: h.Clamp.Arg, At: s.Pos(p + ".clamp.arg"), PreHook: i})
 			add(p+".clamp.min", h.Clamp.Min, "", i)
 			add(p+".clamp.max", h.Clamp.Max, "", i)
 		}
@@ -61,6 +68,23 @@ func (s *Spec) ArgReads() []ArgRead {
 			add(p+".of", e.Of, name, -1)
 			add(p+".to", e.To, name, -1)
 			add(p+".kind", e.Kind, name, -1)
+		}
+	}
+	return out
+}
+
+// argPosKey names one argument read inside the expression at path.
+func argPosKey(path string, line, col int) string { return fmt.Sprintf("%s@%d:%d", path, line, col) }
+
+// argPositions finds, once at load, where each argument an expression reads
+// stands in the spec file, so a later check (validate --live, against the
+// running back-end's input schemas) reports it at the expression, as the
+// static check does.
+func (l *loader) argPositions(s *Spec) map[string]Pos {
+	out := map[string]Pos{}
+	for _, r := range s.ArgReads() {
+		if r.Line > 0 {
+			out[argPosKey(r.Path, r.Line, r.Col)] = l.exprPos(RuleError{Path: r.Path, Line: r.Line, Col: r.Col})
 		}
 	}
 	return out

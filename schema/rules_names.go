@@ -73,6 +73,9 @@ func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) 
 				}
 				if lit, ok := b.sectorLiteral(n.Callee, fn, n.Arguments[0]); ok {
 					first.msg, first.at = b.unknownSector(fmt.Sprintf("clearance.%s(%q)", fn, lit.Value), lit), lit.Location().From
+				} else if chain(n.Callee) == "clearance."+fn && notText(n.Arguments[0]) {
+					first.msg, first.at = fmt.Sprintf("clearance.%s takes a sector's name (text), not a number, a bool or nil; its sectors are %s",
+						fn, strings.Join(b.sectorList(), ", ")), n.Arguments[0].Location().From
 				}
 			}
 		}
@@ -93,6 +96,15 @@ func (b bodyNames) sectorLiteral(on ast.Node, fn string, arg ast.Node) (*ast.Str
 	}
 	_, known := b.sectors[lit.Value]
 	return lit, !known
+}
+
+// notText reports a literal that can never name a sector.
+func notText(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.NilNode:
+		return true
+	}
+	return false
 }
 
 func (b bodyNames) unknownSector(what string, lit *ast.StringNode) string {
@@ -127,6 +139,12 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		}
 		switch parent.Kind() {
 		case reflect.Map:
+			// An observation's clearance reading has the embodiment's
+			// sectors: a literal other name reads nothing.
+			if _, ok := b.sectors[prop.Value]; parent == reflect.TypeFor[Clearance]() && !ok && !b.open {
+				return nil, fmt.Sprintf("%s has no sector %q%s; the embodiment's sectors are %s", describe(n.Node, parent),
+					prop.Value, suggest(prop.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
+			}
 			return parent.Elem(), ""
 		case reflect.Struct:
 		default:

@@ -38,6 +38,9 @@ type Spec struct {
 
 	// pos maps spec paths to where the user wrote them; see Spec.Pos.
 	pos posMap
+	// argPos: where each argument an expression reads stands in the file
+	// (argPosKey); see ArgRead.At.
+	argPos map[string]Pos
 }
 
 // Model selects a model provider and its settings. Secrets never live in the

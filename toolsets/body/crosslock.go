@@ -106,10 +106,12 @@ func (x *crossLock) acquire(ctx context.Context) error {
 // just have ended.
 func (x *crossLock) owner() string {
 	b, err := readfile.Read(context.Background(), x.path+".owner", readfile.LockOwner)
-	if err != nil {
-		return "unknown pid"
+	// An empty note is one being written: the other process took the lock
+	// a moment ago.
+	if note := strings.TrimSpace(string(b)); err == nil && note != "" {
+		return note
 	}
-	return strings.TrimSpace(string(b))
+	return "unknown pid"
 }
 
 func (x *crossLock) release() error {

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,12 @@ func TestValidateLiveEffectArgs(t *testing.T) {
 		t.Fatalf("static validate: exit %d, want 0 (an mcp tool's arguments are known live only)\n%s%s", code, out, errs)
 	}
 	code, out, _ := thea(t, "validate", "--live", spec)
-	want := `tools.open_drawer.effects[0].of: reads args.nme, but no tool it applies to (open_drawer) has an argument "nme" (did you mean "name"?)`
+	// At the argument's name inside the expression, as the static check of
+	// a builtin tool reports it, not at the field.
+	line := strings.Count(src[:strings.Index(src, "of: args.nme")], "\n") + 1
+	lineStart := strings.LastIndex(src[:strings.Index(src, "of: args.nme")], "\n") + 1
+	col := strings.Index(src[lineStart:], "nme") + 1
+	want := fmt.Sprintf(`spec.yaml:%d:%d: tools.open_drawer.effects[0].of: reads args.nme, but no tool it applies to (open_drawer) has an argument "nme" (did you mean "name"?)`, line, col)
 	if code != 1 || !strings.Contains(out, want) {
 		t.Fatalf("validate --live: exit %d, want 1 with %q:\n%s", code, want, out)
 	}
