@@ -44,6 +44,20 @@ type transport struct {
 	// stopRecord is how the record names the stop path of a mode: its
 	// via and tool (engine.StopCall) and its name in sentences.
 	stopRecord func(mode string) (via, tool, name string)
+	// stopFailed is what the record's outcome of a failed stop path of
+	// mode says.
+	stopFailed func(mode string) string
+	// stopped reports whether a motion's reply says the stop path ended it.
+	stopped func(engine.Envelope) bool
+	// killSays is how a timed-out motion's reason names the kill path of a
+	// toolset with no working stop.
+	killSays string
+	// observeFaults are the observe modes (faultserver.ObserveFile) of this
+	// transport's fault server and what the failed observation of each
+	// says; rawMode's raw text must be in its failure event exactly once.
+	observeFaults map[string][]string
+	rawMode       string
+	rawText       string
 	// linger makes ts's fault server outlive its closed connection, like a
 	// driver stuck in a blocking call.
 	linger func(ts *schema.Toolset)
@@ -59,7 +73,7 @@ type transport struct {
 }
 
 // transports is the suite's table: a transport adds one row.
-func transports() []transport { return []transport{mcpTransport()} }
+func transports() []transport { return []transport{mcpTransport(), rosbridgeTransport()} }
 
 // eachTransport runs test once per transport, as a subtest.
 func eachTransport(t *testing.T, test func(t *testing.T, tr transport)) {
