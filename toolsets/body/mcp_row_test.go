@@ -60,7 +60,7 @@ func mcpTransport() transport {
 		},
 		rawMode: "bad",
 		rawText: "ERROR: camera offline, no data",
-		linger: func(ts *schema.Toolset) { ts.Config.(toolsets.MCPConfig).Env[lingerEnv] = "1" },
+		linger:  func(ts *schema.Toolset) { ts.Config.(toolsets.MCPConfig).Env[lingerEnv] = "1" },
 		serve: func() (int, bool) {
 			if os.Getenv(faultEnv) != "1" {
 				return 0, false

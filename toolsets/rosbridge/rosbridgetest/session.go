@@ -26,7 +26,7 @@ type session struct {
 	freezeOnce sync.Once
 	// ignoreCancel: the fault contract ignores this socket's cancels.
 	ignoreCancel bool
-	subs      map[string]*sessionSub // by topic with a leading slash
+	subs         map[string]*sessionSub // by topic with a leading slash
 }
 
 type sessionSub struct {
