@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
@@ -106,6 +107,29 @@ type ToolsetKind struct {
 	// (StartToolset): a kind implements only its transport. Close on the
 	// toolset releases what it owns.
 	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
+	// Fake, when set, is a fake back-end of this kind for offline demos
+	// and examples, served by `thea sim <kind>`.
+	Fake *Fake
+}
+
+// Fake is a kind's fake back-end as a program: Main runs it with its
+// command-line arguments and the process's streams and returns its exit
+// status.
+type Fake struct {
+	// Short says what it serves, for help.
+	Short string
+	Main  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// ToolsetKinds lists the catalog's toolset kinds, sorted by name.
+func (c *Catalog) ToolsetKinds() []ToolsetKind {
+	var out []ToolsetKind
+	for _, name := range c.schema.Names(schema.KindToolset) {
+		if k, ok := c.comps[schema.KindToolset][name].(ToolsetKind); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Describe implements Component.
