@@ -110,6 +110,19 @@ type ToolsetKind struct {
 	// Fake, when set, is a fake back-end of this kind for offline demos
 	// and examples, served by `thea sim <kind>`.
 	Fake *Fake
+	// LiveCheck, when set, checks an instance against its running
+	// back-end beyond its tool list (thea validate --live): a topic the
+	// graph lacks, a wrong type. Each problem is at a path inside the
+	// toolset's section ("rosbridge.observation.pose.topic"); ctx bounds it.
+	LiveCheck func(ctx context.Context, cfg ToolsetConfig) []LiveProblem
+}
+
+// LiveProblem is one finding of a kind's LiveCheck.
+type LiveProblem struct {
+	// Path is inside the toolset's section.
+	Path    string
+	Message string
+	Warning bool
 }
 
 // Fake is a kind's fake back-end as a program: Main runs it with its

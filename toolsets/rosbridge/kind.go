@@ -25,6 +25,8 @@ func Kind(deps body.Deps) engine.ToolsetKind {
 		CUE:      sectionCUE,
 		Validate: validate,
 		Provides: provides,
+		// thea validate --live: the graph through rosapi.
+		LiveCheck: liveCheck,
 		// The fake TurtleBot with Nav2 of the ROS example and make
 		// demo-ros: thea sim rosbridge [-addr HOST:PORT] [-nav-speed M/S] [fault flags].
 		Fake: &engine.Fake{Short: "a fake TurtleBot with Nav2 behind rosbridge (WebSocket); prints its ws:// URL", Main: rosbridgetest.Main},
