@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"testing"
 	"time"
 
 	"github.com/thea-harness/thea/engine"
@@ -172,6 +174,10 @@ func rosFaultSupervisor(dir string) int {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close() // each server binds it again
+	if err := notePid(dir, os.Getpid()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
 	fmt.Println("ws://" + addr)
 	self, err := os.Executable()
 	if err != nil {
@@ -187,8 +193,13 @@ func rosFaultSupervisor(dir string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
+		_ = notePid(dir, cmd.Process.Pid)
 		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
+		go func() {
+			_ = cmd.Wait()
+			_ = os.Remove(filepath.Join(dir, pidsDir, strconv.Itoa(cmd.Process.Pid)))
+			close(exited)
+		}()
 	wait:
 		for {
 			select {
@@ -233,4 +244,53 @@ func rosFaultChild(addr, dir string) int {
 		_ = ln.Close()
 	}
 	return rosbridgetest.Main(context.Background(), []string{"-addr", addr, "-fault-dir", dir, "-tick", "10ms"}, os.Stdin, io.Discard, os.Stderr)
+}
+
+// pidsDir, in a fault directory, names the supervisors and servers alive
+// there, so the test can end them before its directory is removed.
+const pidsDir = ".rosfault-pids"
+
+func notePid(dir string, pid int) error {
+	if err := os.MkdirAll(filepath.Join(dir, pidsDir), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, pidsDir, strconv.Itoa(pid)), nil, 0o644)
+}
+
+// reapFaultServers ends, when the test ends and before dir is removed,
+// every supervisor and server noted in dir (only processes of this test
+// binary: a pid reused by another program is left alone), and waits for
+// each to be gone, so none writes into dir while it is removed.
+func reapFaultServers(t testing.TB, dir string) {
+	t.Cleanup(func() {
+		self, err := os.Executable()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		// Again until none is left: a supervisor may start a server
+		// between the listing and its own end.
+		for {
+			var live []int
+			entries, _ := os.ReadDir(filepath.Join(dir, pidsDir))
+			for _, e := range entries {
+				pid, err := strconv.Atoi(e.Name())
+				if err != nil || gone(pid) {
+					continue
+				}
+				if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil && exe == self {
+					live = append(live, pid)
+				}
+			}
+			if len(live) == 0 {
+				return
+			}
+			for _, pid := range live {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			for _, pid := range live {
+				testtime.Wait(t, fmt.Sprintf("fault server %d ending", pid), func() bool { return gone(pid) })
+			}
+		}
+	})
 }

@@ -68,6 +68,7 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	if err := os.Mkdir(faults, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	reapFaultServers(t, faults)
 	spec := filepath.Join(dir, "spec.yaml")
 	section, hidden := tr.yaml(self, faults, stop, stopTimeout)
 	var contracts strings.Builder

@@ -25,6 +25,13 @@ import (
 // guarantees: one motion at a time across timeouts, cancellations and
 // restarts, the stop path on the record, late replies, uncertainty until a
 // fresh observation, the cross-process body lock.
+//
+// Every test here runs on every row. What stays MCP-only lives beside the
+// MCP kind in package toolsets, because it is about stdio itself: garbage
+// lines and escape codes on a back-end's stdout, a stdout that closes, a
+// 20 MB result over the pipe. A row skips a test only for a fact of its
+// transport, said in the skip (the rosbridge kind starts no process, so
+// kill -9 of the harness has no back-end of its own to end).
 
 // transport is one row of the suite: a kind under the body layer and its
 // fault server.
@@ -173,7 +180,9 @@ func newFaultDir(t testing.TB) (self, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return self, t.TempDir()
+	dir = t.TempDir()
+	reapFaultServers(t, dir)
+	return self, dir
 }
 
 func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {

@@ -91,7 +91,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 // stdio MCP, the way a spec's mcp toolset starts it.
 func (a *App) newSimCmd() *cobra.Command {
 	sim := &cobra.Command{Use: "sim", Short: "The bundled household simulator",
-		Long: "The bundled household simulator (thea sim serve). thea sim <kind> [args] serves the fake back-end a toolset kind offers for offline demos (thea sim rosbridge: a fake TurtleBot with Nav2).",
+		Long: "The bundled household simulator (thea sim serve). thea sim <kind> [args] serves the fake back-end a toolset kind offers for offline demos (an unknown name lists the kinds that have one).",
 		// Anything but serve is a toolset kind's fake, with its own flags.
 		DisableFlagParsing: true,
 		RunE:               a.runFake,
