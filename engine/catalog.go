@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
@@ -106,6 +107,42 @@ type ToolsetKind struct {
 	// (StartToolset): a kind implements only its transport. Close on the
 	// toolset releases what it owns.
 	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
+	// Fake, when set, is a fake back-end of this kind for offline demos
+	// and examples, served by `thea sim <kind>`.
+	Fake *Fake
+	// LiveCheck, when set, checks an instance against its running
+	// back-end beyond its tool list (thea validate --live): a topic the
+	// graph lacks, a wrong type. Each problem is at a path inside the
+	// toolset's section ("rosbridge.observation.pose.topic"); ctx bounds it.
+	LiveCheck func(ctx context.Context, cfg ToolsetConfig) []LiveProblem
+}
+
+// LiveProblem is one finding of a kind's LiveCheck.
+type LiveProblem struct {
+	// Path is inside the toolset's section.
+	Path    string
+	Message string
+	Warning bool
+}
+
+// Fake is a kind's fake back-end as a program: Main runs it with its
+// command-line arguments and the process's streams and returns its exit
+// status.
+type Fake struct {
+	// Short says what it serves, for help.
+	Short string
+	Main  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// ToolsetKinds lists the catalog's toolset kinds, sorted by name.
+func (c *Catalog) ToolsetKinds() []ToolsetKind {
+	var out []ToolsetKind
+	for _, name := range c.schema.Names(schema.KindToolset) {
+		if k, ok := c.comps[schema.KindToolset][name].(ToolsetKind); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Describe implements Component.

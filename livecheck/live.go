@@ -50,6 +50,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 			continue
 		}
 		c.add(name, tools, provided)
+		c.kindCheck(ctx, cat, name, opts.Timeout)
 		for _, tool := range slices.Sorted(maps.Keys(unavailable)) {
 			c.warnf("toolsets."+name, "the back-end's tool %q is left out: %s", tool, unavailable[tool])
 		}
@@ -89,6 +90,29 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string
 		return nil, nil, closeFn, fmt.Errorf("listing its tools: %w", err)
 	}
 	return tools, set.Unavailable(), closeFn, nil
+}
+
+// kindCheck runs the toolset kind's own live check, if it has one.
+func (c *checker) kindCheck(ctx context.Context, cat *engine.Catalog, name string, timeout time.Duration) {
+	cfg := c.spec.Toolsets[name]
+	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
+	if err != nil || kind.LiveCheck == nil {
+		return
+	}
+	kctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for _, p := range kind.LiveCheck(kctx, engine.ToolsetConfig{Name: name, Section: cfg, Dir: c.spec.Dir,
+		Observation: c.spec.Observation.Tool, Body: c.spec.Embodiment}) {
+		path := "toolsets." + name
+		if p.Path != "" {
+			path += "." + p.Path
+		}
+		if p.Warning {
+			c.warnf(path, "%s", p.Message)
+		} else {
+			c.errorf(path, "%s", p.Message)
+		}
+	}
 }
 
 type checker struct {

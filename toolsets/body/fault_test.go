@@ -47,6 +47,12 @@ func TestFaultExitAtStart(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
+		// A back-end that keeps exiting fails a start only at start_timeout
+		// when the kind waits for it (rosbridge dials until then): short,
+		// but room for the restart that recovers.
+		cfg := spec.Toolsets["base"]
+		cfg.StartTimeout = schema.Duration(testtime.Scale(500 * time.Millisecond))
+		spec.Toolsets["base"] = cfg
 		setStart(t, dir, "exit")
 		_, err := start(t.Context(), tr, spec, "base", body.Deps{})
 		if err == nil || tr.lastWords && !strings.Contains(err.Error(), "exiting at start as asked") {

@@ -49,7 +49,18 @@ func mcpTransport() transport {
 			st := mcpStop(mode, 0)
 			return engine.StopViaTool, st.Tool, "stop tool " + st.Tool
 		},
-		linger: func(ts *schema.Toolset) { ts.Config.(toolsets.MCPConfig).Env[lingerEnv] = "1" },
+		stopFailed: func(mode string) string { return "the stop tool " + mcpStop(mode, 0).Tool + " failed" },
+		stopped:    func(env engine.Envelope) bool { return env.Value["stopped"] == true },
+		killSays:   "kills and restarts the base back-end",
+		observeFaults: map[string][]string{
+			"bad":   {"no usable observation", `"ERROR: camera offline, no data"`},
+			"array": {"no usable observation", "not a JSON object"},
+			"types": {"no usable observation", "does not decode as an observation"},
+			"empty": {"no usable observation", "none of the observation fields"},
+		},
+		rawMode: "bad",
+		rawText: "ERROR: camera offline, no data",
+		linger:  func(ts *schema.Toolset) { ts.Config.(toolsets.MCPConfig).Env[lingerEnv] = "1" },
 		serve: func() (int, bool) {
 			if os.Getenv(faultEnv) != "1" {
 				return 0, false

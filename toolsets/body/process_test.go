@@ -139,6 +139,7 @@ func helper(t *testing.T, tr transport, mode, dir, lockDir string) (*exec.Cmd, *
 func TestTwoProcessesOneBody(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		dir, lockDir := t.TempDir(), t.TempDir()
+		reapFaultServers(t, dir)
 		a, aerr := helper(t, tr, "drive", dir, lockDir)
 		b, berr := helper(t, tr, "drive", dir, lockDir)
 		if err := a.Wait(); err != nil {
@@ -190,6 +191,7 @@ func TestKill9EndsBackend(t *testing.T) {
 			t.Skip("the toolset does not start its back-end")
 		}
 		dir := t.TempDir()
+		reapFaultServers(t, dir)
 		h, herr := helper(t, tr, "hold", dir, t.TempDir())
 		pidFile := filepath.Join(dir, "backend.pid")
 		waitFile(t, pidFile)

@@ -28,7 +28,7 @@ func TestFaultTimeoutNeverOverlaps(t *testing.T) {
 		var evs events
 		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
 		for round := range 2 {
-			wantFailure(t, call(t, ts, "move_base", `{"ms":5000}`), "timed out", "the motion may still be running", "kills and restarts the base back-end")
+			wantFailure(t, call(t, ts, "move_base", `{"ms":5000}`), "timed out", "the motion may still be running", tr.killSays)
 			wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "a motion is still running", "move_base on the base back-end", "timed out")
 			waitMotionEnd(t, ts)
 			wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain", "base.observe")
@@ -67,7 +67,7 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 			t.Fatalf("stop tool calls = %d, want 1", n)
 		}
 		late, ok := evs.find(body.SafetyLateReply)
-		if !ok || late.Envelope.Value["stopped"] != true {
+		if !ok || !tr.stopped(late.Envelope) {
 			t.Fatalf("late reply = %+v (events %v)", late, evs.kinds())
 		}
 		if ev, _ := evs.find(body.SafetyStop); !ev.Envelope.Success || !strings.Contains(ev.Text, "move_base timed out") {
@@ -110,19 +110,18 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		var evs events
 		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
-		wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", "crashing mid-motion")
-		for mode, want := range map[string]string{
-			"bad":   `"ERROR: camera offline, no data"`,
-			"array": "not a JSON object",
-			"types": "does not decode as an observation",
-			"empty": "none of the observation fields",
-		} {
+		lastWords := ""
+		if tr.lastWords {
+			lastWords = "crashing mid-motion"
+		}
+		wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", lastWords)
+		for mode, want := range tr.observeFaults {
 			setObserve(t, dir, mode)
-			wantFailure(t, call(t, ts, "observe", `{}`), "no usable observation", want)
+			wantFailure(t, call(t, ts, "observe", `{}`), want...)
 			wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain", "crash crashed")
 		}
-		if n := evs.count(body.SafetyObservationFailed, "ERROR: camera offline, no data"); n != 1 {
-			t.Fatalf("the camera-offline observation reported %d times, want once with its raw text: %v", n, evs.kinds())
+		if n := evs.count(body.SafetyObservationFailed, tr.rawText); tr.rawMode != "" && n != 1 {
+			t.Fatalf("the %s observation reported %d times, want once with its raw text: %v", tr.rawMode, n, evs.kinds())
 		}
 
 		// A good observation while an abandoned motion still runs clears nothing.
@@ -207,7 +206,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 		}
 		// Either the stop ended the motion (it answers, stopped) or the back-end
 		// was killed under it.
-		if env := <-done; env.Success && env.Value["stopped"] != true || !env.Success && !strings.Contains(env.Reason, "closed") {
+		if env := <-done; !tr.stopped(env) && (env.Success || !strings.Contains(env.Reason, "closed")) {
 			t.Fatalf("move = %+v", env)
 		}
 		if n := logLines(t, dir, "stop"); n != 1 {

@@ -68,6 +68,7 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	if err := os.Mkdir(faults, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	reapFaultServers(t, faults)
 	spec := filepath.Join(dir, "spec.yaml")
 	section, hidden := tr.yaml(self, faults, stop, stopTimeout)
 	var contracts strings.Builder
@@ -201,7 +202,7 @@ func TestStopToolOnTheTaskRecord(t *testing.T) {
 			t.Errorf("stop text: %q", stop.Text)
 		}
 		late := safetyBeforeDone(t, evs, body.SafetyLateReply)
-		if late.Result == nil || late.Result.Value["stopped"] != true {
+		if late.Result == nil || !tr.stopped(*late.Result) {
 			t.Errorf("late reply: %+v", late)
 		}
 	})
@@ -214,11 +215,11 @@ func TestStopKillOnTheTaskRecord(t *testing.T) {
 		s := newStopSession(t, tr, "hang", "100ms", "100ms", "{physical: true}", "- tool_calls: [{name: move_base, arguments: {ms: 60000}}]\n- text: Stopped.\n")
 		evs := s.runInterrupted(t)
 		stop := safetyBeforeDone(t, evs, body.SafetyStop)
-		via, tool, name := tr.stopRecord("hang")
+		via, tool, _ := tr.stopRecord("hang")
 		if st := stop.Stop; st == nil || st.Via != via || st.Tool != tool || st.OK || st.DurationMS < 100 {
 			t.Fatalf("stop call: %+v", stop.Stop)
 		}
-		if stop.Result == nil || stop.Result.Success || !strings.Contains(stop.Result.Reason, "the "+name+" failed") {
+		if stop.Result == nil || stop.Result.Success || !strings.Contains(stop.Result.Reason, tr.stopFailed("hang")) {
 			t.Fatalf("stop outcome: %+v", stop.Result)
 		}
 		kill := safetyBeforeDone(t, evs, body.SafetyKilled)

@@ -25,6 +25,13 @@ import (
 // guarantees: one motion at a time across timeouts, cancellations and
 // restarts, the stop path on the record, late replies, uncertainty until a
 // fresh observation, the cross-process body lock.
+//
+// Every test here runs on every row. What stays MCP-only lives beside the
+// MCP kind in package toolsets, because it is about stdio itself: garbage
+// lines and escape codes on a back-end's stdout, a stdout that closes, a
+// 20 MB result over the pipe. A row skips a test only for a fact of its
+// transport, said in the skip (the rosbridge kind starts no process, so
+// kill -9 of the harness has no back-end of its own to end).
 
 // transport is one row of the suite: a kind under the body layer and its
 // fault server.
@@ -44,6 +51,20 @@ type transport struct {
 	// stopRecord is how the record names the stop path of a mode: its
 	// via and tool (engine.StopCall) and its name in sentences.
 	stopRecord func(mode string) (via, tool, name string)
+	// stopFailed is what the record's outcome of a failed stop path of
+	// mode says.
+	stopFailed func(mode string) string
+	// stopped reports whether a motion's reply says the stop path ended it.
+	stopped func(engine.Envelope) bool
+	// killSays is how a timed-out motion's reason names the kill path of a
+	// toolset with no working stop.
+	killSays string
+	// observeFaults are the observe modes (faultserver.ObserveFile) of this
+	// transport's fault server and what the failed observation of each
+	// says; rawMode's raw text must be in its failure event exactly once.
+	observeFaults map[string][]string
+	rawMode       string
+	rawText       string
 	// linger makes ts's fault server outlive its closed connection, like a
 	// driver stuck in a blocking call.
 	linger func(ts *schema.Toolset)
@@ -59,7 +80,7 @@ type transport struct {
 }
 
 // transports is the suite's table: a transport adds one row.
-func transports() []transport { return []transport{mcpTransport()} }
+func transports() []transport { return []transport{mcpTransport(), rosbridgeTransport()} }
 
 // eachTransport runs test once per transport, as a subtest.
 func eachTransport(t *testing.T, test func(t *testing.T, tr transport)) {
@@ -159,7 +180,9 @@ func newFaultDir(t testing.TB) (self, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return self, t.TempDir()
+	dir = t.TempDir()
+	reapFaultServers(t, dir)
+	return self, dir
 }
 
 func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {

@@ -27,15 +27,17 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 	if err != nil {
 		return engine.Failure(fmt.Sprintf("%s: building the goal failed: %v", tp.name, err)), nil
 	}
-	m := &motion{tool: tp.name}
+	m := &motion{tool: tp.name, sent: make(chan struct{})}
 	defer c.track(key, m)()
 	g, err := c.cl.SendGoal(ctx, wire.GoalRequest{Action: a.Name, ActionType: a.Type, Args: goal, Feedback: a.Feedback})
 	if err != nil {
+		close(m.sent)
 		return engine.Envelope{}, transportErr(err)
 	}
 	c.mu.Lock()
 	m.goal = g
 	c.mu.Unlock()
+	close(m.sent)
 	var lastEmit time.Time
 	fb := g.Feedback()
 	for {

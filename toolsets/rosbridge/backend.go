@@ -170,6 +170,22 @@ func (b *backend) reconnected(r wire.Reconnect) {
 	b.mu.Unlock()
 }
 
+// drop drops cl's socket for a kill. The toolset counts as down from now
+// (not from when the client notices), so the restart that follows waits
+// for the new socket instead of using the dropped one.
+func (b *backend) drop(cl *wire.Client) {
+	b.mu.Lock()
+	if b.client == cl && cl.Connected() {
+		select {
+		case <-b.up:
+			b.up = make(chan struct{})
+		default:
+		}
+	}
+	b.mu.Unlock()
+	cl.Drop()
+}
+
 // Close ends the client.
 func (b *backend) Close() error {
 	b.mu.Lock()

@@ -92,10 +92,19 @@ type PublishDecl struct {
 	Zero        string  `json:"zero,omitempty"`
 }
 
+// SubscribeDecl is how rosbridge sends a topic (config.cue's #Subscribe).
+type SubscribeDecl struct {
+	ThrottleRate string `json:"throttle_rate,omitempty"`
+	QueueLength  int    `json:"queue_length,omitempty"`
+	FragmentSize int    `json:"fragment_size,omitempty"`
+	Compression  string `json:"compression,omitempty"`
+}
+
 // TopicDecl is a topic and its type ("" for the default of its use).
 type TopicDecl struct {
 	Topic string `json:"topic"`
 	Type  string `json:"type,omitempty"`
+	SubscribeDecl
 }
 
 // StateDecl is one field of observation.state: Value is an expr over msg.
@@ -103,6 +112,7 @@ type StateDecl struct {
 	Topic string `json:"topic"`
 	Type  string `json:"type,omitempty"`
 	Value string `json:"value"`
+	SubscribeDecl
 }
 
 // ObservationDecl is the observation assembled from topics.
@@ -120,6 +130,7 @@ type ClearanceDecl struct {
 	Topic   string                `json:"topic"`
 	MaxAge  string                `json:"max_age"`
 	Sectors map[string]SectorDecl `json:"sectors,omitempty"`
+	SubscribeDecl
 }
 
 // SectorDecl is a sector's angles, degrees counter-clockwise from the front.

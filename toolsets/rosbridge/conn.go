@@ -29,6 +29,9 @@ type conn struct {
 type motion struct {
 	tool string
 	goal *wire.Goal // an action's; nil until sent
+	// sent, for an action, is closed once its goal was sent (goal set) or
+	// could not be; a stop that comes first waits for it.
+	sent chan struct{}
 	// stop ends a publish loop early; ended is closed once its zero was
 	// published (or tried).
 	stop     chan struct{}
@@ -124,14 +127,21 @@ func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 // ctx, for its result; a publish stops and sends its zero message.
 func (c *conn) Stop(ctx context.Context, key *body.Motion) (engine.Envelope, error) {
 	m := c.handle(key)
-	var g *wire.Goal
-	if m != nil {
-		c.mu.Lock()
-		g = m.goal
-		c.mu.Unlock()
-	}
 	if m == nil {
 		return engine.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
+	}
+	if m.sent != nil { // an action: its goal may be on its way
+		select {
+		case <-m.sent:
+		case <-ctx.Done():
+			return engine.Failure(fmt.Sprintf("the goal of %s was still being sent when the stop timeout ran out", m.tool)), nil
+		}
+	}
+	c.mu.Lock()
+	g := m.goal
+	c.mu.Unlock()
+	if m.sent != nil && g == nil {
+		return engine.Envelope{Success: true, Value: map[string]any{"note": "the goal of " + m.tool + " was never sent"}}, nil
 	}
 	if g == nil {
 		m.halt()
@@ -158,8 +168,12 @@ func (c *conn) Alive(ctx context.Context) error { return c.cl.Ping(ctx) }
 // Kill is rosbridge's kill: there is no process to end, so every motion
 // in flight is given up (its goal cancelled once more, a publish stopped),
 // a zero velocity is published on the declared cmd_vel topic, and an
-// event says so. The body layer has already made the body uncertain.
+// event says so; then the socket is dropped, so a wedged connection (one
+// that no longer answers, not even a ping) is replaced by a new one, on
+// which the goals given up are cancelled again. The body layer has
+// already made the body uncertain.
 func (c *conn) Kill() {
+	defer c.b.drop(c.cl)
 	c.mu.Lock()
 	moving := slices.Collect(maps.Values(c.moving))
 	c.mu.Unlock()

@@ -79,14 +79,15 @@ func compile(cfg Config) (*plan, error) {
 			p.state[k] = prog
 		}
 		for cam, t := range o.Cameras {
-			if t.Type != "" && t.Type != typeCompressedImage {
-				fail("observation.cameras."+cam+".type", "only %s is read (raw sensor_msgs/msg/Image is refused: republish it compressed with image_transport)", typeCompressedImage)
+			if t.Type != "" && t.Type != typeCompressedImage && t.Type != typeImage {
+				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, typeImage)
 			}
 		}
 		if o.Pose != nil && o.Pose.Type != "" && o.Pose.Type != typeOdometry {
 			fail("observation.pose.type", "the pose is read from %s", typeOdometry)
 		}
 	}
+	checkSubscribe(cfg, fail)
 	return p, errors.Join(errs...)
 }
 

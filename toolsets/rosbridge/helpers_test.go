@@ -153,9 +153,35 @@ func start(t testing.TB, url string, o opts) *robot {
 
 func startErr(t testing.TB, url string, o opts) (*robot, error) {
 	t.Helper()
+	return startWith(t, url, section(t, turtlebot), o)
+}
+
+// startSection starts a toolset of the rosbridge block rb.
+func startSection(t testing.TB, url string, rb map[string]any) *robot {
+	t.Helper()
+	r, err := startWith(t, url, rb, opts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// loadErr is the error of starting a toolset of rb: its section's
+// problems, found before any connection.
+func loadErr(t testing.TB, rb map[string]any) error {
+	t.Helper()
+	_, err := startWith(t, "ws://127.0.0.1:1", rb, opts{})
+	if err == nil {
+		t.Fatal("the toolset started")
+	}
+	return err
+}
+
+func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, error) {
+	t.Helper()
 	evs := &events{}
 	deps := body.Deps{OnSafety: evs.add}.WithDefaults()
-	sec := rosbridge.Section{URL: url, Rosbridge: section(t, turtlebot)}
+	sec := rosbridge.Section{URL: url, Rosbridge: rb}
 	ts := schema.Toolset{Kind: "rosbridge", Config: sec,
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),
 		Restart:   schema.Restart{MaxRestarts: 5, Backoff: schema.Duration(time.Millisecond)},

@@ -15,32 +15,6 @@ import (
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
-// subscriptions are the topics the observation and clearance read.
-func (p *plan) subscriptions() []wire.Subscription {
-	seen := map[string]string{}
-	if o := p.cfg.Observation; o != nil {
-		for _, t := range o.Cameras {
-			seen[t.Topic] = typeCompressedImage
-		}
-		if o.Pose != nil {
-			seen[o.Pose.Topic] = typeOdometry
-		}
-		for _, s := range o.State {
-			if _, ok := seen[s.Topic]; !ok || s.Type != "" {
-				seen[s.Topic] = s.Type
-			}
-		}
-	}
-	if c := p.cfg.Clearance; c != nil {
-		seen[c.Topic] = typeLaserScan
-	}
-	var out []wire.Subscription
-	for _, topic := range slices.Sorted(maps.Keys(seen)) {
-		out = append(out, wire.Subscription{Topic: topic, Type: seen[topic], QueueLength: 1})
-	}
-	return out
-}
-
 // advertised are the topics published to, with their types.
 func (p *plan) advertised() map[string]string {
 	out := map[string]string{}
@@ -114,7 +88,11 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 	}
 	var images []map[string]any
 	for _, cam := range slices.Sorted(maps.Keys(o.Cameras)) {
-		img, err := compressedImage(cam, msgs[o.Cameras[cam].Topic].Data, emb)
+		read := compressedImage
+		if o.Cameras[cam].Type == typeImage {
+			read = rawImage
+		}
+		img, err := read(cam, msgs[o.Cameras[cam].Topic].Data, emb)
 		if err != nil {
 			return env, fmt.Errorf("camera %s from %s: %w", cam, o.Cameras[cam].Topic, err)
 		}

@@ -28,6 +28,12 @@ func TestValidateAtSpecPositions(t *testing.T) {
 		{`cameras: front: topic:`, `cameras: rear: topic:`, `no camera "rear"`},
 		{`max_age: "1s"`, `max_age: "1s", sectors: up: {from_deg: 0, to_deg: 10}`, `no clearance sector "up"`},
 	})
+	checkDiagnostics(t, string(src), []edit{
+		{`max_age: "1s"`, `max_age: "1s", compression: "png"`, `compression "png" is refused`},
+	})
+	checkDiagnostics(t, string(src), []edit{
+		{`pose: topic: "/odom"`, `pose: {topic: "/odom", queue_length: 0}`, "queue_length"},
+	})
 }
 
 // edit replaces old by new in a spec and expects a diagnostic containing

@@ -90,7 +90,12 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 // newSimCmd: `thea sim serve` serves the bundled household simulator over
 // stdio MCP, the way a spec's mcp toolset starts it.
 func (a *App) newSimCmd() *cobra.Command {
-	sim := &cobra.Command{Use: "sim", Short: "The bundled household simulator"}
+	sim := &cobra.Command{Use: "sim", Short: "The bundled household simulator",
+		Long: "The bundled household simulator (thea sim serve). thea sim <kind> [args] serves the fake back-end a toolset kind offers for offline demos (an unknown name lists the kinds that have one).",
+		// Anything but serve is a toolset kind's fake, with its own flags.
+		DisableFlagParsing: true,
+		RunE:               a.runFake,
+	}
 	serve := &cobra.Command{
 		Use:   "serve [--world FILE] [--seed N]",
 		Short: "Serve the simulator as an MCP server over stdio",
@@ -102,6 +107,6 @@ func (a *App) newSimCmd() *cobra.Command {
 	}
 	serve.Flags().String("world", "", "world YAML file (default: examples/household/world.yaml found from the working directory up)")
 	serve.Flags().Uint64("seed", 1, "seed of every random outcome; the same seed replays the same run")
-	sim.AddCommand(serve, a.newSimRosbridgeCmd())
+	sim.AddCommand(serve)
 	return sim
 }

@@ -3,11 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/embodiments/sim"
-	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
 // serveSim serves the simulator on the App's streams until input closes.
@@ -15,21 +16,30 @@ func serveSim(ctx context.Context, a *App, world string, seed uint64) error {
 	return sim.Serve(ctx, sim.ServeOptions{WorldPath: world, Seed: seed, In: a.Stdin, Out: a.Stdout, ErrLog: a.Stderr})
 }
 
-// newSimRosbridgeCmd: `thea sim rosbridge` serves a fake TurtleBot with
-// Nav2 behind the rosbridge v2 protocol (package rosbridgetest), for the
-// ROS example and `make demo-ros`. It prints its ws:// URL and serves until
-// interrupted. Hidden: it is a test double, not a simulator of record.
-func (a *App) newSimRosbridgeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:                "rosbridge [-addr HOST:PORT] [-nav-speed M/S] [fault flags]",
-		Short:              "Serve a fake TurtleBot behind rosbridge (WebSocket)",
-		Hidden:             true,
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := rosbridgetest.Main(cmd.Context(), args, a.Stdin, a.Stdout, a.Stderr); code != 0 {
-				return fmt.Errorf("thea sim rosbridge: exit status %d", code)
+// runFake is `thea sim <kind> [args]`: the fake back-end a toolset kind
+// offers for offline demos (engine.ToolsetKind.Fake), e.g. the ROS
+// example's fake TurtleBot behind rosbridge. The kinds own their fakes, so
+// this command names none.
+func (a *App) runFake(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		return cmd.Help()
+	}
+	c, err := a.catalog(slog.New(slog.DiscardHandler), nil)
+	if err != nil {
+		return err
+	}
+	var have []string
+	for _, k := range c.ToolsetKinds() {
+		if k.Fake == nil {
+			continue
+		}
+		if k.Name == args[0] {
+			if code := k.Fake.Main(cmd.Context(), args[1:], a.Stdin, a.Stdout, a.Stderr); code != 0 {
+				return fmt.Errorf("thea sim %s: exit status %d", k.Name, code)
 			}
 			return nil
-		},
+		}
+		have = append(have, k.Name)
 	}
+	return fmt.Errorf("thea sim: unknown command %q (serve, or the fake of a toolset kind: %s)", args[0], strings.Join(have, ", "))
 }

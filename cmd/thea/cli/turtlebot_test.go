@@ -48,3 +48,17 @@ func TestTurtlebotEpisode(t *testing.T) {
 		t.Fatalf("fake state: docked %v, most motions at once %d", st.Docked, st.MaxMotions)
 	}
 }
+
+// thea sim <kind> runs the fake a toolset kind offers (rosbridge's, whose
+// own flag parsing answers here), and names the kinds that have one when
+// asked for another.
+func TestSimRunsAKindsFake(t *testing.T) {
+	code, _, stderr := run(t, "sim", "rosbridge", "-no-such-flag")
+	if code == 0 || !strings.Contains(stderr, "no-such-flag") || !strings.Contains(stderr, "thea sim rosbridge: exit status 2") {
+		t.Fatalf("sim rosbridge with a bad flag: code %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = run(t, "sim", "nosuch")
+	if code == 0 || !strings.Contains(stderr, `unknown command "nosuch"`) || !strings.Contains(stderr, "rosbridge") {
+		t.Fatalf("sim nosuch: code %d, stderr %q", code, stderr)
+	}
+}

@@ -15,5 +15,7 @@
 // error), observe (as ObserveFile says), pid, and a stop (cancel_motion here)
 // whose stopped motion answers {"stopped": true}; the files of DirEnv's
 // directory (ActiveDir, OverlapFile, LogFile with its start and stop lines,
-// StartFile's modes exit, hang and slow, GateFile).
+// StartFile's modes exit, hang and slow, GateFile). Such a server records
+// through Recorder, as this one does; the rosbridge row's is the fake
+// rosbridge's fault contract (rosbridgetest, faultcontract.go).
 package faultserver

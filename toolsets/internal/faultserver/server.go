@@ -2,16 +2,13 @@ package faultserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -35,8 +32,8 @@ type Server struct {
 	dir string
 	mcp *server.MCPServer
 	out io.Writer // stdout, shared with the server's replies
+	rec *Recorder
 	mu  sync.Mutex
-	seq int
 	// hanging counts the calls that will never answer.
 	hanging atomic.Int32
 	// stop is closed by cancel_motion to end the motions in progress.
@@ -46,7 +43,7 @@ type Server struct {
 // newServer builds the server recording into dir; out is its stdout, shared
 // by the replies and the garbage fault (see Main).
 func newServer(dir string, out io.Writer) *Server {
-	f := &Server{dir: dir, out: out, stop: make(chan struct{})}
+	f := &Server{dir: dir, out: out, rec: &Recorder{Dir: dir}, stop: make(chan struct{})}
 	s := server.NewMCPServer("thea-faultserver", "0.0.1")
 	f.mcp = s
 	s.AddTool(mcp.NewTool("move_base", mcp.WithDescription("a base motion that lasts ms milliseconds whatever the client does; fault: as probe's, and hang: until stopped"),
@@ -68,68 +65,9 @@ func newServer(dir string, out io.Writer) *Server {
 	return f
 }
 
-func (f *Server) logf(format string, args ...any) {
-	fh, err := os.OpenFile(filepath.Join(f.dir, LogFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "faultserver:", err)
-		return
-	}
-	defer fh.Close()
-	fmt.Fprintf(fh, format+"\n", args...)
-}
+func (f *Server) logf(format string, args ...any) { f.rec.Logf(format, args...) }
 
-// begin records a motion and any other motion still active (in any process
-// still alive); it returns the motion's file.
-func (f *Server) begin() string {
-	f.mu.Lock()
-	f.seq++
-	n := f.seq
-	f.mu.Unlock()
-	dir := filepath.Join(f.dir, ActiveDir)
-	_ = os.MkdirAll(dir, 0o755)
-	me := filepath.Join(dir, fmt.Sprintf("%d-%d", os.Getpid(), n))
-	if err := os.WriteFile(me, nil, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "faultserver:", err)
-	}
-	if others := Active(f.dir); len(others) > 1 {
-		fh, err := os.OpenFile(filepath.Join(f.dir, OverlapFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err == nil {
-			fmt.Fprintf(fh, "%s began while %s were active\n", filepath.Base(me), strings.Join(others, ","))
-			_ = fh.Close()
-		}
-	}
-	f.logf("start %s", filepath.Base(me))
-	return me
-}
-
-// Active lists the motions in progress in dir, ignoring those of dead
-// processes (a killed back-end's motion ended with it).
-func Active(dir string) []string {
-	entries, err := os.ReadDir(filepath.Join(dir, ActiveDir))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		pid, _, _ := strings.Cut(e.Name(), "-")
-		if p, err := strconv.Atoi(pid); err == nil && alive(p) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true // no /proc: trust kill
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(rest, "Z")
-}
+func (f *Server) begin() string { return f.rec.Begin() }
 
 // move keeps moving for ms whatever the client does (notifications/cancelled
 // included); only cancel_motion ends it early. Its fault argument: crash
@@ -162,8 +100,7 @@ func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallTool
 	case <-stop:
 		stopped = true
 	}
-	_ = os.Remove(me)
-	f.logf("end %s stopped=%v", filepath.Base(me), stopped)
+	f.rec.End(me, stopped)
 	if fault != FaultFreeze {
 		if res, done := f.common(ctx, fault, n); done {
 			return res, nil
@@ -172,27 +109,7 @@ func (f *Server) move(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallTool
 	return mcp.NewToolResultText(encode(map[string]any{"moved": true, "stopped": stopped})), nil
 }
 
-// gate returns a channel that fires once GateFile exists in the directory;
-// the client's context is ignored (the motion goes on, as move's does).
-func (f *Server) gate(stop <-chan struct{}) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	go func() {
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if _, err := os.Stat(filepath.Join(f.dir, GateFile)); err == nil {
-				ch <- time.Now()
-				return
-			}
-			select {
-			case <-tick.C:
-			case <-stop: // move's select sees the stop too
-				return
-			}
-		}
-	}()
-	return ch
-}
+func (f *Server) gate(stop <-chan struct{}) <-chan time.Time { return f.rec.Gate(stop) }
 
 func (f *Server) cancel(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	f.mu.Lock()

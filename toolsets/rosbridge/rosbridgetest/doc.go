@@ -7,6 +7,7 @@
 // their socket, errors logged on the server and never sent) and misbehaves
 // on request for safety tests: a socket dropped mid-goal, cancels ignored,
 // results never sent, garbage frames, fragments, motion that goes on after
-// a cancel. It runs in process (Start) or as a subprocess (Main, and
+// a cancel. With a fault directory it also serves the body layer's fault
+// suite contract (faultcontract.go). It runs in process (Start) or as a subprocess (Main, and
 // StartProcess with a test binary).
 package rosbridgetest

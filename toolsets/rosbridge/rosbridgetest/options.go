@@ -25,6 +25,9 @@ type Options struct {
 	// 0 (the default) holds the last command forever, the worst case a
 	// client must cope with.
 	CmdVelTimeout time.Duration
+	// FaultDir, when set, also serves the body layer's fault suite
+	// contract, recording into this directory (see faultcontract.go).
+	FaultDir string
 	// Log receives what rosbridge would log: errors it never sends to a
 	// client (a publish that does not fit its type, a bad subscribe).
 	Log io.Writer

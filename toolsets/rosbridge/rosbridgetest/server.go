@@ -24,6 +24,7 @@ type Server struct {
 	stop     context.CancelFunc
 	ticking  chan struct{} // closed when the simulation loop returns
 	handlers sync.WaitGroup
+	fault    *faultState // nil unless Options.FaultDir
 
 	mu             sync.Mutex
 	faults         Faults
@@ -66,6 +67,9 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		sessions:     map[*session]struct{}{},
 		advertised:   map[string]string{},
 		serviceCalls: map[string]int{},
+	}
+	if opts.FaultDir != "" {
+		s.fault = newFaultState(opts.FaultDir)
 	}
 	s.life, s.stop = context.WithCancel(context.WithoutCancel(ctx))
 	context.AfterFunc(ctx, s.stop)
@@ -143,6 +147,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handlers.Add(1)
 	defer s.handlers.Done()
 	c := newSession(s, conn)
+	c.ignoreCancel = r.URL.Query().Get("cancel") == "ignore"
 	s.mu.Lock()
 	if s.life.Err() != nil {
 		s.mu.Unlock()

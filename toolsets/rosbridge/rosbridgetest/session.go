@@ -21,7 +21,12 @@ type session struct {
 	stop context.CancelFunc
 
 	closeOnce sync.Once
-	subs      map[string]*sessionSub // by topic with a leading slash
+	// frozen is closed when the fault contract freezes this socket.
+	frozen     chan struct{}
+	freezeOnce sync.Once
+	// ignoreCancel: the fault contract ignores this socket's cancels.
+	ignoreCancel bool
+	subs         map[string]*sessionSub // by topic with a leading slash
 }
 
 type sessionSub struct {
@@ -45,7 +50,7 @@ const queueLen = 1024
 func newSession(s *Server, conn *websocket.Conn) *session {
 	ctx, stop := context.WithCancel(s.life)
 	return &session{srv: s, conn: conn, out: make(chan outFrame, queueLen), ctx: ctx, stop: stop,
-		subs: map[string]*sessionSub{}}
+		subs: map[string]*sessionSub{}, frozen: make(chan struct{})}
 }
 
 // run reads the client's frames until the socket ends; a writer runs
@@ -64,7 +69,15 @@ func (c *session) run() {
 			c.srv.mu.Unlock()
 			continue
 		}
-		c.handle(data)
+		if !c.handleFault(data) {
+			c.handle(data)
+		}
+		select {
+		case <-c.frozen: // read nothing more, answer no ping
+			<-c.ctx.Done()
+			return
+		default:
+		}
 	}
 }
 
@@ -73,6 +86,9 @@ func (c *session) write() {
 	for {
 		select {
 		case <-c.ctx.Done():
+			return
+		case <-c.frozen:
+			<-c.ctx.Done()
 			return
 		case f := <-c.out:
 			if f.drop {

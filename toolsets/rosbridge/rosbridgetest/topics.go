@@ -17,6 +17,7 @@ const (
 // publishTopics sends the robot's topics that are due at this tick.
 // Called with Server.mu held.
 func (s *Server) publishTopics(tick uint64, now time.Time) {
+	s.publishFault(now)
 	due := func(every uint64, offset uint64) bool { return tick%every == offset%every }
 	if due(odomEvery, 0) && s.subscribed(TopicOdom) {
 		s.deliverMsg(TopicOdom, odometry(now, s.w), false)

@@ -250,6 +250,20 @@ func (c *Client) Connected() bool {
 	return c.conn != nil
 }
 
+// Drop closes the current socket at once, as a network cut does: what
+// waited on it fails as lost (its goals become orphans), and the client
+// reconnects by itself. It reports whether a socket was up to drop.
+func (c *Client) Drop() bool {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn == nil {
+		return false
+	}
+	_ = conn.CloseNow()
+	return true
+}
+
 // Generation is the number of the current (or last) connection; it grows
 // by one at every reconnect.
 func (c *Client) Generation() uint64 {

@@ -1,0 +1,235 @@
+package rosbridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+)
+
+// liveCheck is thea validate --live for a rosbridge toolset: every topic,
+// action and service the section names is looked up in the running graph
+// through rosapi, with its type, and every field an expr reads or builds
+// is looked up in its message's definition. Each problem is at the field
+// of the section that names it.
+func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProblem {
+	p, err := load(tc.Section)
+	if err != nil {
+		return nil // the section's own problems are validate's, at their fields
+	}
+	sec := sectionOf(tc.Section)
+	o := wire.Options{URL: sec.URL}
+	if env := p.cfg.TokenEnv; env != "" {
+		o.Header = http.Header{"Authorization": {"Bearer " + os.Getenv(env)}}
+	}
+	cl, err := wire.Dial(ctx, o)
+	if err != nil {
+		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosbridge could not be reached for the rosapi checks: %v", err)}}
+	}
+	defer cl.Close()
+	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]typeDef{}}
+	if err := g.load(); err != nil {
+		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosapi did not answer (is the rosapi node running?): %v", err)}}
+	}
+	lc := &liveChecker{g: g}
+	lc.topics(p.cfg)
+	for _, name := range slices.Sorted(maps.Keys(p.cfg.Tools)) {
+		lc.tool("rosbridge.tools."+name, p.cfg.Tools[name])
+	}
+	return lc.out
+}
+
+type liveChecker struct {
+	g   *rosGraph
+	out []engine.LiveProblem
+}
+
+func (lc *liveChecker) fail(path, format string, args ...any) {
+	lc.out = append(lc.out, engine.LiveProblem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// topics checks what the observation and clearance read, and cmd_vel.
+func (lc *liveChecker) topics(cfg Config) {
+	for _, u := range cfg.topicUses() {
+		at := "rosbridge." + u.path
+		have, ok := lc.g.topics[u.topic]
+		switch {
+		case !ok:
+			lc.fail(at+".topic", "the running graph has no topic %s%s", u.topic, schema.Suggest(u.topic, slices.Sorted(maps.Keys(lc.g.topics))))
+			continue
+		case u.typ != "" && !sameType(have, u.typ):
+			lc.fail(typePath(at, u), "%s is a %s on the running graph, not the %s read here", u.topic, have, u.typ)
+			continue
+		}
+		if strings.HasPrefix(u.path, "observation.state.") {
+			k := strings.TrimPrefix(u.path, "observation.state.")
+			lc.reads(at+".value", cfg.Observation.State[k].Value, have)
+		}
+	}
+	if cfg.CmdVel != "" {
+		if have, ok := lc.g.topics[cfg.CmdVel]; ok && !sameType(have, typeTwist) {
+			lc.fail("rosbridge.cmd_vel", "%s is a %s on the running graph, not a %s", cfg.CmdVel, have, typeTwist)
+		}
+	}
+}
+
+// typePath is where a type mismatch is said: at the declared type, or at
+// the topic when the type is the use's default.
+func typePath(at string, u topicUse) string {
+	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
+		return at + ".type"
+	}
+	return at + ".topic"
+}
+
+// tool checks one declared tool's action, service or topic.
+func (lc *liveChecker) tool(at string, d ToolDecl) {
+	switch {
+	case d.Action != nil:
+		a := d.Action
+		if !slices.Contains(lc.g.actions, a.Name) && !slices.Contains(lc.g.actions, "/"+strings.TrimPrefix(a.Name, "/")) {
+			lc.fail(at+".action.name", "the running graph has no action server %s%s", a.Name, schema.Suggest(a.Name, lc.g.actions))
+			return
+		}
+		if have := lc.g.typeOf("/rosapi/action_type", "action", a.Name); have != "" && !sameType(have, a.Type) {
+			lc.fail(at+".action.type", "%s is a %s on the running graph, not a %s", a.Name, have, a.Type)
+			return
+		}
+		lc.builds(at+".action.goal", a.Goal, "/rosapi/action_goal_details", a.Type)
+	case d.Service != nil:
+		s := d.Service
+		if !slices.Contains(lc.g.services, "/"+strings.TrimPrefix(s.Name, "/")) {
+			lc.fail(at+".service.name", "the running graph has no service %s%s", s.Name, schema.Suggest(s.Name, lc.g.services))
+			return
+		}
+		if have := lc.g.typeOf("/rosapi/service_type", "service", s.Name); have != "" && !sameType(have, s.Type) {
+			lc.fail(at+".service.type", "%s is a %s on the running graph, not a %s", s.Name, have, s.Type)
+			return
+		}
+		lc.builds(at+".service.request", s.Request, "/rosapi/service_request_details", s.Type)
+		if s.Success != "" {
+			lc.readsDetails(at+".service.success", s.Success, "/rosapi/service_response_details", s.Type)
+		}
+		if s.Reason != "" {
+			lc.readsDetails(at+".service.reason", s.Reason, "/rosapi/service_response_details", s.Type)
+		}
+	case d.Publish != nil:
+		pd := d.Publish
+		if have, ok := lc.g.topics[pd.Topic]; ok && !sameType(have, pd.Type) {
+			lc.fail(at+".publish.type", "%s is a %s on the running graph, not a %s", pd.Topic, have, pd.Type)
+			return
+		}
+		lc.builds(at+".publish.message", pd.Message, "/rosapi/message_details", pd.Type)
+	}
+}
+
+// sameType compares ROS type names across their spellings
+// ("pkg/msg/Name", "pkg/Name").
+func sameType(a, b string) bool { return rosapiName(a) == rosapiName(b) }
+
+// rosapiName is how rosapi names a type in a TypeDef: "pkg/Name".
+func rosapiName(typ string) string {
+	if parts := strings.Split(typ, "/"); len(parts) == 3 {
+		return parts[0] + "/" + parts[2]
+	}
+	return typ
+}
+
+// typeDef is rosapi_msgs/msg/TypeDef: a message's fields and their types.
+type typeDef struct {
+	Type       string   `json:"type"`
+	FieldNames []string `json:"fieldnames"`
+	FieldTypes []string `json:"fieldtypes"`
+	ArrayLen   []int    `json:"fieldarraylen"`
+}
+
+func (d typeDef) field(name string) (typ string, array, ok bool) {
+	for i, n := range d.FieldNames {
+		if n == name {
+			if i < len(d.ArrayLen) {
+				array = d.ArrayLen[i] >= 0
+			}
+			return d.FieldTypes[i], array, true
+		}
+	}
+	return "", false, false
+}
+
+// rosGraph is what rosapi says of the running graph.
+type rosGraph struct {
+	ctx      context.Context
+	cl       *wire.Client
+	topics   map[string]string // name: type
+	services []string
+	actions  []string
+	defs     map[string]typeDef // by rosapi name, as loaded
+}
+
+func (g *rosGraph) call(service string, args any, out any) error {
+	raw, err := g.cl.CallService(g.ctx, service, args)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s answered %s: %w", service, raw, err)
+	}
+	return nil
+}
+
+// load reads the topics, services and action servers.
+func (g *rosGraph) load() error {
+	var t struct{ Topics, Types []string }
+	if err := g.call("/rosapi/topics", nil, &t); err != nil {
+		return err
+	}
+	g.topics = map[string]string{}
+	for i, n := range t.Topics {
+		if i < len(t.Types) {
+			g.topics[n] = t.Types[i]
+		}
+	}
+	var s struct{ Services []string }
+	if err := g.call("/rosapi/services", nil, &s); err != nil {
+		return err
+	}
+	g.services = s.Services
+	var a struct {
+		ActionServers []string `json:"action_servers"`
+	}
+	if err := g.call("/rosapi/action_servers", nil, &a); err != nil {
+		return err
+	}
+	g.actions = a.ActionServers
+	return nil
+}
+
+// typeOf asks rosapi for the type of one action or service ("" when it
+// cannot say).
+func (g *rosGraph) typeOf(service, key, name string) string {
+	var r struct{ Type string }
+	if g.call(service, map[string]any{key: name}, &r) != nil {
+		return ""
+	}
+	return r.Type
+}
+
+// details loads the definitions of typ and every message inside it; it
+// returns the root's rosapi name ("" when rosapi has none).
+func (g *rosGraph) details(service, typ string) string {
+	var r struct{ Typedefs []typeDef }
+	if g.call(service, map[string]any{"type": typ}, &r) != nil || len(r.Typedefs) == 0 {
+		return ""
+	}
+	for _, d := range r.Typedefs {
+		g.defs[d.Type] = d
+	}
+	return r.Typedefs[0].Type
+}

@@ -1,0 +1,144 @@
+package rosbridge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+)
+
+// The live check's reading of exprs: the field chains an expr reads
+// (msg.pose.pose.position.x) and the fields a map literal builds
+// ({linear: {x: …}}), each looked up in its message's definition.
+
+// reads checks the fields src reads of msg, a message of typ.
+func (lc *liveChecker) reads(at, src, typ string) {
+	lc.readsRoot(at, src, "msg", lc.g.details("/rosapi/message_details", typ))
+}
+
+// readsDetails checks what src reads of a service's response.
+func (lc *liveChecker) readsDetails(at, src, service, typ string) {
+	lc.readsRoot(at, src, "response", lc.g.details(service, typ))
+}
+
+func (lc *liveChecker) readsRoot(at, src, variable, root string) {
+	if root == "" {
+		return // rosapi has no definition: nothing to compare with
+	}
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return // validate reports it at the field
+	}
+	seen := map[string]bool{}
+	node := tree.Node
+	ast.Walk(&node, visitor(func(n ast.Node) {
+		chain := memberChain(n, variable)
+		if len(chain) == 0 {
+			return
+		}
+		if why := lc.g.resolve(root, variable, chain); why != "" && !seen[why] {
+			seen[why] = true
+			lc.fail(at, "%s", why)
+		}
+	}))
+}
+
+// memberChain is the fields n reads of variable, outermost last ("[]" for
+// an index), or nil when n is not such a read.
+func memberChain(n ast.Node, variable string) []string {
+	var rev []string
+	for {
+		switch m := n.(type) {
+		case *ast.MemberNode:
+			if s, ok := m.Property.(*ast.StringNode); ok {
+				rev = append(rev, s.Value)
+			} else {
+				rev = append(rev, "[]")
+			}
+			n = m.Node
+		case *ast.ChainNode:
+			n = m.Node
+		case *ast.IdentifierNode:
+			if m.Value != variable {
+				return nil
+			}
+			out := make([]string, len(rev))
+			for i, f := range rev {
+				out[len(rev)-1-i] = f
+			}
+			return out
+		default:
+			return nil
+		}
+	}
+}
+
+// resolve follows chain from the message root; it says why a step does
+// not exist, or "" (also when a step's type has no definition to check).
+func (g *rosGraph) resolve(root, variable string, chain []string) string {
+	cur, array := root, false
+	for i, f := range chain {
+		if f == "[]" {
+			if !array {
+				return "" // an index into a string or a map: not a field question
+			}
+			array = false
+			continue
+		}
+		if array {
+			return fmt.Sprintf("%s.%s: %s is an array; index it first", variable, strings.Join(chain[:i], "."), chain[i-1])
+		}
+		d, ok := g.defs[cur]
+		if !ok {
+			return ""
+		}
+		typ, arr, ok := d.field(f)
+		if !ok {
+			return fmt.Sprintf("%s.%s: %s has no field %q (its fields: %s)", variable, strings.Join(chain[:i+1], "."), cur, f, strings.Join(d.FieldNames, ", "))
+		}
+		cur, array = typ, arr
+	}
+	return ""
+}
+
+// builds checks the fields a map-literal expr builds against the type
+// rosapi's details service describes (a goal, a request, a message).
+func (lc *liveChecker) builds(at, src, service, typ string) {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return
+	}
+	m, ok := tree.Node.(*ast.MapNode)
+	if !ok {
+		return // built some other way: only a live call can tell
+	}
+	if root := lc.g.details(service, typ); root != "" {
+		lc.checkMap(at, m, root, "")
+	}
+}
+
+func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
+	d, ok := lc.g.defs[typ]
+	if !ok {
+		return
+	}
+	for _, n := range m.Pairs {
+		pair, ok := n.(*ast.PairNode)
+		if !ok {
+			continue
+		}
+		key, ok := pair.Key.(*ast.StringNode)
+		if !ok {
+			continue
+		}
+		ft, _, ok := d.field(key.Value)
+		if !ok {
+			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, strings.Join(d.FieldNames, ", "))
+			continue
+		}
+		if sub, ok := pair.Value.(*ast.MapNode); ok {
+			lc.checkMap(at, sub, ft, prefix+key.Value+".")
+		}
+	}
+}

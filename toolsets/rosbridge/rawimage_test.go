@@ -1,0 +1,69 @@
+package rosbridge
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+func imageMsg(enc string, w, h, step int, data []byte) []byte {
+	return fmt.Appendf(nil, `{"header": {}, "height": %d, "width": %d, "encoding": %q, "is_bigendian": 0, "step": %d, "data": %q}`,
+		h, w, enc, step, base64.StdEncoding.EncodeToString(data))
+}
+
+// A raw image becomes a PNG with the same pixels: bgr8 swapped, a row's
+// padding (step) skipped, mono8 grey.
+func TestRawImage(t *testing.T) {
+	// 2x2, step 8 (2 bytes of padding per row).
+	rgb := []byte{255, 0, 0, 0, 255, 0, 9, 9, 0, 0, 255, 10, 20, 30, 9, 9}
+	for _, c := range []struct {
+		enc  string
+		data []byte
+		step int
+		want [4][3]uint8
+	}{
+		{"rgb8", rgb, 8, [4][3]uint8{{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {10, 20, 30}}},
+		{"bgr8", rgb, 8, [4][3]uint8{{0, 0, 255}, {0, 255, 0}, {255, 0, 0}, {30, 20, 10}}},
+		{"mono8", []byte{0, 50, 100, 200}, 2, [4][3]uint8{{0, 0, 0}, {50, 50, 50}, {100, 100, 100}, {200, 200, 200}}},
+	} {
+		img, err := rawImage("front", imageMsg(c.enc, 2, 2, c.step, c.data), schema.Embodiment{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.enc, err)
+		}
+		if img.MIME != "image/png" || img.Width != 2 || img.Height != 2 {
+			t.Fatalf("%s: %+v", c.enc, img)
+		}
+		dec, err := png.Decode(bytes.NewReader(img.Data))
+		if err != nil {
+			t.Fatalf("%s: %v", c.enc, err)
+		}
+		for i, want := range c.want {
+			r, g, b, _ := dec.At(i%2, i/2).RGBA()
+			if got := [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}; got != want {
+				t.Fatalf("%s: pixel %d = %v, want %v", c.enc, i, got, want)
+			}
+		}
+	}
+}
+
+// What cannot be read is refused with the reason.
+func TestRawImageRefused(t *testing.T) {
+	for _, c := range []struct {
+		msg  []byte
+		want string
+	}{
+		{imageMsg("16UC1", 2, 2, 4, make([]byte, 8)), `encoding "16UC1" is not read`},
+		{imageMsg("rgb8", 2, 2, 6, make([]byte, 11)), "do not hold a 2x2 rgb8 image"},
+		{imageMsg("rgb8", 2, 2, 5, make([]byte, 12)), "step 5"},
+		{imageMsg("rgb8", 0, 2, 6, nil), "outside"},
+	} {
+		if _, err := rawImage("front", c.msg, schema.Embodiment{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("want %q, got %v", c.want, err)
+		}
+	}
+}
