@@ -7,13 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
-	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
 )
 
 // buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog { return testutil.Catalog(t) }
+func buildCatalog(t testing.TB) *schema.Catalog {
+	t.Helper()
+	c, err := components.Default(components.Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Schema()
+}
 
 func load(t *testing.T, path string) *schema.Spec {
 	t.Helper()
