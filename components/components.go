@@ -35,8 +35,8 @@ type Deps struct {
 	Stderr   io.Writer
 }
 
-// Default builds the catalog of every component this build ships.
-func Default(d Deps) (*engine.Catalog, error) {
+// Default builds every component this build ships, registered once each.
+func Default(d Deps) (*engine.Components, error) {
 	if d.Terminal == nil {
 		in, out := d.Stdin, d.Stderr
 		if in == nil {
@@ -47,7 +47,7 @@ func Default(d Deps) (*engine.Catalog, error) {
 		}
 		d.Terminal = user.NewTerminal(in, out)
 	}
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}

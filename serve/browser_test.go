@@ -267,7 +267,7 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
@@ -280,7 +280,7 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 		t.Fatal(err)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New, Skills: sk,
+	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, Skills: sk,
 		RenderProfile: embodiments.Render, RunLogDir: filepath.Join(t.TempDir(), "runs"), User: srv.User()})
 	if err != nil {
 		t.Fatal(err)

@@ -78,12 +78,12 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New, User: srv.User()})
+	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, User: srv.User()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -251,11 +251,11 @@ func TestCommandLine(t *testing.T) {
 }
 
 func TestKinds(t *testing.T) {
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(BuiltinKind(), MCPKind(body.Deps{})); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
+	if got := strings.Join(c.Descriptors().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
 	if err := c.Add(MCPKind(body.Deps{})); err == nil {

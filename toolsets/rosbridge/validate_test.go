@@ -49,7 +49,7 @@ func checkDiagnostics(t *testing.T, spec string, edits []edit) {
 			t.Fatal(err)
 		}
 	}
-	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(t)})
+	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
 	lines := strings.Split(spec, "\n")
 	for _, e := range edits {
 		line := 0
@@ -81,12 +81,12 @@ func joinDiags(ds []schema.Diagnostic) string {
 	return b.String()
 }
 
-// buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog {
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
 	t.Helper()
 	c, err := components.Default(components.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Schema()
+	return c.Descriptors()
 }

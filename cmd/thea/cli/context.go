@@ -34,7 +34,7 @@ func (a *App) newContextCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
 			logger := a.logger(slog.LevelWarn)
-			c, err := a.catalog(logger, nil)
+			c, err := a.components(logger, nil)
 			if err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			spec.RunLog.Enabled = false
 			offline := a.v.GetBool(a.key(cmd, "offline"))
 			if offline {
-				dropped := offlineSpec(spec, c.Schema())
+				dropped := offlineSpec(spec, c.Descriptors())
 				if len(dropped) > 0 {
 					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", strings.Join(dropped, ", "))
 				}
@@ -133,7 +133,7 @@ func writeMessage(b *strings.Builder, m model.Message) {
 // toolsets whose kind is not in process, their contracts, the observation,
 // clearance and evidence tools) so `thea context --offline` starts nothing;
 // it returns the toolsets it left out.
-func offlineSpec(spec *schema.Spec, cat *schema.Catalog) []string {
+func offlineSpec(spec *schema.Spec, cat *schema.Descriptors) []string {
 	var dropped []string
 	for name, ts := range spec.Toolsets {
 		if d, ok := cat.Lookup(schema.KindToolset, ts.Kind); ok && d.InProcess {

@@ -88,7 +88,7 @@ func TestContextHasNoPostConditions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(t)})
+	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
 	if spec == nil {
 		t.Fatal(diags)
 	}
@@ -130,12 +130,12 @@ func TestContextShowsTheLessonOfTheLastRun(t *testing.T) {
 	}
 }
 
-// buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog {
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
 	t.Helper()
 	c, err := components.Default(components.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Schema()
+	return c.Descriptors()
 }

@@ -41,7 +41,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
-			c, err := a.catalog(logger, so.terminal)
+			c, err := a.components(logger, so.terminal)
 			if err != nil {
 				return err
 			}

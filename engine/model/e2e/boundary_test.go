@@ -77,7 +77,7 @@ loop: {stages: [task_notes, decide, execute, record]}
 	must(t, os.WriteFile(path, []byte(src), 0o644))
 	c, err := components.Default(components.Deps{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: c.Descriptors()})
 	if spec == nil || len(diags) > 0 {
 		t.Fatalf("arm spec: %v", diags)
 	}
@@ -90,7 +90,7 @@ func armHarness(t *testing.T, spec *schema.Spec, runs string) (*engine.Harness, 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	c, err := components.Default(components.Deps{Logger: logger})
 	must(t, err)
-	h, err := engine.New(t.Context(), spec, engine.Options{Catalog: c, Policy: policies.New, RunLogDir: runs, Logger: logger})
+	h, err := engine.New(t.Context(), spec, engine.Options{Components: c, Policy: policies.New, RunLogDir: runs, Logger: logger})
 	if err == nil {
 		t.Cleanup(func() { _ = h.Close() })
 	}

@@ -118,7 +118,7 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	catalog, err := skills.Load(t.Context(), dirs)
 	must(t, err)
 	h, err := engine.New(t.Context(), spec, engine.Options{
-		Catalog: c, Policy: policies.New, User: answers,
+		Components: c, Policy: policies.New, User: answers,
 		Skills: catalog, RenderProfile: embodiments.Render, RunLogDir: runs, Logger: logger,
 	})
 	must(t, err)
@@ -183,7 +183,7 @@ func household(t *testing.T) (*schema.Spec, model.Model) {
 	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
 	c, err := components.Default(components.Deps{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}

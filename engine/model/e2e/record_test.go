@@ -38,7 +38,7 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 
 	c, err := components.Default(components.Deps{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}

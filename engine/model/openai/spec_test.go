@@ -31,7 +31,7 @@ toolsets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, diags := schema.Load([]string{path}, schema.LoadOptions{Catalog: buildCatalog(t)})
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
 	if s == nil || len(diags) > 0 {
 		t.Fatalf("diagnostics %v", diags)
 	}
@@ -43,12 +43,12 @@ toolsets:
 	}
 }
 
-// buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog {
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
 	t.Helper()
 	c, err := components.Default(components.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Schema()
+	return c.Descriptors()
 }

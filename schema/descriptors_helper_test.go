@@ -7,12 +7,12 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog {
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
 	t.Helper()
 	c, err := components.Default(components.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Schema()
+	return c.Descriptors()
 }
