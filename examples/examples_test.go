@@ -15,7 +15,7 @@ import (
 // buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
 func buildDescriptors(t testing.TB) *schema.Descriptors {
 	t.Helper()
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -263,7 +263,7 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 	for i := 0; i+1 < len(files); i += 2 {
 		write(t, filepath.Join(filepath.Dir(spec), files[i]), files[i+1])
 	}
-	cat, err := components.Default(components.Deps{Stdin: strings.NewReader("")})
+	cat, err := components.Default(components.Options{Stdin: strings.NewReader("")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "spec.yaml"), spec)
 	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	cat, err := components.Default(components.Deps{Stdin: strings.NewReader(""), Stderr: io.Discard})
+	cat, err := components.Default(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	cat := engine.NewComponents()
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Deps{}), script.Provider(), user.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Shared{}), script.Provider(), user.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {

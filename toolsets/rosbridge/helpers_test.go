@@ -154,7 +154,7 @@ func start(t testing.TB, url string, o opts) *robot {
 func startErr(t testing.TB, url string, o opts) (*robot, error) {
 	t.Helper()
 	evs := &events{}
-	deps := body.Deps{OnSafety: evs.add}.WithDefaults()
+	deps := body.Shared{OnSafety: evs.add}.WithDefaults()
 	sec := rosbridge.Section{URL: url, Rosbridge: section(t, turtlebot)}
 	ts := schema.Toolset{Kind: "rosbridge", Config: sec,
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),

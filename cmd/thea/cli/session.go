@@ -23,7 +23,7 @@ func (a *App) components(logger *slog.Logger, term *user.Terminal) (*engine.Comp
 	if term == nil {
 		term = user.NewTerminal(a.Stdin, a.Stderr)
 	}
-	c, err := components.Default(components.Deps{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
+	c, err := components.Default(components.Options{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
 	if err != nil {
 		return nil, fmt.Errorf("building the components: %w", err)
 	}

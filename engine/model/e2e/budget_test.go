@@ -109,7 +109,7 @@ func TestBudgetOverTheWireForADriftingProvider(t *testing.T) {
 	t.Setenv("THEA_E2E_KEY", key)
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	must(t, os.WriteFile(path, fmt.Appendf(nil, budgetSpec, hs.URL, testtime.Scale(20*time.Second), turns+2), 0o600))
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
 	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {

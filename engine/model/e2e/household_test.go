@@ -107,7 +107,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := components.Default(components.Deps{Logger: logger})
+	c, err := components.Default(components.Options{Logger: logger})
 	must(t, err)
 	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
 	must(t, err)
@@ -181,7 +181,7 @@ func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 func household(t *testing.T) (*schema.Spec, model.Model) {
 	t.Helper()
 	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
 	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {

@@ -107,7 +107,7 @@ func components(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Deps{Logger: logger}),
+	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Shared{Logger: logger}),
 		engine.ProviderKind{Name: "openai", Doc: "OpenAI's wire, no waits between retries",
 			New: func(cfg schema.Model, _ string) (model.Model, error) {
 				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})
