@@ -28,8 +28,8 @@ import (
 	"github.com/thea-harness/thea/skills"
 )
 
-// browser is one headless Chromium tab (Debian's chromium, started as
-// LIBRARIES.md says) that records every console error, uncaught exception
+// browser is one headless Chromium tab (Debian's chromium, headless,
+// without sandbox or GPU, in a fresh profile) that records every console error, uncaught exception
 // and browser log error of the pages it shows.
 type browser struct {
 	t   *testing.T
