@@ -20,9 +20,9 @@ import (
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
-// Deps are the process-level collaborators components share. Every field
-// is optional.
-type Deps struct {
+// Options are the process-level collaborators the components share (logger,
+// locks, terminal). Every field is optional.
+type Options struct {
 	// Logger receives lifecycle messages (back-end start, crash, restart).
 	Logger *slog.Logger
 	// Locks serialises physical calls to one back-end across the sessions
@@ -35,8 +35,8 @@ type Deps struct {
 	Stderr   io.Writer
 }
 
-// Default builds the catalog of every component this build ships.
-func Default(d Deps) (*engine.Catalog, error) {
+// Default builds every component this build ships, registered once each.
+func Default(d Options) (*engine.Components, error) {
 	if d.Terminal == nil {
 		in, out := d.Stdin, d.Stderr
 		if in == nil {
@@ -47,13 +47,13 @@ func Default(d Deps) (*engine.Catalog, error) {
 		}
 		d.Terminal = user.NewTerminal(in, out)
 	}
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
-	// One body.Deps for every transport kind: toolsets of different kinds
+	// One body.Shared for every transport kind: toolsets of different kinds
 	// driving one body share its motion state.
-	bodies := body.Deps{Locks: d.Locks, Logger: d.Logger}.WithDefaults()
+	bodies := body.Shared{Locks: d.Locks, Logger: d.Logger}.WithDefaults()
 	if err := c.Add(
 		toolsets.BuiltinKind(),
 		toolsets.MCPKind(bodies),

@@ -12,7 +12,8 @@ import (
 
 // Render writes the Embodiment Profile as the Resident context text the
 // model reads: cameras, frames and limits, always in the same order and
-// shape, so the profile sits in the same place every time (A13).
+// shape, so the profile sits in the same place every time and the model
+// finds its limits where it found them last.
 func Render(e schema.Embodiment) string {
 	var b strings.Builder
 	b.WriteString("Embodiment Profile")

@@ -1,6 +1,10 @@
 // Package engine owns one Harness session: the reactive loop as a pipeline of
-// stages, the three context lifetimes, compaction, the task lifecycle, events and
-// the run log, and the guarantees every tool of every kind gets (argument
-// checks, result caps, one panic recovery). It knows no robot, tool or rule by
-// name; implementations arrive through explicit registries.
+// stages, the three context lifetimes, compaction, the task lifecycle, the
+// failure budget and loop detection, events and the run log; the tool
+// protocol (Tool, the flat registry, the Envelope) and the guarantees every
+// tool of every kind gets (argument checks, result caps, one panic
+// recovery); and the interfaces its implementations satisfy (stages,
+// toolset kinds, model providers, policies, user channels). It knows no
+// robot, tool or rule by name: implementations arrive as Components, which
+// one wiring package fills.
 package engine

@@ -192,7 +192,7 @@ func (f *fixture) options(t *testing.T) engine.Options { return f.optionsFor(t) 
 
 func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	t.Helper()
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	must(t, c.Add(engine.ToolsetKind{Name: "builtin", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
 		f.host = cfg.Host
 		f.opens.Add(1)
@@ -219,7 +219,7 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 		return f.decide, nil
 	}}))
 	return engine.Options{
-		Catalog: c, Skills: f.skills,
+		Components: c, Skills: f.skills,
 		Policy: func(engine.PolicyEnv) (engine.Policy, error) { return f.policy, nil },
 	}
 }

@@ -73,8 +73,8 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 	switch {
 	case spec == nil:
 		return nil, errors.New("engine.New: nil spec")
-	case opts.Catalog == nil:
-		return nil, errors.New("engine.New: Options.Catalog is nil")
+	case opts.Components == nil:
+		return nil, errors.New("engine.New: Options.Components is nil")
 	case opts.Policy == nil:
 		return nil, errors.New("engine.New: Options.Policy is nil")
 	}
@@ -119,7 +119,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildStages(); err != nil {
 		return err
 	}
-	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Catalog: h.opts.Catalog, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Components: h.opts.Components, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns, scenegraph.WithFrame(spec.SceneFrame()))
@@ -172,7 +172,7 @@ func modelName(m schema.Model) string {
 
 // buildStages builds the pipeline in the order of loop.stages. The order,
 // duplicates and required stages were checked by schema.Load against the
-// same catalog; they are checked again here for a spec built in Go.
+// same components; they are checked again here for a spec built in Go.
 func (h *Harness) buildStages() error {
 	seen := map[string]int{}
 	for i, name := range h.spec.Loop.Stages {
@@ -180,7 +180,7 @@ func (h *Harness) buildStages() error {
 			return fmt.Errorf("loop.stages[%d]: stage %q listed twice (also at loop.stages[%d])", i, name, j)
 		}
 		seen[name] = i
-		k, err := Get[StageKind](h.opts.Catalog, schema.KindStage, name)
+		k, err := Get[StageKind](h.opts.Components, schema.KindStage, name)
 		if err != nil {
 			return fmt.Errorf("loop.stages[%d]: %w", i, err)
 		}
@@ -195,8 +195,8 @@ func (h *Harness) buildStages() error {
 		}
 		h.stages = append(h.stages, st)
 	}
-	for _, name := range h.opts.Catalog.Schema().Names(schema.KindStage) {
-		if d, _ := h.opts.Catalog.Schema().Lookup(schema.KindStage, name); d.Required {
+	for _, name := range h.opts.Components.Descriptors().Names(schema.KindStage) {
+		if d, _ := h.opts.Components.Descriptors().Lookup(schema.KindStage, name); d.Required {
 			if _, ok := seen[name]; !ok {
 				return fmt.Errorf("loop.stages: the %q stage is required", name)
 			}
@@ -210,7 +210,7 @@ func (h *Harness) buildStages() error {
 func (h *Harness) buildUser() error {
 	uc := h.opts.User
 	if uc == nil && h.spec.User.Channel != "" { // a spec built in Go may name none
-		k, err := Get[UserChannelKind](h.opts.Catalog, schema.KindUserChannel, h.spec.User.Channel)
+		k, err := Get[UserChannelKind](h.opts.Components, schema.KindUserChannel, h.spec.User.Channel)
 		if err != nil {
 			return fmt.Errorf("user.channel: %w", err)
 		}

@@ -14,9 +14,9 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// R3: before every model call, in order: Task Notes snapshot, a new
+// Before every model call, in order: Task Notes snapshot, a new
 // Observation, the Scene Graph Brief, compaction; then the decision.
-func TestR3OrderBeforeEveryModelCall(t *testing.T) {
+func TestOrderBeforeEveryModelCall(t *testing.T) {
 	f := newFixture(t,
 		toolResp("", call("move", `{"d":1}`)),
 		toolResp("", call("move", `{"d":2}`)),

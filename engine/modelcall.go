@@ -150,12 +150,12 @@ func (h *Harness) episodeInfo() *EpisodeInfo {
 	return info
 }
 
-// newModel builds a model from the catalog, wrapped so that each of its
+// newModel builds a model through its provider among the components, wrapped so that each of its
 // requests is redacted and each of its calls is recorded as an
 // EventModelCall of the running task. Every model the session calls is
 // built here: the acting model, the evaluator, compaction, consolidation.
 func (h *Harness) newModel(cfg schema.Model) (model.Model, error) {
-	m, err := h.opts.Catalog.NewModel(cfg, h.spec.Dir)
+	m, err := h.opts.Components.NewModel(cfg, h.spec.Dir)
 	if err != nil {
 		return nil, err
 	}

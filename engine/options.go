@@ -19,12 +19,12 @@ var ErrClosed = errors.New("harness closed")
 // caller (the CLI, a test) supplies every one; the engine never imports an
 // implementation package.
 type Options struct {
-	// Catalog holds every component the spec may name (stages, toolset
+	// Components holds every component the spec may name (stages, toolset
 	// kinds, model providers, user channels, hook actions).
-	Catalog *Catalog
-	Policy  PolicyFactory
+	Components *Components
+	Policy     PolicyFactory
 	// User overrides the spec's user channel (tests, an embedding app);
-	// nil builds user.channel from the catalog.
+	// nil builds user.channel from Components.
 	User UserChannel
 	// Skills is the session's Skill Catalog; nil means no skills.
 	Skills SkillCatalog

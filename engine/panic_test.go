@@ -78,7 +78,7 @@ func TestPanickingStageEndsWithOneDone(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("second task"))
 	f.spec.Loop.Stages = []string{"task_notes", "observe", "decide", "boom", "execute", "record"}
 	opts := f.options(t)
-	must(t, opts.Catalog.Add(engine.StageKind{Name: "boom", New: func(*schema.Spec) (engine.Stage, error) { return panicStage{}, nil }}))
+	must(t, opts.Components.Add(engine.StageKind{Name: "boom", New: func(*schema.Spec) (engine.Stage, error) { return panicStage{}, nil }}))
 	h, err := engine.New(t.Context(), f.spec, opts)
 	if err != nil {
 		t.Fatal(err)

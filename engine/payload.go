@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// Payloads inside text (MISSION R12): a tool result's text may carry a
+// Payloads inside text: a tool result's text may carry a
 // base64 image, a data: URI, hex or raw binary. Compaction inputs get a
 // short placeholder instead, as image parts already do, so no summary
 // request spends its budget on (or leaks) encoded media.

@@ -24,11 +24,11 @@ type Policy interface {
 // user (confirm hooks).
 type PolicyEnv struct {
 	Spec *schema.Spec
-	// Catalog holds the hook actions the policy runs, by name.
-	Catalog   *Catalog
-	Tools     ToolCaller
-	Evaluator model.Model
-	User      UserChannel
+	// Components holds the hook actions the policy runs, by name.
+	Components *Components
+	Tools      ToolCaller
+	Evaluator  model.Model
+	User       UserChannel
 }
 
 // ToolCaller calls a registered tool by name, bypassing no hook: it is used by

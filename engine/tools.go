@@ -24,8 +24,8 @@ type toolRegistry struct {
 	index  schema.ToolIndex
 }
 
-// buildTools starts every toolset of the spec through its kind in the
-// catalog and flattens their tools. Tool references (contract keys, the
+// buildTools starts every toolset of the spec through its kind among
+// Options.Components and flattens their tools. Tool references (contract keys, the
 // observation, clearance and evidence tools) resolve through the same
 // schema.ToolIndex as thea validate, so what validates starts.
 func (h *Harness) buildTools(ctx context.Context) error {
@@ -33,7 +33,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 	provided := map[string][]string{}
 	for _, setName := range slices.Sorted(maps.Keys(h.spec.Toolsets)) {
 		cfg := h.spec.Toolsets[setName]
-		kind, err := Get[ToolsetKind](h.opts.Catalog, schema.KindToolset, cfg.Kind)
+		kind, err := Get[ToolsetKind](h.opts.Components, schema.KindToolset, cfg.Kind)
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}

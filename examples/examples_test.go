@@ -7,17 +7,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
-	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
 )
 
-// buildCatalog is the catalog this build ships, as the CLI loads specs with.
-func buildCatalog(t testing.TB) *schema.Catalog { return testutil.Catalog(t) }
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
+	t.Helper()
+	c, err := components.Default(components.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Descriptors()
+}
 
 func load(t *testing.T, path string) *schema.Spec {
 	t.Helper()
-	s, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(t)})
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
 	for _, d := range diags {
 		t.Errorf("%s", d)
 	}

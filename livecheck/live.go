@@ -30,10 +30,10 @@ type liveTool struct {
 	props   map[string]bool // nil: the input schema names no properties
 }
 
-// Check starts every toolset of s through the catalog's toolset kinds and
+// Check starts every toolset of s through the registered toolset kinds and
 // returns one diagnostic per problem, at the spec position that caused it.
 // Every toolset it started is closed before it returns.
-func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Options) []schema.Diagnostic {
+func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Options) []schema.Diagnostic {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 20 * time.Second
 	}
@@ -66,7 +66,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Catalog, opts Option
 // start builds one toolset and lists its tools within the timeout.
 // Tools the toolset left out (a schema it would not load) come back in
 // unavailable, with why.
-func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string, timeout time.Duration) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
+func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name string, timeout time.Duration) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
 	cfg := s.Toolsets[name]
 	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
 	if err != nil {
@@ -93,7 +93,7 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Catalog, name string
 }
 
 // kindCheck runs the toolset kind's own live check, if it has one.
-func (c *checker) kindCheck(ctx context.Context, cat *engine.Catalog, name string, timeout time.Duration) {
+func (c *checker) kindCheck(ctx context.Context, cat *engine.Components, name string, timeout time.Duration) {
 	cfg := c.spec.Toolsets[name]
 	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
 	if err != nil || kind.LiveCheck == nil {

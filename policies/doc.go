@@ -1,5 +1,7 @@
 // Package policies owns the hook chains: pre-execution hooks (allow, block,
-// rewrite, clamp, confirm) and post-execution hooks (evaluate, note), rules
-// compiled once with expr, fresh clearance for safety, the evaluator, the
-// failure budget and loop detection, and the spec's rule tests.
+// rewrite, clamp, confirm) and post-execution hooks (evaluate, note) that
+// run the rules schema compiled at load, a fresh clearance reading before a
+// motion, the evaluator (post-conditions checked by expr or judged by a
+// model), and the spec's rule tests. The failure budget and loop detection
+// are the engine's (Turn.CountFailure), applied whatever the policy.
 package policies

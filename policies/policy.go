@@ -56,20 +56,20 @@ var (
 
 // New builds the policy of env.Spec with the default actions; it is an
 // engine.PolicyFactory.
-// The hook actions come from env.Catalog when given, else this package's.
+// The hook actions come from env.Components when given, else this package's.
 func New(env engine.PolicyEnv) (engine.Policy, error) {
 	actions := NewActions()
-	if env.Catalog != nil {
+	if env.Components != nil {
 		actions = &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}, Judges: map[string]bool{}}
-		for _, name := range env.Catalog.Schema().Names(schema.KindPreAction) {
-			k, err := engine.Get[PreActionKind](env.Catalog, schema.KindPreAction, name)
+		for _, name := range env.Components.Descriptors().Names(schema.KindPreAction) {
+			k, err := engine.Get[PreActionKind](env.Components, schema.KindPreAction, name)
 			if err != nil {
 				return nil, fmt.Errorf("policies: %w", err)
 			}
 			actions.Pre[name] = k.Run
 		}
-		for _, name := range env.Catalog.Schema().Names(schema.KindPostAction) {
-			k, err := engine.Get[PostActionKind](env.Catalog, schema.KindPostAction, name)
+		for _, name := range env.Components.Descriptors().Names(schema.KindPostAction) {
+			k, err := engine.Get[PostActionKind](env.Components, schema.KindPostAction, name)
 			if err != nil {
 				return nil, fmt.Errorf("policies: %w", err)
 			}

@@ -10,7 +10,7 @@ import (
 // BenchmarkValidate loads and validates the household spec (schema compile,
 // unify, decode, rule compile and cross-checks).
 func BenchmarkValidate(b *testing.B) {
-	opts := schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(b)}
+	opts := schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(b)}
 	for b.Loop() {
 		if s, diags := schema.Load([]string{"../examples/household/spec.cue"}, opts); s == nil {
 			b.Fatal(diags)

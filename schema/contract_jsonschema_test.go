@@ -28,7 +28,7 @@ func TestContractJSONSchemas(t *testing.T) {
 		{"envelope", `{"success":true,"run_id":"r1","position_m":0.9}`, true},
 		{"envelope", `{"reason":"no success field"}`, false},
 	} {
-		b, err := schema.JSONSchemaDef(buildCatalog(t), tc.def)
+		b, err := schema.JSONSchemaDef(buildDescriptors(t), tc.def)
 		if err != nil {
 			t.Fatal(err)
 		}

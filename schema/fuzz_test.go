@@ -23,7 +23,7 @@ func FuzzLoadYAML(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, diags := schema.Load([]string{path}, schema.LoadOptions{Catalog: buildCatalog(t)})
+		s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
 		if s == nil && len(diags) == 0 {
 			t.Fatal("rejected without a diagnostic")
 		}

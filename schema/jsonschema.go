@@ -17,8 +17,8 @@ import (
 // cross-references are checked only there).
 //
 // The names a spec may use for components (providers, toolset kinds, hook
-// actions, user channels, stages) are those the catalog registers.
-func JSONSchema(c *Catalog) ([]byte, error) {
+// actions, user channels, stages) are those registered in c.
+func JSONSchema(c *Descriptors) ([]byte, error) {
 	return JSONSchemaDef(c, "")
 }
 
@@ -29,7 +29,7 @@ var ContractDefs = []string{"observation", "clearance", "verdict", "envelope"}
 // JSONSchemaDef is JSONSchema rooted at one definition of the schema
 // (case-insensitive: "observation" is #Observation), holding only the
 // definitions it refers to; "" is the whole spec.
-func JSONSchemaDef(c *Catalog, def string) ([]byte, error) {
+func JSONSchemaDef(c *Descriptors, def string) ([]byte, error) {
 	ctx := cuecontext.New()
 	v := ctx.CompileBytes(schemaFor(c, formJSON), cue.Filename(schemaFile))
 	if err := v.Err(); err != nil {

@@ -15,7 +15,7 @@ import (
 
 func compileJSONSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := schema.JSONSchema(buildCatalog(t))
+	b, err := schema.JSONSchema(buildDescriptors(t))
 	if err != nil {
 		t.Fatal(err)
 	}

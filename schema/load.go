@@ -32,17 +32,17 @@ var schemaSource []byte
 const schemaFile = "thea/schema/spec.cue"
 
 // CUESchema returns the CUE source of the spec schema, narrowed to the
-// components the catalog registers.
-func CUESchema(c *Catalog) []byte { return schemaFor(c, formCUE) }
+// components registered in c.
+func CUESchema(c *Descriptors) []byte { return schemaFor(c, formCUE) }
 
 // LoadOptions tunes Load.
 type LoadOptions struct {
 	// Profiles are bundled embodiment profiles (name → CUE struct body). A CUE
 	// spec refers to one as `#embodiments.<name>`.
 	Profiles map[string]string
-	// Catalog is the build's components: it narrows the kinds a spec may
-	// name and checks each instance. Required.
-	Catalog *Catalog
+	// Descriptors describe the build's components: they narrow the kinds a spec may
+	// name and check each instance. Required.
+	Descriptors *Descriptors
 	// Context ends the reading of the spec's files (and of the files it
 	// names) when done; nil never ends it.
 	Context context.Context
@@ -54,8 +54,8 @@ type LoadOptions struct {
 // found, each at the user's file:line:col.
 func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 	l := &loader{pos: posMap{}, opts: opts, ctx: cuecontext.New(), unknownFields: map[string]bool{}}
-	if opts.Catalog == nil {
-		return nil, []Diagnostic{{Message: "internal: schema.Load needs a component catalog (LoadOptions.Catalog)"}}
+	if opts.Descriptors == nil {
+		return nil, []Diagnostic{{Message: "internal: schema.Load needs the build's component descriptors (LoadOptions.Descriptors)"}}
 	}
 	if l.opts.Context == nil {
 		l.opts.Context = context.Background()
@@ -128,8 +128,8 @@ func (l *loader) load(paths []string) *Spec {
 		return nil
 	}
 	// The component names stay plain strings here: they are checked against
-	// the catalog in Go (crossCheck), with suggestions CUE cannot give.
-	compiled := l.ctx.CompileBytes(schemaFor(l.opts.Catalog, formLoad), cue.Filename(schemaFile))
+	// the registered descriptors in Go (crossCheck), with suggestions CUE cannot give.
+	compiled := l.ctx.CompileBytes(schemaFor(l.opts.Descriptors, formLoad), cue.Filename(schemaFile))
 	l.schema = compiled.LookupPath(cue.ParsePath("#Spec"))
 	if err := errors.Join(compiled.Err(), l.schema.Err()); err != nil {
 		l.errorf(Pos{}, "", "internal: compiling the schema: %v", err)
@@ -184,7 +184,7 @@ func (l *loader) decodeConfigs(s *Spec, unified cue.Value) bool {
 	ok := true
 	for _, name := range sortedKeys(s.Toolsets) {
 		ts := s.Toolsets[name]
-		d, found := l.opts.Catalog.Lookup(KindToolset, ts.Kind)
+		d, found := l.opts.Descriptors.Lookup(KindToolset, ts.Kind)
 		if !found || d.Config == nil {
 			continue
 		}

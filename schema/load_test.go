@@ -28,7 +28,7 @@ func TestInvalidCorpus(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(spec), func(t *testing.T) {
-			s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: buildCatalog(t)})
+			s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
 			if s != nil || len(diags) == 0 {
 				t.Fatalf("Load(%s) accepted an invalid spec", spec)
 			}

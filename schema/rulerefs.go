@@ -181,7 +181,7 @@ func toolNamesIn(src string) []string {
 // known without starting anything (a builtin tool's input schema); the
 // others are checked by validate --live.
 func (l *loader) checkArgReads(s *Spec) {
-	x := StaticToolIndex(s, l.opts.Catalog)
+	x := StaticToolIndex(s, l.opts.Descriptors)
 	for _, r := range s.ArgReads() {
 		if r.Tool == "" {
 			continue
@@ -190,7 +190,7 @@ func (l *loader) checkArgReads(s *Spec) {
 		if res != Found {
 			continue
 		}
-		d, ok := l.opts.Catalog.Lookup(KindToolset, s.Toolsets[set].Kind)
+		d, ok := l.opts.Descriptors.Lookup(KindToolset, s.Toolsets[set].Kind)
 		if !ok || d.Args == nil {
 			continue
 		}

@@ -43,7 +43,7 @@ func CompileRules(s *Spec) (*Rules, []RuleError) {
 
 // CompileRulesWith is CompileRules knowing the build's components, so the
 // tools a toolset kind provides (builtin) are known too.
-func CompileRulesWith(s *Spec, c *Catalog) (*Rules, []RuleError) {
+func CompileRulesWith(s *Spec, c *Descriptors) (*Rules, []RuleError) {
 	return compileRules(s, true, StaticToolIndex(s, c), true)
 }
 

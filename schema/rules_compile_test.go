@@ -206,7 +206,7 @@ func TestCompileRulesToolNamesFromToolsets(t *testing.T) {
 	pre := []PreHook{{Name: "c", Action: "block", When: "tool.name == 'query_user' || tool.name == 'grasp'"}}
 	s := ruleSpec(pre, nil)
 	s.Toolsets = map[string]Toolset{"core": {Kind: "builtin"}, "arm": {Kind: "mcp", Tools: []string{"grasp"}}}
-	c := NewCatalog()
+	c := NewDescriptors()
 	if err := c.Register(Descriptor{Kind: KindToolset, Name: "builtin", Provides: func(string, Toolset) ([]string, bool) {
 		return []string{"query_user", "notify_user"}, false
 	}}); err != nil {

@@ -9,7 +9,7 @@ import (
 // checkStages checks loop.stages against the registered stages: each listed
 // once, every required stage present, and each after the stages it needs.
 func (l *loader) checkStages(stages []string) {
-	c := l.opts.Catalog
+	c := l.opts.Descriptors
 	for i, st := range stages {
 		p := indexPath("loop.stages", i)
 		if slices.Contains(stages[:i], st) {
@@ -41,7 +41,7 @@ func (l *loader) checkStages(stages []string) {
 	}
 }
 
-func requiredStages(c *Catalog) []string {
+func requiredStages(c *Descriptors) []string {
 	var out []string
 	for _, name := range c.Names(KindStage) {
 		if d, _ := c.Lookup(KindStage, name); d.Required {

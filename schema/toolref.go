@@ -47,8 +47,8 @@ func NewToolIndex(provided map[string][]string) ToolIndex {
 
 // StaticToolIndex is what a spec says its toolsets provide, without
 // starting them: a toolset's tools list, else what its kind declares
-// (through the catalog), else open.
-func StaticToolIndex(s *Spec, c *Catalog) ToolIndex {
+// (through its registered descriptor), else open.
+func StaticToolIndex(s *Spec, c *Descriptors) ToolIndex {
 	x := ToolIndex{sets: map[string][]string{}, open: map[string]bool{}}
 	for name, ts := range s.Toolsets {
 		if len(ts.Tools) > 0 {
@@ -168,7 +168,7 @@ func (s *Spec) ToolRefs() []ToolRef {
 
 // checkToolRefs reports every tool reference no toolset can provide.
 func (l *loader) checkToolRefs(s *Spec, ok sections) {
-	x := StaticToolIndex(s, l.opts.Catalog)
+	x := StaticToolIndex(s, l.opts.Descriptors)
 	// The registry is flat: one name, one tool.
 	owner := map[string]string{}
 	for _, set := range sortedKeys(x.sets) {

@@ -1,6 +1,6 @@
 package schema
 
-// Toolset is one source of tools. Its kind (a component of the catalog)
+// Toolset is one source of tools. Its kind (a registered component)
 // decides what else it has: Config holds the kind's own section, decoded into
 // the kind's registered config type (see Descriptor.Config) and checked
 // against the kind's CUE definition, so each kind validates exactly its own

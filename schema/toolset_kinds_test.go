@@ -23,10 +23,10 @@ type wsConfig struct {
 	Token string `json:"token_env,omitempty"`
 }
 
-// kindsCatalog is the build's catalog plus the stand-in "wsdemo" kind.
-func kindsCatalog(t *testing.T) *schema.Catalog {
+// kindsDescriptors are the build's descriptors plus the stand-in "wsdemo" kind.
+func kindsDescriptors(t *testing.T) *schema.Descriptors {
 	t.Helper()
-	c := buildCatalog(t)
+	c := buildDescriptors(t)
 	if err := c.Register(schema.Descriptor{Kind: schema.KindToolset, Name: "wsdemo", Doc: "a stand-in kind over a WebSocket",
 		Config: wsConfig{}, CUE: "#Transport\nurl!: =~\"^wss?://\"\ntoken_env?: string\n"}); err != nil {
 		t.Fatal(err)
@@ -59,12 +59,12 @@ func writeKindsSpec(t *testing.T, toolsetsYAML string) string {
 // misspelt field is named with the kind's field it resembles. A valid
 // section decodes into the kind's own config type, defaults filled in.
 func TestToolsetKindsValidateTheirOwnFields(t *testing.T) {
-	cat := kindsCatalog(t)
+	cat := kindsDescriptors(t)
 	path := writeKindsSpec(t, `  ros: {kind: wsdemo, url: "ws://robot:9090", token_env: ROS_TOKEN}
   core: {kind: builtin}
   sim: {kind: mcp, url: "http://localhost:9000/mcp", tools: [observe]}
 `)
-	s, diags := schema.Load([]string{path}, schema.LoadOptions{Catalog: cat})
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: cat})
 	if s == nil {
 		t.Fatalf("diagnostics: %v", diags)
 	}
@@ -83,7 +83,7 @@ func TestToolsetKindsValidateTheirOwnFields(t *testing.T) {
   core: {kind: builtin, stop: {tool: halt}}
   sim: {kind: mcp, url: "ws://localhost:9000/mcp", comand: [sim-server], tools: [observe]}
 `)
-	_, diags = schema.Load([]string{path}, schema.LoadOptions{Catalog: cat})
+	_, diags = schema.Load([]string{path}, schema.LoadOptions{Descriptors: cat})
 	var got []string
 	for _, d := range diags {
 		got = append(got, strings.TrimPrefix(d.String(), filepath.Dir(path)+"/"))
@@ -108,7 +108,7 @@ func TestToolsetKindsValidateTheirOwnFields(t *testing.T) {
 // fields: an editor accepts a ws:// url for the WebSocket kind and refuses
 // it for mcp, and refuses a field no kind's definition has.
 func TestJSONSchemaHasEachKindsFields(t *testing.T) {
-	cat := kindsCatalog(t)
+	cat := kindsDescriptors(t)
 	cueText := string(schema.CUESchema(cat))
 	for _, want := range []string{"#Toolset_mcp: {", "#Toolset_wsdemo: {", `url!: =~"^wss?://"`, `if kind == "mcp" {#Toolset_mcp}`} {
 		if !strings.Contains(cueText, want) {

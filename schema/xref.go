@@ -170,7 +170,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	body := ok.all("embodiment")
 	switch {
 	case ok.all("hooks", "tools"):
-		rules, errs = compileRules(s, true, StaticToolIndex(s, l.opts.Catalog), body)
+		rules, errs = compileRules(s, true, StaticToolIndex(s, l.opts.Descriptors), body)
 	case ok.all("hooks"):
 		hooksOnly := Spec{Hooks: s.Hooks, Embodiment: s.Embodiment}
 		_, errs = compileRules(&hooksOnly, false, ToolIndex{}, body)
@@ -187,7 +187,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 // validate runs a component's own checks on one instance, after checking
 // that the build has the component at all.
 func (l *loader) validate(k Kind, name string, c *Check) {
-	d, ok := l.opts.Catalog.Lookup(k, name)
+	d, ok := l.opts.Descriptors.Lookup(k, name)
 	if !ok {
 		field := map[Kind]string{KindToolset: ".kind", KindProvider: ".provider", KindPreAction: ".action",
 			KindPostAction: ".action", KindUserChannel: ".channel"}[k]
@@ -199,9 +199,9 @@ func (l *loader) validate(k Kind, name string, c *Check) {
 	}
 }
 
-// unknown reports a component name the catalog does not have.
+// unknown reports a component name nothing registered.
 func (l *loader) unknown(path string, k Kind, name string) {
-	known := l.opts.Catalog.Names(k)
+	known := l.opts.Descriptors.Names(k)
 	l.errorf(l.valuePos(path), path, "%s %q is not available in this build%s (available: %s)", k, name, suggest(name, known), strings.Join(known, ", "))
 }
 

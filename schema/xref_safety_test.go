@@ -37,7 +37,7 @@ func loadYAML(t *testing.T, src string) (*schema.Spec, []schema.Diagnostic) {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return schema.Load([]string{p}, schema.LoadOptions{Catalog: buildCatalog(t)})
+	return schema.Load([]string{p}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
 }
 
 func TestSafetyWarnings(t *testing.T) {

@@ -28,8 +28,8 @@ import (
 	"github.com/thea-harness/thea/skills"
 )
 
-// browser is one headless Chromium tab (Debian's chromium, started as
-// LIBRARIES.md says) that records every console error, uncaught exception
+// browser is one headless Chromium tab (Debian's chromium, headless,
+// without sandbox or GPU, in a fresh profile) that records every console error, uncaught exception
 // and browser log error of the pages it shows.
 type browser struct {
 	t   *testing.T
@@ -263,11 +263,11 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 	for i := 0; i+1 < len(files); i += 2 {
 		write(t, filepath.Join(filepath.Dir(spec), files[i]), files[i+1])
 	}
-	cat, err := components.Default(components.Deps{Stdin: strings.NewReader("")})
+	cat, err := components.Default(components.Options{Stdin: strings.NewReader("")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
@@ -280,7 +280,7 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 		t.Fatal(err)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New, Skills: sk,
+	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, Skills: sk,
 		RenderProfile: embodiments.Render, RunLogDir: filepath.Join(t.TempDir(), "runs"), User: srv.User()})
 	if err != nil {
 		t.Fatal(err)

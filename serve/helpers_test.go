@@ -74,16 +74,16 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "spec.yaml"), spec)
 	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	cat, err := components.Default(components.Deps{Stdin: strings.NewReader(""), Stderr: io.Discard})
+	cat, err := components.Default(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New, User: srv.User()})
+	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, User: srv.User()})
 	if err != nil {
 		t.Fatal(err)
 	}

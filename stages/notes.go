@@ -7,7 +7,7 @@ import (
 )
 
 // TaskNotes appends a Task Notes snapshot to Accumulated context when the
-// notes changed since the last one (R3.1), so the model reads the goal,
+// notes changed since the last one, so the model reads the goal,
 // phase and timeline without the notes growing the context every turn.
 type TaskNotes struct{}
 
@@ -41,7 +41,8 @@ func (Record) Run(_ context.Context, t *engine.Turn) error {
 }
 
 // Compact applies Accumulated-context compaction when the estimated request
-// reaches context_window - reserve_tokens (R3.4, R8).
+// reaches context_window - reserve_tokens; it touches only Accumulated
+// context (see engine.Turn.Compact).
 type Compact struct{}
 
 // Name implements engine.Stage.

@@ -14,7 +14,8 @@ import (
 )
 
 // Observe obtains a fresh Observation through the spec's observation tool
-// and replaces the previous one (R3.2); its detections update the Scene
+// and replaces the previous one (Refreshed context is replaced, never
+// appended); its detections update the Scene
 // Graph. A failure is recorded as an explicit "observation unavailable"
 // line, never a crash.
 type Observe struct{}
@@ -98,7 +99,7 @@ func matchImages(meta, data []schema.Image) []schema.Image {
 }
 
 // SceneBrief refreshes the Scene Graph's clock and renders its compact
-// Brief into Refreshed context (R3.3), replacing the previous one; the run
+// Brief into Refreshed context, replacing the previous one; the run
 // log receives it as a scene event.
 type SceneBrief struct{}
 

@@ -6,8 +6,8 @@ import (
 )
 
 // Components are the seven standard stages, each with the stages it must
-// follow when both are listed in loop.stages (R3's order before every model
-// call: notes, observation, brief, compaction).
+// follow when both are listed in loop.stages (before every model call, in
+// order: notes, observation, brief, compaction).
 func Components() []engine.Component {
 	stage := func(name, doc string, st engine.Stage, required bool, after ...string) engine.StageKind {
 		return engine.StageKind{Name: name, Doc: doc, After: after, Required: required,

@@ -10,12 +10,12 @@ import (
 )
 
 func TestComponentsAreTheSevenStages(t *testing.T) {
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"compact", "decide", "execute", "observe", "record", "scene_brief", "task_notes"}
-	if got := c.Schema().Names(schema.KindStage); !slices.Equal(got, want) {
+	if got := c.Descriptors().Names(schema.KindStage); !slices.Equal(got, want) {
 		t.Fatalf("names %v, want %v", got, want)
 	}
 	for _, n := range want {

@@ -37,7 +37,7 @@ func faultSpec(self, dir string) *schema.Spec {
 	}
 }
 
-func startFault(t testing.TB, spec *schema.Spec, deps body.Deps) *started {
+func startFault(t testing.TB, spec *schema.Spec, deps body.Shared) *started {
 	t.Helper()
 	ts, err := startMCP(t.Context(), configFor(spec, "base", nil), deps)
 	if err != nil {

@@ -15,7 +15,7 @@ func TestFaultStdoutGarbageCountedAndSampled(t *testing.T) {
 	setStart(t, dir, "garbage")
 	spec := faultSpec(self, dir)
 	var evs events
-	ts := startFault(t, spec, body.Deps{OnSafety: evs.add})
+	ts := startFault(t, spec, body.Shared{OnSafety: evs.add})
 	wantSuccess(t, call(t, ts, "probe", `{"fault":"garbage","n":48}`))
 	wantSuccess(t, call(t, ts, "probe", `{}`))
 	got := evs.texts(body.SafetyStdoutGarbage)

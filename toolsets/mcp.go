@@ -22,7 +22,7 @@ const defaultStopTimeout = 2 * time.Second
 // MCPKind is the toolset kind of MCP back-ends (a stdio subprocess or a
 // streamable HTTP server): a transport under the body layer. Its toolsets
 // share deps with every other kind's.
-func MCPKind(deps body.Deps) engine.ToolsetKind {
+func MCPKind(deps body.Shared) engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:     "mcp",
 		Doc:      "an MCP back-end: a subprocess over stdio (command) or a server over streamable HTTP (url)",
@@ -44,7 +44,7 @@ func MCPKind(deps body.Deps) engine.ToolsetKind {
 
 // StartMCP starts the back-end of one mcp toolset and lists its tools;
 // every call goes through the body layer.
-func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*body.Toolset, error) {
+func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*body.Toolset, error) {
 	ts, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
 		return newMCPBackend(tc, env)
 	})

@@ -174,7 +174,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		Kind: "mcp", Config: MCPConfig{URL: srv.URL + "/mcp", Headers: map[string]string{"X-Robot": "r2"}},
 		Tools: []string{"echo", "observe"},
 	}}}
-	ts, err := startMCP(t.Context(), configFor(spec, "arm", nil), body.Deps{})
+	ts, err := startMCP(t.Context(), configFor(spec, "arm", nil), body.Shared{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (f *fixture) mcp(change func(*MCPConfig)) {
 
 func (f *fixture) start(t testing.TB) *started {
 	t.Helper()
-	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Shared{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestMCPAllowList(t *testing.T) {
 	cfg := f.spec.Toolsets["sim"]
 	cfg.Tools = []string{"echo", "teleport"}
 	f.spec.Toolsets["sim"] = cfg
-	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Deps{})
+	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Shared{})
 	if err == nil || !strings.Contains(err.Error(), `does not provide "teleport"`) {
 		t.Fatalf("err = %v", err)
 	}
@@ -224,7 +224,7 @@ func TestMCPStartErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &schema.Spec{Dir: t.TempDir(), Toolsets: map[string]schema.Toolset{"sim": tc.cfg}}
-			_, err := startMCP(t.Context(), configFor(spec, "sim", nil), body.Deps{})
+			_, err := startMCP(t.Context(), configFor(spec, "sim", nil), body.Shared{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"sim"`) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -251,14 +251,14 @@ func TestCommandLine(t *testing.T) {
 }
 
 func TestKinds(t *testing.T) {
-	c := engine.NewCatalog()
-	if err := c.Add(BuiltinKind(), MCPKind(body.Deps{})); err != nil {
+	c := engine.NewComponents()
+	if err := c.Add(BuiltinKind(), MCPKind(body.Shared{})); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(c.Schema().Names(schema.KindToolset), ","); got != "builtin,mcp" {
+	if got := strings.Join(c.Descriptors().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := c.Add(MCPKind(body.Deps{})); err == nil {
+	if err := c.Add(MCPKind(body.Shared{})); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
 	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")
@@ -284,7 +284,7 @@ func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g
 func (s *started) Unavailable() map[string]string                   { return s.g.Unavailable() }
 
 // startMCP starts an mcp toolset and guards its tools as the engine does.
-func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Deps) (*started, error) {
+func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Shared) (*started, error) {
 	ts, err := StartMCP(ctx, cfg, deps)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// mcpCUE is the mcp kind's own fields, for the catalog's schema.
+// mcpCUE is the mcp kind's own fields, for the schema the build generates.
 //
 //go:embed mcp.cue
 var mcpCUE string

@@ -32,7 +32,7 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 	f.spec.Toolsets["sim"] = sec
 	var logs bytes.Buffer
 	ts, err := startMCP(t.Context(), configFor(f.spec, "sim", nil),
-		body.Deps{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		body.Shared{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

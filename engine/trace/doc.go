@@ -1,5 +1,7 @@
-// Package trace renders a task's events as the readable live trace: one line
-// per turn step (the CLI's `thea run` output; the HTML report reuses it), and
+// Package trace renders a session for people and pipes: a task's events as
+// the plain trace, one line per turn step (`thea run` off a terminal; the
+// HTML report reuses its text), the live view on a terminal, and the raw
+// JSONL stream (--json); and a request as `thea context` previews it. It
 // owns Escape, which makes every untrusted string safe to print on a
 // terminal.
 package trace

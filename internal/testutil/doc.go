@@ -1,3 +1,4 @@
 // Package testutil holds helpers shared by tests across packages: copying a
-// bundled example so a test run never writes into the source tree.
+// bundled example so a test run never writes into the source tree. It
+// imports nothing of Thea, so any package's tests may use it.
 package testutil

@@ -24,7 +24,7 @@ func TestFaultCrashMidCallThenRestartEvent(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		var evs events
-		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Shared{OnSafety: evs.add})
 		lastWords := ""
 		if tr.lastWords {
 			lastWords = "crashing mid-call"
@@ -54,13 +54,13 @@ func TestFaultExitAtStart(t *testing.T) {
 		cfg.StartTimeout = schema.Duration(testtime.Scale(500 * time.Millisecond))
 		spec.Toolsets["base"] = cfg
 		setStart(t, dir, "exit")
-		_, err := start(t.Context(), tr, spec, "base", body.Deps{})
+		_, err := start(t.Context(), tr, spec, "base", body.Shared{})
 		if err == nil || tr.lastWords && !strings.Contains(err.Error(), "exiting at start as asked") {
 			t.Fatalf("start error: %v", err)
 		}
 		setStart(t, dir, "")
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed")
 		setStart(t, dir, "exit")
 		wantFailure(t, call(t, ts, "probe", `{}`), "could not be restarted")
@@ -81,7 +81,7 @@ func TestFaultHangAtStart(t *testing.T) {
 		cfg.StartTimeout = schema.Duration(200 * time.Millisecond)
 		spec.Toolsets["base"] = cfg
 		setStart(t, dir, "hang")
-		_, err := start(t.Context(), tr, spec, "base", body.Deps{})
+		_, err := start(t.Context(), tr, spec, "base", body.Shared{})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("start error: %v", err)
 		}
@@ -97,7 +97,7 @@ func TestFaultFrozenBackendKilledAndRestarted(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		wantFailure(t, call(t, ts, "probe", `{"fault":"freeze"}`), "probe timed out", "did not answer a liveness check", "killed", "restarted on the next call")
 		if _, ok := evs.find(body.SafetyUnresponsive); !ok {
 			t.Fatalf("no unresponsive event: %v", evs.kinds())
@@ -118,7 +118,7 @@ func TestFaultThreadedHang(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(200 * time.Millisecond)}
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		env := call(t, ts, "probe", `{"fault":"hang"}`)
 		wantFailure(t, env, "probe timed out")
 		if strings.Contains(env.Reason, "killed") {
@@ -140,7 +140,7 @@ func TestFaultThreadedHang(t *testing.T) {
 func TestFaultHostileContent(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
-		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Deps{})
+		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Shared{})
 		tools, err := ts.Tools(t.Context())
 		if err != nil {
 			t.Fatal(err)
@@ -169,7 +169,7 @@ func TestFaultFrozenMidMotion(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		var evs events
-		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, faultSpec(tr, self, dir, "base"), "base", body.Shared{OnSafety: evs.add})
 		wantFailure(t, call(t, ts, "move_base", `{"ms":5,"fault":"freeze"}`), "timed out")
 		waitMotionEnd(t, ts)
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain")
@@ -189,7 +189,7 @@ func TestTimeoutSaidOnce(t *testing.T) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(60 * time.Millisecond)}
-		ts := startFault(t, tr, spec, "base", body.Deps{})
+		ts := startFault(t, tr, spec, "base", body.Shared{})
 		for _, c := range []struct{ tool, args string }{{"move_base", `{"ms":5000}`}, {"probe", `{"fault":"hang"}`}} {
 			env := call(t, ts, c.tool, c.args)
 			if n := strings.Count(env.Reason, "timed out"); n != 1 {
@@ -215,7 +215,7 @@ func TestFaultSlowRestartOutlivesTheCall(t *testing.T) {
 		cfg.Restart.MaxRestarts = 3
 		spec.Toolsets["base"] = cfg
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		// crash has the toolset's timeout: the crash, not the probe's
 		// timeout, ends it, however loaded the machine.
 		wantFailure(t, call(t, ts, "crash", `{}`), "crashed")

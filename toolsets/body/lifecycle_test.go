@@ -22,7 +22,7 @@ func TestFaultRestartBudget(t *testing.T) {
 		cfg := spec.Toolsets["base"]
 		cfg.Restart.MaxRestarts = 1
 		spec.Toolsets["base"] = cfg
-		ts := startFault(t, tr, spec, "base", body.Deps{})
+		ts := startFault(t, tr, spec, "base", body.Shared{})
 		wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed", "it is restarted on the next call")
 		wantSuccess(t, call(t, ts, "probe", `{}`))
 		wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed")
@@ -31,7 +31,7 @@ func TestFaultRestartBudget(t *testing.T) {
 
 		cfg.Restart.MaxRestarts = 0
 		spec.Toolsets["base"] = cfg
-		none := startFault(t, tr, spec, "base", body.Deps{})
+		none := startFault(t, tr, spec, "base", body.Shared{})
 		env := call(t, none, "probe", `{"fault":"crash"}`)
 		wantFailure(t, env, "crashed", "max_restarts is 0", "not restarted")
 		if strings.Contains(env.Reason, "restarted on the next call") {
@@ -47,7 +47,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
-		ts := startFault(t, tr, spec, "base", body.Deps{})
+		ts := startFault(t, tr, spec, "base", body.Shared{})
 		wantFailure(t, call(t, ts, "move_base", `{"ms":60000}`), "timed out")
 		waitMotionEnd(t, ts)
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain")
@@ -60,7 +60,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 		cfg := spec.Toolsets["base"]
 		cfg.OnUncertain = "continue"
 		spec.Toolsets["base"] = cfg
-		ts2 := startFault(t, tr, spec, "base", body.Deps{})
+		ts2 := startFault(t, tr, spec, "base", body.Shared{})
 		wantFailure(t, call(t, ts2, "move_base", `{"ms":60000}`), "timed out")
 		waitMotionEnd(t, ts2)
 		if ts2.Uncertain() != "" {
@@ -79,7 +79,7 @@ func TestFaultCloseDuringCall(t *testing.T) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
-		ts := startFault(t, tr, spec, "base", body.Deps{})
+		ts := startFault(t, tr, spec, "base", body.Shared{})
 		done := make(chan engine.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
 		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()

@@ -64,7 +64,7 @@ func harnessMain(mode string) int {
 		spec.Toolsets["base"] = ts
 	}
 	ctx := context.Background()
-	ts, err := start(ctx, tr, spec, "base", body.Deps{})
+	ts, err := start(ctx, tr, spec, "base", body.Shared{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -167,12 +167,12 @@ func TestSecondProcessRefusedOrOverlaps(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		spec.Embodiment = schema.Embodiment{Name: "shared-body", Lock: schema.BodyLock{Dir: lockDir, Mode: "refuse"}}
-		ts := startFault(t, tr, spec, "base", body.Deps{})
+		ts := startFault(t, tr, spec, "base", body.Shared{})
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "another process (pid "+strconv.Itoa(a.Process.Pid), "is driving this body")
 		noOverlaps(t, dir)
 
 		spec.Embodiment.Lock.Mode = "none"
-		free := startFault(t, tr, spec, "base", body.Deps{})
+		free := startFault(t, tr, spec, "base", body.Shared{})
 		wantSuccess(t, call(t, free, "move_base", `{"ms":1}`))
 		release(t, dir) // the first harness's motion ends only now
 		if err := a.Wait(); err != nil {

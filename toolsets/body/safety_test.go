@@ -26,7 +26,7 @@ func TestFaultTimeoutNeverOverlaps(t *testing.T) {
 		cfg.StopGrace = schema.Duration(testtime.Scale(150 * time.Millisecond))
 		spec.Toolsets["base"] = cfg
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		for round := range 2 {
 			wantFailure(t, call(t, ts, "move_base", `{"ms":5000}`), "timed out", "the motion may still be running", tr.killSays)
 			wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "a motion is still running", "move_base on the base back-end", "timed out")
@@ -57,7 +57,7 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 		cfg.StopGrace = schema.Duration(testtime.Scale(5 * time.Second)) // the stop, not the kill, ends it
 		spec.Toolsets["base"] = cfg
 		var evs events
-		deps := body.Deps{OnSafety: evs.add, Bodies: body.NewBodies(), Locks: body.NewPhysicalLocks()}
+		deps := body.Shared{OnSafety: evs.add, Bodies: body.NewBodies(), Locks: body.NewPhysicalLocks()}
 		ts := startFault(t, tr, spec, "base", deps)
 
 		_, _, name := tr.stopRecord("ok")
@@ -109,7 +109,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		lastWords := ""
 		if tr.lastWords {
 			lastWords = "crashing mid-motion"
@@ -129,7 +129,7 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 		cfg := spec.Toolsets["base"]
 		cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 		spec.Toolsets["base"] = cfg
-		ts2 := startFault(t, tr, spec, "base", body.Deps{})
+		ts2 := startFault(t, tr, spec, "base", body.Shared{})
 		wantFailure(t, call(t, ts2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
 		wantSuccess(t, call(t, ts2, "observe", `{}`))
 		if len(ts2.Body().InFlight()) == 0 || ts2.Uncertain() == "" {
@@ -156,7 +156,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 		cfg.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 		spec.Toolsets["base"] = cfg
 		spec.Observation.Tool = "arm.observe"
-		deps := body.Deps{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
+		deps := body.Shared{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
 		base := startFault(t, tr, spec, "base", deps)
 		arm := startFault(t, tr, spec, "arm", deps)
 		wantFailure(t, call(t, base, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
@@ -175,7 +175,7 @@ func TestFaultBodyWideUncertainty(t *testing.T) {
 		cfg2 := spec2.Toolsets["base"]
 		cfg2.StopGrace = schema.Duration(testtime.Scale(10 * time.Second))
 		spec2.Toolsets["base"] = cfg2
-		deps2 := body.Deps{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
+		deps2 := body.Shared{Locks: body.NewPhysicalLocks(), Bodies: body.NewBodies()}
 		base2 := startFault(t, tr, spec2, "base", deps2)
 		arm2 := startFault(t, tr, spec2, "arm", deps2)
 		wantFailure(t, call(t, base2, "move_base", `{"ms":0,"fault":"gate"}`), "timed out")
@@ -196,7 +196,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 		withStop(tr, spec, "base", "ok", testtime.Scale(5*time.Second))
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		var evs events
-		ts := startFault(t, tr, spec, "base", body.Deps{OnSafety: evs.add})
+		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		done := make(chan engine.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
 		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()

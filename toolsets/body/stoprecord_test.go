@@ -81,21 +81,21 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte(turns), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cat := engine.NewCatalog()
+	cat := engine.NewComponents()
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Deps{}), script.Provider(), user.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Shared{}), script.Provider(), user.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
-	h, err := engine.New(t.Context(), loaded, engine.Options{Catalog: cat, Policy: policies.New})
+	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New})
 	if err != nil {
 		t.Fatal(err)
 	}

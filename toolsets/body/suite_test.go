@@ -37,7 +37,7 @@ import (
 // fault server.
 type transport struct {
 	name string
-	kind func(body.Deps) engine.ToolsetKind
+	kind func(body.Shared) engine.ToolsetKind
 	// toolset is a toolset whose back-end is this transport's fault server
 	// recording into dir; self is this test binary.
 	toolset func(self, dir string) schema.Toolset
@@ -147,7 +147,7 @@ type started struct {
 func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
 
 // start starts spec's toolset name through tr's kind, as the engine does.
-func start(ctx context.Context, tr transport, spec *schema.Spec, name string, deps body.Deps) (*started, error) {
+func start(ctx context.Context, tr transport, spec *schema.Spec, name string, deps body.Shared) (*started, error) {
 	g, err := engine.StartToolset(ctx, tr.kind(deps), configFor(spec, name, nil), deps.Logger)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ type errNotBody struct{ kind string }
 
 func (e errNotBody) Error() string { return e.kind + " toolsets are not built on the body layer" }
 
-func startFault(t testing.TB, tr transport, spec *schema.Spec, name string, deps body.Deps) *started {
+func startFault(t testing.TB, tr transport, spec *schema.Spec, name string, deps body.Shared) *started {
 	t.Helper()
 	ts, err := start(t.Context(), tr, spec, name, deps)
 	if err != nil {

@@ -57,7 +57,7 @@ var _ engine.Toolset = (*Toolset)(nil)
 
 // Start builds one toolset: open makes its back-end (nothing started yet),
 // which is then connected and its tools listed.
-func Start(ctx context.Context, tc engine.ToolsetConfig, cfg Config, deps Deps, open func(Env) (Backend, error)) (*Toolset, error) {
+func Start(ctx context.Context, tc engine.ToolsetConfig, cfg Config, deps Shared, open func(Env) (Backend, error)) (*Toolset, error) {
 	deps = deps.WithDefaults()
 	if tc.Contract == nil {
 		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }

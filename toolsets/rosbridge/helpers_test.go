@@ -180,7 +180,7 @@ func loadErr(t testing.TB, rb map[string]any) error {
 func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, error) {
 	t.Helper()
 	evs := &events{}
-	deps := body.Deps{OnSafety: evs.add}.WithDefaults()
+	deps := body.Shared{OnSafety: evs.add}.WithDefaults()
 	sec := rosbridge.Section{URL: url, Rosbridge: rb}
 	ts := schema.Toolset{Kind: "rosbridge", Config: sec,
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),

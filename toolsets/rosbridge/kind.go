@@ -17,7 +17,7 @@ import (
 
 // Kind is the toolset kind "rosbridge": a transport under the body layer.
 // Its toolsets share deps with every other kind's.
-func Kind(deps body.Deps) engine.ToolsetKind {
+func Kind(deps body.Shared) engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:     "rosbridge",
 		Doc:      "a ROS 2 robot behind rosbridge_server (url ws://…): actions, services and bounded publishes as tools, observation and clearance from topics",
@@ -42,7 +42,7 @@ func Kind(deps body.Deps) engine.ToolsetKind {
 
 // Start connects one rosbridge toolset; every call goes through the body
 // layer.
-func Start(ctx context.Context, tc engine.ToolsetConfig, deps body.Deps) (*body.Toolset, error) {
+func Start(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*body.Toolset, error) {
 	p, err := load(tc.Section)
 	if err != nil {
 		return nil, fmt.Errorf("rosbridge toolset %q: %w", tc.Name, err)

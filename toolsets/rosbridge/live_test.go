@@ -83,11 +83,11 @@ func liveDiags(t *testing.T, spec string) []schema.Diagnostic {
 		}
 	}
 	var stderr bytes.Buffer
-	cat, err := components.Default(components.Deps{Stdin: strings.NewReader(""), Stderr: &stderr})
+	cat, err := components.Default(components.Options{Stdin: strings.NewReader(""), Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.cue")}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: cat.Schema()})
+	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.cue")}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: cat.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %s", joinDiags(diags))
 	}

@@ -16,7 +16,7 @@ type Section struct {
 	Rosbridge map[string]any `json:"rosbridge,omitempty"`
 }
 
-// sectionCUE is the kind's fields for the catalog's schema: the body
+// sectionCUE is the kind's fields for the schema the build generates: the body
 // layer's, the url, and the rosbridge block (open here; DecodeConfig
 // checks it against config.cue at the user's positions).
 //

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
-	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -55,7 +55,7 @@ func checkDiagnostics(t *testing.T, spec string, edits []edit) {
 			t.Fatal(err)
 		}
 	}
-	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: testutil.Catalog(t)})
+	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
 	lines := strings.Split(spec, "\n")
 	for _, e := range edits {
 		line := 0
@@ -85,4 +85,14 @@ func joinDiags(ds []schema.Diagnostic) string {
 		b.WriteString(d.String() + "\n")
 	}
 	return b.String()
+}
+
+// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
+func buildDescriptors(t testing.TB) *schema.Descriptors {
+	t.Helper()
+	c, err := components.Default(components.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Descriptors()
 }

@@ -11,8 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -34,7 +33,7 @@ func (a *App) newContextCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
 			logger := a.logger(slog.LevelWarn)
-			c, err := a.catalog(logger, nil)
+			c, err := a.components(logger, nil)
 			if err != nil {
 				return err
 			}
@@ -45,7 +44,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			spec.RunLog.Enabled = false
 			offline := a.v.GetBool(a.key(cmd, "offline"))
 			if offline {
-				dropped := offlineSpec(spec, c.Schema())
+				dropped := offlineSpec(spec, c.Descriptors())
 				if len(dropped) > 0 {
 					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", strings.Join(dropped, ", "))
 				}
@@ -67,7 +66,7 @@ func (a *App) newContextCmd() *cobra.Command {
 				}
 				return nil
 			}
-			if _, err := io.WriteString(a.Stdout, RenderPreview(p)); err != nil {
+			if _, err := io.WriteString(a.Stdout, trace.Preview(p)); err != nil {
 				return fmt.Errorf("writing the request: %w", err)
 			}
 			return nil
@@ -80,60 +79,11 @@ func (a *App) newContextCmd() *cobra.Command {
 	return cmd
 }
 
-// RenderPreview renders a request as an integrator reads it: each lifetime
-// with its token estimate, every message with images as placeholders, and
-// the tool definitions the model is offered.
-func RenderPreview(p engine.Preview) string {
-	var b strings.Builder
-	msgs := p.Request.Messages
-	fmt.Fprintf(&b, "═══ Resident (~%d tokens with tool definitions)\n", p.Tokens.Resident)
-	if len(msgs) > 0 && msgs[0].Role == model.RoleSystem {
-		writeMessage(&b, msgs[0])
-		msgs = msgs[1:]
-	}
-	refreshed := msgs[len(msgs)-min(p.RefreshedMessages, len(msgs)):]
-	msgs = msgs[:len(msgs)-len(refreshed)]
-	fmt.Fprintf(&b, "\n═══ Accumulated (~%d tokens, %d messages)\n", p.Tokens.Accumulated, len(msgs))
-	for _, m := range msgs {
-		writeMessage(&b, m)
-	}
-	fmt.Fprintf(&b, "\n═══ Refreshed (~%d tokens)\n", p.Tokens.Refreshed)
-	for _, m := range refreshed {
-		writeMessage(&b, m)
-	}
-	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
-	for _, t := range p.Request.Tools {
-		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", t.Name, t.Description, t.InputSchema)
-	}
-	fmt.Fprintf(&b, "\n═══ Total ~%d tokens\n", p.Tokens.Total)
-	return b.String()
-}
-
-func writeMessage(b *strings.Builder, m model.Message) {
-	fmt.Fprintf(b, "── %s", m.Role)
-	if m.ToolCallID != "" {
-		fmt.Fprintf(b, " (answers %s)", m.ToolCallID)
-	}
-	b.WriteString("\n")
-	for _, p := range m.Parts {
-		switch {
-		case p.Image != nil:
-			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", p.Image.Camera, p.Image.MIME, p.Image.Width, p.Image.Height)
-		default:
-			b.WriteString(p.Text)
-			b.WriteString("\n")
-		}
-	}
-	for _, c := range m.ToolCalls {
-		fmt.Fprintf(b, "→ call %s %s\n", c.Name, c.Arguments)
-	}
-}
-
 // offlineSpec removes what needs a running back-end from a loaded spec (the
 // toolsets whose kind is not in process, their contracts, the observation,
 // clearance and evidence tools) so `thea context --offline` starts nothing;
 // it returns the toolsets it left out.
-func offlineSpec(spec *schema.Spec, cat *schema.Catalog) []string {
+func offlineSpec(spec *schema.Spec, cat *schema.Descriptors) []string {
 	var dropped []string
 	for name, ts := range spec.Toolsets {
 		if d, ok := cat.Lookup(schema.KindToolset, ts.Kind); ok && d.InProcess {

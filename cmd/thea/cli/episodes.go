@@ -39,7 +39,7 @@ func (a *App) specFlag(cmd *cobra.Command) ([]string, error) {
 
 // sessionFactory builds sessions of a spec with this binary's components,
 // quietly (warnings only).
-func (a *App) sessionFactory(c *engine.Catalog, logger *slog.Logger) episode.NewSession {
+func (a *App) sessionFactory(c *engine.Components, logger *slog.Logger) episode.NewSession {
 	return func(ctx context.Context, s *schema.Spec, u engine.UserChannel) (*engine.Harness, error) {
 		return a.newHarness(ctx, s, c, sessionOptions{logger: logger, user: u})
 	}
@@ -65,7 +65,7 @@ a diff. Exit 1 when any episode fails.`,
 				return err
 			}
 			logger := a.logger(slog.LevelWarn)
-			c, err := a.catalog(logger, nil)
+			c, err := a.components(logger, nil)
 			if err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ evaluation; thea eval merge combines their JSON results.`,
 				return err
 			}
 			logger := a.logger(slog.LevelError)
-			c, err := a.catalog(logger, nil)
+			c, err := a.components(logger, nil)
 			if err != nil {
 				return err
 			}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/thea-harness/thea/operator"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // newRunCmd: `thea run --spec FILE [INSTRUCTION...]` runs one session. With
 // instructions as arguments it runs them one after another and exits: 0
 // when every task ended with a final answer, 1 otherwise. Without, it is an
-// interactive session at the terminal (see console).
+// interactive session at the terminal (package operator).
 func (a *App) newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run --spec FILE [INSTRUCTION...]",
@@ -40,7 +41,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
-			c, err := a.catalog(logger, so.terminal)
+			c, err := a.components(logger, so.terminal)
 			if err != nil {
 				return err
 			}
@@ -62,17 +63,17 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			}
 			defer h.Close()
 			v, animated := a.newView(a.Stdout, a.v.GetBool(a.key(cmd, "json")), a.v.GetBool(a.key(cmd, "verbose")))
-			con := &console{h: h, term: term, view: v, sigs: a.Signals, now: time.Now}
+			con := &operator.Console{Session: h, Terminal: term, View: v, Signals: a.Signals}
 			if animated {
 				ticker := time.NewTicker(tickEvery)
 				defer ticker.Stop()
-				con.tick = ticker.C
+				con.Tick = ticker.C
 			}
 			if len(args) == 0 {
-				con.interactive(cmd.Context())
+				con.Interactive(cmd.Context())
 				return nil
 			}
-			if !con.batch(cmd.Context(), args) {
+			if !con.Batch(cmd.Context(), args) {
 				return exitError{code: 1}
 			}
 			return nil

@@ -17,7 +17,7 @@ func (a *App) newSchemaCmd() *cobra.Command {
 		Short: "Print the spec schema (CUE), or a JSON Schema generated from it for editors",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.catalog(nil, nil)
+			c, err := a.components(nil, nil)
 			if err != nil {
 				return err
 			}
@@ -28,9 +28,9 @@ func (a *App) newSchemaCmd() *cobra.Command {
 				if def != "" {
 					return usageError{fmt.Errorf("--def needs --format jsonschema")}
 				}
-				out = schema.CUESchema(c.Schema())
+				out = schema.CUESchema(c.Descriptors())
 			case "jsonschema":
-				b, err := schema.JSONSchemaDef(c.Schema(), def)
+				b, err := schema.JSONSchemaDef(c.Descriptors(), def)
 				if err != nil {
 					if def != "" {
 						return usageError{err}

@@ -56,7 +56,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			if _, err := serve.RaiseFileLimit(); err != nil {
 				logger.Warn("the open-file limit stays as it is; the connection bound follows it", "error", err)
 			}
-			c, err := a.catalog(logger, nil)
+			c, err := a.components(logger, nil)
 			if err != nil {
 				return err
 			}

@@ -16,24 +16,24 @@ import (
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
-// catalog builds this binary's component catalog (the one wiring package
-// names every component); term is the process's terminal, shared with the
+// components builds this binary's components (the one wiring package
+// names every one); term is the process's terminal, shared with the
 // instruction reader when there is one.
-func (a *App) catalog(logger *slog.Logger, term *user.Terminal) (*engine.Catalog, error) {
+func (a *App) components(logger *slog.Logger, term *user.Terminal) (*engine.Components, error) {
 	if term == nil {
 		term = user.NewTerminal(a.Stdin, a.Stderr)
 	}
-	c, err := components.Default(components.Deps{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
+	c, err := components.Default(components.Options{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
 	if err != nil {
-		return nil, fmt.Errorf("building the component catalog: %w", err)
+		return nil, fmt.Errorf("building the components: %w", err)
 	}
 	return c, nil
 }
 
-// loadSpec loads and validates spec files against the catalog, printing
+// loadSpec loads and validates spec files against the components' descriptors, printing
 // every diagnostic (warnings too).
-func (a *App) loadSpec(paths []string, c *engine.Catalog) (*schema.Spec, error) {
-	spec, diags := schema.Load(paths, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema()})
+func (a *App) loadSpec(paths []string, c *engine.Components) (*schema.Spec, error) {
+	spec, diags := schema.Load(paths, schema.LoadOptions{Profiles: a.Profiles, Descriptors: c.Descriptors()})
 	if spec != nil {
 		diags = spec.Warnings
 	}
@@ -59,7 +59,7 @@ type sessionOptions struct {
 
 // newHarness builds one session from a validated spec with this binary's
 // components.
-func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Catalog, so sessionOptions) (*engine.Harness, error) {
+func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Components, so sessionOptions) (*engine.Harness, error) {
 	var catalog engine.SkillCatalog
 	if len(spec.Skills.Dirs) > 0 {
 		dirs := make([]string, len(spec.Skills.Dirs))
@@ -73,7 +73,7 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Catal
 		catalog = sc
 	}
 	h, err := engine.New(ctx, spec, engine.Options{
-		Catalog:       c,
+		Components:    c,
 		Policy:        policies.New,
 		Skills:        catalog,
 		RenderProfile: embodiments.Render,

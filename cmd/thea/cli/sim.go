@@ -24,7 +24,7 @@ func (a *App) runFake(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		return cmd.Help()
 	}
-	c, err := a.catalog(slog.New(slog.DiscardHandler), nil)
+	c, err := a.components(slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		return err
 	}

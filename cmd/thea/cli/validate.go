@@ -27,11 +27,11 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
-			c, err := a.catalog(nil, nil)
+			c, err := a.components(nil, nil)
 			if err != nil {
 				return err
 			}
-			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Catalog: c.Schema(), Context: cmd.Context()})
+			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Descriptors: c.Descriptors(), Context: cmd.Context()})
 			failed := spec == nil
 			var sum policies.TestSummary
 			if spec != nil {

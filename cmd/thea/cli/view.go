@@ -9,24 +9,16 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator"
 )
-
-// view shows a session's events: the live view on a terminal, the plain
-// trace otherwise (CI logs), or the raw JSONL stream (--json).
-type view interface {
-	engine.Sink
-	// Tick animates the view (the live view's spinner).
-	Tick(now time.Time) error
-	// Clear erases a transient status line before the session prints.
-	Clear()
-}
 
 // tickEvery is the live view's spinner rate.
 const tickEvery = 100 * time.Millisecond
 
-// newView picks the view for w: jsonl wins, then the live view on a
-// terminal. animated says whether the view wants Tick.
-func (a *App) newView(w io.Writer, jsonl, verbose bool) (v view, animated bool) {
+// newView picks the view for w: the raw JSONL stream (--json) wins, then
+// the live view on a terminal, else the plain trace (CI logs). animated
+// says whether the view wants Tick.
+func (a *App) newView(w io.Writer, jsonl, verbose bool) (v operator.View, animated bool) {
 	switch {
 	case jsonl:
 		return still{trace.NewJSONL(w)}, false

@@ -319,7 +319,7 @@ func TestBreakpointLimit(t *testing.T) {
 }
 
 func TestProvider(t *testing.T) {
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(Provider()); err != nil {
 		t.Fatal(err)
 	}

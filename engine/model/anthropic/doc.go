@@ -7,7 +7,9 @@
 // set on tool results or assistant turns — so this adapter renders the
 // `system` and `messages` of the request itself and hands them to the client
 // through the call package's request rewrite. The rest of the request
-// (model, max_tokens, temperature, tools) stays langchaingo's. The official
-// anthropic-sdk-go would express all of it but weighs 17 MB and pulls
-// OpenTelemetry and credential-profile loading (NOTES-BENCH-models.md).
+// (model, max_tokens, temperature, tools) stays langchaingo's. The response
+// is rewritten too before langchaingo decodes it: the raw tool_use inputs
+// are kept, and blocks its decoder would fail on are dropped. The official
+// anthropic-sdk-go would express all of it but adds some 17 MB to the
+// binary and pulls in OpenTelemetry and credential-profile loading.
 package anthropic

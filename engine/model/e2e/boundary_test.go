@@ -75,9 +75,9 @@ loop: {stages: [task_notes, decide, execute, record]}
 `, provider, url+"/v1", cmd)
 	path := filepath.Join(dir, "spec.yaml")
 	must(t, os.WriteFile(path, []byte(src), 0o644))
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: c.Descriptors()})
 	if spec == nil || len(diags) > 0 {
 		t.Fatalf("arm spec: %v", diags)
 	}
@@ -88,9 +88,9 @@ loop: {stages: [task_notes, decide, execute, record]}
 func armHarness(t *testing.T, spec *schema.Spec, runs string) (*engine.Harness, error) {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := components.Default(components.Deps{Logger: logger})
+	c, err := components.Default(components.Options{Logger: logger})
 	must(t, err)
-	h, err := engine.New(t.Context(), spec, engine.Options{Catalog: c, Policy: policies.New, RunLogDir: runs, Logger: logger})
+	h, err := engine.New(t.Context(), spec, engine.Options{Components: c, Policy: policies.New, RunLogDir: runs, Logger: logger})
 	if err == nil {
 		t.Cleanup(func() { _ = h.Close() })
 	}
@@ -181,7 +181,7 @@ func TestAliasCollisionAtStart(t *testing.T) {
 // thea validate --live lists each aliased tool at its toolset, and reports
 // a collision as an error there.
 func TestLiveCheckListsAliases(t *testing.T) {
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
 	spec := armSpec(t, "http://127.0.0.1:1")
 	diags := livecheck.Check(t.Context(), spec, c, livecheck.Options{})

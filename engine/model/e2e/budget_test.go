@@ -109,14 +109,14 @@ func TestBudgetOverTheWireForADriftingProvider(t *testing.T) {
 	t.Setenv("THEA_E2E_KEY", key)
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	must(t, os.WriteFile(path, fmt.Appendf(nil, budgetSpec, hs.URL, testtime.Scale(20*time.Second), turns+2), 0o600))
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("spec: %v", diags)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := engine.New(t.Context(), spec, engine.Options{Catalog: c, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger})
+	h, err := engine.New(t.Context(), spec, engine.Options{Components: c, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger})
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	compactions := 0

@@ -107,7 +107,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := components.Default(components.Deps{Logger: logger})
+	c, err := components.Default(components.Options{Logger: logger})
 	must(t, err)
 	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
 	must(t, err)
@@ -118,7 +118,7 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	catalog, err := skills.Load(t.Context(), dirs)
 	must(t, err)
 	h, err := engine.New(t.Context(), spec, engine.Options{
-		Catalog: c, Policy: policies.New, User: answers,
+		Components: c, Policy: policies.New, User: answers,
 		Skills: catalog, RenderProfile: embodiments.Render, RunLogDir: runs, Logger: logger,
 	})
 	must(t, err)
@@ -181,9 +181,9 @@ func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 func household(t *testing.T) (*schema.Spec, model.Model) {
 	t.Helper()
 	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}

@@ -36,9 +36,9 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	b = []byte(strings.Replace(string(b), verdict, "- purpose: evaluate\n  text: >-\n    My private notes: "+private+". {\"status\"", 1))
 	must(t, os.WriteFile(ep, b, 0o644))
 
-	c, err := components.Default(components.Deps{})
+	c, err := components.Default(components.Options{})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: c.Schema()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}

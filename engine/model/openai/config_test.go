@@ -91,7 +91,7 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func TestComponents(t *testing.T) {
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(Components()...); err != nil {
 		t.Fatal(err)
 	}

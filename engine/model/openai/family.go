@@ -48,7 +48,7 @@ func families() []family {
 		{
 			// Google: keep temperature at its default 1.0 on Gemini 3 (lower
 			// values can loop or degrade reasoning). Its thought signatures
-			// come back on every call they came with (see extra.go).
+			// come back on every call they came with (see body.go).
 			name: "gemini_3", about: "Gemini 3 models",
 			match: func(id string) bool { return strings.HasPrefix(id, "gemini-3") }, defaultTemperature: 1,
 		},

@@ -100,7 +100,7 @@ func Components() []engine.Component {
 	return out
 }
 
-// new is the catalog's constructor; dir is unused.
+// new is the constructor the engine calls; dir is unused.
 func (p provider) new(cfg schema.Model, dir string) (model.Model, error) {
 	m, err := p.build(cfg, call.Options{})
 	if err != nil {

@@ -108,7 +108,7 @@ func TestParseErrorsNameFileAndEntry(t *testing.T) {
 }
 
 func TestRegisterAndFromResponses(t *testing.T) {
-	c := engine.NewCatalog()
+	c := engine.NewComponents()
 	if err := c.Add(script.Provider()); err != nil {
 		t.Fatal(err)
 	}

@@ -99,15 +99,15 @@ scene_graph:
   enabled: false
 `
 
-// catalog is the components an episode needs; the OpenAI adapter waits for
+// components are what an episode needs; the OpenAI adapter waits for
 // nothing between retries, so a schedule's time is the faults' own.
-func catalog(logger *slog.Logger, seed uint64) (*engine.Catalog, error) {
-	c := engine.NewCatalog()
+func components(logger *slog.Logger, seed uint64) (*engine.Components, error) {
+	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Deps{Logger: logger}),
+	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Shared{Logger: logger}),
 		engine.ProviderKind{Name: "openai", Doc: "OpenAI's wire, no waits between retries",
 			New: func(cfg schema.Model, _ string) (model.Model, error) {
 				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})
@@ -212,17 +212,17 @@ func newEpisode(ctx context.Context, base string, sched Schedule) (_ *episode, e
 		return nil, fmt.Errorf("writing the spec: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cat, err := catalog(logger, sched.Seed)
+	cat, err := components(logger, sched.Seed)
 	if err != nil {
 		return nil, err
 	}
-	spec, diags := schema.Load([]string{specPath}, schema.LoadOptions{Profiles: embodiments.Profiles(), Catalog: cat.Schema()})
+	spec, diags := schema.Load([]string{specPath}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: cat.Descriptors()})
 	if spec == nil {
 		return nil, fmt.Errorf("the chaos spec: %v", diags)
 	}
 	ts := &traceSink{w: trace.New(e.trace, true)}
 	e.h, err = engine.New(ctx, spec, engine.Options{
-		Catalog: cat, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger,
+		Components: cat, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger,
 		Sinks: []engine.SinkFactory{e.rec.Factory, func(engine.TaskInfo) (engine.Sink, error) { return ts, nil }},
 	})
 	if err != nil {

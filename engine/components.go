@@ -16,26 +16,26 @@ type Component interface {
 	Describe() schema.Descriptor
 }
 
-// Catalog is the build's components, each registered once with its
+// Components are the build's components, each registered once with its
 // descriptor and constructor. One wiring package fills it; schema.Load
-// validates against Schema() and New builds from it, so a spec resolves the
+// validates against its Descriptors() and New builds from it, so a spec resolves the
 // same way in `thea validate` and `thea run`.
-type Catalog struct {
-	schema *schema.Catalog
+type Components struct {
+	schema *schema.Descriptors
 	comps  map[schema.Kind]map[string]Component
 }
 
-// NewCatalog makes an empty catalog.
-func NewCatalog() *Catalog {
-	return &Catalog{schema: schema.NewCatalog(), comps: map[schema.Kind]map[string]Component{}}
+// NewComponents makes an empty set of components.
+func NewComponents() *Components {
+	return &Components{schema: schema.NewDescriptors(), comps: map[schema.Kind]map[string]Component{}}
 }
 
 // Add registers components; a duplicate name of the same kind is an error.
-func (c *Catalog) Add(comps ...Component) error {
+func (c *Components) Add(comps ...Component) error {
 	for _, comp := range comps {
 		d := comp.Describe()
 		if err := c.schema.Register(d); err != nil {
-			return fmt.Errorf("catalog: %w", err)
+			return fmt.Errorf("registering components: %w", err)
 		}
 		if c.comps[d.Kind] == nil {
 			c.comps[d.Kind] = map[string]Component{}
@@ -45,11 +45,11 @@ func (c *Catalog) Add(comps ...Component) error {
 	return nil
 }
 
-// Schema is the validation view of the catalog, for schema.Load.
-func (c *Catalog) Schema() *schema.Catalog { return c.schema }
+// Descriptors is what validation knows of the components, for schema.Load.
+func (c *Components) Descriptors() *schema.Descriptors { return c.schema }
 
 // Lookup finds a component by kind and name.
-func (c *Catalog) Lookup(k schema.Kind, name string) (Component, error) {
+func (c *Components) Lookup(k schema.Kind, name string) (Component, error) {
 	comp, ok := c.comps[k][name]
 	if !ok {
 		return nil, fmt.Errorf("%s %q is not available in this build (available: %v)", k, name, c.schema.Names(k))
@@ -58,7 +58,7 @@ func (c *Catalog) Lookup(k schema.Kind, name string) (Component, error) {
 }
 
 // Get finds a component of kind k and concrete type T.
-func Get[T Component](c *Catalog, k schema.Kind, name string) (T, error) {
+func Get[T Component](c *Components, k schema.Kind, name string) (T, error) {
 	var zero T
 	comp, err := c.Lookup(k, name)
 	if err != nil {
@@ -72,7 +72,7 @@ func Get[T Component](c *Catalog, k schema.Kind, name string) (T, error) {
 }
 
 // NewModel builds the model a spec's model section names.
-func (c *Catalog) NewModel(cfg schema.Model, dir string) (model.Model, error) {
+func (c *Components) NewModel(cfg schema.Model, dir string) (model.Model, error) {
 	p, err := Get[ProviderKind](c, schema.KindProvider, cfg.Provider)
 	if err != nil {
 		return nil, err
@@ -134,8 +134,8 @@ type Fake struct {
 	Main  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// ToolsetKinds lists the catalog's toolset kinds, sorted by name.
-func (c *Catalog) ToolsetKinds() []ToolsetKind {
+// ToolsetKinds lists the registered toolset kinds, sorted by name.
+func (c *Components) ToolsetKinds() []ToolsetKind {
 	var out []ToolsetKind
 	for _, name := range c.schema.Names(schema.KindToolset) {
 		if k, ok := c.comps[schema.KindToolset][name].(ToolsetKind); ok {

@@ -24,7 +24,7 @@ const (
 )
 
 // enumDef is the CUE definition each kind's names fill: the embedded schema
-// declares it as a bare string, the catalog narrows it to what is registered,
+// declares it as a bare string, the registered descriptors narrow it to what is registered,
 // so the schema, its JSON Schema and its "must be one of" messages all come
 // from the registrations.
 var enumDef = map[Kind]string{
@@ -39,7 +39,7 @@ var enumDef = map[Kind]string{
 // Descriptor is what validation knows of one component: its name, what it
 // checks in its own spec section, and, by kind, its ordering (stages) or the
 // tools it provides (toolset kinds). The constructor lives beside it in the
-// engine's catalog; validation never starts anything.
+// engine's Components; validation never starts anything.
 type Descriptor struct {
 	Kind Kind
 	Name string
@@ -73,23 +73,24 @@ type Descriptor struct {
 	// has no fields of its own.
 	Config any
 	// CUE (toolset kinds) is the kind's own fields as a CUE struct (it may
-	// embed #Transport, the body layer's fields); the catalog adds kind,
+	// embed #Transport, the body layer's fields); the generated schema adds kind,
 	// tools, timeout and max_result_bytes and names it #Toolset_<name>.
 	CUE string
 }
 
-// Catalog is the set of components a build ships, by kind and name. It is
-// an explicit value: the wiring package fills it, Load and the engine read it.
-type Catalog struct {
+// Descriptors are what validation knows of the components a build ships,
+// by kind and name. It is an explicit value: the wiring package fills it
+// (through engine.Components), Load and the engine read it.
+type Descriptors struct {
 	m map[Kind]map[string]Descriptor
 }
 
-// NewCatalog makes an empty catalog.
-func NewCatalog() *Catalog { return &Catalog{m: map[Kind]map[string]Descriptor{}} }
+// NewDescriptors makes an empty set of descriptors.
+func NewDescriptors() *Descriptors { return &Descriptors{m: map[Kind]map[string]Descriptor{}} }
 
 // Register adds a descriptor; an unknown kind, an empty name or a name
 // registered twice for the same kind is an error.
-func (c *Catalog) Register(d Descriptor) error {
+func (c *Descriptors) Register(d Descriptor) error {
 	if _, ok := enumDef[d.Kind]; !ok {
 		return fmt.Errorf("register %q: unknown component kind %q", d.Name, d.Kind)
 	}
@@ -117,7 +118,7 @@ func (c *Catalog) Register(d Descriptor) error {
 }
 
 // Lookup finds one component.
-func (c *Catalog) Lookup(k Kind, name string) (Descriptor, bool) {
+func (c *Descriptors) Lookup(k Kind, name string) (Descriptor, bool) {
 	if c == nil {
 		return Descriptor{}, false
 	}
@@ -126,7 +127,7 @@ func (c *Catalog) Lookup(k Kind, name string) (Descriptor, bool) {
 }
 
 // Names lists a kind's registered names, sorted.
-func (c *Catalog) Names(k Kind) []string {
+func (c *Descriptors) Names(k Kind) []string {
 	if c == nil {
 		return nil
 	}
@@ -136,7 +137,7 @@ func (c *Catalog) Names(k Kind) []string {
 // enums is the CUE text narrowing each kind's definition to its names. A kind
 // with nothing registered accepts nothing, so a spec naming it fails with a
 // clear "not available in this build".
-func (c *Catalog) enums() string {
+func (c *Descriptors) enums() string {
 	var b strings.Builder
 	kinds := mapKeys(enumDef)
 	slices.Sort(kinds)
@@ -169,9 +170,9 @@ const (
 	formJSON
 )
 
-// schemaFor is the embedded schema completed by the catalog: each toolset
+// schemaFor is the embedded schema completed by the descriptors: each toolset
 // kind's definition and, narrowed, the registered names.
-func schemaFor(c *Catalog, form schemaForm) []byte {
+func schemaFor(c *Descriptors, form schemaForm) []byte {
 	src := append([]byte(nil), schemaSource...)
 	src = append(src, "\n// The toolset kinds registered in this build.\n"...)
 	src = append(src, c.toolsetDefs(form == formJSON)...)
@@ -191,7 +192,7 @@ var kindName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // problem at the user's field, or (disjunction) as alternatives for JSON
 // Schema. A kind nothing registers leaves its fields unchecked here: Load
 // reports the kind by name.
-func (c *Catalog) toolsetDefs(disjunction bool) string {
+func (c *Descriptors) toolsetDefs(disjunction bool) string {
 	names := c.Names(KindToolset)
 	var b strings.Builder
 	for _, n := range names {

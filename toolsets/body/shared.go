@@ -7,11 +7,11 @@ import (
 	"sync"
 )
 
-// Deps are the process-level collaborators every toolset of a process
-// shares, whatever its kind: one Deps for all kinds, so toolsets of
-// different kinds driving one body share its motion state. They are passed
+// Shared is what every toolset of a process shares, whatever its kind:
+// locks, logger and motion state. One Shared for all kinds, so toolsets of
+// different kinds driving one body share its motion state. It is passed
 // explicitly: there is no package-level state.
-type Deps struct {
+type Shared struct {
 	// Locks serialises physical calls to one body (or, with
 	// safety.uncertainty "toolset", one toolset of it) across all sessions of
 	// the process.
@@ -19,7 +19,7 @@ type Deps struct {
 	// Logger receives lifecycle messages (start, crash, restart).
 	Logger *slog.Logger
 	// Bodies holds the motion state (in-flight calls, uncertainty) of each
-	// body, shared by every toolset built with these Deps.
+	// body, shared by every toolset built with this Shared.
 	Bodies *Bodies
 	// OnSafety, when set, receives what happens to interrupted physical
 	// calls: a late reply, the stop's outcome, a killed back-end, a failed
@@ -31,7 +31,7 @@ type Deps struct {
 // WithDefaults fills what d leaves out: a logger that discards, and
 // fresh locks and bodies. Fill them once and give the result to every kind:
 // two kinds given separate defaults would not share a body.
-func (d Deps) WithDefaults() Deps {
+func (d Shared) WithDefaults() Shared {
 	if d.Locks == nil {
 		d.Locks = NewPhysicalLocks()
 	}

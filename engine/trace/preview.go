@@ -1,0 +1,58 @@
+package trace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+)
+
+// Preview renders a request as an integrator reads it (`thea context`): each lifetime
+// with its token estimate, every message with images as placeholders, and
+// the tool definitions the model is offered.
+func Preview(p engine.Preview) string {
+	var b strings.Builder
+	msgs := p.Request.Messages
+	fmt.Fprintf(&b, "═══ Resident (~%d tokens with tool definitions)\n", p.Tokens.Resident)
+	if len(msgs) > 0 && msgs[0].Role == model.RoleSystem {
+		writeMessage(&b, msgs[0])
+		msgs = msgs[1:]
+	}
+	refreshed := msgs[len(msgs)-min(p.RefreshedMessages, len(msgs)):]
+	msgs = msgs[:len(msgs)-len(refreshed)]
+	fmt.Fprintf(&b, "\n═══ Accumulated (~%d tokens, %d messages)\n", p.Tokens.Accumulated, len(msgs))
+	for _, m := range msgs {
+		writeMessage(&b, m)
+	}
+	fmt.Fprintf(&b, "\n═══ Refreshed (~%d tokens)\n", p.Tokens.Refreshed)
+	for _, m := range refreshed {
+		writeMessage(&b, m)
+	}
+	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
+	for _, t := range p.Request.Tools {
+		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", t.Name, t.Description, t.InputSchema)
+	}
+	fmt.Fprintf(&b, "\n═══ Total ~%d tokens\n", p.Tokens.Total)
+	return b.String()
+}
+
+func writeMessage(b *strings.Builder, m model.Message) {
+	fmt.Fprintf(b, "── %s", m.Role)
+	if m.ToolCallID != "" {
+		fmt.Fprintf(b, " (answers %s)", m.ToolCallID)
+	}
+	b.WriteString("\n")
+	for _, p := range m.Parts {
+		switch {
+		case p.Image != nil:
+			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", p.Image.Camera, p.Image.MIME, p.Image.Width, p.Image.Height)
+		default:
+			b.WriteString(p.Text)
+			b.WriteString("\n")
+		}
+	}
+	for _, c := range m.ToolCalls {
+		fmt.Fprintf(b, "→ call %s %s\n", c.Name, c.Arguments)
+	}
+}

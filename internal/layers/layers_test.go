@@ -1,0 +1,166 @@
+package layers
+
+import (
+	"errors"
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/thea-harness/thea/"
+
+// layer is how high a package sits; a package imports only packages of lower
+// layers, or of its own layer when it is of the same family (the first two
+// path elements: the toolsets packages among themselves, the engine's core
+// among itself).
+type layer int
+
+const (
+	helpers layer = iota // internal/...
+	spec                 // schema
+	core                 // the engine and the packages it is built from
+	impl                 // what the engine runs: stages, toolsets, policies, ...
+	app                  // what a command does, and the one wiring package
+	cli                  // cmd/...
+)
+
+// core is the engine's own packages; every other package under engine/model
+// is a provider (an implementation).
+var corePackages = []string{"engine", "engine/model", "engine/model/call", "engine/memory",
+	"engine/redact", "engine/scenegraph", "engine/trace"}
+
+func layerOf(pkg string) layer {
+	top, _, _ := strings.Cut(pkg, "/")
+	switch {
+	case top == "internal":
+		return helpers
+	case top == "schema":
+		return spec
+	case slices.Contains(corePackages, pkg):
+		return core
+	case top == "engine", top == "stages", top == "toolsets", top == "policies", top == "skills", top == "embodiments":
+		return impl
+	case top == "cmd":
+		return cli
+	}
+	return app // components, episode, livecheck, operator, report, scaffold, serve, examples
+}
+
+// family is what a package may import beside it on its own layer: the
+// internal helpers, the toolsets and the embodiments among themselves, the
+// engine's core among itself, a model provider only itself.
+func family(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	switch {
+	case layerOf(pkg) == core:
+		return "engine"
+	case parts[0] == "internal", parts[0] == "toolsets", parts[0] == "embodiments":
+		return parts[0]
+	case parts[0] == "engine" && len(parts) > 2:
+		return strings.Join(parts[:3], "/") // one model provider
+	}
+	return parts[0]
+}
+
+// allowed reports whether from may import to.
+func allowed(from, to string) bool {
+	lf, lt := layerOf(from), layerOf(to)
+	switch {
+	case lt < lf:
+		return true
+	case lt > lf:
+		return false
+	case lf == app:
+		return true // applications may use each other (serve renders reports)
+	}
+	return family(from) == family(to)
+}
+
+// TestDependenciesPointOneWay walks every package of the module and checks
+// each import of another of its packages: production imports against the
+// layers, and every import of the internal helpers (tests included), which
+// any package's tests may use and so must reach nothing above them.
+func TestDependenciesPointOneWay(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		p, err := build.Default.ImportDir(path, build.ImportComment)
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		from := filepath.ToSlash(rel)
+		checked++
+		check := func(imports []string, what string) {
+			for _, imp := range imports {
+				to, ok := strings.CutPrefix(imp, module)
+				if !ok || to == from {
+					continue
+				}
+				if !allowed(from, to) {
+					t.Errorf("%s %s %s: it runs back up the dependency direction", from, what, to)
+				}
+			}
+		}
+		check(p.Imports, "imports")
+		if layerOf(from) == helpers {
+			check(p.TestImports, "imports in its tests")
+			check(p.XTestImports, "imports in its tests")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 30 {
+		t.Fatalf("checked only %d packages: the walk did not find the module", checked)
+	}
+}
+
+// The rule itself, on the edges it exists to refuse.
+func TestAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"engine", "schema", true},
+		{"schema", "engine", false},
+		{"internal/testutil", "components", false},
+		{"engine/model/human", "engine/trace", true},
+		{"engine/model/human", "toolsets", false},
+		{"engine/memory", "engine/model", true},
+		{"engine", "stages", false},
+		{"toolsets/rosbridge", "toolsets/body", true},
+		{"stages", "policies", false},
+		{"engine/model/openai", "engine/model/call", true},
+		{"engine/model/openai", "engine/model/anthropic", false},
+		{"serve", "report", true},
+		{"internal/outfile", "internal/readfile", true},
+		{"components", "cmd/thea/cli", false},
+		{"cmd/thea/cli", "components", true},
+	} {
+		if got := allowed(tc.from, tc.to); got != tc.want {
+			t.Errorf("allowed(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
