@@ -113,6 +113,11 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 					stop(refused)
 					continue
 				}
+				if ctx.Err() != nil {
+					// Another seed stopped the evaluation while this one ran:
+					// its outcome is that stop, not a result to report.
+					continue
+				}
 				if cfg.Progress != nil {
 					mu.Lock()
 					done++
