@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -25,7 +26,7 @@ func (tn *Turn) RecordResults() {
 	limit := h.spec.Context.Compaction.ToolResultMaxChars
 	for i := range tn.results {
 		r := &tn.results[i]
-		b, err := json.Marshal(r.Env)
+		b, err := r.Env.MarshalJSON() // compact and escaped as json.Marshal would leave it
 		if err != nil {
 			b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 		}
@@ -71,7 +72,7 @@ func (tn *Turn) CountFailure() {
 	if !ld.Enabled || ld.Repeats <= 0 {
 		return
 	}
-	args, _ := json.Marshal(r.Args) // map keys are sorted: a canonical key
+	args, _ := anyjson.Marshal(r.Args) // map keys are sorted: a canonical key
 	key := r.Tool + string(args)
 	if key == t.lastKey {
 		t.repeats++
