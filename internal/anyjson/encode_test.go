@@ -13,7 +13,7 @@ import (
 var strs = []string{"", "plain", `quo"te\back`, "<a&b>", "tab\tnew\nline\r", "\x00\x1f\x7f", "caf\u00e9 \u2028\u2029",
 	"bad \xff utf8 \xe2\x28\xa1", "\ufffd", "emoji \U0001F916", "mug_1"}
 
-var nums = []float64{0, -0.0, 1, -1, 0.5, 1e-7, 1.5e-7, 1e20, 1e21, 1.234e25, -3e-9, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1 + 0.2}
+var nums = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1e-7, 1.5e-7, 1e20, 1e21, 1.234e25, -3e-9, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1 + 0.2}
 
 func randValue(r *rand.Rand, depth int) any {
 	switch k := r.IntN(10); {
