@@ -53,6 +53,20 @@ func benchTurns(b *testing.B, warm, window int, setup ...func(*fixture)) {
 	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
 		return engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall"}}
 	}
+	// The tools are in-process tools as the builtins are: they return at
+	// once, so the guard calls them inline (ContextBound), and nothing keeps
+	// a log of their calls (the fixture's effects log would grow by two
+	// strings a turn for the whole benchmark, and the garbage collector
+	// would scan it every cycle).
+	f.log = nil
+	for set, ts := range f.tools {
+		for i, t := range ts {
+			ft := t.(*fakeTool)
+			ft.log = nil
+			ts[i] = boundTool{ft}
+		}
+		f.tools[set] = ts
+	}
 	m := &benchModel{b: b, warm: warm,
 		resp:  model.Response{Text: "moving", ToolCalls: []model.ToolCall{{ID: "c", Name: "move", Arguments: []byte(`{"distance_m":0.5}`)}}},
 		final: model.Response{Text: "done"}}
@@ -81,6 +95,11 @@ func benchTurns(b *testing.B, warm, window int, setup ...func(*fixture)) {
 	// figure to trust on a shared machine, where wall time includes waiting.
 	b.ReportMetric(float64(m.cpu.Nanoseconds())/float64(b.N), "cpu-ns/turn")
 }
+
+// boundTool is a fake tool that says it returns when its context ends.
+type boundTool struct{ *fakeTool }
+
+func (boundTool) ReturnsOnCancel() {}
 
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

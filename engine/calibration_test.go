@@ -131,3 +131,35 @@ func TestBudgetHoldsForADriftingProvider(t *testing.T) {
 	}
 	t.Logf("%d requests, %d compactions, largest %d of %d", len(*counted), compactions, peak, limit)
 }
+
+// Before any reading the budget holds the estimate to a safety margin: a
+// first request whose estimate is under context_window - reserve_tokens,
+// but not by the margin, is treated as at the budget (the compaction stage
+// runs at turn 1; here it has nothing to compact yet, so it says so).
+// Without the margin the first request would go out unchecked, whatever
+// the provider's count of it.
+func TestFirstRequestHasAMargin(t *testing.T) {
+	firstEstimate := func(window int) (estimate int, compactedAtTurn1 bool) {
+		f, _, _, _ := budgetTask(t, 3, func() float64 { return 1 })
+		f.spec.Context.Compaction.ContextWindow = window
+		for ev := range f.harness(t).RunStream(t.Context(), "Patrol the hall.") {
+			switch {
+			case ev.Kind == engine.EventContext && estimate == 0:
+				estimate = ev.Tokens.Total
+			case ev.Kind == engine.EventCompaction && ev.Turn == 1:
+				compactedAtTurn1 = true
+			}
+		}
+		return estimate, compactedAtTurn1
+	}
+	e, compacted := firstEstimate(200000)
+	if compacted || e == 0 {
+		t.Fatalf("with room: estimate %d, compacted at turn 1 %v", e, compacted)
+	}
+	// The budget is 1.2 times the first request's estimate: within it by
+	// the estimate, not by the margin.
+	const reserve = 1000
+	if _, compacted := firstEstimate(reserve + e*12/10); !compacted {
+		t.Fatalf("a first request of %d estimated tokens against a budget of %d went out without the margin", e, e*12/10)
+	}
+}

@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -38,7 +38,7 @@ func (tn *Turn) CountFailure() {
 	if !ld.Enabled || ld.Repeats <= 0 {
 		return
 	}
-	args, _ := json.Marshal(r.Args) // map keys are sorted: a canonical key
+	args, _ := anyjson.Marshal(r.Args) // map keys are sorted: a canonical key
 	key := r.Tool + string(args)
 	if key == t.lastKey {
 		t.repeats++

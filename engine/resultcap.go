@@ -9,6 +9,8 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/anyjson"
 )
 
 // Bounds on one tool result, applied by the guard before the result is
@@ -126,10 +128,6 @@ func cutString(s string, limit int) string {
 	return s[:keep] + fmt.Sprintf("…[%d bytes cut]", len(s)-keep)
 }
 
-func jsonSize(v any) int {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return 0
-	}
-	return len(b)
-}
+// jsonSize is the length of v's JSON, counted without encoding it (the
+// guard sizes every result).
+func jsonSize(v any) int { return anyjson.Size(v) }

@@ -25,7 +25,7 @@ func (tn *Turn) RecordResults() {
 	limit := h.spec.Context.Compaction.ToolResultMaxChars
 	for i := range tn.results {
 		r := &tn.results[i]
-		b, err := json.Marshal(r.Env)
+		b, err := r.Env.MarshalJSON() // compact and escaped as json.Marshal would leave it
 		if err != nil {
 			b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 		}

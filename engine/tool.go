@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -80,24 +82,67 @@ func Failure(reason string) Envelope { return Envelope{Success: false, Reason: r
 
 // MarshalJSON writes the envelope in its documented flat form: value fields sit
 // beside success (a value field named like an envelope field is dropped).
+// The keys are sorted, as json.Marshal sorts a map's.
 func (e Envelope) MarshalJSON() ([]byte, error) {
-	m := make(map[string]any, len(e.Value)+4)
-	for k, v := range e.Value {
-		m[k] = v
+	var arr [16]string
+	keys := append(arr[:0], "success")
+	for k := range e.Value {
+		if !e.overrides(k) {
+			keys = append(keys, k)
+		}
 	}
-	m["success"] = e.Success
 	if e.Reason != "" {
-		m["reason"] = e.Reason
-	} else {
-		delete(m, "reason")
+		keys = append(keys, "reason")
 	}
 	if e.RunID != "" {
-		m["run_id"] = e.RunID
+		keys = append(keys, "run_id")
 	}
 	if e.Verdict != nil {
-		m["verdict"] = e.Verdict
+		keys = append(keys, "verdict")
 	}
-	return json.Marshal(m)
+	slices.Sort(keys)
+	b := make([]byte, 0, 128+len(e.Reason))
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = anyjson.AppendString(b, k)
+		b = append(b, ':')
+		var v any
+		switch {
+		case !e.overrides(k):
+			v = e.Value[k]
+		case k == "success":
+			v = e.Success
+		case k == "reason":
+			v = e.Reason
+		case k == "run_id":
+			v = e.RunID
+		default:
+			v = e.Verdict
+		}
+		var err error
+		if b, err = anyjson.Append(b, v); err != nil {
+			return nil, fmt.Errorf("envelope field %q: %w", k, err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// overrides: the envelope's own field k takes the place of a value field
+// of that name (success always, reason even when empty; run_id and
+// verdict when set).
+func (e Envelope) overrides(k string) bool {
+	switch k {
+	case "success", "reason":
+		return true
+	case "run_id":
+		return e.RunID != ""
+	case "verdict":
+		return e.Verdict != nil
+	}
+	return false
 }
 
 // UnmarshalJSON reads the flat form back (run logs, replay).

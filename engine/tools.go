@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -143,7 +144,7 @@ func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	raw, err := json.Marshal(args)
+	raw, err := anyjson.Marshal(args)
 	if err != nil {
 		return Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
 	}

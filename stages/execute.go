@@ -2,10 +2,10 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/anyjson"
 )
 
 // Execute runs the turn's one tool call through the hook chains: one tool
@@ -70,7 +70,7 @@ func (Execute) Run(ctx context.Context, t *engine.Turn) error {
 		res.Env = engine.Failure("not executed: the task was cancelled")
 		return nil
 	}
-	raw, err := json.Marshal(call.Args)
+	raw, err := anyjson.Marshal(call.Args)
 	if err != nil {
 		res.Env = engine.Failure(fmt.Sprintf("arguments for %s cannot be encoded after hooks: %v", first.Name, err))
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -68,7 +69,7 @@ func unavailable(t *engine.Turn, tool, why string) {
 // decodeObservation reads an envelope's value as the documented Observation
 // (one encode, one decode); images come from the envelope's image content.
 func decodeObservation(env engine.Envelope) (*schema.Observation, error) {
-	b, err := json.Marshal(env.Value)
+	b, err := anyjson.Marshal(env.Value)
 	if err != nil {
 		return nil, fmt.Errorf("observation value: %w", err)
 	}
