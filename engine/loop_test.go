@@ -316,3 +316,21 @@ func TestHarnessTerminations(t *testing.T) {
 		})
 	}
 }
+
+// An unknown tool's reason names an aliased tool by its alias too: a model
+// behind OpenAI's or Anthropic's API only ever saw the alias.
+func TestUnknownToolNamesAliases(t *testing.T) {
+	f := newFixture(t, toolResp("", call("fly", `{}`)), toolResp("finished"))
+	f.addTool("core", "arm.status", nil)
+	h := f.harness(t)
+	for _, e := range collect(h.RunStream(t.Context(), "go")) {
+		if e.Kind == engine.EventToolResult {
+			want := `unknown tool "fly"; available tools: arm.status (as arm_status), move`
+			if e.Result.Success || !strings.Contains(e.Result.Reason, want) {
+				t.Fatalf("reason %q, want it to contain %q", e.Result.Reason, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool result")
+}

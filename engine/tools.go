@@ -160,13 +160,19 @@ func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMe
 	return env
 }
 
-// visibleNames lists the tools the model may call, for failure reasons.
+// visibleNames lists the tools the model may call, for failure reasons. A
+// name the model APIs refuse is listed with the alias such a model knows it
+// by (model.WireToolName), so the reason helps whichever model reads it.
 func (h *Harness) visibleNames() string {
 	var out []string
 	for _, n := range h.tools.names {
-		if !h.tools.byName[n].Contract.Hidden {
-			out = append(out, n)
+		if h.tools.byName[n].Contract.Hidden {
+			continue
 		}
+		if w := model.WireToolName(n); w != n {
+			n += " (as " + w + ")"
+		}
+		out = append(out, n)
 	}
 	return strings.Join(out, ", ")
 }
