@@ -1,0 +1,78 @@
+package reference_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/schema/reference"
+)
+
+// committed is the reference as the repository holds it.
+var committed = filepath.Join("..", "..", "docs", "reference", "spec.md")
+
+// TestReferenceUpToDate fails when the committed reference is not what the
+// schema and this build's catalog generate: a field, default, doc comment
+// or component changed without `make docs`.
+func TestReferenceUpToDate(t *testing.T) {
+	want, err := reference.Markdown(testutil.Catalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatalf("reading the committed reference: %v (run `%s` to write it)", err, reference.Command)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("docs/reference/spec.md is out of date: run `%s` and commit the result\n%s", reference.Command, firstDifference(got, want))
+	}
+}
+
+// firstDifference names the first line where the committed file and the
+// generated one part.
+func firstDifference(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n  committed: %s\n  generated: %s", i+1, gl, wl)
+		}
+	}
+	return "they differ"
+}
+
+var (
+	idAttr  = regexp.MustCompile(`id="([^"]+)"`)
+	heading = regexp.MustCompile(`(?m)^#+ (.+)$`)
+)
+
+// anchors are the link targets of a reference: field ids and headings.
+func anchors(md string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range idAttr.FindAllStringSubmatch(md, -1) {
+		out[m[1]] = true
+	}
+	for _, m := range heading.FindAllStringSubmatch(md, -1) {
+		out[slug(m[1])] = true
+	}
+	return out
+}
+
+// slug is GitHub's heading anchor, computed here independently of the
+// generator's.
+func slug(s string) string {
+	s = strings.ToLower(s)
+	s = regexp.MustCompile(`[^a-z0-9 _-]`).ReplaceAllString(s, "")
+	return strings.ReplaceAll(s, " ", "-")
+}
