@@ -35,20 +35,31 @@ func TestEveryFieldDocumented(t *testing.T) {
 	fields(t, v.LookupPath(cue.ParsePath("#ToolsetCommon")), func(name string, _ cue.Value) { common[name] = true })
 
 	type root struct {
+		schema          cue.Value
 		def, path, tail string
 		skip            map[string]bool
 	}
-	roots := []root{{def: "#Spec"}}
+	roots := []root{{schema: v, def: "#Spec"}}
 	for _, k := range c.Names(schema.KindToolset) {
-		roots = append(roots, root{def: "#Toolset_" + k, path: "toolsets.<name>", tail: " (" + k + ")", skip: common})
+		tail := " (" + k + ")"
+		roots = append(roots, root{schema: v, def: "#Toolset_" + k, path: "toolsets.<name>", tail: tail, skip: common})
+		// The fields a kind checks itself, against its own CUE.
+		d, _ := c.Lookup(schema.KindToolset, k)
+		for _, b := range d.Blocks {
+			bv := cuecontext.New().CompileString(b.CUE)
+			if err := bv.Err(); err != nil {
+				t.Fatalf("toolset kind %s, block %s: %v", k, b.Field, err)
+			}
+			roots = append(roots, root{schema: bv, def: b.Def, path: "toolsets.<name>." + b.Field, tail: tail})
+		}
 	}
 	for _, d := range schema.ContractDefs {
 		name := strings.ToUpper(d[:1]) + d[1:]
-		roots = append(roots, root{def: "#" + name, path: name, tail: " (result)"})
+		roots = append(roots, root{schema: v, def: "#" + name, path: name, tail: " (result)"})
 	}
 	walked := 0
 	for _, r := range roots {
-		w := &fieldWalker{t: t, schema: v, tail: r.tail, skip: r.skip, seen: map[string]bool{},
+		w := &fieldWalker{t: t, schema: r.schema, tail: r.tail, skip: r.skip, seen: map[string]bool{},
 			visit: func(path string, doc bool) {
 				walked++
 				a := slug("`" + path + "`" + r.tail)
@@ -59,7 +70,7 @@ func TestEveryFieldDocumented(t *testing.T) {
 					t.Errorf("%s%s: no doc comment in the schema", path, r.tail)
 				}
 			}}
-		w.walk(v.LookupPath(cue.ParsePath(r.def)), r.path)
+		w.walk(r.schema.LookupPath(cue.ParsePath(r.def)), r.path)
 	}
 	if walked < 150 {
 		t.Errorf("walked only %d fields: the walk lost its way", walked)
@@ -91,7 +102,7 @@ func (w *fieldWalker) walk(v cue.Value, path string) {
 				elem, ep = e, ep+"[]"
 				continue
 			}
-			if e := elem.LookupPath(cue.MakePath(cue.AnyString)); elem.IncompleteKind() == cue.StructKind && !hasFields(w.t, elem) && e.Exists() {
+			if e := mapValue(elem); elem.IncompleteKind() == cue.StructKind && !hasFields(w.t, elem) && e.Exists() {
 				elem, ep = e, ep+".<name>"
 				continue
 			}
@@ -118,6 +129,18 @@ func (w *fieldWalker) walk(v cue.Value, path string) {
 	if hasFields(w.t, v) && v.LookupPath(cue.MakePath(cue.AnyString)).Exists() {
 		w.visit(join(path, "<name>"), true)
 	}
+}
+
+// mapValue is what a map's pattern makes of any key: AnyString for
+// `[string]: X`, or what a sample key gets from a name pattern
+// (`[=~"^[a-z]..."]`).
+func mapValue(v cue.Value) cue.Value {
+	if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+		return e
+	}
+	// A name pattern's value is found only by filling in a key it accepts.
+	key := cue.MakePath(cue.Str("a"))
+	return v.FillPath(key, cuecontext.New().CompileString("_")).LookupPath(key)
 }
 
 func fields(t *testing.T, v cue.Value, f func(name string, v cue.Value)) {

@@ -54,10 +54,19 @@ func Markdown(c *schema.Catalog) ([]byte, error) {
 		return nil, fmt.Errorf("the schema has no #Spec struct")
 	}
 	w := newWalker(f, "")
+	var errs []error
 	w.expand["#Toolset"] = func(path string, level int) *section {
-		return toolsets(f, w, c, path, level)
+		s, err := toolsets(f, w, c, path, level)
+		if err != nil {
+			errs = append(errs, err)
+			return &section{level: level, title: "`" + path + "`"}
+		}
+		return s
 	}
 	root := w.object(2, "Top level", "", "The fields of a spec file.", spec)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
 
 	var b bytes.Buffer
 	header(&b)
@@ -79,7 +88,7 @@ func Markdown(c *schema.Catalog) ([]byte, error) {
 
 // toolsets documents toolsets.<name>: every toolset's fields, then a
 // subsection per registered kind with exactly that kind's own fields.
-func toolsets(f *file, w *walker, c *schema.Catalog, path string, level int) *section {
+func toolsets(f *file, w *walker, c *schema.Catalog, path string, level int) (*section, error) {
 	common, _ := f.defs["#ToolsetCommon"].(*ast.StructLit)
 	s := w.object(level, "`"+path+"`", path, f.docs["#ToolsetCommon"], common)
 	for _, n := range c.Names(schema.KindToolset) {
@@ -95,9 +104,38 @@ func toolsets(f *file, w *walker, c *schema.Catalog, path string, level int) *se
 		if len(ks.rows) == 0 {
 			ks.doc = fmt.Sprintf("`kind: %q`: %s. It has no fields beside every toolset's.", n, d.Doc)
 		}
+		for _, bl := range d.Blocks {
+			if err := block(ks, kw.tail, path, bl, f.kinds); err != nil {
+				return nil, fmt.Errorf("toolset kind %q: %w", n, err)
+			}
+		}
 		s.children = append(s.children, ks)
 	}
-	return s
+	return s, nil
+}
+
+// block documents a field of a kind's section that the kind checks against
+// its own CUE, in place of the open struct the schema declares.
+func block(ks *section, tail, path string, bl schema.Block, kinds map[string]string) error {
+	bf, err := parse(bl.Field+".cue", []byte(bl.CUE), kinds)
+	if err != nil {
+		return err
+	}
+	st, ok := bf.defs[bl.Def].(*ast.StructLit)
+	if !ok {
+		return fmt.Errorf("block %s: no struct %s in its CUE", bl.Field, bl.Def)
+	}
+	fp := join(path, bl.Field)
+	bw := newWalker(bf, tail)
+	bs := bw.object(childLevel(ks.level), "`"+fp+"`"+tail, fp, bf.docs[bl.Def], st)
+	for i := range ks.rows {
+		if ks.rows[i].name == bl.Field {
+			ks.rows[i].link, ks.rows[i].anchor = bs.anchor(), ""
+			ks.rows[i].typ = "object"
+		}
+	}
+	ks.children = append(ks.children, bs)
+	return nil
 }
 
 // contractSection documents what back-end tools return.
