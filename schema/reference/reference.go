@@ -43,7 +43,7 @@ var contractDefs = []string{"#Envelope", "#Observation", "#Clearance", "#Verdict
 func Markdown(c *schema.Catalog) ([]byte, error) {
 	kinds := map[string]string{}
 	for _, k := range componentKinds {
-		kinds[k.def] = fmt.Sprintf("name of a registered [%s](#%s)", strings.ToLower(singular(k.heading)), slug(k.heading))
+		kinds[k.def] = fmt.Sprintf("registered [%s](#%s) name", strings.ToLower(singular(k.heading)), slug(k.heading))
 	}
 	f, err := parse("spec.cue", schema.CUESchema(c), kinds)
 	if err != nil {

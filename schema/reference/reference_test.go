@@ -76,3 +76,29 @@ func slug(s string) string {
 	s = regexp.MustCompile(`[^a-z0-9 _-]`).ReplaceAllString(s, "")
 	return strings.ReplaceAll(s, " ", "-")
 }
+
+// TestReferenceLinks requires one anchor per name and a target for every
+// link inside the reference, so pages linking into it keep working.
+func TestReferenceLinks(t *testing.T) {
+	md, err := reference.Markdown(testutil.Catalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, m := range idAttr.FindAllStringSubmatch(string(md), -1) {
+		count[m[1]]++
+	}
+	for _, m := range heading.FindAllStringSubmatch(string(md), -1) {
+		count[slug(m[1])]++
+	}
+	for a, n := range count {
+		if n > 1 {
+			t.Errorf("anchor %q is defined %d times", a, n)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(string(md), -1) {
+		if count[m[1]] == 0 {
+			t.Errorf("link to #%s has no target", m[1])
+		}
+	}
+}
