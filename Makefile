@@ -1,10 +1,16 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo demo-ros bench lint chaos
+.PHONY: build test demo demo-ros bench lint chaos docs
 
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
+
+# The spec reference, generated from the embedded CUE schema and the
+# component catalog; a test in schema/reference fails when it is stale.
+docs:
+	@mkdir -p docs/reference
+	$(GO) run ./cmd/thea schema --format markdown > docs/reference/spec.md.tmp && mv docs/reference/spec.md.tmp docs/reference/spec.md
 
 test:
 	$(GO) vet ./... && $(GO) test -race ./...

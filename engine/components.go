@@ -94,6 +94,9 @@ type ToolsetKind struct {
 	// decoded into schema.Toolset.Config (see schema.Descriptor).
 	Config any
 	CUE    string
+	// Blocks are fields the kind checks against its own CUE (see
+	// schema.Descriptor.Blocks); the spec reference documents them.
+	Blocks []schema.Block
 	// InProcess: the kind's tools run in the harness (nothing to start).
 	InProcess bool
 	Validate  func(*schema.Check)
@@ -148,7 +151,7 @@ func (c *Components) ToolsetKinds() []ToolsetKind {
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
 	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
-		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE}
+		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE, Blocks: k.Blocks}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the

@@ -76,6 +76,17 @@ type Descriptor struct {
 	// embed #Transport, the body layer's fields); the generated schema adds kind,
 	// tools, timeout and max_result_bytes and names it #Toolset_<name>.
 	CUE string
+	// Blocks (toolset kinds) are fields CUE leaves open and the kind checks
+	// itself (rosbridge's rosbridge block), each with the CUE the kind
+	// checks it against, so the spec reference documents them too.
+	Blocks []Block
+}
+
+// Block is one field of a toolset kind's section that the kind checks
+// against its own CUE: the field, the CUE source, and the definition in it
+// that the field's value must satisfy.
+type Block struct {
+	Field, Def, CUE string
 }
 
 // Descriptors are what validation knows of the components a build ships,

@@ -23,6 +23,7 @@ func Kind(deps body.Shared) engine.ToolsetKind {
 		Doc:      "a ROS 2 robot behind rosbridge_server (url ws://…): actions, services and bounded publishes as tools, observation and clearance from topics",
 		Config:   Section{},
 		CUE:      sectionCUE,
+		Blocks:   []schema.Block{{Field: "rosbridge", Def: "#Rosbridge", CUE: configCUE}},
 		Validate: validate,
 		Provides: provides,
 		// thea validate --live: the graph through rosapi.

@@ -1,0 +1,167 @@
+package reference_test
+
+import (
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/schema/reference"
+)
+
+// TestEveryFieldDocumented walks the compiled schema from #Spec down (and
+// each toolset kind's definition, and the back-end results), independently
+// of the generator's reading of the source, and requires that every field
+// has a doc comment and an anchor in the reference.
+func TestEveryFieldDocumented(t *testing.T) {
+	c := buildDescriptors(t)
+	md, err := reference.Markdown(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(md)
+	if n := strings.Count(out, reference.Undocumented); n > 0 {
+		t.Errorf("%d fields or components have no doc comment (search the output for %s)", n, reference.Undocumented)
+	}
+	v := cuecontext.New().CompileBytes(schema.CUESchema(c))
+	if err := v.Err(); err != nil {
+		t.Fatal(err)
+	}
+	have := anchors(out)
+	common := map[string]bool{}
+	fields(t, v.LookupPath(cue.ParsePath("#ToolsetCommon")), func(name string, _ cue.Value) { common[name] = true })
+
+	type root struct {
+		schema          cue.Value
+		def, path, tail string
+		skip            map[string]bool
+	}
+	roots := []root{{schema: v, def: "#Spec"}}
+	for _, k := range c.Names(schema.KindToolset) {
+		tail := " (" + k + ")"
+		roots = append(roots, root{schema: v, def: "#Toolset_" + k, path: "toolsets.<name>", tail: tail, skip: common})
+		// The fields a kind checks itself, against its own CUE.
+		d, _ := c.Lookup(schema.KindToolset, k)
+		for _, b := range d.Blocks {
+			bv := cuecontext.New().CompileString(b.CUE)
+			if err := bv.Err(); err != nil {
+				t.Fatalf("toolset kind %s, block %s: %v", k, b.Field, err)
+			}
+			roots = append(roots, root{schema: bv, def: b.Def, path: "toolsets.<name>." + b.Field, tail: tail})
+		}
+	}
+	for _, d := range schema.ContractDefs {
+		name := strings.ToUpper(d[:1]) + d[1:]
+		roots = append(roots, root{schema: v, def: "#" + name, path: name, tail: " (result)"})
+	}
+	walked := 0
+	for _, r := range roots {
+		w := &fieldWalker{t: t, schema: r.schema, tail: r.tail, skip: r.skip, seen: map[string]bool{},
+			visit: func(path string, doc bool) {
+				walked++
+				a := slug("`" + path + "`" + r.tail)
+				if !have[a] {
+					t.Errorf("%s%s: no anchor %q in the reference", path, r.tail, a)
+				}
+				if !doc {
+					t.Errorf("%s%s: no doc comment in the schema", path, r.tail)
+				}
+			}}
+		w.walk(r.schema.LookupPath(cue.ParsePath(r.def)), r.path)
+	}
+	if walked < 150 {
+		t.Errorf("walked only %d fields: the walk lost its way", walked)
+	}
+}
+
+// fieldWalker visits every field under a value, descending into lists'
+// elements, maps' values and structs; a definition already visited under
+// this root is not visited again (the reference links to it).
+type fieldWalker struct {
+	t      *testing.T
+	schema cue.Value
+	tail   string
+	skip   map[string]bool
+	seen   map[string]bool
+	visit  func(path string, documented bool)
+}
+
+func (w *fieldWalker) walk(v cue.Value, path string) {
+	fields(w.t, v, func(name string, fv cue.Value) {
+		if w.skip[name] {
+			return
+		}
+		fp := join(path, name)
+		w.visit(fp, len(fv.Doc()) > 0)
+		elem, ep := fv, fp
+		for {
+			if e := elem.LookupPath(cue.MakePath(cue.AnyIndex)); elem.IncompleteKind() == cue.ListKind && e.Exists() {
+				elem, ep = e, ep+"[]"
+				continue
+			}
+			if e := mapValue(elem); elem.IncompleteKind() == cue.StructKind && !hasFields(w.t, elem) && e.Exists() {
+				elem, ep = e, ep+".<name>"
+				continue
+			}
+			break
+		}
+		if elem.IncompleteKind() != cue.StructKind || !hasFields(w.t, elem) {
+			return
+		}
+		if _, ref := elem.ReferencePath(); len(ref.Selectors()) > 0 {
+			key := ref.String()
+			if w.seen[key] {
+				return
+			}
+			w.seen[key] = true
+			// A toolset's kind selects its fields: the reference lists
+			// every toolset's here and each kind's in its own section.
+			if key == "#Toolset" {
+				elem = w.schema.LookupPath(cue.ParsePath("#ToolsetCommon"))
+			}
+		}
+		w.walk(elem, ep)
+	})
+	// Named fields beside a pattern (any other limit, by name).
+	if hasFields(w.t, v) && v.LookupPath(cue.MakePath(cue.AnyString)).Exists() {
+		w.visit(join(path, "<name>"), true)
+	}
+}
+
+// mapValue is what a map's pattern makes of any key: AnyString for
+// `[string]: X`, or what a sample key gets from a name pattern
+// (`[=~"^[a-z]..."]`).
+func mapValue(v cue.Value) cue.Value {
+	if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+		return e
+	}
+	// A name pattern's value is found only by filling in a key it accepts.
+	key := cue.MakePath(cue.Str("a"))
+	return v.FillPath(key, cuecontext.New().CompileString("_")).LookupPath(key)
+}
+
+func fields(t *testing.T, v cue.Value, f func(name string, v cue.Value)) {
+	t.Helper()
+	it, err := v.Fields(cue.Optional(true))
+	if err != nil {
+		t.Fatalf("fields of %v: %v", v.Path(), err)
+	}
+	for it.Next() {
+		f(it.Selector().Unquoted(), it.Value())
+	}
+}
+
+func hasFields(t *testing.T, v cue.Value) bool {
+	n := 0
+	fields(t, v, func(string, cue.Value) { n++ })
+	return n > 0
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
