@@ -28,7 +28,7 @@ func TestDecodeDirectMatchesRoundTrip(t *testing.T) {
 		"clearance": map[string]any{"front": 0.4, "back": 2},
 		"detections": []any{
 			map[string]any{"name": "mug", "class": "cup", "camera": "head", "relation": "on", "target": "table",
-				"room": "kitchen", "distance_m": 1.25, "visible": true, "position": map[string]any{"x": -0.0, "y": 3}, "id": "t7"},
+				"room": "kitchen", "distance_m": 1.25, "visible": true, "position": map[string]any{"x": math.Copysign(0, -1), "y": 3}, "id": "t7"},
 			map[string]any{},
 		},
 		"held":         "",
@@ -90,7 +90,7 @@ func TestDecodeDirectMatchesRoundTrip(t *testing.T) {
 // accepts, it must agree with the round trip.
 func TestDecodeDirectRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 20))
-	values := []any{nil, "s", "\xfe", 1.5, 2, -0.0, 1e300, true, int64(4), map[string]any{}, []any{}, []any{"x"}, map[string]any{"x": 1.0, "y": 2}}
+	values := []any{nil, "s", "\xfe", 1.5, 2, math.Copysign(0, -1), 1e300, true, int64(4), map[string]any{}, []any{}, []any{"x"}, map[string]any{"x": 1.0, "y": 2}}
 	accepted := 0
 	for n := range 3000 {
 		v := sample(r, values)
