@@ -22,6 +22,7 @@ type Turn struct {
 	group int
 
 	resp     *model.Response
+	args     decisionArgs
 	results  []CallResult
 	recorded bool
 	end      *Report
@@ -131,7 +132,7 @@ func (tn *Turn) WithScene(f func(g *scenegraph.Graph, clock int)) {
 func (tn *Turn) Decision() *model.Response { return tn.resp }
 
 // SetDecision records the turn's model response.
-func (tn *Turn) SetDecision(resp *model.Response) { tn.resp = resp }
+func (tn *Turn) SetDecision(resp *model.Response) { tn.resp, tn.args = resp, decisionArgs{} }
 
 // AddResult answers one call of the turn.
 func (tn *Turn) AddResult(r CallResult) { tn.results = append(tn.results, r) }

@@ -55,7 +55,7 @@ func (Decide) Run(ctx context.Context, t *engine.Turn) error {
 		ev.Usage = &u
 	}
 	if len(resp.ToolCalls) > 0 {
-		args, _ := parseArgs(resp.ToolCalls[0].Arguments)
+		args, _ := keepArgs(t, resp.ToolCalls[0].Arguments)
 		ev.Tool, ev.CallID, ev.Args = resp.ToolCalls[0].Name, resp.ToolCalls[0].ID, args
 	}
 	t.Emit(ev)

@@ -40,7 +40,7 @@ func (Execute) Run(ctx context.Context, t *engine.Turn) error {
 		res.Revised = true
 		return nil
 	}
-	args, err := parseArgs(first.Arguments)
+	args, err := firstArgs(t, first.Arguments)
 	if err != nil {
 		res.Env = engine.Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, err))
 		return nil

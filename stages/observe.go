@@ -67,8 +67,13 @@ func unavailable(t *engine.Turn, tool, why string) {
 }
 
 // decodeObservation reads an envelope's value as the documented Observation
-// (one encode, one decode); images come from the envelope's image content.
+// (directly when it is plain JSON values under the Observation's names, else
+// one encode and one decode); images come from the envelope's image content.
 func decodeObservation(env engine.Envelope) (*schema.Observation, error) {
+	if obs, ok := decodeDirect(env.Value); ok {
+		obs.Images = matchImages(obs.Images, env.Images)
+		return &obs, nil
+	}
 	b, err := anyjson.Marshal(env.Value)
 	if err != nil {
 		return nil, fmt.Errorf("observation value: %w", err)
