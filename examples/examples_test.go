@@ -7,24 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/schema"
 )
 
-// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
-func buildDescriptors(t testing.TB) *schema.Descriptors {
-	t.Helper()
-	c, err := components.Default(components.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Descriptors()
-}
-
 func load(t *testing.T, path string) *schema.Spec {
 	t.Helper()
-	s, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 	for _, d := range diags {
 		t.Errorf("%s", d)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -28,7 +29,7 @@ func TestContractJSONSchemas(t *testing.T) {
 		{"envelope", `{"success":true,"run_id":"r1","position_m":0.9}`, true},
 		{"envelope", `{"reason":"no success field"}`, false},
 	} {
-		b, err := schema.JSONSchemaDef(buildDescriptors(t), tc.def)
+		b, err := schema.JSONSchemaDef(componentstest.Descriptors(t), tc.def)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -23,7 +24,7 @@ func FuzzLoadYAML(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+		s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 		if s == nil && len(diags) == 0 {
 			t.Fatal("rejected without a diagnostic")
 		}

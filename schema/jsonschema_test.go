@@ -10,12 +10,13 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 )
 
 func compileJSONSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := schema.JSONSchema(buildDescriptors(t))
+	b, err := schema.JSONSchema(componentstest.Descriptors(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/schema"
 )
@@ -28,7 +29,7 @@ func TestInvalidCorpus(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(spec), func(t *testing.T) {
-			s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+			s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 			if s != nil || len(diags) == 0 {
 				t.Fatalf("Load(%s) accepted an invalid spec", spec)
 			}

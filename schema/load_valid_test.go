@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets"
@@ -13,7 +14,7 @@ import (
 
 func mustLoad(t *testing.T, paths ...string) *schema.Spec {
 	t.Helper()
-	s, diags := schema.Load(paths, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+	s, diags := schema.Load(paths, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 	for _, d := range diags {
 		t.Errorf("%s", d)
 	}
@@ -76,7 +77,7 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"spec.toml"}, "unsupported spec file type"},
 		{[]string{"testdata/valid/missing.yaml"}, "reading spec"},
 	} {
-		s, diags := schema.Load(tc.paths, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+		s, diags := schema.Load(tc.paths, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 		if s != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, tc.want) {
 			t.Errorf("Load(%v) = %v, want one diagnostic containing %q", tc.paths, diags, tc.want)
 		}
@@ -86,7 +87,7 @@ func TestLoadUsage(t *testing.T) {
 // TestProfilesAreOptional: without bundled profiles a reference to one is an
 // error at the spec's position, not a crash.
 func TestProfilesAreOptional(t *testing.T) {
-	s, diags := schema.Load([]string{"testdata/valid/multi/spec.cue", "testdata/valid/multi/tools.cue"}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+	s, diags := schema.Load([]string{"testdata/valid/multi/spec.cue", "testdata/valid/multi/tools.cue"}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 	if s != nil || len(diags) == 0 || !strings.HasSuffix(diags[0].Pos.File, "spec.cue") {
 		t.Errorf("want a positioned error for the missing profile, got %v", diags)
 	}
@@ -158,7 +159,7 @@ func TestYAMLExtensionFields(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+	_, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 	if len(diags) != 1 || !strings.Contains(diags[0].Message, `toolsets.core.x-note: unknown field "x-note"`) {
 		t.Errorf("a nested x- field: %v", diags)
 	}

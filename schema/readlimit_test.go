@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/internal/readfile/readfiletest"
 	"github.com/thea-harness/thea/schema"
 )
@@ -16,7 +17,7 @@ import (
 // is a diagnostic at once (without the check: a hang, or gigabytes read).
 func TestLoadRefusesNonRegular(t *testing.T) {
 	readfiletest.Refuses(t, "spec.yaml", func(path string) error {
-		_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+		_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 		if len(diags) == 0 {
 			return nil
 		}
@@ -29,7 +30,7 @@ func TestLoadRefusesHugeSpec(t *testing.T) {
 	if err := os.WriteFile(path, []byte("name: x\n"+strings.Repeat("#\n", 2<<20+1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+	_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 	if len(diags) == 0 || !strings.Contains(diags[0].String(), "larger than 4 MiB") {
 		t.Fatalf("got %v", diags)
 	}
@@ -60,7 +61,7 @@ func TestLoadBoundsListsAndMappings(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.src), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+		_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 		if len(diags) != 1 || !strings.Contains(diags[0].String(), tc.want) {
 			t.Errorf("%s: got %v, want one diagnostic containing %q", tc.name, diags, tc.want)
 		}

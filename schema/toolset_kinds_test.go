@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets"
 )
@@ -26,7 +27,7 @@ type wsConfig struct {
 // kindsDescriptors are the build's descriptors plus the stand-in "wsdemo" kind.
 func kindsDescriptors(t *testing.T) *schema.Descriptors {
 	t.Helper()
-	c := buildDescriptors(t)
+	c := componentstest.Descriptors(t)
 	if err := c.Register(schema.Descriptor{Kind: schema.KindToolset, Name: "wsdemo", Doc: "a stand-in kind over a WebSocket",
 		Config: wsConfig{}, CUE: "#Transport\nurl!: =~\"^wss?://\"\ntoken_env?: string\n"}); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets"
 )
@@ -37,7 +38,7 @@ func loadYAML(t *testing.T, src string) (*schema.Spec, []schema.Diagnostic) {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return schema.Load([]string{p}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+	return schema.Load([]string{p}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 }
 
 func TestSafetyWarnings(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/schema/reference"
 )
@@ -16,7 +17,7 @@ import (
 // of the generator's reading of the source, and requires that every field
 // has a doc comment and an anchor in the reference.
 func TestEveryFieldDocumented(t *testing.T) {
-	c := buildDescriptors(t)
+	c := componentstest.Descriptors(t)
 	md, err := reference.Markdown(c)
 	if err != nil {
 		t.Fatal(err)

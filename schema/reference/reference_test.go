@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema/reference"
 )
 
@@ -19,7 +20,7 @@ var committed = filepath.Join("..", "..", "docs", "reference", "spec.md")
 // schema and this build's catalog generate: a field, default, doc comment
 // or component changed without `make docs`.
 func TestReferenceUpToDate(t *testing.T) {
-	want, err := reference.Markdown(buildDescriptors(t))
+	want, err := reference.Markdown(componentstest.Descriptors(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func slug(s string) string {
 // TestReferenceLinks requires one anchor per name and a target for every
 // link inside the reference, so pages linking into it keep working.
 func TestReferenceLinks(t *testing.T) {
-	md, err := reference.Markdown(buildDescriptors(t))
+	md, err := reference.Markdown(componentstest.Descriptors(t))
 	if err != nil {
 		t.Fatal(err)
 	}

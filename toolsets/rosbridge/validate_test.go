@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/schema"
 )
@@ -55,7 +55,7 @@ func checkDiagnostics(t *testing.T, spec string, edits []edit) {
 			t.Fatal(err)
 		}
 	}
-	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 	lines := strings.Split(spec, "\n")
 	for _, e := range edits {
 		line := 0
@@ -85,14 +85,4 @@ func joinDiags(ds []schema.Diagnostic) string {
 		b.WriteString(d.String() + "\n")
 	}
 	return b.String()
-}
-
-// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
-func buildDescriptors(t testing.TB) *schema.Descriptors {
-	t.Helper()
-	c, err := components.Default(components.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Descriptors()
 }

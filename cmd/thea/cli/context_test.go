@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/schema"
@@ -88,7 +88,7 @@ func TestContextHasNoPostConditions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: buildDescriptors(t)})
+	spec, diags := schema.Load([]string{"../../../examples/household/spec.cue"}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
 	if spec == nil {
 		t.Fatal(diags)
 	}
@@ -128,14 +128,4 @@ func TestContextShowsTheLessonOfTheLastRun(t *testing.T) {
 	if code != 0 || strings.Contains(out, "── pick_up\n") || !strings.Contains(errs, "offline: not started: sim") {
 		t.Fatalf("context --offline: exit %d, stderr %q, pick_up listed %v", code, errs, strings.Contains(out, "── pick_up\n"))
 	}
-}
-
-// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
-func buildDescriptors(t testing.TB) *schema.Descriptors {
-	t.Helper()
-	c, err := components.Default(components.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Descriptors()
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -31,7 +31,7 @@ toolsets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: buildDescriptors(t)})
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t)})
 	if s == nil || len(diags) > 0 {
 		t.Fatalf("diagnostics %v", diags)
 	}
@@ -41,14 +41,4 @@ toolsets:
 	if e := s.Evaluator.Model; e == nil || e.Temperature == nil || *e.Temperature != 0.5 || e.Wire.Temperature != "send" {
 		t.Fatalf("evaluator model %+v", e)
 	}
-}
-
-// buildDescriptors are the descriptors of the components this build ships, as the CLI loads specs with.
-func buildDescriptors(t testing.TB) *schema.Descriptors {
-	t.Helper()
-	c, err := components.Default(components.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Descriptors()
 }
