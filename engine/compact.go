@@ -85,7 +85,8 @@ func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 }
 
 // run compacts acc; on any failure it returns the error and acc is not
-// touched (the caller keeps its slice). On success it returns the new slice.
+// touched (the caller keeps its slice). On success it returns the new
+// slice, built in acc's array: the caller's acc is not used again.
 func (c *compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
 	info := CompactionInfo{MessagesBefore: len(acc)}
 	tailStart, pinned := c.plan(acc, current)
@@ -98,6 +99,7 @@ func (c *compactor) run(ctx context.Context, acc []entry, current int) ([]entry,
 	for i := from; i < tailStart; {
 		j := i
 		var b strings.Builder
+		b.Grow(groupSize(acc[i:tailStart], acc[i].group))
 		for j < tailStart && acc[j].group == acc[i].group {
 			if j != pinned {
 				c.render(&b, &acc[j])
@@ -123,17 +125,70 @@ func (c *compactor) run(ctx context.Context, acc []entry, current int) ([]entry,
 	cut := items[used-1].end
 	last := acc[cut-1].group
 	cp := c.checkpoint(summary, first, last, cut-from, rounds)
-	out := make([]entry, 0, len(acc)-cut+2)
-	out = append(out, cp)
-	if pinned >= 0 && pinned < cut {
-		out = append(out, acc[pinned])
-	}
-	out = append(out, acc[cut:]...)
+	out := rebuild(acc, cut, cp, pinned)
 	info.OK = true
 	info.MessagesAfter = len(out)
 	info.Kind = CheckpointKind
 	info.Source = cp.msg.Meta["source"]
 	return out, info, nil
+}
+
+// rebuild makes the compacted Accumulated context in acc's own array: the
+// checkpoint, the pinned Task Notes snapshot when it was in the summarised
+// prefix, then the retained tail acc[cut:]. Accumulated context grows back
+// to about its size before the next compaction, so reusing the array saves
+// allocating (and the collector scanning) a new one each time. The slots
+// left over are cleared, so the summarised entries' text can be freed.
+func rebuild(acc []entry, cut int, cp entry, pinned int) []entry {
+	head := []entry{cp}
+	if pinned >= 0 && pinned < cut {
+		head = append(head, acc[pinned])
+	}
+	if cut < len(head) {
+		// Not from run (its prefix holds a summarised entry besides the
+		// pinned one), but the array would be one short.
+		return append(head, acc[cut:]...)
+	}
+	n := copy(acc[len(head):], acc[cut:])
+	copy(acc, head)
+	out := acc[:len(head)+n]
+	clear(acc[len(out):])
+	return out
+}
+
+// groupSize is about the length of the rendered text of the entries of
+// group g at the start of acc (render's labels at most 64 bytes an entry),
+// so that the text is built in one allocation.
+func groupSize(acc []entry, g int) int {
+	n := 0
+	for i := range acc {
+		e := &acc[i]
+		if e.group != g {
+			break
+		}
+		n += 64 + len(e.clean) + len(e.msg.Name) + len(e.reasoning)
+		for _, tc := range e.msg.ToolCalls {
+			n += 8 + len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	return n
+}
+
+// chunkSize is the length of the longest run of items from the start that
+// fits in room (at least room, when the first alone exceeds it: it is cut
+// to room).
+func chunkSize(items []item, room int) int {
+	n := 0
+	for _, it := range items {
+		if n+len(it.text) > room {
+			if n == 0 {
+				return room
+			}
+			break
+		}
+		n += len(it.text)
+	}
+	return n
 }
 
 // item is the sanitised text of one complete turn of the prefix.
@@ -161,6 +216,7 @@ func (c *compactor) summarise(ctx context.Context, prev string, items []item) (s
 			return "", 0, rounds, fmt.Errorf("compaction: max_input_chars (%d) leaves no room for messages", c.cfg.MaxInputChars)
 		}
 		var chunk strings.Builder
+		chunk.Grow(chunkSize(items[used:], room))
 		for used < len(items) {
 			t := items[used].text
 			if chunk.Len() == 0 && len(t) > room {

@@ -115,6 +115,7 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 	acc := history(10, 100)
 	s := &summariser{answer: fixed("the robot moved ten times")}
 	c := compactor{cfg: budget(), model: s, modelName: "test/sum"}
+	last := acc[29].msg.Text() // run builds its result in acc's array
 	out, info, err := c.run(t.Context(), acc, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 		t.Fatalf("info %+v", info)
 	}
 	// One checkpoint, then the last 4 turns verbatim (12 entries).
-	if len(out) != 13 || out[1].group != 7 || out[12].msg.Text() != acc[29].msg.Text() {
+	if len(out) != 13 || out[1].group != 7 || out[12].msg.Text() != last {
 		t.Fatalf("retained: %d entries starting at turn %d", len(out), out[1].group)
 	}
 	if !strings.Contains(out[0].msg.Text(), "the robot moved ten times") {
