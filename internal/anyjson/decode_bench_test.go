@@ -30,7 +30,8 @@ func benchTexts() map[string][]byte {
 
 // BenchmarkUnmarshal compares Unmarshal with the code it replaces:
 // json.Unmarshal into an any (Float64) and the JSON Schema library's
-// UnmarshalJSON, a json.Decoder with UseNumber (UseNumber).
+// UnmarshalJSON, a json.Decoder with UseNumber (UseNumber). The names are
+// benchstat keys: benchstat -col /impl compares the implementations.
 func BenchmarkUnmarshal(b *testing.B) {
 	texts := benchTexts()
 	for _, size := range []string{"small", "big"} {
@@ -39,16 +40,16 @@ func BenchmarkUnmarshal(b *testing.B) {
 			name   string
 			decode func([]byte) (any, error)
 		}{
-			{"float64/anyjson", func(d []byte) (any, error) { return Unmarshal(d, Float64) }},
-			{"float64/encoding-json", func(d []byte) (any, error) {
+			{"numbers=float64/impl=anyjson", func(d []byte) (any, error) { return Unmarshal(d, Float64) }},
+			{"numbers=float64/impl=encoding-json", func(d []byte) (any, error) {
 				var v any
 				err := json.Unmarshal(d, &v)
 				return v, err
 			}},
-			{"number/anyjson", func(d []byte) (any, error) { return Unmarshal(d, UseNumber) }},
-			{"number/jsonschema", func(d []byte) (any, error) { return jsonschema.UnmarshalJSON(bytes.NewReader(d)) }},
+			{"numbers=json.Number/impl=anyjson", func(d []byte) (any, error) { return Unmarshal(d, UseNumber) }},
+			{"numbers=json.Number/impl=jsonschema", func(d []byte) (any, error) { return jsonschema.UnmarshalJSON(bytes.NewReader(d)) }},
 		} {
-			b.Run(size+"/"+c.name, func(b *testing.B) {
+			b.Run("text="+size+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				b.ReportAllocs()
 				for b.Loop() {
