@@ -25,9 +25,10 @@ const maxDepth = 10000
 
 // Unmarshal decodes one JSON text into the generic form encoding/json
 // gives an any: map[string]any, []any, string, bool, nil and numbers as
-// numbers says. It accepts exactly the texts json.Unmarshal accepts
-// (whitespace around the one value, nothing else after it) and gives equal
-// values, without reflection; an error is an *Error with the byte offset.
+// numbers says. It accepts exactly the texts encoding/json accepts in
+// that mode (one value, JSON's whitespace around it, nothing else after
+// it) and gives equal values, without reflection; an error is an *Error
+// with the byte offset.
 //
 // The strings of the result share one copy of data: a string kept from the
 // result keeps the whole text alive, which for tool arguments costs less
