@@ -13,6 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/thea-harness/thea/internal/anyjson"
 )
 
 // ErrToolUnavailable marks a tool the toolset cannot offer (its inputSchema
@@ -188,7 +190,7 @@ func (c *ArgumentChecker) Check(text string) error {
 	if len(trimmed) == 0 {
 		trimmed = []byte("{}")
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+	v, err := anyjson.Unmarshal(trimmed, anyjson.UseNumber) // as the guard parses them
 	if err != nil {
 		return fmt.Errorf("the arguments of %s are not valid JSON (%v): type one JSON object", c.tool, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -140,7 +141,8 @@ func (g *guarded) check(args json.RawMessage) (json.RawMessage, string) {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		trimmed = []byte("{}")
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(trimmed))
+	// json.Number numbers, as the schema validator expects them.
+	v, err := anyjson.Unmarshal(trimmed, anyjson.UseNumber)
 	if err != nil {
 		return nil, fmt.Sprintf("the arguments of %s are not valid JSON (%v): send one JSON object", g.def.Name, err)
 	}

@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -22,5 +23,37 @@ func TestCloneValueIsDeep(t *testing.T) {
 	c["o"].(map[string]any)["k"] = "w"
 	if !reflect.DeepEqual(orig, want) {
 		t.Fatalf("changing the copy changed the original: %#v", orig)
+	}
+}
+
+// parseArgs accepts what json.Unmarshal into a map accepts, with the same
+// values, and says why it refuses the rest.
+func TestParseArgs(t *testing.T) {
+	for _, c := range []struct{ raw, err string }{
+		{``, ""}, {`{}`, ""}, {` {"distance_m":0.5,"direction":"forward"} `, ""}, {`{"a":1,"a":[{}]}`, ""},
+		{`{"s":"\ud800\u00e9\ud83e\udd16"}`, ""}, {"{\"s\":\"\xff\"}", ""}, {`{"n":-0,"m":1e-400}`, ""},
+		{`null`, "want a JSON object, got null"}, {` null`, "want a JSON object, got null"},
+		{`[1]`, "want a JSON object, got an array"}, {`"x"`, "want a JSON object, got a string"},
+		{`1`, "want a JSON object, got a number"}, {`true`, "want a JSON object, got a boolean"},
+		{` `, "want a JSON object: unexpected end of the text, want a value at offset 1"},
+		{`{"a":1e400}`, "want a JSON object: number 1e400 is out of float64 range at offset 5"},
+		{`{"a":1}x`, "want a JSON object: unexpected 'x', want nothing after the top-level value at offset 7"},
+	} {
+		got, err := parseArgs([]byte(c.raw))
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%q: got %v, %v; want error %q", c.raw, got, err, c.err)
+			}
+			continue
+		}
+		want := map[string]any{}
+		if c.raw != "" {
+			if err := json.Unmarshal([]byte(c.raw), &want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %#v, %v; want %#v", c.raw, got, err, want)
+		}
 	}
 }

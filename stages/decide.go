@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 )
 
 // Decide makes the turn's one model call. Before it, a replan is polled and
@@ -66,17 +67,33 @@ func (Decide) Run(ctx context.Context, t *engine.Turn) error {
 }
 
 // parseArgs decodes a call's arguments; they must be a JSON object (empty
-// means no arguments).
+// means no arguments). Numbers are float64, as json.Unmarshal gives them.
 func parseArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 {
 		return map[string]any{}, nil
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	v, err := anyjson.Unmarshal(raw, anyjson.Float64)
+	if err != nil {
 		return nil, fmt.Errorf("want a JSON object: %w", err)
 	}
-	if m == nil {
-		return nil, fmt.Errorf("want a JSON object, got %s", raw)
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want a JSON object, got %s", kindOf(v))
 	}
 	return m, nil
+}
+
+// kindOf names what a decoded value is.
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "a number"
 }

@@ -60,13 +60,21 @@ func FuzzDecodeObservation(f *testing.F) {
 }
 
 // FuzzParseArgs feeds arbitrary tool-call arguments (as a model returns
-// them) to the model-response → call mapping: never a panic; accepted
+// them) to the model-response → call mapping: never a panic; the arguments
+// accepted and their values are json.Unmarshal's into a map; accepted
 // arguments are an object that survives a round trip; null, a list, a
 // string or a number is refused. Seeds: testdata/fuzz/FuzzParseArgs.
 func FuzzParseArgs(f *testing.F) {
 	f.Add([]byte(`{"direction":"front","distance_m":0.5}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		args, err := parseArgs(data)
+		if len(data) > 0 {
+			var want map[string]any
+			werr := json.Unmarshal(data, &want)
+			if ok := werr == nil && want != nil; ok != (err == nil) || ok && !reflect.DeepEqual(args, want) {
+				t.Fatalf("%q: got %#v, %v; json.Unmarshal gives %#v, %v", data, args, err, want, werr)
+			}
+		}
 		if err != nil {
 			return
 		}
