@@ -8,6 +8,7 @@ import (
 	neturl "net/url"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -190,7 +191,7 @@ func (c *ArgumentChecker) Check(text string) error {
 	if len(trimmed) == 0 {
 		trimmed = []byte("{}")
 	}
-	v, err := anyjson.Unmarshal(trimmed, anyjson.UseNumber) // as the guard parses them
+	v, err := decodeArgs([]byte(text), trimmed) // as the guard parses them
 	if err != nil {
 		return fmt.Errorf("the arguments of %s are not valid JSON (%v): type one JSON object", c.tool, err)
 	}
@@ -208,4 +209,16 @@ func (c *ArgumentChecker) Check(text string) error {
 		return fmt.Errorf("invalid arguments for %s: %w", c.tool, err)
 	}
 	return nil
+}
+
+// decodeArgs decodes trimmed, the arguments sent as text with the space
+// around them trimmed (or its stand-in for none), with json.Number numbers,
+// as the schema validator expects them. A syntax error's offset is in text
+// as it was sent, leading space included.
+func decodeArgs(text, trimmed []byte) (any, error) {
+	v, err := anyjson.Unmarshal(trimmed, anyjson.UseNumber)
+	if jerr, ok := errors.AsType[*anyjson.Error](err); ok {
+		jerr.Offset += len(text) - len(bytes.TrimLeftFunc(text, unicode.IsSpace))
+	}
+	return v, err
 }

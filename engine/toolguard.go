@@ -12,7 +12,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -141,8 +140,7 @@ func (g *guarded) check(args json.RawMessage) (json.RawMessage, string) {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		trimmed = []byte("{}")
 	}
-	// json.Number numbers, as the schema validator expects them.
-	v, err := anyjson.Unmarshal(trimmed, anyjson.UseNumber)
+	v, err := decodeArgs(args, trimmed)
 	if err != nil {
 		return nil, fmt.Sprintf("the arguments of %s are not valid JSON (%v): send one JSON object", g.def.Name, err)
 	}

@@ -85,11 +85,17 @@ func TestGuardSaysWhereTheJSONBreaks(t *testing.T) {
 	}
 	env := g.Call(t.Context(), []byte(`{"distance_m" 0.5}`))
 	wantFailure(t, env, `the arguments of bad are not valid JSON (unexpected '0', want ':' after an object key at offset 14): send one JSON object`)
+	// The offset is in the text as the model sent it, leading space included.
+	env = g.Call(t.Context(), []byte("  \n"+`{"distance_m" 0.5}`))
+	wantFailure(t, env, `the arguments of bad are not valid JSON (unexpected '0', want ':' after an object key at offset 17): send one JSON object`)
 	c, err := NewArgumentChecker("move", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Check(`{"a":[1,]}`); err == nil || !strings.Contains(err.Error(), "(unexpected ']', want a value at offset 8): type one JSON object") {
 		t.Fatalf("checker: %v", err)
+	}
+	if err := c.Check("\t" + `{"a":[1,]}`); err == nil || !strings.Contains(err.Error(), "at offset 9)") {
+		t.Fatalf("checker, leading space: %v", err)
 	}
 }
