@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo demo-ros bench lint chaos docs
+.PHONY: build test demo demo-ros bench turn-instructions lint chaos docs
 
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
@@ -31,6 +31,20 @@ LONG_BENCH := Benchmark(SessionMemory1000Turns|RequestSize2000Turns)
 bench:
 	$(GO) test -run '^$$' -bench . -skip '$(LONG_BENCH)' -benchmem ./...
 	$(GO) test -run '^$$' -bench '$(LONG_BENCH)' -benchtime 3x ./engine/
+
+# Instructions a harness turn costs, from valgrind's callgrind: a count, not a
+# time, so it repeats on a loaded machine (one thread: GOMAXPROCS=1; no
+# preemption signals, which callgrind cannot follow). Two runs of
+# BenchmarkTurnAt1000, 500 and 2,000 timed turns; their difference is three
+# sessions of 1,500 turns (1,000 warm-up, 500 timed), divided by 4,500.
+TURN_BENCH ?= BenchmarkTurnAt1000
+turn-instructions:
+	@command -v valgrind >/dev/null || { echo "turn-instructions needs valgrind (apt-get install valgrind)"; exit 1; }
+	$(GO) test -c -o bin/engine.test ./engine/
+	@count() { GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		bin/engine.test -test.run '^$$' -test.bench '^$(TURN_BENCH)$$' -test.benchtime $$1 2>&1 | sed -n 's/.*Collected : //p'; }; \
+	a=$$(count 500x); b=$$(count 2000x); \
+	echo "$(TURN_BENCH): $$(( (b - a) / 4500 )) instructions a turn (500x: $$a, 2000x: $$b)"
 
 lint:
 	$(GO) vet ./... && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
