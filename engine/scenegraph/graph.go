@@ -100,7 +100,8 @@ type storedImage struct {
 }
 
 // Graph is the working Scene Graph of one session. It is not safe for
-// concurrent use; the engine serialises access.
+// concurrent use, reads included (Brief and Describe fill its line
+// caches); the engine serialises access.
 type Graph struct {
 	staleAfter int
 	frame      string
