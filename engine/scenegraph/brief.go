@@ -1,24 +1,30 @@
 package scenegraph
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // short renders a source as "observe/head t5" or "pick_up ✓ t4".
-func (s Source) short() string {
+func (s Source) short() string { return string(appendShort(nil, s)) }
+
+func appendShort(b []byte, s Source) []byte {
 	switch s.Kind {
 	case "call":
-		return fmt.Sprintf("%s ✓ t%d", s.Tool, s.Turn)
+		b = append(b, s.Tool...)
+		b = append(b, " ✓ t"...)
+		return strconv.AppendInt(b, int64(s.Turn), 10)
 	case "":
-		return ""
+		return b
 	}
-	w := s.Tool
+	b = append(b, s.Tool...)
 	if s.Camera != "" {
-		w += "/" + s.Camera
+		b = append(b, '/')
+		b = append(b, s.Camera...)
 	}
-	return fmt.Sprintf("%s t%d", w, s.Turn)
+	b = append(b, " t"...)
+	return strconv.AppendInt(b, int64(s.Turn), 10)
 }
 
 // DefaultMaxRefs is how many refs a Brief renders when its limits say none
@@ -39,136 +45,94 @@ type BriefLimits struct {
 // Brief renders the robot and at most MaxRefs refs, one line each: objects
 // and containers freshest first, then places. Each fact carries its source
 // and turn, and "stale" when not confirmed for stale_after_turns. The refs
-// that matter most now (see briefPriority: what the robot holds or is near,
+// that matter most now (see byPriority: what the robot holds or is near,
 // then the freshest, then the nearest) are the ones listed, and the first
 // Detailed of them get every field; the other lines keep only the ref, its
 // support and its age. A last line counts the refs not listed and points to
 // scene_lookup.
+//
+// A ref's line is rendered again only when what it shows changed (see
+// lineCache); the rest of the Brief is written into a buffer kept from the
+// last one, so a turn costs about one string.
 func (g *Graph) Brief(l BriefLimits) string {
-	g.markStale()
-	var b strings.Builder
-	stale := ""
+	b := append(g.briefBuf[:0], "Scene Graph Brief (turn "...)
+	b = strconv.AppendInt(b, int64(g.turn), 10)
+	b = append(b, ", frame "...)
+	b = append(b, g.frame...)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(len(g.order)), 10)
+	b = append(b, " refs; [source tN] says where each fact comes from"...)
 	if g.staleAfter > 0 {
-		stale = fmt.Sprintf("; stale: not confirmed for %d+ turns", g.staleAfter)
+		b = append(b, "; stale: not confirmed for "...)
+		b = strconv.AppendInt(b, int64(g.staleAfter), 10)
+		b = append(b, "+ turns"...)
 	}
-	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from%s):\n",
-		g.turn, g.frame, len(g.order), stale)
-	b.WriteString("- " + g.robotLine() + "\n")
-	ns, detailed, hidden := g.briefNodes(l)
-	for _, n := range ns {
-		b.WriteString("- ")
-		if detailed[n] {
-			b.WriteString(g.line(n))
-		} else {
-			b.WriteString(g.coarseLine(n))
-		}
-		b.WriteString("\n")
+	b = append(b, "):\n- "...)
+	b = g.appendRobotLine(b)
+	b = append(b, '\n')
+	list, hidden := g.briefNodes(l)
+	for _, e := range list {
+		b = append(b, "- "...)
+		b = g.appendLine(b, e.n, e.detailed)
+		b = append(b, '\n')
 	}
 	switch {
 	case hidden > 0:
-		fmt.Fprintf(&b, "… and %s more refs, not listed: use scene_lookup (a name, class, room or ref) to find them\n", thousands(hidden))
-	case len(ns) == 0:
-		b.WriteString("(no objects observed yet)\n")
+		b = append(b, "… and "...)
+		b = appendThousands(b, hidden)
+		b = append(b, " more refs, not listed: use scene_lookup (a name, class, room or ref) to find them\n"...)
+	case len(list) == 0:
+		b = append(b, "(no objects observed yet)\n"...)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	for len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	g.briefBuf = b
+	return string(b)
 }
 
-func (g *Graph) robotLine() string {
+// robotLine is the robot's line (never cached: its pose changes with
+// every observation).
+func (g *Graph) robotLine() string { return string(g.appendRobotLine(nil)) }
+
+func (g *Graph) appendRobotLine(b []byte) []byte {
 	r := g.nodes[RobotRef]
-	var parts []string
+	w := liner{g: g, b: append(b, "robot: "...)}
 	if r.pos != nil {
-		where := fmt.Sprintf("at (%.2f, %.2f) facing %.0f°", r.pos.X, r.pos.Y, r.thetaDeg)
 		if r.room != "" {
-			where = "in " + r.room + " " + where
+			w.str("in ")
+			w.str(r.room)
+			w.str(" ")
 		}
-		parts = append(parts, where+g.tag(r.seen))
+		w.str("at (")
+		w.b = strconv.AppendFloat(w.b, r.pos.X, 'f', 2, 64)
+		w.str(", ")
+		w.b = strconv.AppendFloat(w.b, r.pos.Y, 'f', 2, 64)
+		w.str(") facing ")
+		w.b = strconv.AppendFloat(w.b, r.thetaDeg, 'f', 0, 64)
+		w.str("°")
+		w.tag(r.seen)
+		w.str("; ")
 	}
-	held := "holding nothing"
-	if es := g.edges(RobotRef, RelHolding); len(es) > 0 {
-		held = "holding " + es[0].Target + g.relTag(es[0])
+	if h := g.firstEdge(RobotRef, RelHolding); h != nil {
+		w.str("holding ")
+		w.str(h.Target)
+		w.tag(h.Source)
+	} else {
+		w.str("holding nothing")
 	}
-	parts = append(parts, held)
-	for _, e := range g.edges(RobotRef, RelNear) {
-		parts = append(parts, "near "+e.Target+g.relTag(e))
+	for _, e := range r.rels {
+		if e.Subject == RobotRef && e.Kind == RelNear {
+			w.str("; near ")
+			w.str(e.Target)
+			w.tag(e.Source)
+		}
 	}
-	return "robot: " + strings.Join(parts, "; ")
+	return w.b
 }
 
 // line is a node's detailed line.
-func (g *Graph) line(n *node) string {
-	s := n.ref
-	if n.class != "" && n.class != n.name {
-		s += " (" + n.class + ")"
-	}
-	var facts []string
-	if n.state != "" {
-		facts = append(facts, n.state+g.tag(n.stateSrc))
-	}
-	facts = append(facts, g.supportFacts(n, true, n.seen)...)
-	if n.pos != nil && n.kind == KindObject {
-		facts = append(facts, fmt.Sprintf("at (%.1f, %.1f)", n.pos.X, n.pos.Y))
-	}
-	if n.room != "" {
-		facts = append(facts, "room "+n.room)
-	}
-	if len(facts) > 0 {
-		s += ": " + strings.Join(facts, ", ")
-	}
-	if n.kind == KindObject {
-		s += g.tag(n.seen)
-	}
-	return s
-}
-
-// coarseLine is a node's line past the detailed ones: ref, support, age.
-func (g *Graph) coarseLine(n *node) string {
-	s := n.ref
-	if f := g.supportFacts(n, false, Source{}); len(f) > 0 {
-		s += ": " + strings.Join(f, ", ")
-	}
-	if n.seen.Kind != "" {
-		s += fmt.Sprintf(" [t%d%s]", n.seen.Turn, g.staleWord(n.seen.Turn))
-	}
-	return s
-}
-
-// supportFacts are where a node is: held by the robot, or its relations;
-// with withSource, each fact whose source is not the node's own (line) says
-// where it comes from.
-func (g *Graph) supportFacts(n *node, withSource bool, own Source) []string {
-	var facts []string
-	tag := func(r *Relation) string {
-		if withSource && (r.Source != own || n.kind != KindObject) {
-			return g.relTag(r)
-		}
-		return ""
-	}
-	for _, r := range g.rels {
-		switch {
-		case r.Kind == RelHolding && r.Target == n.ref:
-			facts = append(facts, "held by robot"+tag(r))
-		case r.Subject == n.ref:
-			facts = append(facts, r.Kind+" "+r.Target+tag(r))
-		}
-	}
-	return facts
-}
-
-func (g *Graph) tag(s Source) string {
-	if s.Kind == "" {
-		return ""
-	}
-	return " [" + s.short() + g.staleWord(s.Turn) + "]"
-}
-
-func (g *Graph) relTag(r *Relation) string { return g.tag(r.Source) }
-
-func (g *Graph) staleWord(turn int) string {
-	if g.stale(turn) {
-		return ", stale"
-	}
-	return ""
-}
+func (g *Graph) line(n *node) string { return string(g.appendLine(nil, n, true)) }
 
 // sortedNodes are the non-robot nodes: objects and containers freshest
 // first (then by ref), then places by ref, so the Brief is deterministic.

@@ -95,7 +95,6 @@ func (g *Graph) Apply(key string, src Source, ops []Op) ([]string, error) {
 	for _, op := range ops {
 		lines = append(lines, g.apply(op, src))
 	}
-	g.markStale()
 	return lines, nil
 }
 
@@ -120,6 +119,7 @@ func (g *Graph) apply(op Op, src Source) string {
 	case schema.OpSetHolding:
 		n := g.object(op.To, src)
 		n.seen = src
+		g.touch(n)
 		g.hold(n.ref, src)
 		return "robot holding " + n.ref
 	case schema.OpClearHolding:
@@ -135,6 +135,7 @@ func (g *Graph) apply(op Op, src Source) string {
 	case schema.OpSetState:
 		n := g.stateful(op.Of, KindContainer, src)
 		n.state, n.stateSrc, n.seen = op.To, src, src
+		g.touch(n)
 		return n.ref + " " + op.To
 	case schema.OpAddRelation:
 		n := g.object(op.Of, src)
@@ -144,12 +145,13 @@ func (g *Graph) apply(op Op, src Source) string {
 			// Moved by the call: its old position no longer holds.
 			n.pos = nil
 		}
+		g.touch(n)
 		g.setSupport(n.ref, op.Kind, t.ref, src)
 		return n.ref + " " + op.Kind + " " + t.ref
 	case schema.OpRemoveRelation:
 		n := g.object(op.Of, src)
 		var gone []string
-		g.drop(func(r *Relation) bool {
+		g.drop(n, func(r *Relation) bool {
 			if r.Subject == n.ref && r.Kind != RelHolding && (op.Kind == "" || r.Kind == op.Kind) {
 				gone = append(gone, n.ref+" "+r.Kind+" "+r.Target+" removed")
 				return true

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/thea-harness/thea/schema"
 )
@@ -80,6 +81,17 @@ type node struct {
 	seen Source
 	// views: camera → the turn it last saw this node.
 	views map[string]int
+	// rels are the relations this node's line renders, in the graph's
+	// order: those it is the subject of, and the robot holding it.
+	rels []*Relation
+	// ver counts the changes to what the node's lines render (its fields,
+	// its rels); touch bumps it, and a cached line of another version is
+	// rendered again.
+	ver uint64
+	// detailed and coarse are its cached Brief lines.
+	detailed, coarse lineCache
+	// matched is the updateDetections pass that last matched it.
+	matched uint64
 }
 
 type storedImage struct {
@@ -88,7 +100,8 @@ type storedImage struct {
 }
 
 // Graph is the working Scene Graph of one session. It is not safe for
-// concurrent use; the engine serialises access.
+// concurrent use, reads included (Brief and Describe fill its line
+// caches); the engine serialises access.
 type Graph struct {
 	staleAfter int
 	frame      string
@@ -105,6 +118,12 @@ type Graph struct {
 	images map[string]storedImage
 	// applied: keys of the calls whose effects were applied → their turn.
 	applied map[string]int
+	// pass numbers the updateDetections passes (see node.matched).
+	pass uint64
+	// Buffers reused from one call to the next, so a turn allocates little.
+	briefBuf  []byte
+	ranks     []ranked
+	sightings []sighting
 }
 
 // Option configures a Graph.
@@ -166,9 +185,10 @@ func (g *Graph) Len() int { return len(g.order) }
 // counting.
 func (g *Graph) Advance(turn int) {
 	g.turn = max(g.turn, turn)
-	g.markStale()
 }
 
+// markStale sets each relation's Stale for the graph's turn. Relations, the
+// only way a Relation leaves the graph, calls it; nothing else reads Stale.
 func (g *Graph) markStale() {
 	stale := func(turn int) bool { return g.staleAfter > 0 && g.turn-turn >= g.staleAfter }
 	for _, r := range g.rels {
@@ -178,74 +198,21 @@ func (g *Graph) markStale() {
 
 func (g *Graph) stale(turn int) bool { return g.staleAfter > 0 && g.turn-turn >= g.staleAfter }
 
-// edges returns the relations of subject of the given kinds.
-func (g *Graph) edges(subject string, kinds ...string) []*Relation {
-	var out []*Relation
-	for _, r := range g.rels {
-		if r.Subject == subject && slices.Contains(kinds, r.Kind) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// drop removes the relations for which f holds.
-func (g *Graph) drop(f func(r *Relation) bool) {
-	g.rels = slices.DeleteFunc(g.rels, f)
-}
-
-// setSupport makes subject rest kind (on, in) target, or near it; it ends
-// any other support of the subject, its being held included.
-func (g *Graph) setSupport(subject, kind, target string, src Source) {
-	g.drop(func(r *Relation) bool {
-		return r.Subject == subject && r.Kind != RelHolding || r.Kind == RelHolding && r.Target == subject
-	})
-	g.addSupport(subject, kind, target, src)
-}
-
-// addSupport is setSupport for a subject that has no relation yet (a ref
-// just made): nothing to end, so no pass over every relation.
-func (g *Graph) addSupport(subject, kind, target string, src Source) {
-	g.rels = append(g.rels, &Relation{Subject: subject, Kind: kind, Target: target, Source: src})
-}
-
-// hold makes the robot hold ref (or nothing when ref is ""); the held object
-// loses its support and its position is the gripper's.
-func (g *Graph) hold(ref string, src Source) {
-	g.drop(func(r *Relation) bool {
-		return r.Subject == RobotRef && r.Kind == RelHolding || ref != "" && r.Subject == ref && r.Kind != RelHolding
-	})
-	if ref == "" {
-		return
-	}
-	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelHolding, Target: ref, Source: src})
-	// In the gripper it is where the robot is.
-	n := g.nodes[ref]
-	n.pos, n.room = nil, keep(n.room, g.nodes[RobotRef].room)
-}
-
-// holding is the ref the robot holds, "" for none.
-func (g *Graph) holding() string {
-	if es := g.edges(RobotRef, RelHolding); len(es) > 0 {
-		return es[0].Target
-	}
-	return ""
-}
-
-// setNear makes the robot near target. The relation is anchored at the
-// first pose observed after it (where the call left the robot).
-func (g *Graph) setNear(target string, src Source) {
-	g.drop(func(r *Relation) bool { return r.Subject == RobotRef && r.Kind == RelNear })
-	if target == "" {
-		return
-	}
-	g.rels = append(g.rels, &Relation{Subject: RobotRef, Kind: RelNear, Target: target, Source: src})
-}
-
-// findByName returns the nodes of the kinds named name (case-insensitive).
+// findByName returns the nodes of the kinds named name (case-insensitive),
+// in creation order; the caller must not change the slice (it may be the
+// index's own, when every node of the name is of those kinds).
 func (g *Graph) findByName(name string, kinds ...NodeKind) []*node {
-	var out []*node
-	for _, n := range g.byName[foldKey(name)] {
+	var buf [64]byte
+	all := g.byName[string(appendFold(buf[:0], name))]
+	i := 0
+	for i < len(all) && slices.Contains(kinds, all[i].kind) {
+		i++
+	}
+	if i == len(all) {
+		return all
+	}
+	out := slices.Clip(all[:i])
+	for _, n := range all[i+1:] {
 		if slices.Contains(kinds, n.kind) {
 			out = append(out, n)
 		}
@@ -297,15 +264,25 @@ func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
 // foldKey maps every string equal to s under strings.EqualFold (simple
 // Unicode case folding) to one key: each rune becomes the least of its
 // folding orbit.
-func foldKey(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+func foldKey(s string) string { return string(appendFold(nil, s)) }
+
+// appendFold appends foldKey(s) to b.
+func appendFold(b []byte, s string) []byte {
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// The least of an ASCII letter's orbit is its upper case (the
+			// orbits of k and s hold K and ſ, both above ASCII).
+			if 'a' <= r && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b = append(b, byte(r))
+			continue
+		}
 		least := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			least = min(least, f)
 		}
-		b.WriteRune(least)
+		b = utf8.AppendRune(b, least)
 	}
-	return b.String()
+	return b
 }

@@ -1,6 +1,7 @@
 package scenegraph
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -15,7 +16,6 @@ import (
 func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 	g.turn = max(g.turn, turn)
 	if obs == nil {
-		g.markStale()
 		return
 	}
 	src := Source{Kind: "observation", Tool: tool, Turn: turn}
@@ -28,7 +28,6 @@ func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 	g.updateStates(obs.State, src)
 	g.updateDetections(obs.Detections, src)
 	g.updateHeld(obs.Held, src)
-	g.markStale()
 }
 
 func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
@@ -36,10 +35,11 @@ func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
 		return
 	}
 	r := g.nodes[RobotRef]
-	r.pos = &schema.Point{X: obs.Pose.X, Y: obs.Pose.Y}
+	r.pos = setPoint(r.pos, obs.Pose.X, obs.Pose.Y)
 	r.thetaDeg, r.room, r.seen = obs.Pose.ThetaDeg, obs.Pose.Room, src
+	g.touch(r)
 	// Having driven away, the robot is no longer near what it drove to.
-	g.drop(func(x *Relation) bool {
+	g.drop(r, func(x *Relation) bool {
 		if x.Subject != RobotRef || x.Kind != RelNear {
 			return false
 		}
@@ -82,6 +82,7 @@ func (g *Graph) updateStates(state map[string]any, src Source) {
 			}
 			n := g.stateful(name, kind, src)
 			n.state, n.stateSrc, n.seen = st, src, src
+			g.touch(n)
 		}
 	}
 }
@@ -108,6 +109,7 @@ func (g *Graph) stateful(name string, kind NodeKind, src Source) *node {
 	}
 	if ns := g.findByName(name, KindPlace); len(ns) > 0 {
 		ns[0].kind = KindContainer
+		g.touch(ns[0])
 		return ns[0]
 	}
 	prefix := "obj"
@@ -129,7 +131,8 @@ type sighting struct {
 // name, class, position and support, or makes a new ref. Two objects of one
 // name in one observation are two refs.
 func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
-	var ss []*sighting
+	// The sightings reuse the last observation's, cameras slices included.
+	ss := g.sightings[:0]
 	for _, d := range dets {
 		if d.Name == "" {
 			continue
@@ -138,16 +141,24 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 			s.cameras = appendCamera(s.cameras, d.Camera)
 			continue
 		}
-		ss = append(ss, &sighting{d: d, cameras: appendCamera(nil, d.Camera)})
+		if len(ss) < cap(ss) {
+			ss = ss[:len(ss)+1]
+		} else {
+			ss = append(ss, sighting{})
+		}
+		s := &ss[len(ss)-1]
+		s.d, s.cameras = d, append(s.cameras[:0], d.Camera)
 	}
-	matched := map[string]bool{}
-	for _, s := range ss {
-		n := g.match(s.d, matched)
+	// The objects matched in this pass are marked with its number.
+	g.pass++
+	for i := range ss {
+		s := &ss[i]
+		n := g.match(s.d)
 		made := n == nil
 		if made {
 			n = g.add(&node{ref: g.newRef("obj", s.d.Name), name: s.d.Name, kind: KindObject})
 		}
-		matched[n.ref] = true
+		n.matched = g.pass
 		d := s.d
 		if d.ID != "" && n.id == "" {
 			n.id = d.ID
@@ -155,17 +166,18 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 		}
 		n.class, n.room = keep(n.class, d.Class), keep(n.room, d.Room)
 		if d.Position != nil {
-			n.pos = &schema.Point{X: d.Position.X, Y: d.Position.Y}
+			n.pos = setPoint(n.pos, d.Position.X, d.Position.Y)
 		}
 		n.distM = d.DistanceM
 		ssrc := src
-		ssrc.Camera = strings.Join(s.cameras, "+")
+		ssrc.Camera = joinCameras(s.cameras, n.seen.Camera)
 		n.seen = ssrc
 		for _, c := range s.cameras {
 			if c != "" {
 				n.views[c] = src.Turn
 			}
 		}
+		g.touch(n)
 		if d.Relation != "" && d.Target != "" {
 			t := g.place(d.Target, d.Room, ssrc)
 			if made {
@@ -175,6 +187,44 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 			}
 		}
 	}
+	// Keep the buffers for the next observation, not this one's values.
+	for i := range ss {
+		ss[i].d = schema.Detection{}
+		clear(ss[i].cameras)
+	}
+	g.sightings = ss
+}
+
+// setPoint sets a node's position in place (no one else holds the
+// pointer), or makes it.
+func setPoint(p *schema.Point, x, y float64) *schema.Point {
+	if p == nil {
+		return &schema.Point{X: x, Y: y}
+	}
+	p.X, p.Y = x, y
+	return p
+}
+
+// joinCameras is strings.Join(cs, "+"), prev itself when it is that: an
+// object seen again by the same cameras costs no new string.
+func joinCameras(cs []string, prev string) string {
+	rest := prev
+	for i, c := range cs {
+		if i > 0 {
+			if !strings.HasPrefix(rest, "+") {
+				return strings.Join(cs, "+")
+			}
+			rest = rest[1:]
+		}
+		if !strings.HasPrefix(rest, c) {
+			return strings.Join(cs, "+")
+		}
+		rest = rest[len(c):]
+	}
+	if rest != "" {
+		return strings.Join(cs, "+")
+	}
+	return prev
 }
 
 func appendCamera(cs []string, c string) []string {
@@ -187,8 +237,9 @@ func appendCamera(cs []string, c string) []string {
 // sameSighting finds the sighting d belongs to: the same id when both have
 // one; else same name and class, and the same position (within the match
 // radius) or, without positions, the same support.
-func sameSighting(ss []*sighting, d schema.Detection) *sighting {
-	for _, s := range ss {
+func sameSighting(ss []sighting, d schema.Detection) *sighting {
+	for i := range ss {
+		s := &ss[i]
 		o := s.d
 		if o.ID != "" && d.ID != "" {
 			if o.ID == d.ID {
@@ -216,14 +267,15 @@ func sameSighting(ss []*sighting, d schema.Detection) *sighting {
 // match finds the known object a detection is. A detection with the
 // back-end's id is the object of that id; otherwise (and for an id not seen
 // yet) a candidate has the same name, a class that does not conflict, no
-// other id, and is not matched yet in this observation; then the closest by
-// position, or one whose support agrees, or the one the robot holds, or one
-// a confirmed call moved (its position unknown since), or, when neither
-// positions nor a support can be compared, one in the same room. Without
-// any of these, a same-name object is another instance.
-func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
+// other id, and is not matched yet in this observation (this pass); then
+// the closest by position, or one whose support agrees, or the one the
+// robot holds, or one a confirmed call moved (its position unknown since),
+// or, when neither positions nor a support can be compared, one in the
+// same room. Without any of these, a same-name object is another instance.
+func (g *Graph) match(d schema.Detection) *node {
+	taken := func(n *node) bool { return n.matched == g.pass }
 	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
-		if taken[n.ref] {
+		if taken(n) {
 			return nil
 		}
 		return n
@@ -236,7 +288,7 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 	var best *node
 	bestScore := 0.0
 	for _, n := range same {
-		if taken[n.ref] || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
+		if taken(n) || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
 			continue
 		}
 		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
@@ -245,6 +297,11 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 		score, ok := 0.0, false
 		switch {
 		case n.pos != nil && d.Position != nil:
+			// Farther than the radius on one axis is farther in all: no
+			// need of the distance (most of a crowd of one name).
+			if math.Abs(n.pos.X-d.Position.X) > matchRadiusM || math.Abs(n.pos.Y-d.Position.Y) > matchRadiusM {
+				break
+			}
 			score = dist(*n.pos, *d.Position)
 			ok = score <= matchRadiusM
 		case n.ref == held:
@@ -268,7 +325,10 @@ func (g *Graph) match(d schema.Detection, taken map[string]bool) *node {
 // supportAgrees reports whether the graph's support of ref is the
 // detection's relation and target.
 func (g *Graph) supportAgrees(ref string, d schema.Detection) bool {
-	for _, r := range g.edges(ref, RelOn, RelIn, RelNear) {
+	for _, r := range g.nodes[ref].rels {
+		if r.Subject != ref || r.Kind != RelOn && r.Kind != RelIn && r.Kind != RelNear {
+			continue
+		}
 		if r.Kind == d.Relation && g.nodes[r.Target] != nil && strings.EqualFold(g.nodes[r.Target].name, d.Target) {
 			return true
 		}
@@ -288,10 +348,12 @@ func (g *Graph) updateHeld(held string, src Source) {
 	}
 	n := g.object(held, src)
 	n.seen = src
+	g.touch(n)
 	if g.holding() == n.ref {
 		// Re-observed: the fact is confirmed again, by this observation.
 		for _, r := range g.edges(RobotRef, RelHolding) {
 			r.Source = src
+			g.touchRel(r)
 		}
 		return
 	}

@@ -1,0 +1,158 @@
+package scenegraph
+
+import (
+	"math"
+	"strconv"
+)
+
+// lineCache is a node's rendered Brief line (detailed or coarse). A line
+// shows the node's fields, its relations (the node's rels) and, for each
+// source it tags, whether that source is stale. Every change to the first
+// two goes through touch (see node.ver); staleness changes with the clock
+// only, and only one way: a source not stale at the graph's turn T turns
+// stale at T' >= its turn + staleAfter, and stays so (the turn never goes
+// back). So a line rendered at version v is the line to render while the
+// node is at version v and the graph's turn is below until, the first turn
+// at which one of the sources it tags turns stale.
+type lineCache struct {
+	text  []byte
+	ver   uint64
+	until int
+	ok    bool
+}
+
+// appendLine appends n's detailed or coarse line, from its cache when the
+// cached one is still the line (see lineCache).
+func (g *Graph) appendLine(b []byte, n *node, detailed bool) []byte {
+	c := &n.coarse
+	if detailed {
+		c = &n.detailed
+	}
+	if c.ok && c.ver == n.ver && g.turn < c.until {
+		return append(b, c.text...)
+	}
+	start := len(b)
+	w := liner{g: g, b: b, until: math.MaxInt}
+	if detailed {
+		w.line(n)
+	} else {
+		w.coarseLine(n)
+	}
+	c.text = append(c.text[:0], w.b[start:]...)
+	c.ver, c.until, c.ok = n.ver, w.until, true
+	return w.b
+}
+
+// liner appends a line to b, and notes in until the first turn at which a
+// source it tags turns stale (math.MaxInt: none will).
+type liner struct {
+	g     *Graph
+	b     []byte
+	until int
+	// facts counts the facts written, for their separators.
+	facts int
+}
+
+func (w *liner) str(s string) { w.b = append(w.b, s...) }
+
+// fact starts one fact of a line: ": " before the first, ", " between.
+func (w *liner) fact() {
+	if w.facts == 0 {
+		w.str(": ")
+	} else {
+		w.str(", ")
+	}
+	w.facts++
+}
+
+// line writes a node's detailed line.
+func (w *liner) line(n *node) {
+	w.str(n.ref)
+	if n.class != "" && n.class != n.name {
+		w.str(" (")
+		w.str(n.class)
+		w.str(")")
+	}
+	if n.state != "" {
+		w.fact()
+		w.str(n.state)
+		w.tag(n.stateSrc)
+	}
+	w.supportFacts(n, true, n.seen)
+	if n.pos != nil && n.kind == KindObject {
+		w.fact()
+		w.str("at (")
+		w.b = strconv.AppendFloat(w.b, n.pos.X, 'f', 1, 64)
+		w.str(", ")
+		w.b = strconv.AppendFloat(w.b, n.pos.Y, 'f', 1, 64)
+		w.str(")")
+	}
+	if n.room != "" {
+		w.fact()
+		w.str("room ")
+		w.str(n.room)
+	}
+	if n.kind == KindObject {
+		w.tag(n.seen)
+	}
+}
+
+// coarseLine writes a node's line past the detailed ones: ref, support,
+// age.
+func (w *liner) coarseLine(n *node) {
+	w.str(n.ref)
+	w.supportFacts(n, false, Source{})
+	if n.seen.Kind != "" {
+		w.str(" [t")
+		w.b = strconv.AppendInt(w.b, int64(n.seen.Turn), 10)
+		w.staleWord(n.seen.Turn)
+		w.str("]")
+	}
+}
+
+// supportFacts write where a node is: held by the robot, or its
+// relations; with withSource, each fact whose source is not the node's own
+// (line) says where it comes from.
+func (w *liner) supportFacts(n *node, withSource bool, own Source) {
+	for _, r := range n.rels {
+		switch {
+		case r.Kind == RelHolding && r.Target == n.ref:
+			w.fact()
+			w.str("held by robot")
+		case r.Subject == n.ref:
+			w.fact()
+			w.str(r.Kind)
+			w.str(" ")
+			w.str(r.Target)
+		default:
+			continue
+		}
+		if withSource && (r.Source != own || n.kind != KindObject) {
+			w.tag(r.Source)
+		}
+	}
+}
+
+// tag writes a source as " [observe/head t5]", ", stale" within when it
+// is.
+func (w *liner) tag(s Source) {
+	if s.Kind == "" {
+		return
+	}
+	w.str(" [")
+	w.b = appendShort(w.b, s)
+	w.staleWord(s.Turn)
+	w.str("]")
+}
+
+func (w *liner) staleWord(turn int) {
+	g := w.g
+	switch {
+	case g.stale(turn):
+		w.str(", stale")
+	case g.staleAfter > 0:
+		// Not stale yet: it is from this turn on. (An overflow makes
+		// until low, which renders the line again: never a wrong line.)
+		w.until = min(w.until, turn+g.staleAfter)
+	}
+}
