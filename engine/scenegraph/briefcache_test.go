@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"unicode"
+
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 // The Brief, its lines cached, is byte for byte the Brief rendered from
@@ -12,7 +14,12 @@ import (
 // many thousands of random changes by every public path, with limits that
 // vary (hidden refs included) and staleness on and off.
 func TestBriefMatchesUncachedRendering(t *testing.T) {
-	const graphs, steps = 8, 1000
+	graphs, steps := 8, 1000
+	if testtime.Race {
+		// The graph is one goroutine's: the race detector only slows the
+		// run (45 s). Five graphs still cover every staleness setting.
+		graphs, steps = 5, 400
+	}
 	for seed := range uint64(graphs) {
 		m := newMutator(seed, []int{0, 1, 2, 3, 5}[seed%5])
 		g := m.g
