@@ -144,22 +144,6 @@ func quoteAll(names, prefix []string) string {
 	return strings.Join(q, ", ")
 }
 
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
-}
-
 // ArgumentChecker checks arguments against one tool's input schema the way
 // the guard does before a call, with the same messages (the human provider
 // refuses a bad argument before it becomes a call).
@@ -196,7 +180,7 @@ func (c *ArgumentChecker) Check(text string) error {
 		return fmt.Errorf("the arguments of %s are not valid JSON (%v): type one JSON object", c.tool, err)
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return fmt.Errorf("the arguments of %s must be a JSON object, got %s", c.tool, jsonType(v))
+		return fmt.Errorf("the arguments of %s must be a JSON object, got %s", c.tool, anyjson.Kind(v))
 	}
 	if c.sch == nil {
 		return nil

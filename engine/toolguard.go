@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -145,7 +146,7 @@ func (g *guarded) check(args json.RawMessage) (json.RawMessage, string) {
 		return nil, fmt.Sprintf("the arguments of %s are not valid JSON (%v): send one JSON object", g.def.Name, err)
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, jsonType(v))
+		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, anyjson.Kind(v))
 	}
 	if g.schema == nil {
 		return trimmed, ""

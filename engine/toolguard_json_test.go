@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -25,7 +26,7 @@ func oldCheck(g *guarded, args json.RawMessage) (json.RawMessage, string) {
 		return nil, "not valid JSON"
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, jsonType(v))
+		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, anyjson.Kind(v))
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var verr *jsonschema.ValidationError

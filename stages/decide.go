@@ -78,22 +78,7 @@ func parseArgs(raw json.RawMessage) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("want a JSON object, got %s", kindOf(v))
+		return nil, fmt.Errorf("want a JSON object, got %s", anyjson.Kind(v))
 	}
 	return m, nil
-}
-
-// kindOf names what a decoded value is.
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	}
-	return "a number"
 }
