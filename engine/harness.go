@@ -41,6 +41,7 @@ type Harness struct {
 	memoryDir string
 	runLogDir string           // empty: no run log
 	redactor  *redact.Redactor // every exit passes it: events, model requests, memory (redaction.go)
+	decideRed requestMemo      // redacts decide requests, walking only what changed (redactmemo.go)
 	profile   string
 	catalog   string
 

@@ -185,7 +185,14 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 		rt.Purpose = p
 		r.h.queueQuiet(Event{Kind: EventModelRetry, Text: string(p), Retry: &rt})
 	})
-	resp, err := r.m.Generate(ctx, redact.Value(r.h.redactor, req))
+	release := func() {}
+	if p == model.PurposeDecide {
+		req, release = r.h.decideRed.redact(r.h.redactor, req)
+	} else {
+		req = redact.Value(r.h.redactor, req)
+	}
+	resp, err := r.m.Generate(ctx, req)
+	release()
 	mc := ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
 		mc.Error = err.Error()
