@@ -53,7 +53,12 @@ func (m *requestMemo) redact(r *redact.Redactor, req model.Request) (model.Reque
 	if m.r != r {
 		m.r, m.msgs, m.tools = r, nil, memoTools{}
 	}
-	out := redact.Value(r, model.Request{Purpose: req.Purpose})
+	// A Purpose is a named string type, which the walk leaves as it is.
+	out := model.Request{Purpose: req.Purpose}
+	if req.Messages == nil {
+		out.Tools = m.toolDefs(r, req.Tools)
+		return out, func() {}
+	}
 	// The messages go in an array reused from request to request, as the
 	// store reuses its own (a model keeps no part of a request past
 	// Generate): unless a call still holds it, when a second decide call

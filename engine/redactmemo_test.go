@@ -177,6 +177,9 @@ func TestRequestMemoOverlappingCalls(t *testing.T) {
 	}
 	release2()
 	release1()
+	if none, _ := memo.redact(r, model.Request{Purpose: model.PurposeDecide}); !reflect.DeepEqual(none, redact.Value(r, model.Request{Purpose: model.PurposeDecide})) {
+		t.Fatalf("a request without messages: %+v", none)
+	}
 	third, release3 := memo.redact(r, req)
 	defer release3()
 	if &third.Messages[0] != &first.Messages[0] {
