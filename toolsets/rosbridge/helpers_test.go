@@ -193,7 +193,7 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 		sec.Rosbridge["token_env"] = o.tokenEnv
 	}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
-		Body: schema.Embodiment{Name: "tb-" + t.Name(), Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
+		Body: schema.Embodiment{Name: "tb-" + t.Name(), Lock: schema.BodyLock{Dir: t.TempDir()}, Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
 		Contract: func(tool string) schema.ToolContract {
 			if tool == "navigate_to" && o.timeout > 0 {
 				return schema.ToolContract{Timeout: schema.Duration(o.timeout)}
