@@ -185,12 +185,17 @@ func TestEventStreamOutlivesTimeouts(t *testing.T) {
 // them, failing after a bound.
 func (f *fixture) waitConns(open, unproven int) {
 	f.t.Helper()
-	f.srv.mu.Lock()
-	lim := f.srv.conns
-	f.srv.mu.Unlock()
 	deadline := time.Now().Add(testtime.Scale(2 * time.Second))
 	for {
-		o, u := lim.counts()
+		// Serve installs its limiter in its own goroutine, which may not
+		// have run yet: the listener accepts connections before it does.
+		f.srv.mu.Lock()
+		lim := f.srv.conns
+		f.srv.mu.Unlock()
+		o, u := -1, -1
+		if lim != nil {
+			o, u = lim.counts()
+		}
 		if o == open && u == unproven {
 			return
 		}

@@ -3,6 +3,8 @@ package rosbridge_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 // TestTurtlebotTools drives the fake TurtleBot (a subprocess) through every
@@ -42,10 +44,12 @@ func TestTurtlebotTools(t *testing.T) {
 
 	drive := r.call(t, "drive", `{"speed": 0.2, "distance": 0.04}`)
 	wantSuccess(t, drive)
-	st = state(t, p.URL)
-	if st.CmdVel < 2 || st.LastCmdVel != [2]float64{0, 0} {
-		t.Fatalf("cmd_vel: %d messages, last %v (want the zero last)", st.CmdVel, st.LastCmdVel)
-	}
+	// The fake takes the publications from the socket in its own time: its
+	// state, read over HTTP, may not have the last one yet.
+	testtime.Wait(t, "the zero velocity last on cmd_vel", func() bool {
+		st = state(t, p.URL)
+		return st.CmdVel >= 2 && st.LastCmdVel == [2]float64{0, 0}
+	})
 	wantFailure(t, r.call(t, "drive", `{"speed": 0.1, "distance": 5.0}`), "max_duration")
 
 	wantFailure(t, r.call(t, "dock", `{}`), "dock not in range")

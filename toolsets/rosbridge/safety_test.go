@@ -64,10 +64,11 @@ func TestCancelIgnored(t *testing.T) {
 	if r.Uncertain() == "" {
 		t.Fatal("certain after a goal was given up")
 	}
-	st := state(t, p.URL)
-	if st.CancelsIgnored == 0 || st.CmdVel == 0 || st.LastCmdVel != [2]float64{0, 0} {
-		t.Fatalf("fake state: cancels ignored %d, cmd_vel %d last %v", st.CancelsIgnored, st.CmdVel, st.LastCmdVel)
-	}
+	// The fake takes the publications from the socket in its own time.
+	testtime.Wait(t, "the ignored cancel and the zero velocity in the fake's state", func() bool {
+		st := state(t, p.URL)
+		return st.CancelsIgnored > 0 && st.CmdVel > 0 && st.LastCmdVel == [2]float64{0, 0}
+	})
 }
 
 // TestResultNeverSent: the goal ends on the robot but no result comes; the
