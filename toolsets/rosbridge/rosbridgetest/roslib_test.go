@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/thea-harness/thea/internal/testtime"
 )
 
@@ -86,11 +88,24 @@ func hasSubscription(st State, want SubscriptionState) bool {
 // (CI's .ci/run installs it first).
 func installRoslib(t *testing.T, npm string) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(roslibDir, "node_modules", "roslib", "package.json")); err == nil {
-		return
+	installed := func() bool {
+		_, err := os.Stat(filepath.Join(roslibDir, "node_modules", "roslib", "package.json"))
+		return err == nil
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(3*time.Minute))
 	defer cancel()
+	// Two test runs at once in one checkout would both install, and one
+	// read the other's half-written files: the first installs, under a
+	// lock, and the other, waiting for it, finds it done (a check before
+	// the lock could see an install half done).
+	lock := flock.New(filepath.Join(roslibDir, ".install.lock"))
+	if ok, err := lock.TryLockContext(ctx, 50*time.Millisecond); err != nil || !ok {
+		t.Fatalf("locking %s for npm ci: %v", roslibDir, err)
+	}
+	defer func() { _ = lock.Unlock() }()
+	if installed() {
+		return
+	}
 	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
 	cmd.Dir = roslibDir
 	if out, err := cmd.CombinedOutput(); err != nil {
