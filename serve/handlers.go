@@ -297,6 +297,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, kind, ans string
 	if !ok {
 		return
 	}
+	var settledErr *alreadySettled
 	switch err := s.user.Answer(id, kind, ans); {
 	case errors.Is(err, errNotPending):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no pending question %d", id))
@@ -306,8 +307,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, kind, ans string
 			other = "/v1/confirmations/%d"
 		}
 		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is not a %s: answer it at "+other, id, kind, id))
-	case errors.Is(err, errAnswered):
-		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is already answered", id))
+	case errors.As(err, &settledErr):
+		writeJSON(w, http.StatusConflict, s.settledBody(settledErr))
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, err.Error())
 	default:
