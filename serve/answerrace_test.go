@@ -187,3 +187,45 @@ func TestServeQuestionOneAnswer(t *testing.T) {
 		t.Errorf("done: %+v", d)
 	}
 }
+
+// An answer after a stop is refused as stopped, not taken; a long answer
+// that was taken is not repeated to a later one (only a short one is kept).
+func TestServeAnswerAfterSettled(t *testing.T) {
+	f := start(t, "", `
+- tool_calls: [{name: query_user, arguments: {question: "Which mug?"}}]
+- text: "Took it."
+- tool_calls: [{name: query_user, arguments: {question: "Which mug now?"}}]
+`, Config{})
+	id := f.submit("Fetch a mug")
+	s := f.events(id, "")
+	q := decodeAs[Pending](t, last(s.until("pending")))
+	long := strings.Repeat("x", keepAnswerBytes+1)
+	if code := f.do("POST", fmt.Sprintf("/v1/questions/%d/answer", q.ID), map[string]string{"answer": long}, nil); code != http.StatusOK {
+		t.Fatalf("answer: %d", code)
+	}
+	var late map[string]any
+	if code := f.do("POST", fmt.Sprintf("/v1/questions/%d/answer", q.ID), map[string]string{"answer": "blue"}, &late); code != http.StatusConflict ||
+		late["outcome"] != outcomeAnswered || late["answer"] != nil {
+		t.Errorf("late answer to a long-answered question: %d %v, want 409 answered without the answer", code, late)
+	}
+	s.rest()
+
+	id2 := f.submit("Again")
+	s2 := f.events(id2, "")
+	q2 := decodeAs[Pending](t, last(s2.until("pending")))
+	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id2), nil, nil); code != http.StatusAccepted {
+		t.Fatalf("stop: %d", code)
+	}
+	var refused map[string]any
+	if code := f.do("POST", fmt.Sprintf("/v1/questions/%d/answer", q2.ID), map[string]string{"answer": "red"}, &refused); code != http.StatusConflict ||
+		refused["outcome"] != outcomeStopped || !strings.Contains(fmt.Sprint(refused["error"]), "not taken") {
+		t.Errorf("answer after a stop: %d %v, want 409 stopped", code, refused)
+	}
+	// A confirmation endpoint still may not answer a question, settled or not.
+	if code := f.do("POST", fmt.Sprintf("/v1/confirmations/%d", q2.ID), map[string]bool{"confirm": true}, nil); code != http.StatusConflict {
+		t.Errorf("confirming a settled query: %d, want 409", code)
+	}
+	if d := decodeAs[engine.Event](t, last(s2.rest())).Done; d.Reason != engine.DoneCancelled {
+		t.Errorf("stopped task: %+v", d)
+	}
+}

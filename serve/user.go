@@ -62,6 +62,7 @@ const (
 // answer is told what happened instead of being accepted.
 type settled struct {
 	kind, outcome, answer string
+	long                  bool // the answer was longer than keepAnswerBytes and is not kept
 }
 
 // alreadySettled refuses an answer to a question that another answer, a
@@ -88,8 +89,12 @@ func (e *alreadySettled) Error() string {
 }
 
 // keepSettled is how many resolved questions a late answer is told about;
-// older ones are simply not pending.
-const keepSettled = 256
+// older ones are simply not pending. keepAnswerBytes bounds the answer
+// text kept with each (at most 256 KiB in all).
+const (
+	keepSettled     = 256
+	keepAnswerBytes = 1024
+)
 
 type parked struct {
 	Pending
@@ -190,7 +195,11 @@ func (c *Channel) settleLocked(p *parked, outcome, answer string, err error) boo
 	}
 	p.outcome, p.answer, p.err = outcome, answer, err
 	delete(c.pending, p.ID)
-	c.settled[p.ID] = settled{kind: p.Kind, outcome: outcome, answer: answer}
+	kept := settled{kind: p.Kind, outcome: outcome, answer: answer}
+	if len(answer) > keepAnswerBytes {
+		kept.answer, kept.long = "", true // whole or not at all: half a secret escapes redaction
+	}
+	c.settled[p.ID] = kept
 	c.order = append(c.order, p.ID)
 	if len(c.order) > keepSettled {
 		delete(c.settled, c.order[0])
@@ -213,9 +222,7 @@ func (c *Channel) Answer(id int, kind, answer string) error {
 		if p.Kind != kind {
 			return errWrongKind
 		}
-		if !c.settleLocked(p, outcomeAnswered, answer, nil) {
-			return &alreadySettled{id: id, settled: settled{kind: p.Kind, outcome: p.outcome, answer: p.answer}}
-		}
+		c.settleLocked(p, outcomeAnswered, answer, nil) // pending: not yet settled
 		return nil
 	}
 	if st, ok := c.settled[id]; ok {
@@ -249,7 +256,8 @@ func (c *Channel) abortAll(err error) {
 
 // answerRefused is the 409 body of an answer that was not taken: the
 // question's outcome and, when it was answered, the answer that was
-// (confirm for a confirmation, the redacted text for a question).
+// (confirm for a confirmation, the redacted text of a question's answer of
+// at most keepAnswerBytes).
 type answerRefused struct {
 	Error   string  `json:"error"`
 	ID      int     `json:"id"`
@@ -265,7 +273,7 @@ func (s *Server) settledBody(e *alreadySettled) answerRefused {
 		if e.kind == KindConfirm {
 			allowed := e.answer == "yes"
 			b.Confirm = &allowed
-		} else {
+		} else if !e.long {
 			shown := s.redactor().String(e.answer)
 			b.Answer = &shown
 		}
