@@ -64,7 +64,21 @@ func (s *Server) Handler() http.Handler {
 	top.Handle("GET /console/", console)
 	top.Handle("GET /favicon.ico", console)
 	top.Handle("/", api)
-	return top
+	return isolated(top)
+}
+
+// isolated marks every response, refusals included, as readable only by
+// pages of the server's own origin: with a token in a same-site cookie, a
+// page on the same host at another port could otherwise embed a camera's
+// latest frame (an <img> needs no CORS) and watch its size and updates.
+// No response is ever sniffed into another type either.
+func isolated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		h.Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -297,6 +311,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, kind, ans string
 	if !ok {
 		return
 	}
+	var settledErr *alreadySettled
 	switch err := s.user.Answer(id, kind, ans); {
 	case errors.Is(err, errNotPending):
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no pending question %d", id))
@@ -306,8 +321,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, kind, ans string
 			other = "/v1/confirmations/%d"
 		}
 		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is not a %s: answer it at "+other, id, kind, id))
-	case errors.Is(err, errAnswered):
-		writeError(w, http.StatusConflict, fmt.Sprintf("question %d is already answered", id))
+	case errors.As(err, &settledErr):
+		writeJSON(w, http.StatusConflict, s.settledBody(settledErr))
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, err.Error())
 	default:

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -47,14 +48,62 @@ const (
 var (
 	errNotPending = errors.New("no such pending question")
 	errWrongKind  = errors.New("wrong endpoint for this question's kind")
-	errAnswered   = errors.New("the question is already answered")
 	errStopped    = errors.New("the task was stopped by the operator")
+)
+
+// Outcomes of a question: the first to happen settles it.
+const (
+	outcomeAnswered   = "answered"
+	outcomeStopped    = "stopped"
+	outcomeUnanswered = "unanswered"
+)
+
+// settled is how a question was resolved, kept so a late or losing
+// answer is told what happened instead of being accepted.
+type settled struct {
+	kind, outcome, answer string
+	long                  bool // the answer was longer than keepAnswerBytes and is not kept
+}
+
+// alreadySettled refuses an answer to a question that another answer, a
+// stop or its timeout settled first.
+type alreadySettled struct {
+	id int
+	settled
+}
+
+func (e *alreadySettled) Error() string {
+	what := "question"
+	if e.kind == KindConfirm {
+		what = "confirmation"
+	}
+	switch {
+	case e.outcome != outcomeAnswered:
+		return fmt.Sprintf("%s %d was already resolved (%s): this answer was not taken", what, e.id, e.outcome)
+	case e.kind == KindConfirm && e.answer == "yes":
+		return fmt.Sprintf("confirmation %d was already answered: the call was allowed; this answer was not taken", e.id)
+	case e.kind == KindConfirm:
+		return fmt.Sprintf("confirmation %d was already answered: the call was blocked; this answer was not taken", e.id)
+	}
+	return fmt.Sprintf("question %d was already answered: this answer was not taken", e.id)
+}
+
+// keepSettled is how many resolved questions a late answer is told about;
+// older ones are simply not pending. keepAnswerBytes bounds the answer
+// text kept with each (at most 256 KiB in all).
+const (
+	keepSettled     = 256
+	keepAnswerBytes = 1024
 )
 
 type parked struct {
 	Pending
-	answer chan string // buffered 1: the first answer wins
-	abort  chan error  // buffered 1: stop or shutdown
+	// done is closed when the question is settled; the fields after it are
+	// set once, under Channel.mu, before that.
+	done    chan struct{}
+	outcome string
+	answer  string
+	err     error
 }
 
 // Channel is the session's user channel when served over HTTP: Ask parks
@@ -65,6 +114,10 @@ type Channel struct {
 	mu      sync.Mutex
 	next    int
 	pending map[int]*parked
+	// settled remembers the last keepSettled resolved questions (oldest
+	// first in order), so a late answer gets a refusal saying why.
+	settled map[int]settled
+	order   []int
 	// post puts a server event on the running task's stream.
 	post func(name string, v any)
 	// images keeps the candidates' views and has the cameras' frames.
@@ -74,7 +127,7 @@ type Channel struct {
 var _ engine.UserChannel = (*Channel)(nil)
 
 func newChannel(post func(string, any), images *imageStore) *Channel {
-	return &Channel{pending: map[int]*parked{}, post: post, images: images}
+	return &Channel{pending: map[int]*parked{}, settled: map[int]settled{}, post: post, images: images}
 }
 
 // Confirm answers a confirm hook at the server's confirm endpoint, never at
@@ -95,7 +148,7 @@ func (c *Channel) Ask(ctx context.Context, q engine.Question) (string, error) {
 	id := c.next
 	c.mu.Unlock()
 	p := &parked{Pending: Pending{ID: id, Kind: kind, Text: q.Text, Choices: q.Choices, Refs: q.Refs, Call: q.Call},
-		answer: make(chan string, 1), abort: make(chan error, 1)}
+		done: make(chan struct{})}
 	for n, cand := range q.Candidates {
 		v := CandidateView{Ref: cand.Ref, Line: cand.Line}
 		if cand.View != nil {
@@ -110,48 +163,75 @@ func (c *Channel) Ask(ctx context.Context, q engine.Question) (string, error) {
 	c.mu.Unlock()
 	c.post("pending", p.Pending)
 
-	var ans string
-	var err error
-	outcome := "answered"
-	select {
-	case ans = <-p.answer:
-	case err = <-p.abort:
-		outcome = "stopped"
-	case <-ctx.Done():
-		err, outcome = context.Cause(ctx), "unanswered"
-	}
-	c.mu.Lock()
-	delete(c.pending, p.ID)
-	c.mu.Unlock()
+	// Whatever comes first under the lock settles the question: an answer
+	// (Answer), a stop or shutdown (abortAll) or the end of ctx. So an
+	// answer is accepted only while the question is still open, and the
+	// answer accepted is the one returned.
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.settleLocked(p, outcomeUnanswered, "", context.Cause(ctx))
+	})
+	defer stop()
+	<-p.done
 	c.images.forgetQuestion(p.ID)
-	resolved := map[string]any{"id": p.ID, "kind": kind, "outcome": outcome}
-	if err != nil {
-		resolved["error"] = err.Error()
+	resolved := map[string]any{"id": p.ID, "kind": kind, "outcome": p.outcome}
+	if p.err != nil {
+		resolved["error"] = p.err.Error()
+	}
+	if kind == KindConfirm && p.outcome == outcomeAnswered {
+		resolved["confirm"] = p.answer == "yes"
 	}
 	c.post("resolved", resolved)
-	return ans, err
+	return p.answer, p.err
+}
+
+// settleLocked resolves p once: it leaves the pending list, is remembered
+// as settled and its Ask returns. Later calls change nothing and report
+// false. c.mu is held.
+func (c *Channel) settleLocked(p *parked, outcome, answer string, err error) bool {
+	if p.outcome != "" {
+		return false
+	}
+	p.outcome, p.answer, p.err = outcome, answer, err
+	delete(c.pending, p.ID)
+	kept := settled{kind: p.Kind, outcome: outcome, answer: answer}
+	if len(answer) > keepAnswerBytes {
+		kept.answer, kept.long = "", true // whole or not at all: half a secret escapes redaction
+	}
+	c.settled[p.ID] = kept
+	c.order = append(c.order, p.ID)
+	if len(c.order) > keepSettled {
+		delete(c.settled, c.order[0])
+		c.order = c.order[1:]
+	}
+	close(p.done)
+	return true
 }
 
 // Notify implements engine.UserChannel.
 func (c *Channel) Notify(context.Context, string) error { return nil }
 
 // Answer delivers an answer to pending question id of the given kind.
+// Exactly one answer per question is accepted: one that comes after the
+// question was answered, stopped or timed out gets an *alreadySettled.
 func (c *Channel) Answer(id int, kind, answer string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p, ok := c.pending[id]
-	switch {
-	case !ok:
-		return errNotPending
-	case p.Kind != kind:
-		return errWrongKind
-	}
-	select {
-	case p.answer <- answer:
+	if p, ok := c.pending[id]; ok {
+		if p.Kind != kind {
+			return errWrongKind
+		}
+		c.settleLocked(p, outcomeAnswered, answer, nil) // pending: not yet settled
 		return nil
-	default:
-		return errAnswered
 	}
+	if st, ok := c.settled[id]; ok {
+		if st.kind != kind {
+			return errWrongKind
+		}
+		return &alreadySettled{id: id, settled: st}
+	}
+	return errNotPending
 }
 
 // List returns the pending questions, oldest first.
@@ -165,14 +245,38 @@ func (c *Channel) List() []Pending {
 	return out
 }
 
-// abortAll unparks every pending question with err.
+// abortAll settles every pending question with err.
 func (c *Channel) abortAll(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range c.pending {
-		select {
-		case p.abort <- err:
-		default:
+		c.settleLocked(p, outcomeStopped, "", err)
+	}
+}
+
+// answerRefused is the 409 body of an answer that was not taken: the
+// question's outcome and, when it was answered, the answer that was
+// (confirm for a confirmation, the redacted text of a question's answer of
+// at most keepAnswerBytes).
+type answerRefused struct {
+	Error   string  `json:"error"`
+	ID      int     `json:"id"`
+	Kind    string  `json:"kind"`
+	Outcome string  `json:"outcome"`
+	Confirm *bool   `json:"confirm,omitempty"`
+	Answer  *string `json:"answer,omitempty"`
+}
+
+func (s *Server) settledBody(e *alreadySettled) answerRefused {
+	b := answerRefused{Error: e.Error(), ID: e.id, Kind: e.kind, Outcome: e.outcome}
+	if e.outcome == outcomeAnswered {
+		if e.kind == KindConfirm {
+			allowed := e.answer == "yes"
+			b.Confirm = &allowed
+		} else if !e.long {
+			shown := s.redactor().String(e.answer)
+			b.Answer = &shown
 		}
 	}
+	return b
 }

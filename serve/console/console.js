@@ -426,7 +426,8 @@
         return;
       case 'resolved':
         state.pending.delete(d.id);
-        line(id, d, 'resolved', [(d.kind === 'confirm' ? 'confirmation ' : 'question ') + d.id + ' ' + d.outcome + (d.error ? ': ' + d.error : '')]);
+        line(id, d, 'resolved', [(d.kind === 'confirm' ? 'confirmation ' : 'question ') + d.id + ' ' + d.outcome +
+          (d.confirm === true ? ' (allowed)' : d.confirm === false ? ' (blocked)' : '') + (d.error ? ': ' + d.error : '')]);
         renderPending();
         return;
       case 'notes': renderNotes(d); line(id, d, 'notes', ['phase ' + d.phase], 'routine'); return;
