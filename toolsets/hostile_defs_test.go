@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -30,4 +31,21 @@ func TestDeepInputSchemaLeavesOutThatTool(t *testing.T) {
 		}
 	}
 	wantSuccess(t, call(t, ts, "echo", `{"text":"still here"}`))
+}
+
+// A back-end that lists one tool twice does not start: which definition a
+// call meets is unknown. Left out by the tools list, the duplicate is
+// harmless and the toolset starts.
+func TestToolListedTwiceRefused(t *testing.T) {
+	f := newFixture(t)
+	f.mcp(func(c *MCPConfig) { c.Env[testserver.HostileDefsEnv] = "twice" })
+	_, err := startMCP(t.Context(), configFor(f.spec, "sim", nil), body.Shared{})
+	if err == nil || !strings.Contains(err.Error(), `lists "echo" more than once`) {
+		t.Fatalf("start error %v: want the tool listed twice named", err)
+	}
+	sec := f.spec.Toolsets["sim"]
+	sec.Tools = []string{"move", "observe"}
+	f.spec.Toolsets["sim"] = sec
+	ts := f.start(t)
+	wantSuccess(t, call(t, ts, "observe", `{}`))
 }
