@@ -234,3 +234,41 @@ func TestDeepSchemaNamedAtStart(t *testing.T) {
 		t.Fatalf("validate --live without a tools list: exit %d, want 0 with a warning naming deep\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// Two toolsets that both provide echo, one without a tools list (so only
+// the running back-end says so): a session does not start, and `thea
+// validate --live` (which used to find it only where the spec names echo)
+// says so at the second toolset, by the same check.
+func TestValidateLiveToolOfTwoToolsets(t *testing.T) {
+	spec := defsSpec(t, "plain", "observe", "echo")
+	src, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "  evil: {kind: mcp, command: [thea, " + hostileDefsArg + ", plain], tools: [observe, echo]}\n"
+	// No tools list: only the running back-end says what other provides.
+	other := "  other: {kind: mcp, command: [thea, " + hostileDefsArg + ", plain]}\n"
+	s := string(src)
+	// The spec names only evil's observe, so nothing in it is ambiguous:
+	// what is wrong shows only live.
+	for _, r := range [][2]string{{evil, evil + other}, {"{tool: observe}", "{tool: evil.observe}"}, {"  observe: {hidden", "  evil.observe: {hidden"}} {
+		if !strings.Contains(s, r[0]) {
+			t.Fatalf("the spec has no %q:\n%s", r[0], s)
+		}
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	if err := os.WriteFile(spec, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const why = `tool "echo" is provided by toolsets "evil" and "other": tool names must be unique`
+	line := strings.Count(s[:strings.Index(s, "other:")], "\n") + 1
+	want := fmt.Sprintf(`spec.yaml:%d:3: toolsets.other: %s`, line, why)
+	code, out, errs := thea(t, "validate", "--live", spec)
+	if code != 1 || !strings.Contains(out, want) {
+		t.Fatalf("validate --live: exit %d, want 1 with %q\nstdout:\n%s\nstderr:\n%s", code, want, out, errs)
+	}
+	code, _, errs = thea(t, "context", "--spec", spec)
+	if code != 1 || !strings.Contains(errs, why) {
+		t.Fatalf("context: exit %d, want 1 with the same reason:\n%s", code, errs)
+	}
+}
