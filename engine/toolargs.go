@@ -45,9 +45,37 @@ func (l *refusingLoader) describe() string {
 	return strings.Join(q, ", ")
 }
 
+// Bounds of a tool's inputSchema, checked on its bytes before anything
+// decodes or compiles it: a back-end's schema nesting 20,000 levels or
+// weighing megabytes would otherwise cost the harness its stack and time
+// at every start, and reach the model in every request. A real tool's
+// schema is a few levels and kilobytes.
+const (
+	MaxSchemaDepth = 64        // objects and arrays inside one another
+	MaxSchemaBytes = 256 << 10 // the schema's JSON text
+)
+
+// schemaBounds refuses an inputSchema past MaxSchemaDepth or
+// MaxSchemaBytes; the tool is then unavailable (ErrToolUnavailable), not
+// callable.
+func schemaBounds(tool string, raw json.RawMessage) error {
+	if len(raw) > MaxSchemaBytes {
+		return fmt.Errorf("tool %q is unavailable: its inputSchema is %d bytes, over the bound of %d bytes: %w", tool, len(raw), MaxSchemaBytes, ErrToolUnavailable)
+	}
+	// The depth measured is not said: a transport may have cut a deeper
+	// text already (see toolsets' stdout filter).
+	if anyjson.Depth(raw) > MaxSchemaDepth {
+		return fmt.Errorf("tool %q is unavailable: its inputSchema nests objects and arrays deeper than the bound of %d levels: %w", tool, MaxSchemaDepth, ErrToolUnavailable)
+	}
+	return nil
+}
+
 // compileSchema compiles one tool's inputSchema and lists its top-level
 // property names (for "unknown argument" messages).
 func compileSchema(tool string, raw json.RawMessage) (*jsonschema.Schema, []string, error) {
+	if err := schemaBounds(tool, raw); err != nil {
+		return nil, nil, err
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, nil, fmt.Errorf("tool %q: inputSchema is not JSON: %w", tool, err)

@@ -34,7 +34,8 @@ type guarded struct {
 // GuardTool wraps t with the tool guarantees; GuardToolset does it for
 // every tool of a toolset. The tool's inputSchema is compiled once here; a
 // schema that does not compile is an error naming the tool (wrapping
-// ErrToolUnavailable when it refers outside itself). toolsetTimeout applies
+// ErrToolUnavailable when it refers outside itself, or is past
+// MaxSchemaDepth or MaxSchemaBytes). toolsetTimeout applies
 // unless the contract gives one or the tool is SelfTimed; maxResultBytes 0
 // means DefaultMaxResultBytes.
 func GuardTool(t Tool, contract schema.ToolContract, toolsetTimeout time.Duration, maxResultBytes int) (Tool, error) {

@@ -32,6 +32,7 @@ type toolRegistry struct {
 func (h *Harness) buildTools(ctx context.Context) error {
 	reg := &toolRegistry{byName: map[string]*RegisteredTool{}, base: map[string]string{}}
 	provided := map[string][]string{}
+	owners := ToolOwners{}
 	for _, setName := range slices.Sorted(maps.Keys(h.spec.Toolsets)) {
 		cfg := h.spec.Toolsets[setName]
 		kind, err := Get[ToolsetKind](h.opts.Components, schema.KindToolset, cfg.Kind)
@@ -51,11 +52,11 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		if err := listedOffered(setName, cfg.Tools, tools, set.Unavailable()); err != nil {
 			return err
 		}
+		if err := owners.Claim(setName, tools); err != nil {
+			return err
+		}
 		for _, t := range tools {
 			def := t.Def()
-			if prev, ok := reg.byName[def.Name]; ok {
-				return fmt.Errorf("tool %q is provided by toolsets %q and %q: tool names must be unique", def.Name, prev.Toolset, setName)
-			}
 			reg.byName[def.Name] = &RegisteredTool{Tool: t, Toolset: setName, Contract: h.spec.ContractFor(setName, def.Name), Def: def}
 			reg.base[def.Name] = def.Description
 			reg.names = append(reg.names, def.Name)
@@ -74,6 +75,24 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 	}
 	h.tools = reg
+	return nil
+}
+
+// ToolOwners maps each tool name to the toolset that provides it. The
+// session (buildTools) and `thea validate --live` claim every started
+// toolset's tools through it, so both refuse the same spec.
+type ToolOwners map[string]string
+
+// Claim records the tools of set; a name another toolset already provides
+// is an error: one name must reach one tool.
+func (o ToolOwners) Claim(set string, tools []Tool) error {
+	for _, t := range tools {
+		name := t.Def().Name
+		if prev, ok := o[name]; ok {
+			return fmt.Errorf("tool %q is provided by toolsets %q and %q: tool names must be unique", name, prev, set)
+		}
+		o[name] = set
+	}
 	return nil
 }
 

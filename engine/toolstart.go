@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 )
 
 // Guarded is a started toolset whose tools carry the tool guarantees (see
@@ -36,9 +37,11 @@ func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, logg
 
 // GuardToolset lists set's tools once and wraps each with the tool
 // guarantees. A tool whose name a model provider would refuse is left out
-// (logged); one whose inputSchema refers outside itself is left out and
-// listed in Unavailable; the toolset's tools list must name only tools it
-// has. logger nil discards.
+// (logged); one whose inputSchema refers outside itself or is past the
+// schema bounds (MaxSchemaDepth, MaxSchemaBytes) is left out and listed in
+// Unavailable; the toolset's tools list must name only tools it has; a tool
+// it would offer that the back-end lists twice is an error (which of the
+// two definitions a call meets is unknown). logger nil discards.
 func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *slog.Logger) (*Guarded, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -50,10 +53,15 @@ func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *s
 	}
 	byName := map[string]Tool{}
 	have := make([]string, 0, len(tools))
+	var twice []string
 	for _, t := range tools {
 		name := t.Def().Name
 		if why := badToolName(name); why != "" {
 			logger.Warn("tool left out", "tool", fmt.Sprintf("%q", name), "why", why)
+			continue
+		}
+		if _, dup := byName[name]; dup {
+			twice = append(twice, name)
 			continue
 		}
 		byName[name] = t
@@ -62,6 +70,10 @@ func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *s
 	keep, missing := restrict(cfg.Section.Tools, have)
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("toolset does not provide %s, named in its tools list (it has: %s)", quotedNames(missing), quotedNames(have))
+	}
+	if twice = slices.DeleteFunc(twice, func(n string) bool { return !keep[n] }); len(twice) > 0 {
+		slices.Sort(twice)
+		return nil, fmt.Errorf("the back-end lists %s more than once: which definition a call would meet is unknown; fix the back-end, or leave the tool out with the toolset's tools list", quotedNames(slices.Compact(twice)))
 	}
 	g := &Guarded{Toolset: set}
 	for _, name := range have {

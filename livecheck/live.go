@@ -39,6 +39,10 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 	}
 	c := &checker{spec: s, byName: map[string]*liveTool{}}
 	provided := map[string][]string{}
+	// The session's own check (engine.ToolOwners): a tool two toolsets
+	// provide does not start. A tool one back-end lists twice is refused
+	// when the toolset starts (engine.GuardToolset), here as in a session.
+	owners := engine.ToolOwners{}
 	for _, name := range slices.Sorted(maps.Keys(s.Toolsets)) {
 		tools, unavailable, closeFn, err := start(ctx, s, cat, name, opts.Timeout)
 		if closeFn != nil {
@@ -49,9 +53,15 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 			c.down = append(c.down, name)
 			continue
 		}
-		c.add(name, tools, provided)
+		if err := owners.Claim(name, tools); err != nil {
+			c.errorf("toolsets."+name, "%v", err)
+		}
+		c.add(name, tools, unavailable, provided)
 		c.kindCheck(ctx, cat, name, opts.Timeout)
 		for _, tool := range slices.Sorted(maps.Keys(unavailable)) {
+			if slices.Contains(s.Toolsets[name].Tools, tool) {
+				continue // an error at its place in the tools list (add)
+			}
 			c.warnf("toolsets."+name, "the back-end's tool %q is left out: %s", tool, unavailable[tool])
 		}
 	}
@@ -139,8 +149,9 @@ func (c *checker) errorfAt(at schema.Pos, path, format string, a ...any) {
 }
 
 // add registers a toolset's live tools, narrowed by its tools list, and
-// reports listed tools the back-end does not have.
-func (c *checker) add(set string, tools []engine.Tool, provided map[string][]string) {
+// reports listed tools the back-end does not have or had to leave out
+// (unavailable, with why: the session refuses to start on those too).
+func (c *checker) add(set string, tools []engine.Tool, unavailable map[string]string, provided map[string][]string) {
 	cfg := c.spec.Toolsets[set]
 	var names []string
 	for _, t := range tools {
@@ -153,8 +164,13 @@ func (c *checker) add(set string, tools []engine.Tool, provided map[string][]str
 		provided[set] = append(provided[set], def.Name)
 	}
 	for i, n := range cfg.Tools {
-		if !slices.Contains(names, n) {
-			c.errorf(fmt.Sprintf("toolsets.%s.tools[%d]", set, i), "the running back-end has no tool %q%s", n, schema.Suggest(n, names))
+		path := fmt.Sprintf("toolsets.%s.tools[%d]", set, i)
+		switch why, left := unavailable[n]; {
+		case slices.Contains(names, n):
+		case left:
+			c.errorf(path, "the back-end's tool %q is left out, so it cannot be offered: %s", n, why)
+		default:
+			c.errorf(path, "the running back-end has no tool %q%s", n, schema.Suggest(n, names))
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
@@ -19,7 +17,7 @@ func TestMain(m *testing.M) {
 		os.Exit(faultserver.Main(os.Getenv(faultserver.DirEnv)))
 	}
 	if os.Getenv(serverEnv) == "1" {
-		if err := server.ServeStdio(testserver.New()); err != nil {
+		if err := testserver.Serve(); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/toolsets/body"
 )
 
@@ -20,13 +21,29 @@ const garbageSample = 120
 // newlines would otherwise grow it without end) is dropped and reported.
 const maxStdoutLine = 256 << 20
 
+// maxLineDepth is encoding/json's nesting limit: the transport drops a
+// deeper line unread, so the call it answers would wait for its timeout
+// and no one would learn why (a tool list whose inputSchema nests 20,000
+// levels failed a toolset's start after 10 s, naming nothing).
+const maxLineDepth = 10000
+
+// cutDepth is how deep a line past maxLineDepth is kept: each value below
+// it becomes cutMarker, and the rest of the reply reaches the transport.
+// The schema bounds (engine.MaxSchemaDepth) then refuse the tool whose
+// inputSchema was cut, by name.
+const cutDepth = 1000
+
+// cutMarker is the JSON string a cut value becomes.
+const cutMarker = `"(cut by thea: nested deeper than 1000 levels)"`
+
 // filterStdout copies a back-end's stdout to w line by line, passing on only
 // lines that are JSON objects (all that JSON-RPC sends). Anything else (a
 // print left in a driver, a start-up banner, escape codes) would be skipped
 // silently by the transport; here each such line goes to garbage instead, as
-// does the start of a line longer than limit. It reads r to its end even once w
-// is closed, so the back-end never blocks on a full pipe, and closes w at the
-// end so the transport sees the back-end go.
+// does the start of a line longer than limit. A JSON object nested past
+// maxLineDepth is passed on cut at cutDepth (deepLine). It reads r to its end
+// even once w is closed, so the back-end never blocks on a full pipe, and
+// closes w at the end so the transport sees the back-end go.
 func filterStdout(r io.Reader, w *io.PipeWriter, limit int, garbage func(line []byte)) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	open := true
@@ -37,7 +54,16 @@ func filterStdout(r io.Reader, w *io.PipeWriter, limit int, garbage func(line []
 			case over > 0:
 				garbage(fmt.Appendf(body[:min(len(body), garbageSample)], "… (a line of %d bytes, over the %d-byte bound: dropped)", over, limit))
 			case !jsonObject(body):
-				garbage(body)
+				cut, ok := deepLine(body)
+				if !ok {
+					garbage(body)
+					break
+				}
+				if open {
+					if _, werr := w.Write(append(cut, '\n')); werr != nil {
+						open = false
+					}
+				}
 			case open:
 				if _, werr := w.Write(line); werr != nil {
 					open = false // the client closed: drain only
@@ -69,6 +95,16 @@ func readLine(br *bufio.Reader, limit int) (line []byte, over int, err error) {
 			return line, over, err
 		}
 	}
+}
+
+// deepLine cuts a JSON object that is refused only for nesting past
+// maxLineDepth (see cutDepth); ok is false for any other line.
+func deepLine(b []byte) (cut []byte, ok bool) {
+	if len(b) == 0 || b[0] != '{' || anyjson.Depth(b) <= maxLineDepth {
+		return nil, false
+	}
+	cut, _ = anyjson.Cut(b, cutDepth, []byte(cutMarker))
+	return cut, jsonObject(cut)
 }
 
 func jsonObject(b []byte) bool {

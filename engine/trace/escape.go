@@ -67,3 +67,28 @@ func unsafeRune(r rune, size int) bool {
 	}
 	return false
 }
+
+// EscapeJSON makes an encoded JSON text safe to print on a terminal and
+// keeps it the same JSON: the runes Escape would show that an encoder
+// leaves raw inside strings (DEL, C1 controls, bidi controls) become \u
+// escapes, which decode to the same string. C0 controls inside strings are
+// escaped by every encoder; outside strings JSON has only its own
+// whitespace, which stays. Invalid UTF-8 becomes \ufffd, as a decoder
+// reads it.
+func EscapeJSON(b []byte) []byte {
+	var out []byte
+	start := 0
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r >= 0x7f && unsafeRune(r, n) {
+			out = append(out, b[start:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			start = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[start:]...)
+}

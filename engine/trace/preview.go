@@ -10,7 +10,10 @@ import (
 
 // Preview renders a request as an integrator reads it (`thea context`): each lifetime
 // with its token estimate, every message with images as placeholders, and
-// the tool definitions the model is offered.
+// the tool definitions the model is offered. Every string in it may come
+// from a back-end (a tool's name, description and inputSchema, an
+// observation, a camera name) or a file (memory, the spec): each passes
+// Escape, line by line where newlines are the text's own (Lines).
 func Preview(p engine.Preview) string {
 	var b strings.Builder
 	msgs := p.Request.Messages
@@ -31,28 +34,39 @@ func Preview(p engine.Preview) string {
 	}
 	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
 	for _, t := range p.Request.Tools {
-		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", t.Name, t.Description, t.InputSchema)
+		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", Escape(t.Name), Lines(t.Description), Escape(string(t.InputSchema)))
 	}
 	fmt.Fprintf(&b, "\n═══ Total ~%d tokens\n", p.Tokens.Total)
 	return b.String()
 }
 
+// Lines escapes a multi-line text for the terminal keeping its line breaks:
+// each line passes Escape (a carriage return, an escape code or a bidi
+// override is shown, not obeyed), so no line can rewrite another.
+func Lines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 func writeMessage(b *strings.Builder, m model.Message) {
-	fmt.Fprintf(b, "── %s", m.Role)
+	fmt.Fprintf(b, "── %s", Escape(string(m.Role)))
 	if m.ToolCallID != "" {
-		fmt.Fprintf(b, " (answers %s)", m.ToolCallID)
+		fmt.Fprintf(b, " (answers %s)", Escape(m.ToolCallID))
 	}
 	b.WriteString("\n")
 	for _, p := range m.Parts {
 		switch {
 		case p.Image != nil:
-			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", p.Image.Camera, p.Image.MIME, p.Image.Width, p.Image.Height)
+			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", Escape(p.Image.Camera), Escape(p.Image.MIME), p.Image.Width, p.Image.Height)
 		default:
-			b.WriteString(p.Text)
+			b.WriteString(Lines(p.Text))
 			b.WriteString("\n")
 		}
 	}
 	for _, c := range m.ToolCalls {
-		fmt.Fprintf(b, "→ call %s %s\n", c.Name, c.Arguments)
+		fmt.Fprintf(b, "→ call %s %s\n", Escape(c.Name), Escape(string(c.Arguments)))
 	}
 }

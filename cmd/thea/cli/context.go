@@ -46,7 +46,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			if offline {
 				dropped := offlineSpec(spec, c.Descriptors())
 				if len(dropped) > 0 {
-					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", strings.Join(dropped, ", "))
+					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", trace.Escape(strings.Join(dropped, ", ")))
 				}
 			}
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{logger: logger})
@@ -59,9 +59,13 @@ func (a *App) newContextCmd() *cobra.Command {
 				return a.failed("thea", err)
 			}
 			if format == "json" {
-				enc := json.NewEncoder(a.Stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(map[string]any{"request": p.Request, "tokens": p.Tokens}); err != nil {
+				// The same JSON, with no raw bidi or C1 control left in
+				// its strings: it is often read on a terminal too.
+				b, err := json.MarshalIndent(map[string]any{"request": p.Request, "tokens": p.Tokens}, "", "  ")
+				if err != nil {
+					return fmt.Errorf("encoding the request: %w", err)
+				}
+				if _, err := a.Stdout.Write(append(trace.EscapeJSON(b), '\n')); err != nil {
 					return fmt.Errorf("writing the request: %w", err)
 				}
 				return nil

@@ -27,7 +27,7 @@ func jsonResult(v map[string]any) *mcp.CallToolResult {
 
 // New builds the server.
 func New() *server.MCPServer {
-	s := server.NewMCPServer("thea-testserver", "0.0.1", server.WithRecovery())
+	s := server.NewMCPServer("thea-testserver", "0.0.1", append(hostileDefs(), server.WithRecovery())...)
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("echo text back"),
 		mcp.WithString("text", mcp.Required()), mcp.WithNumber("times")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -103,5 +103,6 @@ func New() *server.MCPServer {
 	if p := os.Getenv(SchemaRefEnv); p != "" {
 		addSchemaRefTools(s, p)
 	}
+	addHostileDefTools(s)
 	return s
 }
