@@ -28,9 +28,21 @@ type Options struct {
 	// FaultDir, when set, also serves the body layer's fault suite
 	// contract, recording into this directory (see faultcontract.go).
 	FaultDir string
+	// Typedefs, when set, answers rosapi's *_details services in place of
+	// the fake's own definitions (a broken or hostile rosapi); it is given
+	// the type asked for, as sent.
+	Typedefs func(typ string) []TypeDef
 	// Log receives what rosbridge would log: errors it never sends to a
 	// client (a publish that does not fit its type, a bad subscribe).
 	Log io.Writer
+}
+
+// TypeDef is rosapi_msgs/msg/TypeDef as rosapi sends it.
+type TypeDef struct {
+	Type          string   `json:"type"`
+	FieldNames    []string `json:"fieldnames"`
+	FieldTypes    []string `json:"fieldtypes"`
+	FieldArrayLen []int    `json:"fieldarraylen"`
 }
 
 // Faults are the misbehaviour switches.
