@@ -65,6 +65,9 @@ type Faults struct {
 	// NaN tokens (invalid JSON), as rosbridge does today for arrays
 	// (rosbridge_suite issue 916); scalars stay null.
 	BareNonFinite bool
+	// HugeImageHeader publishes a camera frame whose PNG header claims
+	// 60000×60000 pixels (a few bytes that would decode to gigabytes).
+	HugeImageHeader bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It
