@@ -225,7 +225,7 @@ func run(prog *vm.Program, variable string, v any) (any, error) {
 
 // quoteExpr is an expression's text for an error, cut to a readable length.
 func quoteExpr(src string) string {
-	const max = 160
+	const max = 400
 	if len(src) > max {
 		src = src[:max] + "…"
 	}
