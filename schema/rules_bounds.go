@@ -35,6 +35,12 @@ const (
 	ruleBytesPerUnit  = 16
 )
 
+// ExprOptions are the bounds every expr Thea evaluates is compiled with: a
+// hook's rule, a tool's check, a toolset's goal, message or state
+// expression (rosbridge). Pair them with RunRule, which applies the memory
+// budget and bounds the value returned, so one bound holds at every site.
+func ExprOptions() []expr.Option { return ruleOptions() }
+
 // NewRuleVM returns a VM for evaluating compiled rules, with the rule memory
 // budget. One VM serves one goroutine.
 func NewRuleVM() *vm.VM { return &vm.VM{MemoryBudget: RuleMemoryBudget} }

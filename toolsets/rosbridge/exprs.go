@@ -9,12 +9,14 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/schema"
 )
 
 // plan is a toolset's config compiled once at load: every expr
@@ -147,7 +149,8 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 // (expr does not check map keys).
 func compileExpr(src, variable string, args map[string]ArgDecl, path string, opts ...expr.Option) (*vm.Program, error) {
 	env := exprEnv(variable, map[string]any{})
-	prog, err := expr.Compile(src, append([]expr.Option{expr.Env(env)}, opts...)...)
+	opts = append(append([]expr.Option{expr.Env(env)}, opts...), schema.ExprOptions()...)
+	prog, err := expr.Compile(src, opts...)
 	if err != nil {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q: %v", src, err)}
 	}
@@ -208,9 +211,25 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
 
-// run evaluates a compiled expr with its one variable.
+// run evaluates a compiled expr with its one variable, within the bounds
+// every expr Thea evaluates shares (schema.RunRule): a string, list or
+// message past them is refused before it is built, and the error names the
+// expression so the model (or the operator) can read why.
 func run(prog *vm.Program, variable string, v any) (any, error) {
-	return expr.Run(prog, exprEnv(variable, v))
+	out, err := schema.RunRule(nil, prog, exprEnv(variable, v))
+	if err != nil {
+		return nil, fmt.Errorf("expr %s: %w", quoteExpr(prog.Source().String()), err)
+	}
+	return out, nil
+}
+
+// quoteExpr is an expression's text for an error, cut to a readable length.
+func quoteExpr(src string) string {
+	const max = 400
+	if len(src) > max {
+		src = src[:max] + "…"
+	}
+	return strconv.Quote(src)
 }
 
 // exprEnv is an expr's environment: its variable and the trigonometry a

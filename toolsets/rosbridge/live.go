@@ -35,7 +35,7 @@ func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProble
 		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosbridge could not be reached for the rosapi checks: %v", err)}}
 	}
 	defer cl.Close()
-	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]typeDef{}}
+	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]*typeDef{}, loaded: map[string]detailsAnswer{}}
 	if err := g.load(); err != nil {
 		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosapi did not answer (is the rosapi node running?): %v", err)}}
 	}
@@ -143,26 +143,6 @@ func rosapiName(typ string) string {
 	return typ
 }
 
-// typeDef is rosapi_msgs/msg/TypeDef: a message's fields and their types.
-type typeDef struct {
-	Type       string   `json:"type"`
-	FieldNames []string `json:"fieldnames"`
-	FieldTypes []string `json:"fieldtypes"`
-	ArrayLen   []int    `json:"fieldarraylen"`
-}
-
-func (d typeDef) field(name string) (typ string, array, ok bool) {
-	for i, n := range d.FieldNames {
-		if n == name {
-			if i < len(d.ArrayLen) {
-				array = d.ArrayLen[i] >= 0
-			}
-			return d.FieldTypes[i], array, true
-		}
-	}
-	return "", false, false
-}
-
 // rosGraph is what rosapi says of the running graph.
 type rosGraph struct {
 	ctx      context.Context
@@ -170,7 +150,14 @@ type rosGraph struct {
 	topics   map[string]string // name: type
 	services []string
 	actions  []string
-	defs     map[string]typeDef // by rosapi name, as loaded
+	defs     map[string]*typeDef // by rosapi name, as loaded
+	// loaded is each details call's answer, asked once per check.
+	loaded map[string]detailsAnswer
+}
+
+type detailsAnswer struct {
+	root string
+	err  error
 }
 
 func (g *rosGraph) call(service string, args any, out any) error {
@@ -222,14 +209,33 @@ func (g *rosGraph) typeOf(service, key, name string) string {
 }
 
 // details loads the definitions of typ and every message inside it; it
-// returns the root's rosapi name ("" when rosapi has none).
-func (g *rosGraph) details(service, typ string) string {
-	var r struct{ Typedefs []typeDef }
-	if g.call(service, map[string]any{"type": typ}, &r) != nil || len(r.Typedefs) == 0 {
-		return ""
+// returns the root's rosapi name ("" when rosapi has none or did not
+// answer), or why rosapi's answer cannot be used. Each (service, type) is
+// asked once.
+func (g *rosGraph) details(service, typ string) (string, error) {
+	key := service + "\x00" + typ
+	if a, ok := g.loaded[key]; ok {
+		return a.root, a.err
 	}
-	for _, d := range r.Typedefs {
-		g.defs[d.Type] = d
+	root, err := g.loadDetails(service, typ)
+	g.loaded[key] = detailsAnswer{root, err}
+	return root, err
+}
+
+func (g *rosGraph) loadDetails(service, typ string) (string, error) {
+	raw, err := g.cl.CallService(g.ctx, service, map[string]any{"type": typ})
+	if err != nil {
+		return "", nil // rosapi cannot say: nothing to compare with
 	}
-	return r.Typedefs[0].Type
+	defs, err := parseTypedefs(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s of %s: %w", service, typ, err)
+	}
+	if len(defs) == 0 {
+		return "", nil
+	}
+	for i := range defs {
+		g.defs[defs[i].Type] = &defs[i]
+	}
+	return defs[0].Type, nil
 }

@@ -14,15 +14,20 @@ import (
 
 // reads checks the fields src reads of msg, a message of typ.
 func (lc *liveChecker) reads(at, src, typ string) {
-	lc.readsRoot(at, src, "msg", lc.g.details("/rosapi/message_details", typ))
+	lc.readsRoot(at, src, "msg", "/rosapi/message_details", typ)
 }
 
 // readsDetails checks what src reads of a service's response.
 func (lc *liveChecker) readsDetails(at, src, service, typ string) {
-	lc.readsRoot(at, src, "response", lc.g.details(service, typ))
+	lc.readsRoot(at, src, "response", service, typ)
 }
 
-func (lc *liveChecker) readsRoot(at, src, variable, root string) {
+func (lc *liveChecker) readsRoot(at, src, variable, service, typ string) {
+	root, err := lc.g.details(service, typ)
+	if err != nil {
+		lc.fail(at, "%v", err)
+		return
+	}
 	if root == "" {
 		return // rosapi has no definition: nothing to compare with
 	}
@@ -95,7 +100,7 @@ func (g *rosGraph) resolve(root, variable string, chain []string) string {
 		}
 		typ, arr, ok := d.field(f)
 		if !ok {
-			return fmt.Sprintf("%s.%s: %s has no field %q (its fields: %s)", variable, strings.Join(chain[:i+1], "."), cur, f, strings.Join(d.FieldNames, ", "))
+			return fmt.Sprintf("%s.%s: %s has no field %q (its fields: %s)", variable, strings.Join(chain[:i+1], "."), cur, f, d.fieldList())
 		}
 		cur, array = typ, arr
 	}
@@ -113,7 +118,12 @@ func (lc *liveChecker) builds(at, src, service, typ string) {
 	if !ok {
 		return // built some other way: only a live call can tell
 	}
-	if root := lc.g.details(service, typ); root != "" {
+	root, err := lc.g.details(service, typ)
+	if err != nil {
+		lc.fail(at, "%v", err)
+		return
+	}
+	if root != "" {
 		lc.checkMap(at, m, root, "")
 	}
 }
@@ -134,7 +144,7 @@ func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
 		}
 		ft, _, ok := d.field(key.Value)
 		if !ok {
-			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, strings.Join(d.FieldNames, ", "))
+			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, d.fieldList())
 			continue
 		}
 		if sub, ok := pair.Value.(*ast.MapNode); ok {

@@ -69,6 +69,7 @@ func (c *conn) observe(ctx context.Context, since time.Time) (engine.Envelope, e
 	if err != nil {
 		return engine.Failure(o.Tool + ": " + err.Error()), nil
 	}
+	c.droppedEvent(obs)
 	return obs, nil
 }
 
@@ -86,21 +87,13 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 		v["pose"] = pose
 		summary = append(summary, fmt.Sprintf("at (%.2f, %.2f) heading %.0f°", pose.X, pose.Y, pose.ThetaDeg))
 	}
-	var images []map[string]any
-	for _, cam := range slices.Sorted(maps.Keys(o.Cameras)) {
-		read := compressedImage
-		if o.Cameras[cam].Type == typeImage {
-			read = rawImage
-		}
-		img, err := read(cam, msgs[o.Cameras[cam].Topic].Data, emb)
-		if err != nil {
-			return env, fmt.Errorf("camera %s from %s: %w", cam, o.Cameras[cam].Topic, err)
-		}
-		env.Images = append(env.Images, img)
-		images = append(images, map[string]any{"camera": img.Camera, "mime": img.MIME, "width": img.Width, "height": img.Height})
-	}
+	imgs, images, dropped := p.cameraFrames(msgs, emb)
+	env.Images = append(env.Images, imgs...)
 	if len(images) > 0 {
 		v["images"] = images
+	}
+	if len(dropped) > 0 {
+		v["truncated"] = strings.Join(dropped, "; ")
 	}
 	if len(o.State) > 0 {
 		state := map[string]any{}

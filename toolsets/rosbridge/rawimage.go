@@ -34,9 +34,9 @@ func rawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Im
 	switch {
 	case channels == 0:
 		return schema.Image{}, fmt.Errorf("encoding %q is not read (rgb8, bgr8, rgba8, bgra8 or mono8; republish it compressed with image_transport)", m.Encoding)
-	case m.Width <= 0 || m.Height <= 0 || m.Width*m.Height > maxRawPixels:
+	case !pixelsWithin(m.Width, m.Height, maxRawPixels):
 		return schema.Image{}, fmt.Errorf("a %dx%d image is outside 1x1 to %d pixels", m.Width, m.Height, maxRawPixels)
-	case m.Step < m.Width*channels || len(m.Data) < m.Step*(m.Height-1)+m.Width*channels:
+	case m.Step < m.Width*channels || !rowsFit(len(m.Data), m.Step, m.Height, m.Width*channels):
 		return schema.Image{}, fmt.Errorf("%d bytes with step %d do not hold a %dx%d %s image", len(m.Data), m.Step, m.Width, m.Height, m.Encoding)
 	}
 	var img image.Image
@@ -75,4 +75,20 @@ func rawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Im
 		}
 	}
 	return out, nil
+}
+
+// pixelsWithin reports whether a w×h image has 1 to limit pixels, without
+// computing a product that could overflow (the sizes come from the robot).
+func pixelsWithin(w, h, limit int) bool {
+	return w > 0 && h > 0 && w <= limit && h <= limit/w
+}
+
+// rowsFit reports whether n bytes hold height rows of row bytes, step
+// bytes apart (n >= step*(height-1) + row), without overflow; height and
+// row are positive and bounded, step is anything the message says.
+func rowsFit(n, step, height, row int) bool {
+	if n < row {
+		return false
+	}
+	return height == 1 || step <= (n-row)/(height-1)
 }

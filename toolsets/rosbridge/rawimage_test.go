@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/png"
+	"math"
 	"strings"
 	"testing"
 
@@ -61,9 +62,33 @@ func TestRawImageRefused(t *testing.T) {
 		{imageMsg("rgb8", 2, 2, 6, make([]byte, 11)), "do not hold a 2x2 rgb8 image"},
 		{imageMsg("rgb8", 2, 2, 5, make([]byte, 12)), "step 5"},
 		{imageMsg("rgb8", 0, 2, 6, nil), "outside"},
+		// Sizes whose products overflow: a clear refusal, never a panic.
+		{imageMsg("mono8", 2, 2, math.MaxInt/2+1, make([]byte, 4)), "step 4611686018427387904"},
+		{imageMsg("mono8", 1<<32, 1<<32, 1<<32, make([]byte, 4)), "outside 1x1"},
+		{imageMsg("mono8", 3, 3074457345618258603, 3, make([]byte, 9)), "outside 1x1"},
+		{imageMsg("mono8", 1, 3, math.MaxInt, make([]byte, 4)), "do not hold"},
 	} {
 		if _, err := rawImage("front", c.msg, schema.Embodiment{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("want %q, got %v", c.want, err)
 		}
 	}
+}
+
+// FuzzRawImage: whatever a robot sends as a raw Image, reading it never
+// panics, and an image it accepts is a PNG of the size it says.
+func FuzzRawImage(f *testing.F) {
+	f.Add(imageMsg("rgb8", 2, 2, 8, make([]byte, 16)))
+	f.Add(imageMsg("mono8", 2, 2, math.MaxInt/2+1, make([]byte, 4)))
+	f.Add(imageMsg("bgra8", 1<<32, 1<<32, 1<<34, make([]byte, 4)))
+	f.Add(imageMsg("mono8", 1, 3, -1, make([]byte, 4)))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		img, err := rawImage("front", msg, schema.Embodiment{})
+		if err != nil {
+			return
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(img.Data))
+		if err != nil || cfg.Width != img.Width || cfg.Height != img.Height {
+			t.Fatalf("accepted image: %+v, %v", cfg, err)
+		}
+	})
 }

@@ -63,6 +63,9 @@ func graphServices() map[string]service {
 	str := func(args map[string]any, k string) string { s, _ := args[k].(string); return s }
 	details := func(kind string) serviceHandler {
 		return func(s *Server, args map[string]any) (any, error) {
+			if s.opts.Typedefs != nil {
+				return map[string]any{"typedefs": s.opts.Typedefs(str(args, "type"))}, nil
+			}
 			typ := canonical(str(args, "type"))
 			switch kind {
 			case "goal", "result", "feedback":

@@ -2,7 +2,9 @@ package rosbridgetest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -157,6 +159,21 @@ func compressedImage(t time.Time, w world) map[string]any {
 		"format": "jpeg",
 		"data":   buf.Bytes(), // encoding/json writes []byte as base64, as rosbridge does for uint8[]
 	}
+}
+
+// hugeImage is a CompressedImage of a PNG whose header (signature and
+// IHDR) claims 60000×60000 pixels and which holds nothing else.
+func hugeImage(t time.Time) map[string]any {
+	ihdr := make([]byte, 0, 17)
+	ihdr = append(ihdr, "IHDR"...)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, 60000)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, 60000)
+	ihdr = append(ihdr, 8, 2, 0, 0, 0) // 8-bit RGB
+	data := []byte("\x89PNG\r\n\x1a\n")
+	data = binary.BigEndian.AppendUint32(data, 13)
+	data = append(data, ihdr...)
+	data = binary.BigEndian.AppendUint32(data, crc32.ChecksumIEEE(ihdr))
+	return map[string]any{"header": header(t, "camera_rgb_optical_frame"), "format": "png", "data": data}
 }
 
 func batteryState(t time.Time, w world) map[string]any {

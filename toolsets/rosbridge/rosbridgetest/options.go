@@ -28,9 +28,21 @@ type Options struct {
 	// FaultDir, when set, also serves the body layer's fault suite
 	// contract, recording into this directory (see faultcontract.go).
 	FaultDir string
+	// Typedefs, when set, answers rosapi's *_details services in place of
+	// the fake's own definitions (a broken or hostile rosapi); it is given
+	// the type asked for, as sent.
+	Typedefs func(typ string) []TypeDef
 	// Log receives what rosbridge would log: errors it never sends to a
 	// client (a publish that does not fit its type, a bad subscribe).
 	Log io.Writer
+}
+
+// TypeDef is rosapi_msgs/msg/TypeDef as rosapi sends it.
+type TypeDef struct {
+	Type          string   `json:"type"`
+	FieldNames    []string `json:"fieldnames"`
+	FieldTypes    []string `json:"fieldtypes"`
+	FieldArrayLen []int    `json:"fieldarraylen"`
 }
 
 // Faults are the misbehaviour switches.
@@ -53,6 +65,9 @@ type Faults struct {
 	// NaN tokens (invalid JSON), as rosbridge does today for arrays
 	// (rosbridge_suite issue 916); scalars stay null.
 	BareNonFinite bool
+	// HugeImageHeader publishes a camera frame whose PNG header claims
+	// 60000×60000 pixels (a few bytes that would decode to gigabytes).
+	HugeImageHeader bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It

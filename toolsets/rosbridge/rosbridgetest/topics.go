@@ -26,7 +26,11 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 		s.deliverMsg(TopicScan, scan(now, s.w, s.faults.BareNonFinite), s.faults.BareNonFinite)
 	}
 	if due(cameraEvery, 6) && s.subscribed(TopicCamera) {
-		s.deliverMsg(TopicCamera, compressedImage(now, s.w), false)
+		msg := compressedImage(now, s.w)
+		if s.faults.HugeImageHeader {
+			msg = hugeImage(now)
+		}
+		s.deliverMsg(TopicCamera, msg, false)
 	}
 	if due(batteryEvery, 3) && s.subscribed(TopicBattery) {
 		s.deliverMsg(TopicBattery, batteryState(now, s.w), false)
