@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -97,4 +98,22 @@ func FuzzParseArgs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Argument text a provider could not read as JSON arrives as a JSON string
+// (model.ArgumentsFromText): the reason is the decoder's, not "got a string".
+func TestParseArgsMalformedText(t *testing.T) {
+	deep := strings.Repeat("[", 20000)
+	for _, c := range []struct{ text, want string }{
+		{`{"a":` + deep, "nesting deeper than 10000 objects and arrays"},
+		{`{"a":1`, "the arguments are not valid JSON: unexpected end of the text"},
+		{`hello`, "want a JSON object, got a string"},
+		{`{"a":1}`, "want a JSON object, got a string"}, // a string that holds JSON is still a string
+	} {
+		raw, _ := json.Marshal(c.text)
+		_, err := parseArgs(raw)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.20q: got %v, want %q", c.text, err, c.want)
+		}
+	}
 }
