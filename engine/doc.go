@@ -1,6 +1,8 @@
 // Package engine owns one Harness session: the reactive loop as a pipeline of
-// stages, the three context lifetimes, compaction, the task lifecycle, the
-// failure budget and loop detection, events and the run log; the tool
+// stages around the fixed turn it owns, unexported (decide → pre-hooks →
+// tool → post-hooks → effects → record → failure budget, so no hook can be
+// skipped), the small Turn API the context stages use, the three context
+// lifetimes, compaction, the task lifecycle, events and the run log; the tool
 // protocol (Tool, the flat registry, the Envelope) and the guarantees every
 // tool of every kind gets (argument checks, result caps, one panic
 // recovery); and the interfaces its implementations satisfy (stages,

@@ -7,14 +7,14 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// CountFailure applies the failure budget and the loop detector to the
+// countFailure applies the failure budget and the loop detector to the
 // turn's executed call; either may end the task. A call answered because
 // the instruction was revised does not count.
-func (tn *Turn) CountFailure() {
-	if tn.end != nil || len(tn.results) == 0 || tn.results[0].Revised {
+func (tn *Turn) countFailure() {
+	if tn.end != nil || tn.result == nil || tn.result.Revised {
 		return
 	}
-	r := &tn.results[0]
+	r := tn.result
 	h, t := tn.h, tn.t
 	failed := !r.Env.Success || (r.Env.Verdict != nil && r.Env.Verdict.Status == schema.VerdictFailure)
 	if failed {
@@ -28,10 +28,10 @@ func (tn *Turn) CountFailure() {
 	fb := h.spec.Safety.FailureBudget
 	switch {
 	case fb.Consecutive > 0 && t.consecutive >= fb.Consecutive:
-		tn.Terminate(DoneFailureBudget, fmt.Sprintf("%d consecutive failed calls (failure_budget.consecutive %d)", t.consecutive, fb.Consecutive))
+		tn.terminate(DoneFailureBudget, fmt.Sprintf("%d consecutive failed calls (failure_budget.consecutive %d)", t.consecutive, fb.Consecutive))
 		return
 	case fb.Total > 0 && t.total >= fb.Total:
-		tn.Terminate(DoneFailureBudget, fmt.Sprintf("%d failed calls in this task (failure_budget.total %d)", t.total, fb.Total))
+		tn.terminate(DoneFailureBudget, fmt.Sprintf("%d failed calls in this task (failure_budget.total %d)", t.total, fb.Total))
 		return
 	}
 	ld := h.spec.Safety.LoopDetection
@@ -46,6 +46,6 @@ func (tn *Turn) CountFailure() {
 		t.lastKey, t.repeats = key, 1
 	}
 	if t.repeats >= ld.Repeats {
-		tn.Terminate(DoneLoopDetected, fmt.Sprintf("the same call %s was repeated %d times in a row", r.Tool, t.repeats))
+		tn.terminate(DoneLoopDetected, fmt.Sprintf("the same call %s was repeated %d times in a row", r.Tool, t.repeats))
 	}
 }

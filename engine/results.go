@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -10,33 +9,40 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// RecordResults appends the compact results of this turn's calls to
-// Accumulated context (the envelope JSON bounded by tool_result_max_chars
-// keeping start and end; transient images kept for the next request only),
-// emits each and adds a Task Notes event. It records once per turn; the
-// engine calls it too when a task ends mid-turn, so no tool call is ever
-// left without its result.
-func (tn *Turn) RecordResults() {
-	if tn.recorded || len(tn.results) == 0 {
+// record appends the compact result of this turn's call to Accumulated
+// context (the envelope JSON bounded by tool_result_max_chars keeping start
+// and end; transient images kept for the next request only), with the one
+// refusal of the response's extra calls beside it, emits it and adds a Task
+// Notes event. It records once per turn; the engine calls it too when a
+// task ends mid-turn, so no tool call is ever left without its result.
+func (tn *Turn) record() {
+	if tn.recorded || tn.result == nil {
 		return
 	}
 	tn.recorded = true
 	h, t := tn.h, tn.t
 	limit := h.spec.Context.Compaction.ToolResultMaxChars
-	for i := range tn.results {
-		r := &tn.results[i]
-		b, err := r.Env.MarshalJSON() // compact and escaped as json.Marshal would leave it
-		if err != nil {
-			b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
-		}
-		parts := []model.Part{{Text: boundMiddle(string(b), limit)}}
-		for j := range r.Env.Images {
-			parts = append(parts, model.Part{Image: &r.Env.Images[j]})
-		}
-		h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
-			msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
-		h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images})
-		t.notes.add(tn.Number, noteLine(r))
+	r := tn.result
+	b, err := r.Env.MarshalJSON() // compact and escaped as json.Marshal would leave it
+	if err != nil {
+		b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
+	}
+	parts := []model.Part{{Text: boundMiddle(string(b), limit)}}
+	if tn.refused != "" {
+		// Beside the result of the call that the response's other calls
+		// were refused for: the transcript holds only that call, and a
+		// message after a tool result is valid on every wire.
+		parts = append(parts, model.Part{Text: tn.refused})
+	}
+	for j := range r.Env.Images {
+		parts = append(parts, model.Part{Image: &r.Env.Images[j]})
+	}
+	h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
+		msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
+	h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
+	t.notes.add(tn.Number, noteLine(r))
+	if tn.refused != "" {
+		t.notes.add(tn.Number, oneLine(tn.refused, 160))
 	}
 }
 
@@ -58,33 +64,18 @@ func noteLine(r *CallResult) string {
 	return b.String()
 }
 
-// settle answers every call of the turn that has no result yet (the task
-// ended between the decision and its execution) and records them.
+// settle answers the turn's call when it has no result yet (the task ended
+// between the decision and its execution) and records it.
 func (tn *Turn) settle() {
-	if tn.resp == nil || tn.recorded {
+	if tn.resp == nil || tn.recorded || len(tn.resp.ToolCalls) == 0 {
 		return
 	}
-	answered := map[string]bool{}
-	for _, r := range tn.results {
-		answered[r.ID] = true
+	if tn.result == nil {
+		c := tn.resp.ToolCalls[0]
+		tn.result = &CallResult{ID: c.ID, Tool: c.Name, Args: tn.args.value,
+			Env: Failure("not executed: the task ended before this call ran")}
 	}
-	for _, c := range tn.resp.ToolCalls {
-		if !answered[c.ID] {
-			tn.results = append(tn.results, CallResult{ID: c.ID, Tool: c.Name, Args: DecodeArgs(c.Arguments),
-				Env: Failure("not executed: the task ended before this call ran")})
-		}
-	}
-	tn.RecordResults()
-}
-
-// DecodeArgs decodes a call's arguments leniently (nil when they are not a
-// JSON object), for recording calls that never ran.
-func DecodeArgs(raw json.RawMessage) map[string]any {
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m
+	tn.record()
 }
 
 // runPre runs the pre chain; a policy that panics fails closed: the call is

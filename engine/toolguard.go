@@ -70,6 +70,19 @@ func (g *guarded) Def() model.ToolDef { return g.def }
 func (g *guarded) Call(ctx context.Context, args json.RawMessage) Envelope {
 	start := time.Now()
 	args, failure := g.check(args)
+	return g.run(ctx, start, args, failure)
+}
+
+// callParsed is Call for arguments already parsed: value is args decoded
+// (the engine parsed the model's arguments once, and hooks may have
+// rewritten them); it is validated as it is, not parsed again.
+func (g *guarded) callParsed(ctx context.Context, args json.RawMessage, value map[string]any) Envelope {
+	start := time.Now()
+	return g.run(ctx, start, args, g.validate(value))
+}
+
+// run runs the tool on checked arguments, or answers the check's failure.
+func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage, failure string) Envelope {
 	if failure != "" {
 		env := Failure(failure)
 		env.Duration = time.Since(start)
@@ -146,18 +159,28 @@ func (g *guarded) check(args json.RawMessage) (json.RawMessage, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("the arguments of %s are not valid JSON (%v): send one JSON object", g.def.Name, err)
 	}
-	if _, ok := v.(map[string]any); !ok {
+	m, ok := v.(map[string]any)
+	if !ok {
 		return nil, fmt.Sprintf("the arguments of %s must be a JSON object, got %s", g.def.Name, anyjson.Kind(v))
 	}
+	if failure := g.validate(m); failure != "" {
+		return nil, failure
+	}
+	return trimmed, ""
+}
+
+// validate checks decoded arguments against the inputSchema; it returns a
+// reason the model can act on, or "".
+func (g *guarded) validate(v map[string]any) string {
 	if g.schema == nil {
-		return trimmed, ""
+		return ""
 	}
 	if err := g.schema.Validate(v); err != nil {
 		var verr *jsonschema.ValidationError
 		if errors.As(err, &verr) {
-			return nil, fmt.Sprintf("invalid arguments for %s: %s", g.def.Name, describe(verr, g.props))
+			return fmt.Sprintf("invalid arguments for %s: %s", g.def.Name, describe(verr, g.props))
 		}
-		return nil, fmt.Sprintf("invalid arguments for %s: %v", g.def.Name, err)
+		return fmt.Sprintf("invalid arguments for %s: %v", g.def.Name, err)
 	}
-	return trimmed, ""
+	return ""
 }

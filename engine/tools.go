@@ -179,6 +179,20 @@ func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMe
 	return env
 }
 
+// invokeParsed calls a tool with arguments the engine already parsed
+// (value is raw decoded): the guard validates value instead of parsing raw
+// again.
+func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) Envelope {
+	g, ok := rt.Tool.(*guarded)
+	if !ok {
+		return h.invoke(ctx, rt, raw)
+	}
+	start := time.Now()
+	env := g.callParsed(ctx, raw, value)
+	env.Duration = time.Since(start)
+	return env
+}
+
 // visibleNames lists the tools the model may call, for failure reasons. A
 // name the model APIs refuse is listed with the alias such a model knows it
 // by (model.WireToolName), so the reason helps whichever model reads it.

@@ -9,10 +9,13 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// Turn is one turn as the stages see it: one model decision and at most one
-// tool execution. The engine owns the session (context store, task
-// lifecycle, compaction mechanics); stages do the turn's work through these
-// methods, so a new stage needs no engine code.
+// Turn is one turn as a context stage sees it: the handful of methods the
+// lifetimes need (the observation and the Brief, a Task Notes snapshot,
+// compaction), the harness's own tool calls (CallTool) and events. The
+// fixed part of the turn (decide → pre-hooks → tool → post-hooks → effects
+// → record → failure budget) is the engine's own and unexported: no method
+// here runs a tool outside the hook chain, reads or changes the model's
+// decision, or answers a call (a test in stages pins the method set).
 type Turn struct {
 	// Number is the turn of the task, from 1.
 	Number int
@@ -21,14 +24,18 @@ type Turn struct {
 	t     *task
 	group int
 
-	resp     *model.Response
-	args     decisionArgs
-	results  []CallResult
+	resp *model.Response
+	// args is the executed call's arguments, parsed once by decide.
+	args   parsedArgs
+	result *CallResult
+	// refused says, in one bounded line, the extra calls of the response
+	// that were not executed (one tool call per turn); empty when none.
+	refused  string
 	recorded bool
 	end      *Report
 }
 
-// CallResult is one answered call of a turn.
+// CallResult is the answered call of a turn.
 type CallResult struct {
 	ID, Tool string
 	Args     map[string]any
@@ -43,22 +50,6 @@ type CallResult struct {
 // Spec is the session's plan.
 func (tn *Turn) Spec() *schema.Spec { return tn.h.spec }
 
-// Task is the number of the running task in the session, from 1.
-func (tn *Turn) Task() int { return tn.t.n }
-
-// Ended reports whether the task ends with this turn.
-func (tn *Turn) Ended() bool { return tn.end != nil }
-
-// End ends the task after the running stage with rep.
-func (tn *Turn) End(rep Report) { tn.end = &rep }
-
-// Terminate ends the task with a harness report (the last timeline events
-// say what led there).
-func (tn *Turn) Terminate(reason DoneReason, why string) {
-	rep := tn.h.terminate(tn.t, reason, why)
-	tn.end = &rep
-}
-
 // Cancelled checks cooperative cancellation (the context and should_cancel)
 // before where; when cancelled it emits the cancel event and ends the task.
 func (tn *Turn) Cancelled(ctx context.Context, where string) bool {
@@ -69,9 +60,47 @@ func (tn *Turn) Cancelled(ctx context.Context, where string) bool {
 	return false
 }
 
-// PollReplan takes an instruction revision, if any: it joins Accumulated
+// Emit sends an event to the task's stream (and every sink) now.
+func (tn *Turn) Emit(ev Event) { tn.h.emit(tn.t, ev) }
+
+// CallTool calls a tool for the harness itself (the observation), by name
+// or toolset.name. A tool that can move the body (physical) goes through
+// the whole chain, as a model's call does: pre-hooks, the tool, post-hooks;
+// any other tool goes through the tool guard, as the hooks' own readings
+// (clearance, evidence) do.
+func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) Envelope {
+	rt, ok := tn.h.tools.lookup(ref)
+	if !ok || !rt.Contract.Physical {
+		return tn.h.CallTool(ctx, ref, args)
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	call := &Call{ID: fmt.Sprintf("harness_%d_%d", tn.t.n, tn.Number), Tool: ref, Args: args, Turn: tn.Number}
+	env, _, _ := tn.chain(ctx, call, rt)
+	return env
+}
+
+// WithScene runs f on the session's Scene Graph, with the session's turn
+// clock, while tools are kept from reading it half-changed.
+func (tn *Turn) WithScene(f func(g *scenegraph.Graph, clock int)) {
+	tn.h.hostMu.Lock()
+	defer tn.h.hostMu.Unlock()
+	f(tn.h.scene, tn.h.groupN)
+}
+
+func (tn *Turn) String() string { return fmt.Sprintf("task %d turn %d", tn.t.n, tn.Number) }
+
+// terminate ends the task with a harness report (the last timeline events
+// say what led there).
+func (tn *Turn) terminate(reason DoneReason, why string) {
+	rep := tn.h.terminate(tn.t, reason, why)
+	tn.end = &rep
+}
+
+// pollReplan takes an instruction revision, if any: it joins Accumulated
 // context and becomes the Task Notes goal.
-func (tn *Turn) PollReplan() bool {
+func (tn *Turn) pollReplan() bool {
 	h, t := tn.h, tn.t
 	if t.cfg.pollReplan == nil {
 		return false
@@ -86,99 +115,3 @@ func (tn *Turn) PollReplan() bool {
 	h.emit(t, Event{Kind: EventReplan, Text: rev})
 	return true
 }
-
-// Emit sends an event to the task's stream (and every sink) now.
-func (tn *Turn) Emit(ev Event) { tn.h.emit(tn.t, ev) }
-
-// Flush delivers events queued by tools and hooks from their goroutines.
-func (tn *Turn) Flush() { tn.h.flush(tn.t) }
-
-// CallTool calls a tool for the harness itself (observation, evidence),
-// by name or toolset.name, bypassing the model but never the guard.
-func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) Envelope {
-	return tn.h.CallTool(ctx, ref, args)
-}
-
-// Model is the acting model.
-func (tn *Turn) Model() model.Model { return tn.h.model }
-
-// TakeNotesSnapshot returns the Task Notes snapshot when they changed since
-// the last one, and marks them snapshotted: the first snapshot of a task
-// renders them in full, later ones only what changed since the one before.
-func (tn *Turn) TakeNotesSnapshot() (string, bool) {
-	t := tn.t
-	if t.notes.version == t.snapshotted {
-		return "", false
-	}
-	t.snapshotted = t.notes.version
-	return t.notes.snapshot(), true
-}
-
-// Note adds a line to the Task Notes timeline at this turn.
-func (tn *Turn) Note(text string) { tn.t.notes.add(tn.Number, text) }
-
-// Observation is the task's latest Observation (nil when unavailable).
-func (tn *Turn) Observation() *schema.Observation { return tn.t.observation }
-
-// WithScene runs f on the session's Scene Graph, with the session's turn
-// clock, while tools are kept from reading it half-changed.
-func (tn *Turn) WithScene(f func(g *scenegraph.Graph, clock int)) {
-	tn.h.hostMu.Lock()
-	defer tn.h.hostMu.Unlock()
-	f(tn.h.scene, tn.h.groupN)
-}
-
-// Decision is the turn's model response, once decide has run.
-func (tn *Turn) Decision() *model.Response { return tn.resp }
-
-// SetDecision records the turn's model response.
-func (tn *Turn) SetDecision(resp *model.Response) { tn.resp, tn.args = resp, decisionArgs{} }
-
-// AddResult answers one call of the turn.
-func (tn *Turn) AddResult(r CallResult) { tn.results = append(tn.results, r) }
-
-// Results are the turn's answered calls, the executed one first.
-func (tn *Turn) Results() []CallResult { return tn.results }
-
-// PutFirst moves the result of the call that was executed (or would have
-// been) to the front, ahead of the extra calls answered before it.
-func (tn *Turn) PutFirst(r CallResult) { tn.results = append([]CallResult{r}, tn.results...) }
-
-// Tool finds a tool the model may call (hidden tools are not found).
-func (tn *Turn) Tool(name string) (*RegisteredTool, bool) {
-	rt, ok := tn.h.tools.byName[name]
-	if !ok || rt.Contract.Hidden {
-		return nil, false
-	}
-	return rt, true
-}
-
-// VisibleTools lists the tools the model may call, for failure reasons.
-func (tn *Turn) VisibleTools() string { return tn.h.visibleNames() }
-
-// NewCallContext prepares one call for the hook chains; the policy emits
-// its hook and evaluation events through it as they happen.
-func (tn *Turn) NewCallContext(call *Call, rt *RegisteredTool) *CallContext {
-	return &CallContext{Call: call, Tool: rt, Observation: tn.t.observation, Emit: tn.h.queue}
-}
-
-// Pre runs the pre-execution chain; a policy that panics blocks the call.
-func (tn *Turn) Pre(ctx context.Context, cc *CallContext) PreResult { return tn.h.runPre(ctx, cc) }
-
-// Post runs the post-execution chain; a policy that panics gives a failure
-// verdict.
-func (tn *Turn) Post(ctx context.Context, cc *CallContext, env *Envelope) PostResult {
-	return tn.h.runPost(ctx, cc, env)
-}
-
-// Invoke calls a tool with encoded arguments; a panic is a failure envelope.
-func (tn *Turn) Invoke(ctx context.Context, rt *RegisteredTool, raw []byte) Envelope {
-	return tn.h.invoke(ctx, rt, raw)
-}
-
-// ErrorEnd ends the task with an error report.
-func (tn *Turn) ErrorEnd(err error) {
-	tn.end = &Report{Reason: DoneError, Error: err.Error()}
-}
-
-func (tn *Turn) String() string { return fmt.Sprintf("task %d turn %d", tn.t.n, tn.Number) }

@@ -9,16 +9,24 @@ import (
 
 // The three context lifetimes, as stages change them.
 
-// AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text) to
-// Accumulated context.
-func (tn *Turn) AppendNotes(text string) {
-	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
+// AppendNotesSnapshot appends a Task Notes snapshot to Accumulated context
+// when the notes changed since the last one, and reports whether it did:
+// the first snapshot of a task renders them in full, later ones only what
+// changed since the one before.
+func (tn *Turn) AppendNotesSnapshot() bool {
+	t := tn.t
+	if t.notes.version == t.snapshotted {
+		return false
+	}
+	t.snapshotted = t.notes.version
+	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(t.notes.snapshot())})
+	return true
 }
 
-// AppendResponse appends the model's response to Accumulated context; its
+// appendResponse appends the model's response to Accumulated context; its
 // reasoning is kept (bounded by reasoning_max_chars) for compaction only,
 // never re-sent.
-func (tn *Turn) AppendResponse(msg model.Message, reasoning string) {
+func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 	tn.h.store.append(entry{kind: kindResponse, group: tn.group, msg: msg,
 		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
@@ -41,28 +49,25 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 // text, a header line and one line a fact.
 func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 
-// SyncResident re-renders Resident context when load_skill added a body.
-func (tn *Turn) SyncResident() { tn.h.syncResident(tn.t) }
-
-// Request renders the decide request: Resident, Accumulated, Refreshed. Its
+// request renders the decide request: Resident, Accumulated, Refreshed. Its
 // messages are the session's and valid until the next Request: whoever
 // keeps them copies them (see model.Model).
-func (tn *Turn) Request() model.Request { return tn.h.store.request() }
+func (tn *Turn) request() model.Request { return tn.h.store.request() }
 
-// Counts are the estimated tokens of each lifetime.
-func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
+// counts are the estimated tokens of each lifetime.
+func (tn *Turn) counts() TokenCounts { return tn.h.store.counts() }
 
-// ConsumeImages runs after the decide call, sent or failed: every image
+// consumeImages runs after the decide call, sent or failed: every image
 // just sent is consumed (images live for the one model call that consumes
 // them; a tool image leaves a placeholder) and the Refreshed text just sent
 // joins Accumulated context where it was sent, so the next request states
 // only what changed.
-func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
+func (tn *Turn) consumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
 
-// ObserveUsage records a model call's reported usage: it adds to the task's
+// observeUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
 // request's estimated size when it was sent).
-func (tn *Turn) ObserveUsage(estimate int, u model.Usage) {
+func (tn *Turn) observeUsage(estimate int, u model.Usage) {
 	tn.h.calib.Observe(estimate, u.InputTokens)
 	r := &tn.t.usage
 	r.InputTokens += u.InputTokens

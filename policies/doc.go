@@ -3,5 +3,5 @@
 // run the rules schema compiled at load, a fresh clearance reading before a
 // motion, the evaluator (post-conditions checked by expr or judged by a
 // model), and the spec's rule tests. The failure budget and loop detection
-// are the engine's (Turn.CountFailure), applied whatever the policy.
+// are the engine's (the fixed turn's record), applied whatever the policy.
 package policies

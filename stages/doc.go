@@ -1,4 +1,5 @@
-// Package stages owns the turn pipeline's steps (task_notes, observe,
-// scene_brief, compact, decide, execute, record), each a small type registered by
-// name and run in the order the spec declares.
+// Package stages owns the context stages of a turn (task_notes, observe,
+// scene_brief, compact), each a small type registered by name, run in the
+// order the spec declares and working only through engine.Turn's few
+// methods; the fixed turn (decide, execute, record) is the engine's.
 package stages

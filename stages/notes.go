@@ -16,27 +16,7 @@ func (TaskNotes) Name() string { return "task_notes" }
 
 // Run implements engine.Stage.
 func (TaskNotes) Run(_ context.Context, t *engine.Turn) error {
-	if text, changed := t.TakeNotesSnapshot(); changed {
-		t.AppendNotes(text)
-	}
-	return nil
-}
-
-// Record records the turn's answered calls (compact results, Task Notes
-// events) and counts the executed one against the failure budget and the
-// loop detector.
-type Record struct{}
-
-// Name implements engine.Stage.
-func (Record) Name() string { return "record" }
-
-// Run implements engine.Stage.
-func (Record) Run(_ context.Context, t *engine.Turn) error {
-	if len(t.Results()) == 0 {
-		return nil
-	}
-	t.RecordResults()
-	t.CountFailure()
+	t.AppendNotesSnapshot()
 	return nil
 }
 

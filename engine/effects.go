@@ -1,11 +1,10 @@
-package stages
+package engine
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
 )
@@ -17,7 +16,7 @@ import (
 // happened. Failure and process verdicts change nothing either. The effects
 // apply all or none; an effect that cannot be evaluated (an argument of the
 // wrong type) applies none and says so in a scene event.
-func applyEffects(t *engine.Turn, cc *engine.CallContext, res engine.CallResult, post engine.PostResult) {
+func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
 	spec := t.Spec()
 	if !spec.SceneGraph.Enabled || spec.Rules == nil || !res.Executed {
 		return
@@ -38,7 +37,7 @@ func applyEffects(t *engine.Turn, cc *engine.CallContext, res engine.CallResult,
 	if post.Evidence != nil {
 		env.After = *post.Evidence
 	}
-	ev := engine.Event{Kind: engine.EventScene, Tool: res.Tool, CallID: res.ID}
+	ev := Event{Kind: EventScene, Tool: res.Tool, CallID: res.ID}
 	ops, err := scenegraph.Evaluate(effs, &env)
 	if err != nil {
 		ev.Text = fmt.Sprintf("effects of %s not applied: %v", res.Tool, err)

@@ -1,8 +1,9 @@
-package stages
+package engine
 
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,65 @@ func TestParseArgs(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: got %#v, %v; want %#v", c.raw, got, err, want)
+		}
+	}
+}
+
+// FuzzParseArgs feeds arbitrary tool-call arguments (as a model returns
+// them) to the model-response → call mapping: never a panic; the arguments
+// accepted and their values are json.Unmarshal's into a map; accepted
+// arguments are an object that survives a round trip; null, a list, a
+// string or a number is refused. Seeds: testdata/fuzz/FuzzParseArgs.
+func FuzzParseArgs(f *testing.F) {
+	f.Add([]byte(`{"direction":"front","distance_m":0.5}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		args, err := parseArgs(data)
+		if len(data) > 0 {
+			var want map[string]any
+			werr := json.Unmarshal(data, &want)
+			if ok := werr == nil && want != nil; ok != (err == nil) || ok && !reflect.DeepEqual(args, want) {
+				t.Fatalf("%q: got %#v, %v; json.Unmarshal gives %#v, %v", data, args, err, want, werr)
+			}
+		}
+		if err != nil {
+			return
+		}
+		if args == nil {
+			t.Fatal("nil arguments without an error")
+		}
+		b, err := json.Marshal(args)
+		if err != nil {
+			t.Fatalf("accepted arguments do not encode: %v", err)
+		}
+		again, err := parseArgs(b)
+		if err != nil || !reflect.DeepEqual(again, args) {
+			t.Fatalf("round trip changed the arguments: %v %v", again, err)
+		}
+		if len(data) > 0 {
+			var v any
+			if json.Unmarshal(data, &v) == nil {
+				if _, isObject := v.(map[string]any); !isObject {
+					t.Fatalf("accepted %T as arguments", v)
+				}
+			}
+		}
+	})
+}
+
+// Argument text a provider could not read as JSON arrives as a JSON string
+// (model.ArgumentsFromText): the reason is the decoder's, not "got a string".
+func TestParseArgsMalformedText(t *testing.T) {
+	deep := strings.Repeat("[", 20000)
+	for _, c := range []struct{ text, want string }{
+		{`{"a":` + deep, "nesting deeper than 10000 objects and arrays"},
+		{`{"a":1`, "the arguments are not valid JSON: unexpected end of the text"},
+		{`hello`, "want a JSON object, got a string"},
+		{`{"a":1}`, "want a JSON object, got a string"}, // a string that holds JSON is still a string
+	} {
+		raw, _ := json.Marshal(c.text)
+		_, err := parseArgs(raw)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.20q: got %v, want %q", c.text, err, c.want)
 		}
 	}
 }
