@@ -73,17 +73,22 @@ type guard struct {
 
 func newGuard(t testing.TB, r *robot) *guard {
 	t.Helper()
+	return &guard{p: newGuardWith(t, caller{t: t, r: r}), r: r}
+}
+
+func newGuardWith(t testing.TB, c caller) *policies.Policy {
+	t.Helper()
 	s := &schema.Spec{
 		Tools:  map[string]schema.ToolContract{"drive": {Physical: true}},
 		Safety: schema.Safety{Readings: &schema.SafetyReadings{Tool: "readings", Values: map[string]string{"curtain_clear": "bool", "person_distance": "number"}}},
 		Hooks: schema.Hooks{Pre: []schema.PreHook{{Name: "safety_readings", When: "tool.physical", Action: "block",
 			Rule: "!readings.curtain_clear || readings.person_distance < 0.5", Reason: "the light curtain is broken or a person is near"}}},
 	}
-	p, err := policies.NewWithActions(engine.PolicyEnv{Spec: s, Tools: caller{t: t, r: r}}, policies.NewActions())
+	p, err := policies.NewWithActions(engine.PolicyEnv{Spec: s, Tools: c}, policies.NewActions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &guard{p: p, r: r}
+	return p
 }
 
 // pre runs the pre-chain of a drive, as the engine does after the model's
@@ -95,10 +100,12 @@ func (g *guard) pre(ctx context.Context) engine.PreResult {
 	})
 }
 
-// caller is the robot's tools as the policy calls them.
+// caller is the robot's tools as the policy calls them; after, when set,
+// sees every answer.
 type caller struct {
-	t testing.TB
-	r *robot
+	t     testing.TB
+	r     *robot
+	after func(engine.Envelope)
 }
 
 func (c caller) CallTool(ctx context.Context, name string, args map[string]any) engine.Envelope {
@@ -106,7 +113,11 @@ func (c caller) CallTool(ctx context.Context, name string, args map[string]any) 
 	if err != nil {
 		return engine.Failure(err.Error())
 	}
-	return c.r.callCtx(ctx, c.t, name, string(raw))
+	env := c.r.callCtx(ctx, c.t, name, string(raw))
+	if c.after != nil {
+		c.after(env)
+	}
+	return env
 }
 
 func (caller) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
