@@ -77,7 +77,7 @@ func (c *conn) Tools(context.Context) ([]model.ToolDef, error) {
 	}
 	noArgs := json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	if o := p.cfg.Observation; o != nil {
-		defs = append(defs, model.ToolDef{Name: o.Tool, Description: "What the robot senses now, read from its topics after this call: pose, camera images, state, clearance.", InputSchema: noArgs})
+		defs = append(defs, model.ToolDef{Name: o.Tool, Description: "What the robot senses now: pose, camera images, state and clearance, each from its topic's latest message when the observation completes, with its age in seconds (age_s).", InputSchema: noArgs})
 	}
 	if cl := p.cfg.Clearance; cl != nil {
 		defs = append(defs, model.ToolDef{Name: cl.Tool, Description: "The distance in metres to the nearest obstacle in each clearance sector, from the laser scan " + cl.Topic + ".", InputSchema: noArgs})
