@@ -48,7 +48,7 @@ func (c *conn) fresh(ctx context.Context, topic string, since time.Time, maxAge 
 // it completes (see gather), with every source's age.
 func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	o := c.b.plan.cfg.Observation
-	msgs, _, err := c.gather(ctx, c.b.plan.sources(), c.b.motionEnded())
+	msgs, err := c.gather(ctx, c.b.plan.sources(), c.b.motionEnded())
 	if err != nil {
 		if ctx.Err() != nil {
 			return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
@@ -118,15 +118,13 @@ func (p *plan) sources() []source {
 // end of the last physical call), and every message is at most its
 // source's max_age old. It waits only for the sources that are not, each
 // at most its own max_age from the start; a source still not fresh then
-// fails, naming its topic and its message's age. waited lists the sources
-// it waited for, in order (a source may be waited for more than once).
+// fails, naming its topic and its message's age.
 //
 // The messages are read from the connection's latest-message cache at the
 // end, so a change that arrived while another source was waited for (a
 // light curtain breaking) is in the observation.
-func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (map[string]wire.Message, []string, error) {
+func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (map[string]wire.Message, error) {
 	start := time.Now()
-	var waited []string
 	for {
 		now := time.Now()
 		msgs := make(map[string]wire.Message, len(srcs))
@@ -141,25 +139,24 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (map
 			msgs[s.topic] = m
 		}
 		if pending == nil {
-			return msgs, waited, nil
+			return msgs, nil
 		}
 		deadline := start.Add(pending.maxAge)
 		if !now.Before(deadline) {
-			return nil, waited, pending.stale(c.cl, now, motion)
+			return nil, pending.stale(c.cl, now, motion)
 		}
 		after := now.Add(-pending.maxAge)
 		if pending.evidence && motion.After(after) {
 			after = motion
 		}
-		waited = append(waited, pending.name)
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		_, err := c.cl.WaitMessage(wctx, pending.topic, after)
 		cancel()
 		if ctx.Err() != nil {
-			return nil, waited, ctx.Err()
+			return nil, ctx.Err()
 		}
 		if err != nil && wctx.Err() == nil {
-			return nil, waited, fmt.Errorf("%s: %w", pending.name, err) // not subscribed
+			return nil, fmt.Errorf("%s: %w", pending.name, err) // not subscribed
 		}
 	}
 }
