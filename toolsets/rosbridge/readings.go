@@ -60,7 +60,7 @@ func (p *plan) compileReadings(reserved map[string]string, fail func(path, forma
 		at := "readings.sources." + name
 		src, ok := readingValue(d)
 		if !ok {
-			fail(at+".value", "%s has no default value (std_msgs Bool and numbers read msg.data, sensor_msgs/msg/Range msg.range): give value, an expr over msg", d.Type)
+			fail(at+".type", "%s has no default value (std_msgs Bool and numbers read msg.data, sensor_msgs/msg/Range msg.range): give value, an expr over msg", d.Type)
 			continue
 		}
 		prog, err := compileExpr(src, "msg", nil, at+".value")
