@@ -305,7 +305,7 @@ func (c *checker) selected(hook int) []string {
 	return out
 }
 
-// checkContracts calls the observation and clearance tools once and checks
+// checkContracts calls the observation, clearance and readings tools once and checks
 // their answers against the back-end contract; the evidence tool must take
 // the run-id argument the spec names.
 func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, timeout time.Duration) {
@@ -322,6 +322,16 @@ func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, ti
 			c.errorf("safety.clearance_tool", "%s failed: %s", s.Safety.ClearanceTool, env.Reason)
 		} else if _, err := policies.ParseClearance(env.Value, s.Embodiment.Sectors()); err != nil {
 			c.errorf("safety.clearance_tool", "%s answered outside the contract: %v", s.Safety.ClearanceTool, err)
+		}
+	}
+	if rd := s.Safety.Readings; rd != nil {
+		if lt := c.lookup(index, rd.Tool); lt != nil {
+			env := call(ctx, lt, nil, timeout)
+			if !env.Success {
+				c.errorf("safety.readings.tool", "%s failed: %s", rd.Tool, env.Reason)
+			} else if _, err := schema.NewReadingsEnv(env.Value, rd.Values); err != nil {
+				c.errorf("safety.readings.tool", "%s answered outside the contract: %v", rd.Tool, err)
+			}
 		}
 	}
 	if lt := c.lookup(index, s.Evaluator.Evidence); lt != nil && s.Evaluator.RunIDArg != "" && lt.props != nil && !lt.props[s.Evaluator.RunIDArg] {

@@ -9,29 +9,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// clearanceOnce takes at most one fresh clearance reading per pre-chain and
-// remembers its outcome, so every hook of the chain judges the same reading.
-type clearanceOnce struct {
-	policy *Policy
-	env    *schema.CallEnv
-	taken  bool
-	err    error
-}
-
-func (o *clearanceOnce) take(ctx context.Context) error {
-	if o.taken {
-		return o.err
-	}
-	o.taken = true
-	c, err := o.policy.readClearance(ctx)
-	if err != nil {
-		o.err = err
-		return err
-	}
-	o.env.Clearance = schema.NewClearanceEnv(c, o.policy.spec.Embodiment.Sectors(), o.env.Limits)
-	return nil
-}
-
 // readClearance calls the spec's clearance tool. Its value holds a distance
 // in metres for every sector the embodiment declares (front, back, left and
 // right by default), at the top level or under "clearance" (an

@@ -36,9 +36,10 @@ type preHook struct {
 	hook   *schema.PreHook
 	rules  *schema.PreRules
 	action PreAction
-	// whenReadsClearance: the reading is needed before selecting the hook;
-	// otherwise it is taken only for hooks whose when holds.
-	whenReadsClearance bool
+	// whenReadsClearance, whenReadsReadings: the reading is needed before
+	// selecting the hook; otherwise it is taken only for hooks whose when
+	// holds.
+	whenReadsClearance, whenReadsReadings bool
 }
 
 type postHook struct {
@@ -108,7 +109,8 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): unknown pre-hook action %q", i, h.Name, h.Action)
 		}
 		r := &rules.Pre[i]
-		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: schema.ReadsIdent(r.When, "clearance")})
+		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: schema.ReadsIdent(r.When, "clearance"),
+			whenReadsReadings: schema.ReadsIdent(r.When, "readings")})
 	}
 	for i := range s.Hooks.Post {
 		h := &s.Hooks.Post[i]
@@ -178,7 +180,8 @@ func (c *PreCall) evalFloat(p *vm.Program) (float64, error) {
 }
 
 // Pre runs the pre-execution chain in spec order. The first hook whose
-// expressions read `clearance` triggers one fresh reading for the whole chain.
+// expressions read `clearance` (or `readings`) triggers one fresh reading for
+// the whole chain.
 func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResult {
 	// Back-ends may reuse call ids across turns: a refusal of an earlier call
 	// with this id (never handed to Post) must not mark this one.
@@ -188,7 +191,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		args[k] = v
 	}
 	env := p.callEnv(cc, args)
-	reading := &clearanceOnce{policy: p, env: &env}
+	reading := &freshOnce{policy: p, env: &env}
 	machine := schema.NewRuleVM()
 	res := engine.PreResult{Args: args}
 	for i := range p.pre {
@@ -217,14 +220,14 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 
 // preStep selects and applies one hook; every error (a missing reading, a rule
 // failing at run time, a panicking action) blocks the call.
-func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *clearanceOnce) (step Step) {
+func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *freshOnce) (step Step) {
 	defer func() {
 		if r := recover(); r != nil {
 			step = block(fmt.Sprintf("hook %q failed: %v", h.hook.Name, r))
 		}
 	}()
-	if h.whenReadsClearance {
-		if err := reading.take(ctx); err != nil {
+	if h.whenReadsClearance || h.whenReadsReadings {
+		if err := reading.take(ctx, h.whenReadsClearance, h.whenReadsReadings); err != nil {
 			return block(fmt.Sprintf("hook %q: %v; blocked to stay safe", h.hook.Name, err))
 		}
 	}
@@ -235,8 +238,8 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *c
 	if !ok {
 		return Step{Decision: engine.DecisionSkip, Reason: "when does not hold"}
 	}
-	if h.rules.ReadsClearance {
-		if err := reading.take(ctx); err != nil {
+	if h.rules.ReadsClearance || h.rules.ReadsReadings {
+		if err := reading.take(ctx, h.rules.ReadsClearance, h.rules.ReadsReadings); err != nil {
 			return block(fmt.Sprintf("hook %q: %v; blocked to stay safe", h.hook.Name, err))
 		}
 	}

@@ -115,7 +115,7 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	}
 	p, err := NewWithActions(engine.PolicyEnv{
 		Spec:  s,
-		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance},
+		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance, readingsTool: readingsTool(s), readings: tc.Readings},
 		User:  &testUser{answers: tc.Answers, rest: tc.Confirm != nil && *tc.Confirm},
 	}, NewActions())
 	if err != nil {
@@ -193,13 +193,36 @@ func runCheckTest(s *schema.Spec, tc schema.RuleTest) []string {
 	return fails
 }
 
-// testTools serves a rule test's clearance reading and nothing else.
+// testTools serves a rule test's clearance reading and safety readings,
+// and nothing else.
 type testTools struct {
 	clearanceTool string
 	reading       schema.Clearance
+	readingsTool  string
+	readings      map[string]any
+}
+
+// readingsTool is the spec's safety readings tool ("" for none).
+func readingsTool(s *schema.Spec) string {
+	if s.Safety.Readings == nil {
+		return ""
+	}
+	return s.Safety.Readings.Tool
 }
 
 func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) engine.Envelope {
+	if name != "" && name == t.readingsTool {
+		// A test's readings are taken now: each is 0 s old. A reading the
+		// test leaves out is missing, as on a robot whose topic is silent.
+		if t.readings == nil {
+			return engine.Failure("the rule test gives no safety readings")
+		}
+		ages := make(map[string]any, len(t.readings))
+		for k := range t.readings {
+			ages[k] = 0.0
+		}
+		return engine.Envelope{Success: true, Value: map[string]any{"readings": t.readings, "age_s": ages}}
+	}
 	if name != t.clearanceTool {
 		return engine.Failure(fmt.Sprintf("rule tests call no tool but the clearance source (called %q)", name))
 	}

@@ -5,11 +5,13 @@ package schema
 
 // CallEnv is what a hook's when, rule, rewrite and clamp expressions read.
 type CallEnv struct {
-	Tool        ToolInfo       `expr:"tool"`
-	Args        map[string]any `expr:"args"`
-	Clearance   ClearanceEnv   `expr:"clearance"`
-	Limits      Limits         `expr:"limits"`
-	Observation Observation    `expr:"observation"`
+	Tool      ToolInfo       `expr:"tool"`
+	Args      map[string]any `expr:"args"`
+	Clearance ClearanceEnv   `expr:"clearance"`
+	// Readings are the named safety readings, taken fresh before the call.
+	Readings    ReadingsEnv `expr:"readings"`
+	Limits      Limits      `expr:"limits"`
+	Observation Observation `expr:"observation"`
 	// Result is the call's outcome; only post-hooks see it filled.
 	Result ResultEnv `expr:"result"`
 	Turn   int       `expr:"turn"`

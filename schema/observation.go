@@ -10,14 +10,17 @@ package schema
 // joints, end_effector and gripper).
 type Observation struct {
 	// RunID names the tool run this observation is evidence for, if any.
-	RunID      string         `json:"run_id,omitempty" expr:"run_id"`
-	Clearance  Clearance      `json:"clearance,omitempty" expr:"clearance"`
-	Detections []Detection    `json:"detections,omitempty" expr:"detections"`
-	Held       string         `json:"held,omitempty" expr:"held"`
-	Pose       *Pose          `json:"pose,omitempty" expr:"pose"`
-	Images     []Image        `json:"images,omitempty" expr:"images"`
-	State      map[string]any `json:"state,omitempty" expr:"state"`
-	Summary    string         `json:"summary,omitempty" expr:"summary"`
+	RunID     string    `json:"run_id,omitempty" expr:"run_id"`
+	Clearance Clearance `json:"clearance,omitempty" expr:"clearance"`
+	// AgeS is how old each source's reading was when the observation
+	// completed, in seconds ("pose", "cameras.front", "state.battery").
+	AgeS       map[string]float64 `json:"age_s,omitempty" expr:"age_s"`
+	Detections []Detection        `json:"detections,omitempty" expr:"detections"`
+	Held       string             `json:"held,omitempty" expr:"held"`
+	Pose       *Pose              `json:"pose,omitempty" expr:"pose"`
+	Images     []Image            `json:"images,omitempty" expr:"images"`
+	State      map[string]any     `json:"state,omitempty" expr:"state"`
+	Summary    string             `json:"summary,omitempty" expr:"summary"`
 	// Joints are an arm's joint positions by joint name (radians for
 	// revolute joints, metres for prismatic ones).
 	Joints map[string]float64 `json:"joints,omitempty" expr:"joints"`

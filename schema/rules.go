@@ -26,6 +26,8 @@ type PreRules struct {
 	// ReadsClearance is true when any expression of the hook (its when
 	// included) reads `clearance`: the chain takes a fresh reading first.
 	ReadsClearance bool
+	// ReadsReadings: the same for `readings` (the named safety readings).
+	ReadsReadings bool
 }
 
 // PostRules are the compiled expressions of one post-hook.

@@ -3,7 +3,9 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -52,7 +54,7 @@ func CompileRulesWith(s *Spec, c *Descriptors) (*Rules, []RuleError) {
 // itself broken, so its errors do not cascade into the hooks). Without
 // bodyKnown (a broken embodiment) any sector or limit name is accepted.
 func compileRules(s *Spec, lintRefs bool, tools ToolIndex, bodyKnown bool) (*Rules, []RuleError) {
-	names := newBodyNames(s.Embodiment)
+	names := newBodyNames(s)
 	names.open = !bodyKnown
 	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools, names: names}
 	for _, t := range s.Tools {
@@ -96,6 +98,7 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex, bodyKnown bool) (*Rul
 		}
 	}
 	c.sceneFrame()
+	checkReadingNames(s, func(path, format string, a ...any) { c.fail(path, 0, 0, format, a...) })
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
@@ -142,6 +145,9 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	}
 	for _, p := range pr.Rewrite {
 		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
+	}
+	for _, p := range append([]*vm.Program{pr.When, pr.Rule, pr.ClampMin, pr.ClampMax}, slices.Collect(maps.Values(pr.Rewrite))...) {
+		pr.ReadsReadings = pr.ReadsReadings || ReadsIdent(p, "readings")
 	}
 	return pr
 }

@@ -26,18 +26,25 @@ type bodyNames struct {
 	// sectors maps every sector name and alias to the sector's name.
 	sectors map[string]string
 	extra   []string
+	// readings maps each declared safety reading to its type.
+	readings map[string]string
 	// open accepts every sector and limit name: the embodiment is broken,
 	// so which names it declares is unknown.
 	open bool
 }
 
-func newBodyNames(e Embodiment) bodyNames {
-	return bodyNames{sectors: SectorNames(e.Sectors()), extra: sortedKeys(e.Limits.Extra)}
+func newBodyNames(s *Spec) bodyNames {
+	b := bodyNames{sectors: SectorNames(s.Embodiment.Sectors()), extra: sortedKeys(s.Embodiment.Limits.Extra)}
+	if r := s.Safety.Readings; r != nil {
+		b.readings = r.Values
+	}
+	return b
 }
 
 // envName is how a message names a Go type of an env: its expr path.
 var envName = map[reflect.Type]string{
 	reflect.TypeFor[ClearanceEnv](): "clearance",
+	reflect.TypeFor[ReadingsEnv]():  "readings",
 	reflect.TypeFor[Limits]():       "limits",
 	reflect.TypeFor[ToolInfo]():     "tool",
 	reflect.TypeFor[ResultEnv]():    "result",
@@ -61,7 +68,9 @@ func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) 
 		}
 		switch n := n.(type) {
 		case *ast.MemberNode:
-			if _, msg := b.typeOf(n, env); msg != "" {
+			if msg := b.readingName(n); msg != "" {
+				first.msg, first.at = msg, n.Property.Location().From
+			} else if _, msg := b.typeOf(n, env); msg != "" {
 				first.msg, first.at = msg, n.Property.Location().From
 			} else if lit, ok := b.sectorLiteral(n.Node, "sectors", n.Property); ok {
 				first.msg, first.at = b.unknownSector(fmt.Sprintf("clearance.sectors[%q]", lit.Value), lit), lit.Location().From
@@ -160,6 +169,11 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 			}
 			return nil, fmt.Sprintf("clearance has no sector %q%s; the embodiment's sectors are %s",
 				prop.Value, suggest(prop.Value, append(mapKeys(b.sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
+		case reflect.TypeFor[ReadingsEnv]():
+			if t, ok := b.readingType(prop.Value); ok {
+				return t, ""
+			}
+			return nil, "" // readingName reports it
 		case reflect.TypeFor[Limits]():
 			if slices.Contains(b.extra, prop.Value) || b.open {
 				return reflect.TypeFor[float64](), ""
@@ -266,6 +280,8 @@ func (b bodyNames) Visit(node *ast.Node) {
 				Property: &ast.StringNode{Value: name},
 			})
 		}
+	case id.Value == "readings":
+		b.patchReading(node, prop.Value)
 	case id.Value == "limits" && (slices.Contains(b.extra, prop.Value) || b.open && !slices.Contains(tagNames(reflect.TypeFor[Limits]()), prop.Value)):
 		ast.Patch(node, &ast.MemberNode{
 			Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "limits"}, Property: &ast.StringNode{Value: "extra"}},

@@ -223,13 +223,23 @@ type Skills struct {
 type Safety struct {
 	// ClearanceTool is read fresh before any pre-hook that reads `clearance`;
 	// with none configured such hooks fail closed.
-	ClearanceTool string        `json:"clearance_tool,omitempty"`
-	FailureBudget FailureBudget `json:"failure_budget"`
-	MaxTurns      int           `json:"max_turns"`
-	LoopDetection LoopDetection `json:"loop_detection"`
+	ClearanceTool string `json:"clearance_tool,omitempty"`
+	// Readings are read fresh before any pre-hook that reads `readings`;
+	// nil: such hooks fail closed.
+	Readings      *SafetyReadings `json:"readings,omitempty"`
+	FailureBudget FailureBudget   `json:"failure_budget"`
+	MaxTurns      int             `json:"max_turns"`
+	LoopDetection LoopDetection   `json:"loop_detection"`
 	// Uncertainty scopes the "robot state uncertain" block and the motion
 	// lock: "body" (every physical tool of every toolset) or "toolset".
 	Uncertainty string `json:"uncertainty"`
+}
+
+// SafetyReadings binds the named safety readings to the tool that returns
+// them, with each reading's type (bool, number, string or any).
+type SafetyReadings struct {
+	Tool   string            `json:"tool"`
+	Values map[string]string `json:"values"`
 }
 
 // FailureBudget ends a task after too many failed calls.

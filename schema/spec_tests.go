@@ -10,6 +10,8 @@ type RuleTest struct {
 	Check *CheckTest `json:"check,omitempty"`
 	// Clearance is the fresh reading the chain takes (by sector).
 	Clearance Clearance `json:"clearance,omitempty"`
+	// Readings are the fresh safety readings the chain takes (by name).
+	Readings map[string]any `json:"readings,omitempty"`
 	// Observation is the current observation rules read as `observation`.
 	Observation *Observation `json:"observation,omitempty"`
 	// Limits override the embodiment's limits (fixed or declared) for the test.

@@ -150,6 +150,12 @@ func (s *Spec) ToolRefs() []ToolRef {
 			refs = append(refs, r)
 		}
 	}
+	if rd := s.Safety.Readings; rd != nil {
+		r := ToolRef{Path: "safety.readings.tool", Ref: rd.Tool}
+		if r.Ref != "" {
+			refs = append(refs, r)
+		}
+	}
 	for _, name := range sortedKeys(s.Tools) {
 		if v := s.Tools[name].Verify; v != nil && v.Tool != "" {
 			refs = append(refs, ToolRef{Path: "tools." + name + ".verify.tool", Ref: v.Tool})

@@ -29,6 +29,8 @@ func decodeDirect(v any) (schema.Observation, bool) {
 			var c map[string]float64
 			c, ok = floatMap(x)
 			obs.Clearance = c
+		case "age_s":
+			obs.AgeS, ok = floatMap(x)
 		case "detections":
 			obs.Detections, ok = detections(x)
 		case "held":

@@ -93,7 +93,7 @@ func rosbridgeTransport() transport {
 		},
 		killSays: "kills the base back-end",
 		observeFaults: map[string][]string{
-			"silent": {"no message on " + rosbridgetest.FaultOdomTopic + " within max_age"},
+			"silent": {"no message on " + rosbridgetest.FaultOdomTopic, "within its max_age"},
 			"nan":    {"the position or orientation is null"},
 		},
 		linger: func(*schema.Toolset) {}, // the kind starts no process to linger

@@ -44,6 +44,23 @@ type backend struct {
 	mu     sync.Mutex
 	client *wire.Client
 	up     chan struct{} // closed while the socket is up
+	// lastMotion is when the latest physical call ended: an observation's
+	// evidence sources must be newer.
+	lastMotion time.Time
+}
+
+// moved records that a physical call ended now.
+func (b *backend) moved() {
+	b.mu.Lock()
+	b.lastMotion = time.Now()
+	b.mu.Unlock()
+}
+
+// motionEnded is when the latest physical call ended (zero: none yet).
+func (b *backend) motionEnded() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lastMotion
 }
 
 func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {

@@ -27,6 +27,8 @@ type Config struct {
 	// Observation and Clearance are nil when not declared.
 	Observation *ObservationDecl `json:"observation,omitempty"`
 	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`
+	// Readings is the safety readings tool; nil when not declared.
+	Readings *ReadingsDecl `json:"readings,omitempty"`
 }
 
 // Reconnect paces reconnection after a dropped socket.
@@ -105,6 +107,15 @@ type TopicDecl struct {
 	Topic string `json:"topic"`
 	Type  string `json:"type,omitempty"`
 	SubscribeDecl
+	Freshness
+}
+
+// Freshness is how new an observation source's message must be: evidence
+// (the default) is newer than the last motion; any source is at most
+// MaxAge old ("" for the observation's max_age) when the observation ends.
+type Freshness struct {
+	MaxAge   string `json:"max_age,omitempty"`
+	Evidence bool   `json:"evidence"`
 }
 
 // StateDecl is one field of observation.state: Value is an expr over msg.
@@ -113,6 +124,7 @@ type StateDecl struct {
 	Type  string `json:"type,omitempty"`
 	Value string `json:"value"`
 	SubscribeDecl
+	Freshness
 }
 
 // ObservationDecl is the observation assembled from topics.
@@ -130,6 +142,23 @@ type ClearanceDecl struct {
 	Topic   string                `json:"topic"`
 	MaxAge  string                `json:"max_age"`
 	Sectors map[string]SectorDecl `json:"sectors,omitempty"`
+	SubscribeDecl
+}
+
+// ReadingsDecl is the safety readings tool: named readings from topics,
+// each read fresh within its own max_age.
+type ReadingsDecl struct {
+	Tool    string                 `json:"tool"`
+	Sources map[string]ReadingDecl `json:"sources"`
+}
+
+// ReadingDecl is one reading: Value is an expr over msg (default: the
+// type's own value, msg.data or a Range's msg.range).
+type ReadingDecl struct {
+	Topic  string `json:"topic"`
+	Type   string `json:"type"`
+	Value  string `json:"value,omitempty"`
+	MaxAge string `json:"max_age"`
 	SubscribeDecl
 }
 

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
@@ -78,10 +77,13 @@ func (c *conn) Tools(context.Context) ([]model.ToolDef, error) {
 	}
 	noArgs := json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	if o := p.cfg.Observation; o != nil {
-		defs = append(defs, model.ToolDef{Name: o.Tool, Description: "What the robot senses now, read from its topics after this call: pose, camera images, state, clearance.", InputSchema: noArgs})
+		defs = append(defs, model.ToolDef{Name: o.Tool, Description: "What the robot senses now: pose, camera images, state and clearance, each from its topic's latest message when the observation completes, with its age in seconds (age_s).", InputSchema: noArgs})
 	}
 	if cl := p.cfg.Clearance; cl != nil {
 		defs = append(defs, model.ToolDef{Name: cl.Tool, Description: "The distance in metres to the nearest obstacle in each clearance sector, from the laser scan " + cl.Topic + ".", InputSchema: noArgs})
+	}
+	if r := p.cfg.Readings; r != nil {
+		defs = append(defs, model.ToolDef{Name: r.Tool, Description: readingsDescription(r), InputSchema: noArgs})
 	}
 	return defs, nil
 }
@@ -90,7 +92,11 @@ func (c *conn) Tools(context.Context) ([]model.ToolDef, error) {
 func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 	p := c.b.plan
 	if o := p.cfg.Observation; o != nil && req.Tool == o.Tool {
-		env, err := c.observe(ctx, time.Now())
+		env, err := c.observe(ctx)
+		return body.Reply{Envelope: env}, err
+	}
+	if r := p.cfg.Readings; r != nil && req.Tool == r.Tool {
+		env, err := c.readingsTool(ctx)
 		return body.Reply{Envelope: env}, err
 	}
 	if cl := p.cfg.Clearance; cl != nil && req.Tool == cl.Tool {
@@ -109,6 +115,11 @@ func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 	}
 	if args == nil {
 		args = map[string]any{}
+	}
+	if req.Motion != nil {
+		// Evidence of this motion's outcome is what arrives after it ends
+		// (or is given up).
+		defer c.b.moved()
 	}
 	var env engine.Envelope
 	var err error
@@ -174,6 +185,7 @@ func (c *conn) Alive(ctx context.Context) error { return c.cl.Ping(ctx) }
 // already made the body uncertain.
 func (c *conn) Kill() {
 	defer c.b.drop(c.cl)
+	defer c.b.moved()
 	c.mu.Lock()
 	moving := slices.Collect(maps.Values(c.moving))
 	c.mu.Unlock()

@@ -25,6 +25,8 @@ type plan struct {
 	cfg   Config
 	tools map[string]*toolPlan
 	state map[string]*vm.Program
+	// readings are the safety readings' value exprs, by name.
+	readings map[string]*vm.Program
 }
 
 // toolPlan is one declared tool, compiled.
@@ -58,6 +60,7 @@ func compile(cfg Config) (*plan, error) {
 		}
 		reserved[c.Tool] = "clearance.tool"
 	}
+	p.compileReadings(reserved, fail)
 	for _, name := range slices.Sorted(maps.Keys(cfg.Tools)) {
 		d := cfg.Tools[name]
 		at := "tools." + name

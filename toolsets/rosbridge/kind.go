@@ -79,15 +79,15 @@ func load(ts schema.Toolset) (*plan, error) {
 	return compile(cfg)
 }
 
-// provides lists the declared tools and the observation and clearance
-// tools, without connecting. It reads the names alone, so a section with
+// provides lists the declared tools and the observation, clearance and
+// readings tools, without connecting. It reads the names alone, so a section with
 // other problems still provides its tools (its problems are reported once,
 // at their own fields).
 func provides(_ string, ts schema.Toolset) ([]string, bool) {
 	sec := sectionOf(ts).Rosbridge
 	tools, _ := sec["tools"].(map[string]any)
 	names := slices.Sorted(maps.Keys(tools))
-	for field, def := range map[string]string{"observation": "observe", "clearance": "clearance"} {
+	for field, def := range map[string]string{"observation": "observe", "clearance": "clearance", "readings": "readings"} {
 		m, ok := sec[field].(map[string]any)
 		if !ok {
 			continue

@@ -56,7 +56,8 @@ func (lc *liveChecker) fail(path, format string, args ...any) {
 	lc.out = append(lc.out, engine.LiveProblem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// topics checks what the observation and clearance read, and cmd_vel.
+// topics checks what the observation, clearance and readings read, and
+// cmd_vel.
 func (lc *liveChecker) topics(cfg Config) {
 	for _, u := range cfg.topicUses() {
 		at := "rosbridge." + u.path
@@ -73,6 +74,11 @@ func (lc *liveChecker) topics(cfg Config) {
 			k := strings.TrimPrefix(u.path, "observation.state.")
 			lc.reads(at+".value", cfg.Observation.State[k].Value, have)
 		}
+		if k, ok := strings.CutPrefix(u.path, "readings.sources."); ok {
+			if src, ok := readingValue(cfg.Readings.Sources[k]); ok {
+				lc.reads(at+".value", src, have)
+			}
+		}
 	}
 	if cfg.CmdVel != "" {
 		if have, ok := lc.g.topics[cfg.CmdVel]; ok && !sameType(have, typeTwist) {
@@ -84,7 +90,7 @@ func (lc *liveChecker) topics(cfg Config) {
 // typePath is where a type mismatch is said: at the declared type, or at
 // the topic when the type is the use's default.
 func typePath(at string, u topicUse) string {
-	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
+	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
 		return at + ".type"
 	}
 	return at + ".topic"

@@ -35,10 +35,11 @@ func TestLiveCheckAgainstRosapi(t *testing.T) {
 	}
 	edits := []edit{
 		{`pose: topic: "/odom"`, `pose: topic: "/odm"`, "the running graph has no topic /odm"},
-		{`value: "msg.percentage"}`, `value: "msg.percentag"}`, `sensor_msgs/BatteryState has no field "percentag"`},
+		{`value: "msg.percentage",`, `value: "msg.percentag",`, `sensor_msgs/BatteryState has no field "percentag"`},
 		{`type:    "std_srvs/srv/Trigger"`, `type:    "std_srvs/srv/Empty"`, "/dock is a std_srvs/srv/Trigger on the running graph"},
 		{`behavior_tree: ''}`, `behavior_tre: ''}`, `has no field "behavior_tre"`},
 		{`angular: {x: 0.0, y: 0.0, z: 0.0}}"`, `angular: {x: 0.0, y: 0.0, w: 0.0}}"`, `geometry_msgs/Vector3 has no field "w", which this builds as angular.w`},
+		{`type:    "std_msgs/msg/Float32"`, `type:    "std_msgs/msg/Bool"`, "/person_distance is a std_msgs/msg/Float32 on the running graph, not the std_msgs/msg/Bool read here"},
 		{`topic:   "/scan"`, `topic:   "/battery_state"`, "/battery_state is a sensor_msgs/msg/BatteryState on the running graph, not the sensor_msgs/msg/LaserScan read here"},
 	}
 	for _, e := range edits {

@@ -36,41 +36,153 @@ func (c *conn) fresh(ctx context.Context, topic string, since time.Time, maxAge 
 	defer cancel()
 	m, err := c.cl.WaitMessage(wctx, topic, since)
 	if err != nil {
+		if ctx.Err() != nil {
+			return m, fmt.Errorf("waiting for %s: %w", topic, ctx.Err())
+		}
 		return m, fmt.Errorf("no message on %s within max_age %s (the topic is silent or the socket is down)", topic, maxAge)
 	}
 	return m, nil
 }
 
-// observe assembles an Observation from messages received after since
-// (the call's start): evidence of the state after every earlier motion.
-func (c *conn) observe(ctx context.Context, since time.Time) (engine.Envelope, error) {
+// observe assembles an Observation from each source's latest message when
+// it completes (see gather), with every source's age.
+func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	o := c.b.plan.cfg.Observation
-	maxAge := duration(o.MaxAge)
-	msgs := map[string]wire.Message{}
-	for _, s := range c.b.plan.subscriptions() {
-		if cl := c.b.plan.cfg.Clearance; cl != nil && s.Topic == cl.Topic {
-			continue
+	msgs, err := c.gather(ctx, c.b.plan.sources(), c.b.motionEnded())
+	if err != nil {
+		if ctx.Err() != nil {
+			return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
 		}
-		m, err := c.fresh(ctx, s.Topic, since, maxAge)
-		if err != nil {
-			return engine.Failure(o.Tool + ": " + err.Error()), nil
-		}
-		msgs[s.Topic] = m
+		return engine.Failure(o.Tool + ": " + err.Error()), nil
 	}
 	var scan *wire.Message
 	if cl := c.b.plan.cfg.Clearance; cl != nil {
-		m, err := c.fresh(ctx, cl.Topic, since, duration(cl.MaxAge))
-		if err != nil {
-			return engine.Failure(o.Tool + ": " + err.Error()), nil
-		}
+		m := msgs[cl.Topic]
 		scan = &m
 	}
 	obs, err := c.b.plan.assemble(msgs, scan, c.b.tc.Body)
 	if err != nil {
 		return engine.Failure(o.Tool + ": " + err.Error()), nil
 	}
+	now := time.Now()
+	ages := map[string]any{}
+	for _, s := range c.b.plan.sources() {
+		ages[s.name] = round3(msgs[s.topic].Age(now).Seconds())
+	}
+	obs.Value["age_s"] = ages
 	c.droppedEvent(obs)
 	return obs, nil
+}
+
+// source is one thing an observation reads from a topic, and how new its
+// message must be.
+type source struct {
+	name     string // as age_s names it: pose, cameras.front, state.battery, clearance
+	topic    string
+	maxAge   time.Duration
+	evidence bool
+}
+
+// sources lists what the observation reads (the clearance scan is evidence
+// within clearance.max_age).
+func (p *plan) sources() []source {
+	o := p.cfg.Observation
+	if o == nil {
+		return nil
+	}
+	def := duration(o.MaxAge)
+	of := func(name, topic string, f Freshness) source {
+		s := source{name: name, topic: topic, maxAge: def, evidence: f.Evidence}
+		if f.MaxAge != "" {
+			s.maxAge = duration(f.MaxAge)
+		}
+		return s
+	}
+	var out []source
+	for _, cam := range slices.Sorted(maps.Keys(o.Cameras)) {
+		out = append(out, of("cameras."+cam, o.Cameras[cam].Topic, o.Cameras[cam].Freshness))
+	}
+	if o.Pose != nil {
+		out = append(out, of("pose", o.Pose.Topic, o.Pose.Freshness))
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.State)) {
+		out = append(out, of("state."+k, o.State[k].Topic, o.State[k].Freshness))
+	}
+	if cl := p.cfg.Clearance; cl != nil {
+		out = append(out, source{name: "clearance", topic: cl.Topic, maxAge: duration(cl.MaxAge), evidence: true})
+	}
+	return out
+}
+
+// gather takes each source's latest message once all are fresh enough at
+// the same moment: an evidence source's message is newer than motion (the
+// end of the last physical call), and every message is at most its
+// source's max_age old. It waits only for the sources that are not, each
+// at most its own max_age from the start; a source still not fresh then
+// fails, naming its topic and its message's age.
+//
+// The messages are read from the connection's latest-message cache at the
+// end, so a change that arrived while another source was waited for (a
+// light curtain breaking) is in the observation.
+func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (map[string]wire.Message, error) {
+	start := time.Now()
+	for {
+		now := time.Now()
+		msgs := make(map[string]wire.Message, len(srcs))
+		var pending *source
+		for i := range srcs {
+			s := &srcs[i]
+			m, ok := c.cl.Latest(s.topic)
+			if !ok || !s.fresh(m, now, motion) {
+				pending = s
+				break
+			}
+			msgs[s.topic] = m
+		}
+		if pending == nil {
+			return msgs, nil
+		}
+		deadline := start.Add(pending.maxAge)
+		if !now.Before(deadline) {
+			return nil, pending.stale(c.cl, now, motion)
+		}
+		after := now.Add(-pending.maxAge)
+		if pending.evidence && motion.After(after) {
+			after = motion
+		}
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		_, err := c.cl.WaitMessage(wctx, pending.topic, after)
+		cancel()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil && wctx.Err() == nil {
+			return nil, fmt.Errorf("%s: %w", pending.name, err) // not subscribed
+		}
+	}
+}
+
+// fresh reports whether m is new enough for s at now.
+func (s *source) fresh(m wire.Message, now, motion time.Time) bool {
+	if s.evidence && !m.Received.After(motion) {
+		return false
+	}
+	return m.Age(now) <= s.maxAge
+}
+
+// stale says why s has no fresh enough message: none came, or the latest
+// is older than the last motion or than max_age.
+func (s *source) stale(cl *wire.Client, now, motion time.Time) error {
+	m, ok := cl.Latest(s.topic)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s: no message on %s within its max_age %s (the topic is silent or the socket is down)", s.name, s.topic, s.maxAge)
+	case s.evidence && !m.Received.After(motion):
+		return fmt.Errorf("%s: no message on %s since the last motion ended %s ago, within its max_age %s (evidence of a motion's outcome must be newer than the motion)",
+			s.name, s.topic, now.Sub(motion).Round(time.Millisecond), s.maxAge)
+	default:
+		return fmt.Errorf("%s: the latest message on %s is %s old, older than its max_age %s", s.name, s.topic, m.Age(now).Round(time.Millisecond), s.maxAge)
+	}
 }
 
 // assemble builds the observation envelope from one message per topic.

@@ -14,8 +14,9 @@ type topicUse struct {
 	sub              SubscribeDecl
 }
 
-// topicUses lists every topic the observation and clearance read, in a
-// fixed order (cameras, pose, state, clearance; names sorted).
+// topicUses lists every topic the observation, clearance and readings
+// read, in a fixed order (cameras, pose, state, clearance, readings; names
+// sorted).
 func (c Config) topicUses() []topicUse {
 	var out []topicUse
 	if o := c.Observation; o != nil {
@@ -37,6 +38,12 @@ func (c Config) topicUses() []topicUse {
 	}
 	if cl := c.Clearance; cl != nil {
 		out = append(out, topicUse{"clearance", cl.Topic, typeLaserScan, cl.SubscribeDecl})
+	}
+	if r := c.Readings; r != nil {
+		for _, k := range slices.Sorted(maps.Keys(r.Sources)) {
+			s := r.Sources[k]
+			out = append(out, topicUse{"readings.sources." + k, s.Topic, s.Type, s.SubscribeDecl})
+		}
 	}
 	return out
 }

@@ -34,6 +34,20 @@ func TestValidateAtSpecPositions(t *testing.T) {
 	checkDiagnostics(t, string(src), []edit{
 		{`pose: topic: "/odom"`, `pose: {topic: "/odom", queue_length: 0}`, "queue_length"},
 	})
+	// Readings and per-source freshness.
+	checkDiagnostics(t, string(src), []edit{
+		{`type:    "std_msgs/msg/Float32"`, `type:    "sensor_msgs/msg/Imu"`, "sensor_msgs/msg/Imu has no default value"},
+	})
+	checkDiagnostics(t, string(src), []edit{
+		{`value: "msg.percentage", evidence: false, max_age: "5s"}`, `value: "msg.percentage", evidence: "no", max_age: "5s"}`, "evidence"},
+	})
+	checkDiagnostics(t, string(src), []edit{
+		{`max_age: "500ms"`, `max_age: "soon"`, "max_age"},
+		{`rule:   "readings.person_distance < 1.0"`, `rule:   "readings.person_distanse < 1.0"`, `readings has no "person_distanse" (did you mean "person_distance"?)`},
+	})
+	checkDiagnostics(t, string(src), []edit{
+		{`rule:   "readings.person_distance < 1.0"`, `rule:   "readings.person_distance"`, "expected bool"},
+	})
 }
 
 // edit replaces old by new in a spec and expects a diagnostic containing

@@ -85,7 +85,7 @@ func (a *App) newContextCmd() *cobra.Command {
 
 // offlineSpec removes what needs a running back-end from a loaded spec (the
 // toolsets whose kind is not in process, their contracts, the observation,
-// clearance and evidence tools) so `thea context --offline` starts nothing;
+// clearance, readings and evidence tools) so `thea context --offline` starts nothing;
 // it returns the toolsets it left out.
 func offlineSpec(spec *schema.Spec, cat *schema.Descriptors) []string {
 	var dropped []string
@@ -114,6 +114,7 @@ func offlineSpec(spec *schema.Spec, cat *schema.Descriptors) []string {
 	}
 	spec.Observation.Tool = ""
 	spec.Safety.ClearanceTool = ""
+	spec.Safety.Readings = nil
 	spec.Evaluator.Evidence = ""
 	spec.Tests = nil
 	return dropped

@@ -129,3 +129,13 @@ func TestContextShowsTheLessonOfTheLastRun(t *testing.T) {
 		t.Fatalf("context --offline: exit %d, stderr %q, pick_up listed %v", code, errs, strings.Contains(out, "── pick_up\n"))
 	}
 }
+
+// --offline leaves out a back-end's safety readings tool with its toolset,
+// so a spec that binds safety.readings to it still shows its context.
+func TestContextOfflineWithSafetyReadings(t *testing.T) {
+	spec := testutil.ExampleCopy(t, "../../../examples/turtlebot/spec.cue")
+	code, _, errs := run(t, "context", "--spec", spec, "--offline")
+	if code != 0 || !strings.Contains(errs, "offline: not started: robot") {
+		t.Fatalf("context --offline: exit %d, stderr %q", code, errs)
+	}
+}

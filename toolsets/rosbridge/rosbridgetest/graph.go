@@ -37,6 +37,8 @@ func graphTopics() map[string]string {
 		TopicCmdVel:         TypeTwist,
 		TopicCamera:         TypeCompressedImage,
 		TopicBattery:        TypeBatteryState,
+		TopicCurtain:        TypeBool,
+		TopicPerson:         TypeFloat32,
 		"/rosout":           "rcl_interfaces/msg/Log",
 		"/parameter_events": "rcl_interfaces/msg/ParameterEvent",
 	}
@@ -90,6 +92,7 @@ func graphServices() map[string]service {
 		ServiceState: {typ: "rosbridgetest/srv/State", hidden: true, handler: func(s *Server, _ map[string]any) (any, error) {
 			return s.stateLocked(), nil
 		}},
+		ServiceSet: {typ: "rosbridgetest/srv/Set", hidden: true, handler: setService},
 		"/rosapi/topics": {typ: rosapi("Topics"), handler: func(s *Server, _ map[string]any) (any, error) {
 			names, types := s.topicList()
 			return map[string]any{"topics": names, "types": types}, nil

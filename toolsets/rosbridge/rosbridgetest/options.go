@@ -99,6 +99,11 @@ type State struct {
 	Subscriptions []SubscriptionState
 	ServiceCalls  map[string]int // by service name as sent
 	Errors        []string       // the last errors rosbridge would have logged
+
+	CurtainClear   bool           // the light curtain is unbroken
+	PersonDistance float64        // metres; NaN: no person detected
+	Held           []string       // topics held silent
+	Published      map[string]int // messages sent, by topic
 }
 
 // GoalState is a goal driving now.

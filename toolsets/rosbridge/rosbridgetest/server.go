@@ -46,6 +46,10 @@ type Server struct {
 	subsSeen       []SubscriptionState
 	serviceCalls   map[string]int
 	errors         []string
+	// held topics are not published (a silent sensor); published counts
+	// the messages sent per topic.
+	held      map[string]bool
+	published map[string]int
 }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves

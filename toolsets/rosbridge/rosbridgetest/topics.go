@@ -19,6 +19,7 @@ const (
 func (s *Server) publishTopics(tick uint64, now time.Time) {
 	s.publishFault(now)
 	due := func(every uint64, offset uint64) bool { return tick%every == offset%every }
+	s.publishSafety(tick)
 	if due(odomEvery, 0) && s.subscribed(TopicOdom) {
 		s.deliverMsg(TopicOdom, odometry(now, s.w), false)
 	}
@@ -37,8 +38,12 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 	}
 }
 
-// subscribed reports whether any socket subscribes to topic.
+// subscribed reports whether any socket subscribes to topic and it is not
+// held silent.
 func (s *Server) subscribed(topic string) bool {
+	if s.held[topic] {
+		return false
+	}
 	for c := range s.sessions {
 		if c.subs[topic] != nil {
 			return true
@@ -64,6 +69,10 @@ func (s *Server) deliverMsg(topic string, msg map[string]any, bare bool) {
 // Server.mu held.
 func (s *Server) deliver(topic string, msg []byte) {
 	now := time.Now()
+	if s.published == nil {
+		s.published = map[string]int{}
+	}
+	s.published[topic]++
 	for c := range s.sessions {
 		sub := c.subs[topic]
 		if sub == nil {

@@ -29,6 +29,8 @@ func definitions() map[string][]string {
 		"builtin_interfaces/msg/Duration":       {"sec int32", "nanosec uint32"},
 		"std_msgs/msg/Header":                   {"stamp builtin_interfaces/msg/Time", "frame_id string"},
 		"std_msgs/msg/String":                   {"data string"},
+		"std_msgs/msg/Bool":                     {"data bool"},
+		"std_msgs/msg/Float32":                  {"data float"},
 		"geometry_msgs/msg/Vector3":             {"x double", "y double", "z double"},
 		"geometry_msgs/msg/Point":               {"x double", "y double", "z double"},
 		"geometry_msgs/msg/Quaternion":          {"x double", "y double", "z double", "w double"},

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 )
 
@@ -27,6 +28,10 @@ type world struct {
 	docked     bool
 	tick       uint64
 	goals      []*navGoal // driving, oldest first; the newest steers
+	// The safety sensors beside the base: a light curtain and a person
+	// distance (NaN: nobody seen).
+	curtainClear   bool
+	personDistance float64
 }
 
 // navGoal is a NavigateToPose goal. It belongs to the server, not to the
@@ -43,7 +48,7 @@ type navGoal struct {
 	ghost      bool // answered as canceled, drives on (KeepMovingAfterCancel)
 }
 
-func newWorld() world { return world{battery: 0.87} }
+func newWorld() world { return world{battery: 0.87, curtainClear: true, personDistance: 3} }
 
 func newUUID() [16]byte {
 	var u [16]byte
@@ -232,6 +237,18 @@ func (s *Server) stateLocked() State {
 	for k, v := range s.serviceCalls {
 		st.ServiceCalls[k] = v
 	}
+	st.CurtainClear, st.PersonDistance = w.curtainClear, w.personDistance
+	if math.IsNaN(st.PersonDistance) {
+		st.PersonDistance = -1 // JSON has no NaN
+	}
+	st.Published = map[string]int{}
+	for k, v := range s.published {
+		st.Published[k] = v
+	}
+	for t := range s.held {
+		st.Held = append(st.Held, t)
+	}
+	sort.Strings(st.Held)
 	for _, g := range w.goals {
 		st.Goals = append(st.Goals, GoalState{ID: g.id, Action: g.action, TargetX: g.tx, TargetY: g.ty,
 			Canceled: g.ghost, Orphaned: g.owner.isClosed()})
