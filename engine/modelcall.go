@@ -42,7 +42,9 @@ type ModelCall struct {
 }
 
 // RecordedCall is one tool call of a recorded response. Arguments is the
-// argument text as the model wrote it (a string, so redaction reaches it).
+// argument text as the model wrote it: JSON text, so it is redacted as the
+// strings and numbers a JSON reader decodes from it (an escape such as
+// \u0037 hides no secret), valid JSON staying valid.
 // WireName is the alias the provider saw for a tool name it would refuse;
 // Extra is provider data the call must carry back (Gemini's thought
 // signature), kept so a replayed history is the one the provider made.
@@ -50,7 +52,7 @@ type RecordedCall struct {
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name"`
 	WireName  string          `json:"wire_name,omitempty"`
-	Arguments string          `json:"arguments"`
+	Arguments string          `json:"arguments" redact:"json"`
 	Extra     json.RawMessage `json:"extra,omitempty"`
 }
 
