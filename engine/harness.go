@@ -287,4 +287,3 @@ func (h *Harness) Tools() []string { return append([]string(nil), h.tools.names.
 // Redactor is the session's redactor (declared secrets, redact patterns),
 // for what a host shows outside the event bus, such as a server's views.
 func (h *Harness) Redactor() *redact.Redactor { return h.redactor }
-
