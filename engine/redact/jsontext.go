@@ -44,6 +44,17 @@ func (r *Redactor) rawJSON(raw []byte) ([]byte, bool) {
 		out := r.scanText(raw)
 		return out, !bytes.Equal(out, raw)
 	}
+	if str, ok := doc.(string); ok {
+		// A JSON string alone is how a provider adapter keeps arguments
+		// that were not valid JSON (model.ArgumentsFromText): text that a
+		// lenient reader decodes again, so it is redacted as JSON text.
+		red := r.JSONText(str)
+		if red == str {
+			return raw, false
+		}
+		b, _ := json.Marshal(red) // a string always encodes
+		return b, true
+	}
 	red, ok := r.walkJSON(doc, 0)
 	if !ok {
 		return raw, false

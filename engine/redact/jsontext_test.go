@@ -175,6 +175,20 @@ func TestRawMessageNotJSONBehindEscapes(t *testing.T) {
 	if sec := leaked(t, string(out)); sec != "" {
 		t.Fatalf("%s → %s: still decodes to %q", in, out, sec)
 	}
+	// The same text wrapped in a JSON string, as a provider adapter keeps
+	// malformed arguments: the string's content is decoded again.
+	wrapped, err := json.Marshal(string(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = redact.Value(r, json.RawMessage(wrapped))
+	var inner string
+	if err := json.Unmarshal(out, &inner); err != nil {
+		t.Fatalf("%s → %s: %v", wrapped, out, err)
+	}
+	if sec := leaked(t, inner); sec != "" {
+		t.Fatalf("%s → %s: its content still decodes to %q", wrapped, out, sec)
+	}
 }
 
 // A string field tagged redact:"json" is redacted as JSON text; an
