@@ -53,6 +53,10 @@ type Faults struct {
 	// NaN tokens (invalid JSON), as rosbridge does today for arrays
 	// (rosbridge_suite issue 916); scalars stay null.
 	BareNonFinite bool
+	// EchoToken is a proxy in front of rosbridge that echoes the bearer
+	// token (Options.Token) back: in the dock service's message (which
+	// fails) and in the odometry's frame ids.
+	EchoToken bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It
