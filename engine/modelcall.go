@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
@@ -191,7 +190,7 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	if p == model.PurposeDecide {
 		req, release = r.h.decideRed.redact(r.h.redactor, req)
 	} else {
-		req = redact.Value(r.h.redactor, req)
+		req = redactRequest(r.h.redactor, req)
 	}
 	resp, err := r.m.Generate(ctx, req)
 	release()
