@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -175,6 +176,10 @@ type ToolsetConfig struct {
 	// Uncertainty scopes the uncertainty after a fault: "body" (every
 	// physical tool) or "toolset" (this toolset's alone).
 	Uncertainty string
+	// Redactor is the session's (see NewRedactor): StartToolset passes the
+	// error a toolset fails to start with through it, and what it logs of
+	// the back-end's tools. nil redacts nothing.
+	Redactor *redact.Redactor
 }
 
 // contract is the spec's contract of one of the toolset's tools.

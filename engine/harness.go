@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -87,7 +86,8 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 		h.clock = time.Now
 	}
 	if err := h.build(ctx); err != nil {
-		return nil, errors.Join(err, h.Close())
+		// Whatever failed may quote a back-end (its stderr) or a provider.
+		return nil, RedactError(h.redactor, errors.Join(err, h.Close()))
 	}
 	return h, nil
 }
@@ -287,5 +287,3 @@ func (h *Harness) Tools() []string { return append([]string(nil), h.tools.names.
 // Redactor is the session's redactor (declared secrets, redact patterns),
 // for what a host shows outside the event bus, such as a server's views.
 func (h *Harness) Redactor() *redact.Redactor { return h.redactor }
-
-func (h *Harness) readEnv(name string) string { return os.Getenv(name) }

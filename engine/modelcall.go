@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
 )
@@ -42,7 +41,9 @@ type ModelCall struct {
 }
 
 // RecordedCall is one tool call of a recorded response. Arguments is the
-// argument text as the model wrote it (a string, so redaction reaches it).
+// argument text as the model wrote it: JSON text, so it is redacted as the
+// strings and numbers a JSON reader decodes from it (an escape such as
+// \u0037 hides no secret), valid JSON staying valid.
 // WireName is the alias the provider saw for a tool name it would refuse;
 // Extra is provider data the call must carry back (Gemini's thought
 // signature), kept so a replayed history is the one the provider made.
@@ -50,7 +51,7 @@ type RecordedCall struct {
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name"`
 	WireName  string          `json:"wire_name,omitempty"`
-	Arguments string          `json:"arguments"`
+	Arguments string          `json:"arguments" redact:"json"`
 	Extra     json.RawMessage `json:"extra,omitempty"`
 }
 
@@ -189,7 +190,7 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	if p == model.PurposeDecide {
 		req, release = r.h.decideRed.redact(r.h.redactor, req)
 	} else {
-		req = redact.Value(r.h.redactor, req)
+		req = redactRequest(r.h.redactor, req)
 	}
 	resp, err := r.m.Generate(ctx, req)
 	release()

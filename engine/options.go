@@ -40,6 +40,10 @@ type Options struct {
 	// Like the run log, they receive every event after redaction.
 	Sinks  []SinkFactory
 	Logger *slog.Logger
+	// SecretEnv names further environment variables whose values are
+	// secrets, beside those the spec names (see NewRedactor): a host's own
+	// credentials, such as thea serve's --token-env.
+	SecretEnv []string
 }
 
 // RunOption configures one task of RunStream.

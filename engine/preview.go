@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/redact"
 )
 
 // Preview is the first request the acting model would receive for an
@@ -72,7 +71,7 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	}
 	h.syncResident(t)
 	// Redacted as the model would receive it (see recordedModel).
-	p.Request = redact.Value(h.redactor, h.store.request())
+	p.Request = redactRequest(h.redactor, h.store.request())
 	// The request's messages are the session's, reused by its next
 	// request: the preview keeps a copy.
 	p.Request.Messages = slices.Clone(p.Request.Messages)

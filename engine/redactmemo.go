@@ -42,7 +42,7 @@ type memoTools struct {
 	ok        bool
 }
 
-// redact returns req as redact.Value(r, req) returns it, and a release to
+// redact returns req as redactRequest(r, req) returns it, and a release to
 // call when the model call that sends it has returned.
 func (m *requestMemo) redact(r *redact.Redactor, req model.Request) (model.Request, func()) {
 	if !r.Active() {
@@ -99,12 +99,12 @@ func (m *requestMemo) message(r *redact.Redactor, i int, msg *model.Message) mod
 	}
 	if hasImage(msg) {
 		*e = memoEntry{}
-		return redact.Value(r, model.Request{Messages: []model.Message{*msg}}).Messages[0]
+		return redactRequest(r, model.Request{Messages: []model.Message{*msg}}).Messages[0]
 	}
 	// The redacted form is made from a copy of its own: what the memo hands
 	// out shares nothing with the caller's message, nor with the copy it
 	// compares against, whatever either does with its arrays later.
-	red := redact.Value(r, model.Request{Messages: []model.Message{copyMessage(msg)}}).Messages[0]
+	red := redactRequest(r, model.Request{Messages: []model.Message{copyMessage(msg)}}).Messages[0]
 	*e = memoEntry{sent: copyMessage(msg), out: red, ok: true}
 	return red
 }

@@ -21,16 +21,18 @@ type Guarded struct {
 
 // StartToolset builds one toolset through its kind and guards its tools
 // (GuardToolset). The session and `thea validate --live` start toolsets
-// here, so what validates runs the same tools.
+// here, so what validates runs the same tools, and every start error
+// passes cfg.Redactor here: a back-end that dies at start leaves its
+// stderr in the error, and every command prints that error.
 func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, logger *slog.Logger) (*Guarded, error) {
 	set, err := kind.New(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, RedactError(cfg.Redactor, err)
 	}
 	g, err := GuardToolset(ctx, set, cfg, logger)
 	if err != nil {
 		_ = set.Close()
-		return nil, err
+		return nil, RedactError(cfg.Redactor, err)
 	}
 	return g, nil
 }
@@ -57,7 +59,7 @@ func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *s
 	for _, t := range tools {
 		name := t.Def().Name
 		if why := badToolName(name); why != "" {
-			logger.Warn("tool left out", "tool", fmt.Sprintf("%q", name), "why", why)
+			logger.Warn("tool left out", "tool", cfg.Redactor.String(fmt.Sprintf("%q", name)), "why", cfg.Redactor.String(why))
 			continue
 		}
 		if _, dup := byName[name]; dup {
@@ -82,11 +84,13 @@ func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *s
 		}
 		gt, err := GuardTool(byName[name], cfg.contract(name), cfg.Section.Timeout.D(), cfg.Section.MaxResultBytes)
 		if errors.Is(err, ErrToolUnavailable) {
-			logger.Warn("tool unavailable", "tool", name, "reason", err.Error())
+			// The reason quotes the back-end's schema.
+			reason := cfg.Redactor.String(err.Error())
+			logger.Warn("tool unavailable", "tool", cfg.Redactor.String(name), "reason", reason)
 			if g.unavailable == nil {
 				g.unavailable = map[string]string{}
 			}
-			g.unavailable[name] = err.Error()
+			g.unavailable[name] = reason
 			continue
 		}
 		if err != nil {

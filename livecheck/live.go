@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
@@ -38,13 +39,26 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 		opts.Timeout = 20 * time.Second
 	}
 	c := &checker{spec: s, byName: map[string]*liveTool{}}
+	// The session's redactor: a back-end that dies at start, or answers
+	// with a credential, shows no secret in a diagnostic either.
+	red, err := engine.NewRedactor(s, nil, nil)
+	if err != nil {
+		c.errorf("run_log.redact", "%v", err)
+		return c.diags
+	}
+	c.redactor = red
+	defer func() {
+		for i := range c.diags {
+			c.diags[i].Message = red.String(c.diags[i].Message)
+		}
+	}()
 	provided := map[string][]string{}
 	// The session's own check (engine.ToolOwners): a tool two toolsets
 	// provide does not start. A tool one back-end lists twice is refused
 	// when the toolset starts (engine.GuardToolset), here as in a session.
 	owners := engine.ToolOwners{}
 	for _, name := range slices.Sorted(maps.Keys(s.Toolsets)) {
-		tools, unavailable, closeFn, err := start(ctx, s, cat, name, opts.Timeout)
+		tools, unavailable, closeFn, err := start(ctx, s, cat, name, opts.Timeout, red)
 		if closeFn != nil {
 			defer closeFn()
 		}
@@ -76,7 +90,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 // start builds one toolset and lists its tools within the timeout.
 // Tools the toolset left out (a schema it would not load) come back in
 // unavailable, with why.
-func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name string, timeout time.Duration) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
+func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name string, timeout time.Duration, red *redact.Redactor) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
 	cfg := s.Toolsets[name]
 	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
 	if err != nil {
@@ -86,7 +100,7 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name str
 	defer cancel()
 	set, err := engine.StartToolset(sctx, kind, engine.ToolsetConfig{
 		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool, Host: noSession{},
-		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty,
+		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty, Redactor: red,
 		Contract: func(tool string) schema.ToolContract { return s.ContractFor(name, tool) },
 	}, nil)
 	if err != nil {
@@ -112,7 +126,7 @@ func (c *checker) kindCheck(ctx context.Context, cat *engine.Components, name st
 	kctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for _, p := range kind.LiveCheck(kctx, engine.ToolsetConfig{Name: name, Section: cfg, Dir: c.spec.Dir,
-		Observation: c.spec.Observation.Tool, Body: c.spec.Embodiment}) {
+		Observation: c.spec.Observation.Tool, Body: c.spec.Embodiment, Redactor: c.redactor}) {
 		path := "toolsets." + name
 		if p.Path != "" {
 			path += "." + p.Path
@@ -126,8 +140,9 @@ func (c *checker) kindCheck(ctx context.Context, cat *engine.Components, name st
 }
 
 type checker struct {
-	spec   *schema.Spec
-	byName map[string]*liveTool // by bare tool name
+	spec     *schema.Spec
+	redactor *redact.Redactor
+	byName   map[string]*liveTool // by bare tool name
 	// down are the toolsets that did not start: names they might provide
 	// are not reported again.
 	down  []string

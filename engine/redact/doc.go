@@ -1,5 +1,6 @@
 // Package redact removes declared secrets from whatever leaves a session
-// (events before any sink, model requests, memory writes): exact values
-// (api_key_env, run_log.secret_env) and run_log.redact patterns, in strings
-// and in numbers by their decimal text, keeping the structure.
+// (events before any sink, model requests, memory writes, start errors):
+// exact values (every *_env variable the spec names) and run_log.redact
+// patterns, in strings, in numbers by their decimal text and in raw JSON in
+// every spelling a JSON reader decodes, keeping the structure.
 package redact

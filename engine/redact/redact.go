@@ -26,7 +26,7 @@ type Redactor struct {
 	numberPatterns []*regexp.Regexp
 	// fields caches, per struct type, the exported fields that can hold a
 	// string (reflect.Type.Field is the walk's main cost otherwise).
-	fields sync.Map // reflect.Type → []int
+	fields sync.Map // reflect.Type → []field
 }
 
 // New builds a Redactor from exact secret values and patterns. Empty and
@@ -96,7 +96,9 @@ func (r *Redactor) holds(s string) bool {
 // fields (the engine's counters, a clearance reading) cannot hold a string
 // and are left as they are. A map key that holds a secret is replaced whole by
 // Marker ("[redacted]#2", "#3"… when several would collide), so no entry is
-// lost. Byte slices (image data) are left alone. v itself is never
+// lost. Raw JSON (a json.RawMessage, a string field tagged
+// `redact:"json"`) is matched as the strings and numbers it decodes to, in
+// whatever spelling (see JSONText). Byte slices (image data) are left alone. v itself is never
 // modified: what changes is copied, what does not is shared, so a value
 // with nothing to redact comes back as it was (JSON-like data is walked
 // without reflection or allocation).

@@ -112,8 +112,14 @@ func (r *Redactor) walk(v reflect.Value, depth int) (reflect.Value, bool) {
 func (r *Redactor) walkStruct(v reflect.Value, depth int) (reflect.Value, bool) {
 	var out reflect.Value
 	t := v.Type()
-	for _, i := range r.stringFields(t) {
-		e, ok := r.walk(v.Field(i), depth+1)
+	for _, f := range r.stringFields(t) {
+		var e reflect.Value
+		var ok bool
+		if f.json {
+			e, ok = r.walkJSONText(v.Field(f.index))
+		} else {
+			e, ok = r.walk(v.Field(f.index), depth+1)
+		}
 		if !ok {
 			continue
 		}
@@ -121,12 +127,22 @@ func (r *Redactor) walkStruct(v reflect.Value, depth int) (reflect.Value, bool) 
 			out = reflect.New(t).Elem()
 			out.Set(v)
 		}
-		out.Field(i).Set(e)
+		out.Field(f.index).Set(e)
 	}
 	if !out.IsValid() {
 		return v, false
 	}
 	return out, true
+}
+
+// walkJSONText redacts a string field tagged `redact:"json"`: JSON text
+// held as a string (see JSONText).
+func (r *Redactor) walkJSONText(v reflect.Value) (reflect.Value, bool) {
+	s := v.String()
+	if t := r.JSONText(s); t != s {
+		return reflect.ValueOf(t).Convert(v.Type()), true
+	}
+	return v, false
 }
 
 // walkElems walks a slice's or array's elements, copying on first change.
@@ -199,45 +215,38 @@ func (r *Redactor) walkMap(v reflect.Value, depth int) (reflect.Value, bool) {
 	return out, true
 }
 
-// walkRaw redacts a json.RawMessage as the JSON it holds.
+// walkRaw redacts a json.RawMessage as the JSON it holds (see rawJSON).
 func (r *Redactor) walkRaw(v reflect.Value) (reflect.Value, bool) {
-	raw := v.Bytes()
-	if r.rawClean(raw) {
-		return v, false
-	}
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		// Not JSON: redact it as text.
-		if s := r.String(string(raw)); s != string(raw) {
-			return reflect.ValueOf(json.RawMessage(s)), true
-		}
-		return v, false
-	}
-	red, ok := r.walk(reflect.ValueOf(&doc).Elem(), 0)
+	out, ok := r.rawJSON(v.Bytes())
 	if !ok {
 		return v, false
 	}
-	b, err := json.Marshal(red.Interface())
-	if err != nil {
-		return reflect.ValueOf(json.RawMessage(`"` + Marker + `"`)), true
-	}
-	return reflect.ValueOf(json.RawMessage(b)), true
+	return reflect.ValueOf(json.RawMessage(out)).Convert(v.Type()), true
+}
+
+// field is an exported struct field that can hold data to redact; json
+// marks a string field tagged `redact:"json"`, which holds JSON text.
+type field struct {
+	index int
+	json  bool
 }
 
 // stringFields lists the exported fields of struct type t that can hold
 // data to redact.
-func (r *Redactor) stringFields(t reflect.Type) []int {
+func (r *Redactor) stringFields(t reflect.Type) []field {
 	if f, ok := r.fields.Load(t); ok {
-		return f.([]int)
+		return f.([]field)
 	}
-	var idx []int
+	var fs []field
 	for i := range t.NumField() {
-		if f := t.Field(i); f.IsExported() && mayHold(f.Type, map[reflect.Type]bool{}) {
-			idx = append(idx, i)
+		f := t.Field(i)
+		if !f.IsExported() || !mayHold(f.Type, map[reflect.Type]bool{}) {
+			continue
 		}
+		fs = append(fs, field{index: i, json: f.Tag.Get("redact") == "json" && f.Type.Kind() == reflect.String})
 	}
-	r.fields.Store(t, idx)
-	return idx
+	r.fields.Store(t, fs)
+	return fs
 }
 
 // mayHold reports whether a value of type t can contain a string the walk

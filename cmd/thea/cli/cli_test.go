@@ -115,6 +115,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "sim" {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == startFailArg {
+		os.Exit(startFailBackend())
+	}
 	if len(os.Args) > 1 && os.Args[1] == hostileArg {
 		if err := serveHostile(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

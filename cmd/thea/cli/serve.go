@@ -65,8 +65,12 @@ func (a *App) newServeCmd() *cobra.Command {
 				return err
 			}
 			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages})
+			var secretEnv []string
+			if tokenEnv != "" {
+				secretEnv = []string{tokenEnv} // the console's token is a credential too
+			}
 			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
-				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User()})
+				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User(), secretEnv: secretEnv})
 			if err != nil {
 				return a.failed("thea", err)
 			}

@@ -55,6 +55,9 @@ type sessionOptions struct {
 	terminal *user.Terminal
 	// user overrides the spec's user channel (thea serve answers over HTTP).
 	user engine.UserChannel
+	// secretEnv names the host's own credentials (thea serve's
+	// --token-env), redacted beside the spec's.
+	secretEnv []string
 }
 
 // newHarness builds one session from a validated spec with this binary's
@@ -80,6 +83,7 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Compo
 		RunLogDir:     so.runLogDir,
 		Logger:        so.logger,
 		User:          so.user,
+		SecretEnv:     so.secretEnv,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)

@@ -81,6 +81,9 @@ func graphServices() map[string]service {
 	rosapi := func(name string) string { return "rosapi_msgs/srv/" + name }
 	return map[string]service{
 		ServiceDock: {typ: TypeTrigger, handler: func(s *Server, _ map[string]any) (any, error) {
+			if s.faults.EchoToken {
+				return map[string]any{"success": false, "message": "proxy: session Bearer " + s.opts.Token + " may not dock"}, nil
+			}
 			d := math.Hypot(s.w.x-dockX, s.w.y-dockY)
 			if d > dockRange {
 				return map[string]any{"success": false, "message": fmt.Sprintf("dock not in range (%.2f m away)", d)}, nil

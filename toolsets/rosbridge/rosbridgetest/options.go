@@ -68,6 +68,10 @@ type Faults struct {
 	// HugeImageHeader publishes a camera frame whose PNG header claims
 	// 60000×60000 pixels (a few bytes that would decode to gigabytes).
 	HugeImageHeader bool
+	// EchoToken is a proxy in front of rosbridge that echoes the bearer
+	// token (Options.Token) back: in the dock service's message (which
+	// fails) and in the odometry's frame ids.
+	EchoToken bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It

@@ -21,7 +21,12 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 	due := func(every uint64, offset uint64) bool { return tick%every == offset%every }
 	s.publishSafety(tick)
 	if due(odomEvery, 0) && s.subscribed(TopicOdom) {
-		s.deliverMsg(TopicOdom, odometry(now, s.w), false)
+		msg := odometry(now, s.w)
+		if s.faults.EchoToken {
+			msg["header"].(map[string]any)["frame_id"] = "odom:" + s.opts.Token
+			msg["child_frame_id"] = "base:" + s.opts.Token
+		}
+		s.deliverMsg(TopicOdom, msg, false)
 	}
 	if due(scanEvery, 1) && s.subscribed(TopicScan) {
 		s.deliverMsg(TopicScan, scan(now, s.w, s.faults.BareNonFinite), s.faults.BareNonFinite)
