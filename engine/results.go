@@ -36,7 +36,7 @@ func (tn *Turn) RecordResults() {
 		h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
 			msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
 		h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images})
-		t.notes.add(tn.Number, noteLine(r))
+		t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r))
 	}
 }
 

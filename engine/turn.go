@@ -102,9 +102,9 @@ func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) E
 // Model is the acting model.
 func (tn *Turn) Model() model.Model { return tn.h.model }
 
-// TakeNotesSnapshot returns the Task Notes snapshot when they changed since
-// the last one, and marks them snapshotted: the first snapshot of a task
-// renders them in full, later ones only what changed since the one before.
+// TakeNotesSnapshot returns a whole Task Notes snapshot (goal, phase,
+// bounded timeline) when they changed since the last one, and marks them
+// snapshotted.
 func (tn *Turn) TakeNotesSnapshot() (string, bool) {
 	t := tn.t
 	if t.notes.version == t.snapshotted {

@@ -9,8 +9,8 @@ import (
 
 // The three context lifetimes, as stages change them.
 
-// AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text) to
-// Accumulated context.
+// AppendNotes appends a Task Notes snapshot (TakeNotesSnapshot's text, the
+// whole notes) to Accumulated context.
 func (tn *Turn) AppendNotes(text string) {
 	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(text)})
 }
@@ -23,11 +23,10 @@ func (tn *Turn) AppendResponse(msg model.Message, reasoning string) {
 		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
-// SetObservation replaces the Refreshed observation. text is a header line
-// and then one line a fact ("key: value"; a line starting with a space
-// continues the one before): a request states the lines that changed since
-// the model last saw them (see refreshed.go). A nil obs records text as the
-// reason the observation is unavailable.
+// SetObservation replaces the Refreshed observation: its text (a header
+// line, then one line a fact) and obs's camera images, stated whole at the
+// end of the next request. A nil obs records text as the reason the
+// observation is unavailable.
 func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.t.observation = obs
 	var images []schema.Image
@@ -37,8 +36,8 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.h.store.setObservation(text, images)
 }
 
-// SetBrief replaces the Refreshed Scene Graph Brief: like an observation's
-// text, a header line and one line a fact.
+// SetBrief replaces the Refreshed Scene Graph Brief, stated whole at the end
+// of the next request.
 func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 
 // SyncResident re-renders Resident context when load_skill added a body.
@@ -54,10 +53,9 @@ func (tn *Turn) Counts() TokenCounts { return tn.h.store.counts() }
 
 // ConsumeImages runs after the decide call, sent or failed: every image
 // just sent is consumed (images live for the one model call that consumes
-// them; a tool image leaves a placeholder) and the Refreshed text just sent
-// joins Accumulated context where it was sent, so the next request states
-// only what changed.
-func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
+// them; a tool image leaves a placeholder). The Refreshed tail is not kept:
+// the next request carries the next one.
+func (tn *Turn) ConsumeImages() { tn.h.store.consumeImages(tn.Number) }
 
 // ObserveUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
@@ -91,9 +89,7 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	// The latest snapshot reads in full: the compaction stage runs after
-	// task_notes, so the task's notes are that snapshot's.
-	h.store.replaceAccumulated(out, tn.t.notes.render())
+	h.store.replaceAccumulated(out)
 	info.TokensAfter = h.store.total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }
