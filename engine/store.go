@@ -155,7 +155,10 @@ func (s *store) setBrief(text string) {
 func (s *store) refreshedTail() (model.Message, bool) {
 	if !s.tailOK {
 		s.tail, s.tailOK = model.Message{}, true
-		text := joinNonEmpty(s.brief, s.observation)
+		text := s.brief + s.observation
+		if s.brief != "" && s.observation != "" {
+			text = s.brief + "\n\n" + s.observation
+		}
 		if text != "" || len(s.obsImages) > 0 {
 			parts := make([]model.Part, 0, 1+len(s.obsImages))
 			if text != "" {
