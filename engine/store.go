@@ -155,8 +155,13 @@ func (s *store) setBrief(text string) {
 func (s *store) refreshedTail() (model.Message, bool) {
 	if !s.tailOK {
 		s.tail, s.tailOK = model.Message{}, true
-		text := s.brief + s.observation
-		if s.brief != "" && s.observation != "" {
+		var text string
+		switch {
+		case s.brief == "":
+			text = s.observation
+		case s.observation == "":
+			text = s.brief
+		default:
 			text = s.brief + "\n\n" + s.observation
 		}
 		if text != "" || len(s.obsImages) > 0 {

@@ -155,7 +155,7 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 		}
 		share, miss, floor := cacheFigures(reqs[i-1], r)
 		shares = append(shares, fmt.Sprintf("%.3f", share))
-		misses = append(misses, fmt.Sprintf("%.0f/%.0f", miss, floor))
+		misses = append(misses, fmt.Sprintf("%.0f/%.0f(tail %.0f)", miss, floor, weight(r.segs[r.tail:])))
 		if share < 0.97 {
 			t.Errorf("request %d repeats %.3f of request %d's part before the tail, want at least 0.97", turn, share, turn-1)
 		}
@@ -165,5 +165,5 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 	}
 	t.Logf("tokens by request: %s", strings.Join(totals, " "))
 	t.Logf("share of the previous request's part before the tail repeated, requests 2..%d: %s", len(bodies), strings.Join(shares, " "))
-	t.Logf("tokens a prefix cache misses / floor (the tail and the turn's new messages), requests 2..%d: %s", len(bodies), strings.Join(misses, " "))
+	t.Logf("tokens a prefix cache misses / floor (the tail and the turn's new messages) (the tail's), requests 2..%d: %s", len(bodies), strings.Join(misses, " "))
 }
