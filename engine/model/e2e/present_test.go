@@ -165,5 +165,5 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 	}
 	t.Logf("tokens by request: %s", strings.Join(totals, " "))
 	t.Logf("share of the previous request's part before the tail repeated, requests 2..%d: %s", len(bodies), strings.Join(shares, " "))
-	t.Logf("tokens a prefix cache misses / floor (the tail and the turn's new messages) (the tail's), requests 2..%d: %s", len(bodies), strings.Join(misses, " "))
+	t.Logf("tokens a prefix cache misses / the floor (the tail and the turn's new messages), with the tail's tokens, requests 2..%d: %s", len(bodies), strings.Join(misses, " "))
 }
