@@ -166,7 +166,7 @@ func (n *TaskNotes) writeFolded(b *strings.Builder) {
 	}
 	if rest > 0 {
 		sep()
-		writeCount(b, rest, "of "+strconv.Itoa(restTools)+" other tools", restFailed)
+		writeCount(b, rest, "by "+strconv.Itoa(restTools)+" other tools", restFailed)
 	}
 	if notes > 0 {
 		sep()

@@ -77,7 +77,7 @@ func TestTaskNotesSnapshotFoldsEarlierEvents(t *testing.T) {
 	}
 	got := n.snapshot()
 	want := "Task Notes\nGoal: patrol\nPhase: starting\nTimeline:\n" +
-		"- … 37 earlier events (turns 1-37): 12 navigate_to (3 failed), 9 pick_up (2 failed), 6 rotate, 4 place, 1 open_drawer, 1 close_drawer, 2 of 2 other tools, 2 notes"
+		"- … 37 earlier events (turns 1-37): 12 navigate_to (3 failed), 9 pick_up (2 failed), 6 rotate, 4 place, 1 open_drawer, 1 close_drawer, 2 by 2 other tools, 2 notes"
 	for i := 38; i <= 49; i++ {
 		want += fmt.Sprintf("\n- turn %d: rotate: ok", i)
 	}
