@@ -1,39 +1,51 @@
 package engine
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// notesShownEvents bounds the timeline rendered into a snapshot, so a
+// notesShownEvents bounds the timeline a snapshot lists line by line; the
+// events before them are folded into one line (see writeFolded), so a
 // snapshot's size does not grow with the task.
 const notesShownEvents = 12
 
+// notesFoldedTools bounds the tools the folded line names; the rest are
+// counted together.
+const notesFoldedTools = 6
+
 // TaskNotes are the working notes of one task: the goal, the current phase
 // and a timeline with a brief event after each tool result. They are reset at
-// task start and snapshotted into Accumulated context when they change: the
-// first snapshot of a task in full, each later one only what changed since
-// the one before (Accumulated context keeps them all, so the model reads the
-// notes as they grew without every request repeating the whole timeline).
+// task start, and each time they changed a whole snapshot of them (goal,
+// phase, timeline) is appended to Accumulated context: the latest snapshot
+// alone says everything the notes hold.
 type TaskNotes struct {
 	Goal     string      `json:"goal"`
 	Phase    string      `json:"phase"`
 	Timeline []NoteEvent `json:"timeline"`
 	version  int
-	shown    notesShown
+	// folded counts, by tool, the events before Timeline[foldedN]: those a
+	// snapshot no longer lists line by line.
+	folded  []foldCount
+	foldedN int
 }
 
-// notesShown is what the last snapshot of the task stated.
-type notesShown struct {
-	ok           bool
-	goal, phase  string
-	timelineSize int
-}
-
-// NoteEvent is one timeline line.
+// NoteEvent is one timeline line. tool and failed are set for a tool
+// result's event: a snapshot counts the events it folds by them.
 type NoteEvent struct {
-	Turn int    `json:"turn"`
-	Text string `json:"text"`
+	Turn   int    `json:"turn"`
+	Text   string `json:"text"`
+	tool   string
+	failed bool
+}
+
+// foldCount is how many folded events a tool has, and how many of them
+// failed; other is the count of events that are not a tool result.
+type foldCount struct {
+	tool      string
+	n, failed int
 }
 
 func (n *TaskNotes) reset(goal string) {
@@ -57,47 +69,27 @@ func (n *TaskNotes) add(turn int, text string) {
 	n.version++
 }
 
-// snapshot renders the notes for Accumulated context, in full the first
-// time in a task, then only their changes since the last snapshot: the goal
-// and the phase when they changed, and the new timeline events.
+// addResult adds the event of a tool result.
+func (n *TaskNotes) addResult(turn int, tool string, failed bool, text string) {
+	n.Timeline = append(n.Timeline, NoteEvent{Turn: turn, Text: text, tool: tool, failed: failed})
+	n.version++
+}
+
+// snapshot renders the whole notes for Accumulated context: the goal, the
+// phase and the timeline, its latest notesShownEvents events one a line and
+// the earlier ones folded into one line.
 func (n *TaskNotes) snapshot() string {
-	prev := n.shown
-	n.shown = notesShown{ok: true, goal: n.Goal, phase: n.Phase, timelineSize: len(n.Timeline)}
-	if !prev.ok || prev.timelineSize > len(n.Timeline) {
-		return n.render()
-	}
-	var b strings.Builder
-	b.WriteString("Task Notes update:")
-	if n.Goal != prev.goal {
-		b.WriteString("\nGoal: " + n.Goal)
-	}
-	if n.Phase != prev.phase {
-		b.WriteString("\nPhase: " + n.Phase)
-	}
-	writeTimeline(&b, n.Timeline[prev.timelineSize:])
-	return b.String()
-}
-
-// writeTimeline writes at most notesShownEvents events, the latest, one a
-// line, and how many it left out.
-func writeTimeline(b *strings.Builder, ev []NoteEvent) {
-	var num [20]byte
+	ev := n.Timeline
 	if len(ev) > notesShownEvents {
-		b.WriteString("\n(")
-		b.Write(strconv.AppendInt(num[:0], int64(len(ev)-notesShownEvents), 10))
-		b.WriteString(" earlier events)")
-		ev = ev[len(ev)-notesShownEvents:]
+		n.fold(len(ev) - notesShownEvents)
+		ev = ev[n.foldedN:]
 	}
-	for _, e := range ev {
-		b.WriteString("\n- turn ")
-		b.Write(strconv.AppendInt(num[:0], int64(e.Turn), 10))
-		b.WriteString(": ")
-		b.WriteString(e.Text)
-	}
-}
-
-func (n *TaskNotes) render() string {
 	var b strings.Builder
+	size := len("Task Notes\nGoal: \nPhase: \nTimeline: (empty)") + len(n.Goal) + len(n.Phase) + 64*len(n.folded)
+	for i := range ev {
+		size += len("\n- turn : ") + 6 + len(ev[i].Text)
+	}
+	b.Grow(size)
 	b.WriteString("Task Notes\nGoal: ")
 	b.WriteString(n.Goal)
 	b.WriteString("\nPhase: ")
@@ -106,12 +98,97 @@ func (n *TaskNotes) render() string {
 	if len(n.Timeline) == 0 {
 		b.WriteString(" (empty)")
 	}
-	writeTimeline(&b, n.Timeline)
+	if n.foldedN > 0 {
+		n.writeFolded(&b)
+	}
+	var num [20]byte
+	for _, e := range ev {
+		b.WriteString("\n- turn ")
+		b.Write(strconv.AppendInt(num[:0], int64(e.Turn), 10))
+		b.WriteString(": ")
+		b.WriteString(e.Text)
+	}
 	return b.String()
+}
+
+// fold counts the events before Timeline[upTo] into folded: each event is
+// counted once, when it leaves the listed part of the timeline.
+func (n *TaskNotes) fold(upTo int) {
+	for ; n.foldedN < upTo; n.foldedN++ {
+		e := &n.Timeline[n.foldedN]
+		i := slices.IndexFunc(n.folded, func(c foldCount) bool { return c.tool == e.tool })
+		if i < 0 {
+			n.folded = append(n.folded, foldCount{tool: e.tool})
+			i = len(n.folded) - 1
+		}
+		n.folded[i].n++
+		if e.failed {
+			n.folded[i].failed++
+		}
+	}
+	// Most frequent first; the order of equal counts is the order the
+	// tools first appeared, so one snapshot reads like the next.
+	slices.SortStableFunc(n.folded, func(a, b foldCount) int { return cmp.Compare(b.n, a.n) })
+}
+
+// writeFolded writes the folded events as one line: "- … 37 earlier events
+// (turns 1-20): 12 navigate_to, 9 pick_up (2 failed), 3 notes". The events
+// that are not a tool result count as notes, and the tools past
+// notesFoldedTools count together.
+func (n *TaskNotes) writeFolded(b *strings.Builder) {
+	var num [20]byte
+	b.WriteString("\n- … ")
+	b.Write(strconv.AppendInt(num[:0], int64(n.foldedN), 10))
+	b.WriteString(" earlier events (turns ")
+	b.Write(strconv.AppendInt(num[:0], int64(n.Timeline[0].Turn), 10))
+	b.WriteByte('-')
+	b.Write(strconv.AppendInt(num[:0], int64(n.Timeline[n.foldedN-1].Turn), 10))
+	b.WriteString("): ")
+	written, named := false, 0
+	rest, restFailed, restTools, notes := 0, 0, 0, 0
+	sep := func() {
+		if written {
+			b.WriteString(", ")
+		}
+		written = true
+	}
+	for _, c := range n.folded {
+		switch {
+		case c.tool == "":
+			notes = c.n
+		case named < notesFoldedTools:
+			sep()
+			writeCount(b, c.n, c.tool, c.failed)
+			named++
+		default:
+			rest, restFailed, restTools = rest+c.n, restFailed+c.failed, restTools+1
+		}
+	}
+	if rest > 0 {
+		sep()
+		writeCount(b, rest, "by "+strconv.Itoa(restTools)+" other tools", restFailed)
+	}
+	if notes > 0 {
+		sep()
+		writeCount(b, notes, "notes", 0)
+	}
+}
+
+func writeCount(b *strings.Builder, count int, what string, failed int) {
+	var num [20]byte
+	b.Write(strconv.AppendInt(num[:0], int64(count), 10))
+	b.WriteByte(' ')
+	b.WriteString(what)
+	if failed > 0 {
+		b.WriteString(" (")
+		b.Write(strconv.AppendInt(num[:0], int64(failed), 10))
+		b.WriteString(" failed)")
+	}
 }
 
 func (n *TaskNotes) clone() TaskNotes {
 	c := *n
 	c.Timeline = append([]NoteEvent(nil), n.Timeline...)
+	c.folded = slices.Clone(n.folded)
 	return c
 }

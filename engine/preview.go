@@ -17,7 +17,7 @@ type Preview struct {
 	Request model.Request `json:"request"`
 	Tokens  TokenCounts   `json:"tokens"`
 	// RefreshedMessages is how many messages at the end of Request are
-	// Refreshed context: its text, then its camera images (0 to 2).
+	// Refreshed context: the tail, its text then its camera images (0 or 1).
 	RefreshedMessages int `json:"refreshed_messages"`
 	// Events are what the stages before decide emitted (the observation).
 	Events []Event `json:"events,omitempty"`
@@ -37,11 +37,9 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	}
 	defer h.busy.Store(false)
 	acc, accTokens, taskN, groupN := append([]entry(nil), h.store.acc...), h.store.accTokens, h.taskN, h.groupN
-	briefOK, obsOK := h.store.shownBrief.ok, h.store.shownObs.ok
 	defer func() {
 		h.store.setAccumulated(acc, accTokens)
 		h.taskN, h.groupN = taskN, groupN
-		h.store.shownBrief.ok, h.store.shownObs.ok = briefOK, obsOK
 		h.hostMu.Lock()
 		h.task = nil
 		h.hostMu.Unlock()

@@ -40,7 +40,7 @@ func (tn *Turn) record() {
 	h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
 		msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
 	h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
-	t.notes.add(tn.Number, noteLine(r))
+	t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r))
 	if tn.refused != "" {
 		t.notes.add(tn.Number, oneLine(tn.refused, 160))
 	}

@@ -18,9 +18,6 @@ const (
 	kindResponse
 	kindToolResult
 	kindCheckpoint
-	// kindObservation is the Refreshed text a request stated (the
-	// observation trail, see refreshed.go), kept where it was sent.
-	kindObservation
 )
 
 // entry is one message of Accumulated context. Entries appended during one
@@ -70,15 +67,14 @@ type store struct {
 	tools          []model.ToolDef
 	toolTokens     int
 
-	// Refreshed: replaced before every model call. shownBrief and shownObs
-	// are what the model was last sent of each (see refreshed.go);
-	// rendered is the Refreshed text of the next request, valid while
-	// renderedOK.
-	brief, observation   piece
-	obsImages            []schema.Image
-	shownBrief, shownObs shownPiece
-	rendered             model.Message
-	renderedOK           bool
+	// Refreshed: the Scene Graph Brief and the current observation,
+	// replaced before every model call and never stored in Accumulated
+	// context. tail is the message that carries them at the end of the next
+	// request, valid while tailOK.
+	brief, observation string
+	obsImages          []schema.Image
+	tail               model.Message
+	tailOK             bool
 
 	// Accumulated. pending counts the entries holding images not sent yet.
 	acc       []entry
@@ -88,11 +84,14 @@ type store struct {
 	// prefix is the Resident message and the messages of acc[:prefixN], as
 	// a request starts (valid while prefixOK): appending to Accumulated
 	// context extends it, anything else rebuilds it. A request is this
-	// array, the Refreshed messages written after its end: requests are
-	// not copied (see model.Model: a model keeps no part of its request).
+	// array, the Refreshed tail written after its end: requests are not
+	// copied (see model.Model: a model keeps no part of its request).
+	// marked is the message of prefix that carries the cache breakpoint at
+	// the end of Accumulated context (0: none but the Resident one).
 	prefix   []model.Message
 	prefixN  int
 	prefixOK bool
+	marked   int
 }
 
 func (s *store) setResident(text string, tools []model.ToolDef) {
@@ -126,25 +125,11 @@ func (s *store) setAccumulated(acc []entry, accTokens int) {
 		}
 	}
 	s.prefixOK = false
-	s.resetShown()
 }
 
-// replaceAccumulated installs a compacted Accumulated context. The
-// observation trail before the checkpoint is summarised, so the next
-// request states the Refreshed context in full; the latest Task Notes
-// snapshot becomes notes, the complete Task Notes (the earlier snapshots it
-// updated may be summarised).
-func (s *store) replaceAccumulated(acc []entry, notes string) {
-	for i := len(acc) - 1; i >= 0; i-- {
-		if e := &acc[i]; e.kind == kindNotes {
-			if notes != "" && (len(e.msg.Parts) != 1 || e.msg.Parts[0].Text != notes) {
-				e.msg = userText(notes)
-				e.tokens = estimateMessage(&e.msg)
-				e.sanitise()
-			}
-			break
-		}
-	}
+// replaceAccumulated installs a compacted Accumulated context (the latest
+// Task Notes snapshot in it verbatim: see compactor.plan).
+func (s *store) replaceAccumulated(acc []entry) {
 	tokens := 0
 	for i := range acc {
 		tokens += acc[i].tokens
@@ -152,73 +137,55 @@ func (s *store) replaceAccumulated(acc []entry, notes string) {
 	s.setAccumulated(acc, tokens)
 }
 
-// resetShown forgets what the model was sent of the Refreshed context: the
-// next request states it in full.
-func (s *store) resetShown() {
-	s.shownBrief.ok, s.shownObs.ok = false, false
-	s.renderedOK = false
-}
-
-// setObservation replaces the observation of Refreshed context.
+// setObservation replaces the observation of Refreshed context: its text
+// and its camera images.
 func (s *store) setObservation(text string, images []schema.Image) {
-	s.observation = parsePiece(text, s.observation.items)
-	s.obsImages = images
-	s.renderedOK = false
+	s.observation, s.obsImages = text, images
+	s.tailOK = false
 }
 
 func (s *store) setBrief(text string) {
-	s.brief = parsePiece(text, s.brief.items)
-	s.renderedOK = false
+	s.brief = text
+	s.tailOK = false
 }
 
-// refreshedText is the Refreshed text of the next request: each piece in
-// full or as its changes since the model was last sent it.
-func (s *store) refreshedText() string {
-	if !s.renderedOK {
-		s.renderRefreshed()
-	}
-	if len(s.rendered.Parts) == 0 {
-		return ""
-	}
-	return s.rendered.Parts[0].Text
-}
-
-// renderRefreshed renders the Refreshed text and the message that carries
-// it (a cache breakpoint: the next request repeats it; see consumeImages).
-func (s *store) renderRefreshed() {
-	s.rendered, s.renderedOK = model.Message{}, true
-	if s.brief.text == "" && s.observation.text == "" {
-		return
-	}
-	var b strings.Builder
-	b.Grow(len(s.brief.text) + len(s.observation.text) + len(laterTurnsNote) + 2)
-	full := false
-	if s.brief.text != "" {
-		full = s.brief.render(&b, &s.shownBrief)
-	}
-	if s.observation.text != "" {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
+// refreshedTail is the Refreshed tail of the next request: one user
+// message, the whole Brief and the whole observation's text, then the
+// observation's camera images; ok is false when there is nothing to state.
+func (s *store) refreshedTail() (model.Message, bool) {
+	if !s.tailOK {
+		s.tail, s.tailOK = model.Message{}, true
+		var text string
+		switch {
+		case s.brief == "":
+			text = s.observation
+		case s.observation == "":
+			text = s.brief
+		default:
+			text = s.brief + "\n\n" + s.observation
 		}
-		full = s.observation.render(&b, &s.shownObs) || full
+		if text != "" || len(s.obsImages) > 0 {
+			parts := make([]model.Part, 0, 1+len(s.obsImages))
+			if text != "" {
+				parts = append(parts, model.Part{Text: text})
+			}
+			for i := range s.obsImages {
+				parts = append(parts, model.Part{Image: &s.obsImages[i]})
+			}
+			s.tail = model.Message{Role: model.RoleUser, Parts: parts}
+		}
 	}
-	if full {
-		b.WriteString(laterTurnsNote)
-	}
-	s.rendered = model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: b.String()}}, CacheBreakpoint: true}
+	return s.tail, len(s.tail.Parts) > 0
 }
 
-// laterTurnsNote follows a Refreshed text stated in full.
-const laterTurnsNote = "\n\n(Later turns repeat only what changed: a line not repeated still holds.)"
-
-// refreshedTokens is the estimate of the Refreshed message (0 when there
-// is none).
+// refreshedTokens is the estimate of the Refreshed tail (0 when there is
+// none).
 func (s *store) refreshedTokens() int {
-	text := s.refreshedText()
-	if text == "" && len(s.obsImages) == 0 {
+	tail, ok := s.refreshedTail()
+	if !ok {
 		return 0
 	}
-	return messageOverhead + textTokens(len(text)) + imageTokens*len(s.obsImages)
+	return estimateMessage(&tail)
 }
 
 // total is the estimated size of the whole next decide request.
@@ -235,62 +202,56 @@ func (s *store) counts() TokenCounts {
 }
 
 // request renders the decide request: Resident, then Accumulated, then the
-// Refreshed context: its text, then its camera images.
+// Refreshed tail (its text, then its camera images). Everything before the
+// tail repeats the previous request (Accumulated context only grows between
+// compactions), so the cache breakpoints (providers that take them:
+// Anthropic) sit on the Resident message and on the last message before the
+// tail: the end of what the next request repeats.
 func (s *store) request() model.Request {
-	// Cache breakpoints (providers that take them: Anthropic) sit on the
-	// resident prefix and on the Refreshed text, the last message the next
-	// request repeats (see consumeImages), or else on the end of
-	// Accumulated context.
 	if !s.prefixOK {
 		res := s.resident
 		res.CacheBreakpoint = true
 		s.prefix = append(s.prefix[:0], res)
-		s.prefixN, s.prefixOK = 0, true
+		s.prefixN, s.prefixOK, s.marked = 0, true, 0
 	}
 	for ; s.prefixN < len(s.acc); s.prefixN++ {
 		s.prefix = append(s.prefix, s.acc[s.prefixN].msg)
 	}
+	// The breakpoint moves to the new end; prefix holds copies of the
+	// Accumulated messages, so the entries keep no mark.
 	n := len(s.prefix)
-	s.prefix = slices.Grow(s.prefix, 2)
-	msgs := s.prefix[: n : n+2]
-	if s.refreshedText() != "" {
-		msgs = append(msgs, s.rendered)
-	} else if n > 1 {
-		// The breakpoint goes on a message of the prefix: on a copy.
-		msgs = append([]model.Message(nil), msgs...)
-		msgs[n-1].CacheBreakpoint = true
-	}
-	// The observation's camera images follow in a message of their own:
-	// they are the one part of a request the next one does not repeat.
-	if len(s.obsImages) > 0 {
-		parts := make([]model.Part, len(s.obsImages))
-		for i := range s.obsImages {
-			parts[i] = model.Part{Image: &s.obsImages[i]}
+	if s.marked != n-1 {
+		if s.marked > 0 {
+			s.prefix[s.marked].CacheBreakpoint = false
 		}
-		msgs = append(msgs, model.Message{Role: model.RoleUser, Parts: parts})
+		if n > 1 {
+			s.prefix[n-1].CacheBreakpoint = true
+		}
+		s.marked = n - 1
+	}
+	msgs := s.prefix[:n:n]
+	if tail, ok := s.refreshedTail(); ok {
+		s.prefix = slices.Grow(s.prefix, 1)
+		msgs = append(s.prefix[:n:n+1], tail)
 	}
 	return model.Request{Purpose: model.PurposeDecide, Messages: msgs, Tools: s.tools}
 }
 
 // refreshedMessages is how many messages request ends with that are
-// Refreshed context.
+// Refreshed context (the tail: 0 or 1).
 func (s *store) refreshedMessages() int {
-	n := 0
-	if s.refreshedText() != "" {
-		n++
+	if _, ok := s.refreshedTail(); ok {
+		return 1
 	}
-	if len(s.obsImages) > 0 {
-		n++
-	}
-	return n
+	return 0
 }
 
 // consumeImages runs after each decide call. Every transient tool image
-// just sent is replaced by a placeholder (images live for the one model
-// call that consumes them), and the Refreshed text just sent joins the
-// observation trail where it was sent, without its images: the next request
-// states only what changed since.
-func (s *store) consumeImages(turn, group int) {
+// just sent is replaced by a placeholder, and the observation's images
+// leave the Refreshed context: images live for the one model call that
+// consumes them. The tail itself was never stored: the next request
+// carries the next one.
+func (s *store) consumeImages(turn int) {
 	for i := len(s.acc) - 1; i >= 0 && s.pending > 0; i-- {
 		e := &s.acc[i]
 		if !e.pending {
@@ -312,14 +273,9 @@ func (s *store) consumeImages(turn, group int) {
 		e.sanitise()
 		s.prefixOK = false
 	}
-	s.obsImages = nil
-	if s.refreshedText() != "" {
-		// The message as it was sent, cache breakpoint included: a
-		// provider's cache entry ends there.
-		s.append(entry{kind: kindObservation, group: group, msg: s.rendered})
-		s.brief.shown(&s.shownBrief)
-		s.observation.shown(&s.shownObs)
-		s.renderedOK = false
+	if len(s.obsImages) > 0 {
+		s.obsImages = nil
+		s.tailOK = false
 	}
 }
 

@@ -11,8 +11,7 @@ import (
 
 // AppendNotesSnapshot appends a Task Notes snapshot to Accumulated context
 // when the notes changed since the last one, and reports whether it did:
-// the first snapshot of a task renders them in full, later ones only what
-// changed since the one before.
+// every snapshot is the whole notes (goal, phase, bounded timeline).
 func (tn *Turn) AppendNotesSnapshot() bool {
 	t := tn.t
 	if t.notes.version == t.snapshotted {
@@ -31,11 +30,10 @@ func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
-// SetObservation replaces the Refreshed observation. text is a header line
-// and then one line a fact ("key: value"; a line starting with a space
-// continues the one before): a request states the lines that changed since
-// the model last saw them (see refreshed.go). A nil obs records text as the
-// reason the observation is unavailable.
+// SetObservation replaces the Refreshed observation: its text (a header
+// line, then one line a fact) and obs's camera images, stated whole at the
+// end of the next request. A nil obs records text as the reason the
+// observation is unavailable.
 func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.t.observation = obs
 	var images []schema.Image
@@ -45,8 +43,8 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	tn.h.store.setObservation(text, images)
 }
 
-// SetBrief replaces the Refreshed Scene Graph Brief: like an observation's
-// text, a header line and one line a fact.
+// SetBrief replaces the Refreshed Scene Graph Brief, stated whole at the end
+// of the next request.
 func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
 
 // request renders the decide request: Resident, Accumulated, Refreshed. Its
@@ -59,10 +57,9 @@ func (tn *Turn) counts() TokenCounts { return tn.h.store.counts() }
 
 // consumeImages runs after the decide call, sent or failed: every image
 // just sent is consumed (images live for the one model call that consumes
-// them; a tool image leaves a placeholder) and the Refreshed text just sent
-// joins Accumulated context where it was sent, so the next request states
-// only what changed.
-func (tn *Turn) consumeImages() { tn.h.store.consumeImages(tn.Number, tn.group) }
+// them; a tool image leaves a placeholder). The Refreshed tail is not kept:
+// the next request carries the next one.
+func (tn *Turn) consumeImages() { tn.h.store.consumeImages(tn.Number) }
 
 // observeUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
@@ -96,9 +93,7 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	// The latest snapshot reads in full: the compaction stage runs after
-	// task_notes, so the task's notes are that snapshot's.
-	h.store.replaceAccumulated(out, tn.t.notes.render())
+	h.store.replaceAccumulated(out)
 	info.TokensAfter = h.store.total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }

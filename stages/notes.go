@@ -6,9 +6,9 @@ import (
 	"github.com/thea-harness/thea/engine"
 )
 
-// TaskNotes appends a Task Notes snapshot to Accumulated context when the
-// notes changed since the last one, so the model reads the goal,
-// phase and timeline without the notes growing the context every turn.
+// TaskNotes appends a whole Task Notes snapshot (goal, phase, bounded
+// timeline) to Accumulated context when the notes changed since the last
+// one: the latest snapshot alone says what the notes hold.
 type TaskNotes struct{}
 
 // Name implements engine.Stage.

@@ -12,9 +12,7 @@ import (
 // with no JSON punctuation to pay for. The documented fields read as words
 // (a pose as "(x, y) facing θ°", each detection as one phrase, the same
 // object seen by two cameras once); any other field, and any field that is
-// not of its documented shape, is written generically. One field a line is
-// also what lets the context store state only the fields that changed since
-// the model last saw them (engine/refreshed.go).
+// not of its documented shape, is written generically.
 
 // fieldOrder puts the back-end's own one-line summary first, then the
 // documented fields; other fields follow in name order.

@@ -15,30 +15,57 @@ import (
 // (the tool definitions; then, message by message, its role and call ids,
 // and each content part or block), each weighted in tokens: text at four
 // bytes a token (the harness's own estimate), an image at width×height/750
-// (Anthropic's published count). The cacheable share of a request is the
-// weight of its longest run of segments, from the start, equal to the
-// previous request's: what a prompt cache keyed on the request's prefix can
-// serve. (cache_control markers are left out: they mark where a cache entry
-// ends and move with the request.)
+// (Anthropic's published count). cache_control markers are left out: they
+// mark where a cache entry ends and move with the request.
+//
+// The Refreshed tail starts at the segment that starts the Scene Graph
+// Brief (or at the head of the message the Brief opens, when it opens one):
+// everything from there on is the present, built fresh for this request.
 type segment struct {
 	key    string // what must be equal: the text, or the image's data
 	tokens float64
+	// breakpoint: the block this segment ends carried cache_control.
+	breakpoint bool
 }
 
-func cacheableShare(t *testing.T, w wire, prev, cur []byte) (share, total float64) {
-	t.Helper()
-	p, c := segments(t, w, prev), segments(t, w, cur)
-	same := 0.0
-	for i := range c {
-		total += c[i].tokens
+// request is a decide request's segments and where its Refreshed tail
+// starts.
+type request struct {
+	segs []segment
+	tail int
+}
+
+func weight(segs []segment) (w float64) {
+	for _, s := range segs {
+		w += s.tokens
 	}
-	for i := range c {
-		if i >= len(p) || p[i].key != c[i].key {
+	return w
+}
+
+// commonPrefix is the weight of the longest run of segments, from the
+// start, that a and b share.
+func commonPrefix(a, b []segment) float64 {
+	same := 0.0
+	for i := range a {
+		if i >= len(b) || a[i].key != b[i].key {
 			break
 		}
-		same += c[i].tokens
+		same += a[i].tokens
 	}
-	return same / total, total
+	return same
+}
+
+// cacheFigures compares request cur with the request before it, prev:
+// share is how much of prev's part before its tail cur repeats from its
+// start (token-weighted); miss is what a prefix cache cannot serve of cur
+// (its tokens past the prefix it shares with prev's part before the tail);
+// floor is what no cache can serve: cur's tail and the messages cur added
+// before it.
+func cacheFigures(prev, cur request) (share, miss, floor float64) {
+	prevPre := prev.segs[:prev.tail]
+	common := commonPrefix(prevPre, cur.segs[:cur.tail])
+	total := weight(cur.segs)
+	return common / weight(prevPre), total - common, weight(cur.segs[cur.tail:]) + weight(cur.segs[:cur.tail]) - weight(prevPre)
 }
 
 func textSegment(s string) segment { return segment{key: "t" + s, tokens: float64(len(s)) / 4} }
@@ -56,7 +83,9 @@ func imageSegment(t *testing.T, b64 string) segment {
 	return segment{key: "i" + b64, tokens: float64(cfg.Width*cfg.Height) / 750}
 }
 
-func segments(t *testing.T, w wire, body []byte) []segment {
+const briefHeader = "Scene Graph Brief (turn "
+
+func segments(t *testing.T, body []byte) request {
 	t.Helper()
 	var b struct {
 		Tools    json.RawMessage   `json:"tools"`
@@ -68,6 +97,7 @@ func segments(t *testing.T, w wire, body []byte) []segment {
 	if len(b.System) > 0 {
 		out = append(out, blockSegments(t, b.System)...)
 	}
+	tail := -1
 	for _, raw := range b.Messages {
 		var m map[string]json.RawMessage
 		must(t, json.Unmarshal(raw, &m))
@@ -76,9 +106,21 @@ func segments(t *testing.T, w wire, body []byte) []segment {
 		head, err := json.Marshal(m)
 		must(t, err)
 		out = append(out, textSegment(string(head)))
-		out = append(out, blockSegments(t, content)...)
+		blocks := blockSegments(t, content)
+		for i, s := range blocks {
+			if tail < 0 && strings.HasPrefix(s.key, "t"+briefHeader) {
+				tail = len(out) + i
+				if i == 0 {
+					tail-- // the message is the tail's own
+				}
+			}
+		}
+		out = append(out, blocks...)
 	}
-	return out
+	if tail < 0 {
+		t.Fatalf("a decide request without the Scene Graph Brief:\n%.2000s", body)
+	}
+	return request{segs: out, tail: tail}
 }
 
 // blockSegments splits a message's content: a string is one text segment;
@@ -98,6 +140,7 @@ func blockSegments(t *testing.T, content json.RawMessage) []segment {
 	must(t, json.Unmarshal(content, &parts))
 	var out []segment
 	for _, p := range parts {
+		_, marked := p["cache_control"]
 		delete(p, "cache_control")
 		var typ string
 		must(t, json.Unmarshal(p["type"], &typ))
@@ -133,6 +176,9 @@ func blockSegments(t *testing.T, content json.RawMessage) []segment {
 			rest, err := json.Marshal(p)
 			must(t, err)
 			out = append(out, textSegment(string(rest)))
+		}
+		if marked && len(out) > 0 {
+			out[len(out)-1].breakpoint = true
 		}
 	}
 	return out

@@ -168,7 +168,8 @@ func freshImages(t *testing.T, w wire, n int, body []byte) int {
 // speaking its wire: the task ends with the final answer; no post-condition
 // reaches the model; each camera image is sent with exactly one request (the
 // one that consumes it); every tool call id is answered; the API key travels
-// only in the request header and is in no file under the run directory.
+// only in the request header and is in no file under the run directory; and
+// every request states the present and keeps its prefix (checkPresent).
 func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 	for _, w := range []wire{openaiWire(), anthropicWire()} {
 		t.Run(w.provider, func(t *testing.T) { runEpisode(t, w) })
@@ -244,27 +245,7 @@ func runEpisode(t *testing.T, w wire) {
 		w.answered(t, i+1, b)
 	}
 	t.Logf("%d requests, %d camera images, each sent once", len(bodies), images)
-	// The cacheable share of each decision request from the second on (see
-	// cacheableShare): what a provider's prompt cache can serve. From the
-	// third on, at least 0.90 (BENCHMARKS.md records the figures).
-	var shares, tokens []float64
-	sum := 0.0
-	for i := range bodies {
-		prev := bodies[max(i-1, 0)]
-		share, total := cacheableShare(t, w, prev, bodies[i])
-		if i > 0 {
-			shares = append(shares, share)
-		}
-		tokens = append(tokens, total)
-		sum += total
-	}
-	t.Logf("cacheable share by request 2..10: %.3f", shares)
-	t.Logf("input tokens by request (4 bytes a token, images w×h/750): %.0f; the task: %.0f", tokens, sum)
-	for i, s := range shares[1:] {
-		if s < 0.90 {
-			t.Errorf("request %d: cacheable share %.3f, want at least 0.90 from turn 3 on", i+3, s)
-		}
-	}
+	t.Run("present", func(t *testing.T) { checkPresent(t, bodies, runs, w.provider == "anthropic") })
 	if images < len(bodies) {
 		t.Fatalf("%d camera images in %d requests, want at least one a request", images, len(bodies))
 	}

@@ -61,8 +61,11 @@ var _ model.Model = (*Model)(nil)
 // New returns a human model on c.
 func New(c Console) *Model { return &Model{c: c, seen: map[[32]byte]bool{}} }
 
-// messageKey identifies a message's content.
+// messageKey identifies a message's content. The cache breakpoint is left
+// out: it moves to the newest message of each request, and a message does
+// not become new to the person by losing it.
 func messageKey(m model.Message) [32]byte {
+	m.CacheBreakpoint = false
 	b, _ := json.Marshal(m) // a message always encodes
 	return sha256.Sum256(b)
 }

@@ -98,3 +98,32 @@ func TestOtherPurposes(t *testing.T) {
 		t.Errorf("shown:\n%s", out)
 	}
 }
+
+// A message the person was shown is not shown again when only its cache
+// breakpoint moved (it moves to the newest message before the Refreshed
+// tail each turn); the tail, new each turn, is.
+func TestMovedBreakpointIsNotNew(t *testing.T) {
+	c := &console{lines: []string{"2", "2"}}
+	m := human.New(c)
+	sys := model.Message{Role: model.RoleSystem, Parts: []model.Part{{Text: "You are a robot."}}, CacheBreakpoint: true}
+	instr := model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Instruction: go"}}, CacheBreakpoint: true}
+	tail := func(n int) model.Message {
+		return model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: fmt.Sprintf("Observation (turn %d): clear", n)}}}
+	}
+	if _, err := m.Generate(t.Context(), model.Request{Purpose: model.PurposeDecide, Tools: tools,
+		Messages: []model.Message{sys, instr, tail(1)}}); err != nil {
+		t.Fatal(err)
+	}
+	c.out.Reset()
+	call := model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: "c1", Name: "look", Arguments: json.RawMessage(`{}`)}}}
+	result := model.Message{Role: model.RoleTool, ToolCallID: "c1", Name: "look", Parts: []model.Part{{Text: `{"success":true}`}}, CacheBreakpoint: true}
+	instr.CacheBreakpoint = false
+	if _, err := m.Generate(t.Context(), model.Request{Purpose: model.PurposeDecide, Tools: tools,
+		Messages: []model.Message{sys, instr, call, result, tail(2)}}); err != nil {
+		t.Fatal(err)
+	}
+	out := c.out.String()
+	if strings.Contains(out, "Instruction: go") || !strings.Contains(out, "(1 messages shown before)") || !strings.Contains(out, "Observation (turn 2)") {
+		t.Fatalf("the second turn shows:\n%s", out)
+	}
+}

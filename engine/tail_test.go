@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func observeSteps(f *fixture, moves map[int]bool) {
 			x += 0.5
 		}
 		return engine.Envelope{Success: true, Value: map[string]any{
-			"summary":   "in the hall",
+			"summary":   fmt.Sprintf("in the hall, observation %d", n),
 			"clearance": map[string]any{"front": 2.0 - x/10, "back": 1.5},
 			"pose":      map[string]any{"x": x, "y": 2.0, "theta_deg": 0.0, "room": "hall"},
 			"state":     map[string]any{"lamp": "on", "door": "closed"},
@@ -36,10 +37,12 @@ func textOf(m model.Message) string {
 	return b.String()
 }
 
-// Each decide request repeats the previous one up to that one's camera
-// images (the Refreshed text it stated stays where it was sent) and states
-// the observation's changes only; images travel in the last message only.
-func TestObservationTrailKeepsTheRequestPrefix(t *testing.T) {
+// Each decide request ends with the Refreshed tail: one user message, the
+// whole current observation (every field, its turn's camera image) and
+// nothing of an earlier one anywhere in the request. Everything before the
+// tail repeats the previous request up to its tail; the cache breakpoints
+// sit on the Resident message and on the last message before the tail.
+func TestRequestEndsWithTheWholePresent(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("", call("move", `{}`)),
 		toolResp("", call("move", `{}`)), toolResp("done"))
 	f.spec.SceneGraph.Enabled = false
@@ -51,20 +54,19 @@ func TestObservationTrailKeepsTheRequestPrefix(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d decide requests, want 4", len(reqs))
 	}
-	refreshed := func(r model.Request) string {
-		// The last message is the images'; the one before, the text.
-		return textOf(r.Messages[len(r.Messages)-2])
-	}
-	wants := []struct{ has, hasNot string }{
-		{"Observation (turn 1, from observe):\nsummary: in the hall\npose: (1, 2) facing 0°, room hall\nclearance: back 1.5, front 1.9 (m)\nstate: door closed, lamp on", ""},
-		{"Observation (turn 2), changed:\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)", "state"},
-		{"Observation (turn 3): unchanged", "pose"},
-		{"Observation (turn 4): unchanged", "pose"},
+	wants := []string{
+		"Observation (turn 1, from observe):\nsummary: in the hall, observation 1\npose: (1, 2) facing 0°, room hall\nclearance: back 1.5, front 1.9 (m)\nstate: door closed, lamp on",
+		"Observation (turn 2, from observe):\nsummary: in the hall, observation 2\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 3, from observe):\nsummary: in the hall, observation 3\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 4, from observe):\nsummary: in the hall, observation 4\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
 	}
 	for i, r := range reqs {
-		text := refreshed(r)
-		if !strings.Contains(text, wants[i].has) || wants[i].hasNot != "" && strings.Contains(text, wants[i].hasNot) {
-			t.Errorf("request %d states\n%s\nwant it to hold %q (and not %q)", i+1, text, wants[i].has, wants[i].hasNot)
+		tail := r.Messages[len(r.Messages)-1]
+		if tail.Role != model.RoleUser || !strings.HasPrefix(textOf(tail), wants[i]) {
+			t.Errorf("request %d ends with\n%s\nwant the whole observation\n%s", i+1, textOf(tail), wants[i])
+		}
+		if n := len(tail.Parts); n != 2 || tail.Parts[1].Image == nil || tail.Parts[1].Image.Data[0] != byte(i+1) {
+			t.Errorf("request %d: the tail does not end with turn %d's image", i+1, i+1)
 		}
 		for j, m := range r.Messages {
 			for _, p := range m.Parts {
@@ -72,16 +74,23 @@ func TestObservationTrailKeepsTheRequestPrefix(t *testing.T) {
 					t.Errorf("request %d: message %d of %d carries an image", i+1, j, len(r.Messages))
 				}
 			}
+			for k := 1; k <= i; k++ {
+				if s := textOf(m); strings.Contains(s, fmt.Sprintf("Observation (turn %d", k)) || strings.Contains(s, fmt.Sprintf("observation %d\n", k)) {
+					t.Errorf("request %d, message %d: holds the observation of turn %d:\n%s", i+1, j, k, s)
+				}
+			}
 		}
-		last := r.Messages[len(r.Messages)-1]
-		if len(last.Parts) != 1 || last.Parts[0].Image == nil || last.Parts[0].Image.Data[0] != byte(i+1) {
-			t.Errorf("request %d does not end with turn %d's image", i+1, i+1)
+		n := len(r.Messages)
+		for j, m := range r.Messages {
+			if want := j == 0 || j == n-2; m.CacheBreakpoint != want {
+				t.Errorf("request %d: message %d of %d has a cache breakpoint %v, want %v", i+1, j, n, m.CacheBreakpoint, want)
+			}
 		}
 		if i == 0 {
 			continue
 		}
 		prev := reqs[i-1].Messages
-		prev = prev[:len(prev)-1] // without its images
+		prev = prev[:len(prev)-1] // without its tail
 		for j := range prev {
 			a, b := prev[j], r.Messages[j]
 			a.CacheBreakpoint, b.CacheBreakpoint = false, false
@@ -90,19 +99,11 @@ func TestObservationTrailKeepsTheRequestPrefix(t *testing.T) {
 			}
 		}
 	}
-	// The cache breakpoint sits on the Refreshed text, the last message the
-	// next request repeats.
-	for i, r := range reqs {
-		if n := len(r.Messages); !r.Messages[n-2].CacheBreakpoint || r.Messages[n-3].CacheBreakpoint {
-			t.Errorf("request %d: cache breakpoints not on the Refreshed text alone", i+1)
-		}
-	}
 }
 
-// After a compaction the model may no longer read the observation trail or
-// the Task Notes in full: the next request states the Refreshed context in
-// full, and the latest Task Notes snapshot reads in full.
-func TestCompactionRestatesRefreshedContextAndNotes(t *testing.T) {
+// A compaction keeps the latest Task Notes snapshot verbatim (it is the
+// whole notes), and every request still ends with the whole observation.
+func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	const turns = 60
 	f := newFixture(t, longTask(turns)...)
 	f.spec.Safety.MaxTurns = turns + 1
@@ -125,13 +126,9 @@ func TestCompactionRestatesRefreshedContextAndNotes(t *testing.T) {
 	}
 	for i, r := range f.decide.requests() {
 		turn := i + 1
-		text := textOf(r.Messages[len(r.Messages)-2])
-		full := strings.HasPrefix(text, "Observation (turn ") && strings.Contains(text, "from observe):\nsummary:")
-		if want := turn == 1 || compactedAt[turn]; full != want {
-			t.Errorf("turn %d (compacted %v): Refreshed text in full %v:\n%s", turn, compactedAt[turn], full, text)
-		}
-		if !compactedAt[turn] {
-			continue
+		tail := textOf(r.Messages[len(r.Messages)-1])
+		if want := fmt.Sprintf("Observation (turn %d, from observe):\nsummary: in the hall, observation %d\npose:", turn, turn); !strings.HasPrefix(tail, want) {
+			t.Errorf("turn %d (compacted %v): the tail is not the whole observation:\n%s", turn, compactedAt[turn], tail)
 		}
 		notes := ""
 		for _, m := range r.Messages {
@@ -139,8 +136,14 @@ func TestCompactionRestatesRefreshedContextAndNotes(t *testing.T) {
 				notes = s
 			}
 		}
-		if !strings.HasPrefix(notes, "Task Notes\nGoal: patrol\nPhase: acting\nTimeline:") {
-			t.Errorf("turn %d, after a compaction: the latest Task Notes do not read in full:\n%s", turn, notes)
+		if turn == 1 {
+			continue
+		}
+		// The notes changed at the end of the turn before: its event is
+		// the snapshot's last line.
+		want := fmt.Sprintf("- turn %d: move: ok", turn-1)
+		if !strings.HasPrefix(notes, "Task Notes\nGoal: patrol\nPhase: acting\nTimeline:") || !strings.HasSuffix(notes, want) {
+			t.Errorf("turn %d (compacted %v): the latest Task Notes snapshot is not whole, ending with %q:\n%s", turn, compactedAt[turn], want, notes)
 		}
 	}
 }
