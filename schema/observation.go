@@ -29,6 +29,8 @@ type Observation struct {
 	// sent marks the fields the back-end sent, zero ones included (see
 	// Known): a field it did not send is unknown, never a default.
 	sent uint16
+	// sentIn marks the fields of the nested objects sent (see KnownIn).
+	sentIn uint32
 }
 
 // Clearance is the distance in metres to the nearest obstacle in each

@@ -105,6 +105,8 @@ func (o *Observation) UnmarshalJSON(b []byte) error {
 			o.sent |= fieldBit(strings.ToLower(k))
 		}
 	}
+	o.sentIn = 0
+	o.recordNested(keys)
 	return nil
 }
 
@@ -143,4 +145,91 @@ func (o Observation) MarshalJSON() ([]byte, error) {
 	out = append(out, b[:len(b)-1]...)
 	out = append(out, extra...)
 	return append(out, '}'), nil
+}
+
+// The fields of the nested objects whose zero value is a reading (a
+// gripper that is not closed, a pose at x 0): sent or not is kept for
+// them too, by "object.field".
+var nestedFields = [...]string{
+	"gripper.opening_m", "gripper.closed", "gripper.force_n",
+	"pose.x", "pose.y", "pose.theta_deg", "pose.room",
+	"end_effector.frame", "end_effector.x", "end_effector.y", "end_effector.z",
+	"end_effector.roll_deg", "end_effector.pitch_deg", "end_effector.yaw_deg",
+}
+
+func nestedBit(object, field string) uint32 {
+	for i, f := range nestedFields {
+		if len(f) == len(object)+1+len(field) && f[:len(object)] == object && f[len(object)] == '.' && f[len(object)+1:] == field {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// SetKnownIn marks fields of a nested object (gripper, pose, end_effector)
+// as sent.
+func (o *Observation) SetKnownIn(object string, fields ...string) {
+	o.sentIn |= decodedBit(object)
+	for _, f := range fields {
+		o.sentIn |= nestedBit(object, f)
+	}
+}
+
+// KnownIn reports whether a nested object's field was sent. For an object
+// decoded from JSON, a field is sent when its key was there (not null); an
+// object built in Go counts as sent whole unless SetKnownIn marked some of
+// its fields.
+func (o *Observation) KnownIn(object, field string) bool {
+	if !o.Known(object) {
+		return false
+	}
+	bit := nestedBit(object, field)
+	if bit == 0 || o.sentIn&(decodedBit(object)|objectBits(object)) == 0 {
+		return true
+	}
+	return o.sentIn&bit != 0
+}
+
+// decodedBit marks a nested object as recorded field by field.
+func decodedBit(object string) uint32 {
+	switch object {
+	case FieldGripper:
+		return 1 << 29
+	case FieldPose:
+		return 1 << 30
+	case FieldEndEffector:
+		return 1 << 31
+	}
+	return 0
+}
+
+// objectBits are the bits of an object's fields.
+func objectBits(object string) uint32 {
+	var m uint32
+	for i, f := range nestedFields {
+		if len(f) > len(object) && f[:len(object)] == object && f[len(object)] == '.' {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// recordNested marks the fields present in the JSON objects of keys.
+func (o *Observation) recordNested(keys map[string]json.RawMessage) {
+	for _, object := range []string{FieldGripper, FieldPose, FieldEndEffector} {
+		raw, ok := keys[object]
+		if !ok {
+			continue
+		}
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil || fields == nil {
+			continue
+		}
+		o.sentIn |= decodedBit(object)
+		for k, v := range fields {
+			if !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+				o.sentIn |= nestedBit(object, strings.ToLower(k))
+			}
+		}
+	}
 }

@@ -189,7 +189,26 @@ func checkedRead(maybe bool) func(a ...any) (any, error) {
 // resolve follows keys from v; at is the index of the first key whose
 // value is missing, -1 when none is.
 func resolve(v any, keys []any) (out any, at int, err error) {
+	// The observation a nested object (gripper, pose, end_effector) was
+	// read from knows which of its fields were sent.
+	var obs *Observation
+	object := ""
 	for i, k := range keys {
+		if obs != nil && object != "" {
+			if name, _ := k.(string); !obs.KnownIn(object, name) {
+				return nil, i, nil
+			}
+		}
+		obs, object = nil, ""
+		switch o := v.(type) {
+		case Observation:
+			obs = &o
+		case *Observation:
+			obs = o
+		}
+		if obs != nil {
+			object, _ = k.(string)
+		}
 		var ok bool
 		if v, ok, err = step(v, k); err != nil {
 			return nil, 0, err

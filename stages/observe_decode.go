@@ -63,6 +63,10 @@ func decodeDirect(v any) (schema.Observation, bool) {
 		}
 		// Sent, even empty: a field left out is unknown, not its zero.
 		obs.SetKnown(k)
+		if k == "pose" || k == "gripper" || k == "end_effector" {
+			obs.SetKnownIn(k) // recorded field by field, even when empty
+			fields(x, func(f string, _ any) bool { obs.SetKnownIn(k, f); return true })
+		}
 	}
 	return obs, true
 }
