@@ -13,7 +13,9 @@ import (
 // and only for an executed call whose evaluator verdict is success. A call
 // no evaluate hook judged has no verdict and changes nothing: an unverified
 // claim is not a fact about the world; the next observation will show what
-// happened. Failure and process verdicts change nothing either. The effects
+// happened. Failure and process verdicts change nothing either. A physical
+// call with no verdict or a process one marks what it may have changed
+// unconfirmed (scenegraph.MarkUnconfirmed). The effects
 // apply all or none; an effect that cannot be evaluated (an argument of the
 // wrong type) applies none and says so in a scene event.
 func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
@@ -22,7 +24,8 @@ func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
 		return
 	}
 	effs := spec.Rules.Effects[res.Tool]
-	if len(effs) == 0 || post.Verdict == nil || post.Verdict.Status != schema.VerdictSuccess || !res.Env.Success {
+	unverified := scenegraph.Unverified(cc.Tool.Contract.Physical, post.Verdict)
+	if !unverified && (len(effs) == 0 || post.Verdict == nil || post.Verdict.Status != schema.VerdictSuccess || !res.Env.Success) {
 		return
 	}
 	env := schema.CheckEnv{
@@ -36,6 +39,12 @@ func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
 	}
 	if post.Evidence != nil {
 		env.After = *post.Evidence
+	}
+	if unverified {
+		// Nothing confirms what the call did: what it may have changed
+		// reads "unconfirmed" until an observation reports it (A15).
+		t.WithScene(func(g *scenegraph.Graph, clock int) { g.MarkUnconfirmed(clock, effs, &env) })
+		return
 	}
 	ev := Event{Kind: EventScene, Tool: res.Tool, CallID: res.ID}
 	ops, err := scenegraph.Evaluate(effs, &env)

@@ -71,7 +71,9 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 	const onTable = "- obj:mug (cup): on place:table, room kitchen [observe t1"
 	for turn := 1; turn <= 4; turn++ {
 		b := briefs[turn]
-		if !strings.Contains(b, onTable) || !strings.Contains(b, "robot: holding nothing") {
+		// The observation never reports held: what the robot holds is
+		// unknown, never "nothing".
+		if !strings.Contains(b, onTable) || !strings.Contains(b, "robot: holding: unknown") {
 			t.Errorf("turn %d Brief changed before a confirmed success:\n%s", turn, b)
 		}
 	}
@@ -101,4 +103,53 @@ func reqText(r model.Request) string {
 		}
 	}
 	return b.String()
+}
+
+// A physical manipulation that no verdict confirmed (no evaluator) leaves
+// the Brief's facts as they were but marks what the call may have changed
+// "unconfirmed since turn N" (A15); an observation that reports them again
+// clears the marks.
+func TestUnverifiedManipulationReadsUnconfirmed(t *testing.T) {
+	f := newFixture(t,
+		toolResp("", call("pick_up", `{"object_name":"mug"}`)), // turn 1: no evaluator
+		toolResp("", call("move", `{}`)),                       // turn 2
+		toolResp("done"),
+	)
+	f.spec.Tools["pick_up"] = schema.ToolContract{Physical: true, Effects: []schema.Effect{{Set: "robot.holding", To: "args.object_name"}}}
+	rules, errs := schema.CompileRules(f.spec)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	f.spec.Rules = rules
+	observe := f.tool("observe")
+	observe.fn = func(context.Context, map[string]any) engine.Envelope {
+		switch observe.calls.Load() {
+		case 1: // the mug on the table, the gripper empty
+			return engine.Envelope{Success: true, Value: map[string]any{"held": "",
+				"detections": []any{map[string]any{"name": "mug", "class": "cup", "relation": "on", "target": "table", "room": "kitchen"}}}}
+		case 2: // a camera-less view: nothing about the mug or the gripper
+			return engine.Envelope{Success: true, Value: map[string]any{"summary": "dark"}}
+		}
+		return engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
+	}
+	f.addTool("core", "pick_up", func(context.Context, map[string]any) engine.Envelope {
+		return engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
+	})
+	briefs := map[int]string{}
+	for _, ev := range collect(f.harness(t).RunStream(t.Context(), "pick up the mug")) {
+		if ev.Kind == engine.EventScene && ev.Tool == "" {
+			briefs[ev.Turn] = ev.Text
+		}
+	}
+	if b := briefs[1]; strings.Contains(b, "unconfirmed") || !strings.Contains(b, "holding nothing [observe t1]") {
+		t.Errorf("turn 1 Brief:\n%s", b)
+	}
+	b := briefs[2]
+	if !strings.Contains(b, "robot: holding nothing [observe t1] (unconfirmed since turn 1)") ||
+		!strings.Contains(b, "- obj:mug (cup): on place:table, room kitchen [observe t1] (unconfirmed since turn 1)") {
+		t.Errorf("turn 2 Brief after a pick no verdict confirmed:\n%s", b)
+	}
+	if b := briefs[3]; strings.Contains(b, "unconfirmed") || !strings.Contains(b, "robot: holding obj:mug [observe t3]") {
+		t.Errorf("turn 3 Brief after an observation reporting the mug held:\n%s", b)
+	}
 }

@@ -148,6 +148,10 @@ func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv
 // error is a failure.
 func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
 	out, err := schema.RunRule(nil, check, env)
+	if m := schema.Missing(err); m != nil {
+		// An unknown confirms nothing: not a pass.
+		return failure("check", "the check of %s is not confirmed: %v", tool, m)
+	}
 	if err != nil {
 		return failure("check", "the check of %s could not be evaluated: %v", tool, err)
 	}

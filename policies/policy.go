@@ -232,6 +232,9 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		}
 	}
 	ok, err := c.evalBool(h.rules.When)
+	if m := schema.Missing(err); m != nil {
+		return p.unknown(ctx, h, c, m)
+	}
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: when failed: %v", h.hook.Name, err))
 	}
@@ -244,6 +247,9 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		}
 	}
 	ok, err = c.evalBool(h.rules.Rule)
+	if m := schema.Missing(err); m != nil {
+		return p.unknown(ctx, h, c, m)
+	}
 	if err != nil {
 		return block(fmt.Sprintf("hook %q: rule failed: %v", h.hook.Name, err))
 	}

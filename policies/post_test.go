@@ -41,7 +41,7 @@ func TestEvaluateCheck(t *testing.T) {
 		{name: "check fails", held: "cup", args: map[string]any{"target": "table"}, status: "failure",
 			reason: "does not satisfy the check of place"},
 		{name: "check errors at run time", check: "after.state.weight > 1", args: map[string]any{"target": "table"},
-			status: "failure", reason: "could not be evaluated"},
+			status: "failure", reason: "not confirmed: after.state is missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

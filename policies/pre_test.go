@@ -237,7 +237,7 @@ func TestPreActions(t *testing.T) {
 		{name: "rule reading a missing key fails closed",
 			hooks:  []schema.PreHook{{Name: "fast", Action: "block", Rule: "args.sped > 1"}},
 			args:   map[string]any{"speed": 2.0},
-			reason: `hook "fast": rule failed`, hook: "fast", decisions: "block"},
+			reason: `hook "fast": args.sped is missing`, hook: "fast", decisions: "block"},
 		{name: "rule with a type mismatch fails closed",
 			hooks:  []schema.PreHook{{Name: "fast", Action: "allow", When: "args.speed > 1"}},
 			args:   map[string]any{"speed": "fast"},

@@ -39,13 +39,22 @@ func grasp(force float64) *schema.TestCall {
 
 var clear = schema.Clearance{"curtain": 1.2}
 
+// emptyHand is an observation that says the gripper holds nothing (held
+// sent empty); a test without it has held missing, and the holding hook
+// blocks.
+func emptyHand() *schema.Observation {
+	o := &schema.Observation{}
+	o.SetKnown(schema.FieldHeld)
+	return o
+}
+
 func TestRuleTestsOfAnotherBody(t *testing.T) {
 	s := armSpec(
-		schema.RuleTest{Name: "clamped to the declared limit, both confirmed", Call: grasp(50), Clearance: clear,
+		schema.RuleTest{Name: "clamped to the declared limit, both confirmed", Call: grasp(50), Clearance: clear, Observation: emptyHand(),
 			Answers: []bool{true, true}, Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"force_n": 20.0}}},
-		schema.RuleTest{Name: "limits overridden for the test", Call: grasp(50), Clearance: clear, Confirm: yes(),
+		schema.RuleTest{Name: "limits overridden for the test", Call: grasp(50), Clearance: clear, Confirm: yes(), Observation: emptyHand(),
 			Limits: map[string]float64{"max_force_n": 35}, Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"force_n": 35.0}}},
-		schema.RuleTest{Name: "the second confirmation refused", Call: grasp(5), Clearance: clear,
+		schema.RuleTest{Name: "the second confirmation refused", Call: grasp(5), Clearance: clear, Observation: emptyHand(),
 			Answers: []bool{true, false}, Expect: schema.TestExpect{Verdict: "block", Hook: "second"}},
 		schema.RuleTest{Name: "a hand in the curtain", Call: grasp(5), Clearance: schema.Clearance{"curtain": 0.1}, Confirm: yes(),
 			Expect: schema.TestExpect{Verdict: "block", Hook: "curtain"}},
@@ -53,6 +62,8 @@ func TestRuleTestsOfAnotherBody(t *testing.T) {
 			Expect: schema.TestExpect{Verdict: "block", Hook: "curtain", ReasonContains: `sector "curtain" is missing`}},
 		schema.RuleTest{Name: "the observation says the gripper is closed", Call: grasp(5), Clearance: clear, Confirm: yes(),
 			Observation: &schema.Observation{Gripper: &schema.Gripper{Closed: true}}, Expect: schema.TestExpect{Verdict: "block", Hook: "holding"}},
+		schema.RuleTest{Name: "a missing held reading blocks", Call: grasp(5), Clearance: clear, Confirm: yes(),
+			Expect: schema.TestExpect{Verdict: "block", Hook: "holding", ReasonContains: "observation.held is missing"}},
 		schema.RuleTest{Name: "check holds", Check: &schema.CheckTest{Tool: "move_to", Args: map[string]any{"x": 0.35},
 			After: schema.Observation{EndEffector: &schema.EndEffectorPose{X: 0.352}, Joints: map[string]float64{"elbow": 0.5}}},
 			Expect: schema.TestExpect{Verdict: "success"}},
@@ -69,15 +80,15 @@ func TestRuleTestsOfAnotherBody(t *testing.T) {
 	for _, d := range diags {
 		t.Errorf("%s", d.Message)
 	}
-	if sum.Tests != 8 || sum.Failed != 0 || sum.Rules != 10 {
-		t.Errorf("summary = %+v, want 8 tests, none failed, 10 rules", sum)
+	if sum.Tests != 9 || sum.Failed != 0 || sum.Rules != 10 {
+		t.Errorf("summary = %+v, want 9 tests, none failed, 10 rules", sum)
 	}
 }
 
 // Each new kind of expectation can fail: a wrong expectation is reported.
 func TestRuleTestsOfAnotherBodyFail(t *testing.T) {
 	s := armSpec(
-		schema.RuleTest{Name: "wrong clamp", Call: grasp(50), Clearance: clear, Confirm: yes(),
+		schema.RuleTest{Name: "wrong clamp", Call: grasp(50), Clearance: clear, Confirm: yes(), Observation: emptyHand(),
 			Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"force_n": 50.0}}},
 		schema.RuleTest{Name: "the check does not hold", Check: &schema.CheckTest{Tool: "move_to", Args: map[string]any{"x": 0.35},
 			After: schema.Observation{EndEffector: &schema.EndEffectorPose{X: 0.2}}}, Expect: schema.TestExpect{Verdict: "success"}},

@@ -110,7 +110,7 @@ func TestVerifierReasonScrubbed(t *testing.T) {
 func TestVerifierProcessBounded(t *testing.T) {
 	s := verifySpec("")
 	tools := &fakeTools{results: map[string]engine.Envelope{
-		"evidence":     evidence(map[string]any{"run_id": "r1"}),
+		"evidence":     evidence(map[string]any{"run_id": "r1", "held": ""}),
 		"verify_grasp": verdictResult(map[string]any{"status": "process", "reason": "still closing"}),
 	}}
 	p := newPolicy(t, s, tools, &fakeModel{}, nil)

@@ -176,7 +176,7 @@ func mirror(t *testing.T, defs map[string]jsonSchemaNode, where string, node jso
 	goFields := map[string]reflect.Type{}
 	for i := range typ.NumField() {
 		tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if tag == "-" {
+		if tag == "-" || !typ.Field(i).IsExported() {
 			continue
 		}
 		goFields[tag] = typ.Field(i).Type

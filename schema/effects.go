@@ -149,12 +149,11 @@ func (c *ruleCompiler) effect(p string, e Effect) (CompiledEffect, bool) {
 // a ref, a state or a relation): a value of another known type is an error.
 func (c *ruleCompiler) nameExpr(path, src string) *vm.Program {
 	n := len(c.errs)
-	p := c.compile(path, src, CheckEnv{})
+	p, t := c.compileTyped(path, src, CheckEnv{})
 	if p == nil || len(c.errs) > n {
 		return nil
 	}
-	node := p.Node()
-	switch t := node.Type(); {
+	switch {
 	case t == nil, t.Kind() == reflect.String, t.Kind() == reflect.Interface:
 		return p
 	default:

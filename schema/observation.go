@@ -7,7 +7,8 @@ package schema
 
 // Observation is one snapshot of the body's sensors. Every field is
 // optional; a body reports what it has (a base: pose and clearance, an arm:
-// joints, end_effector and gripper).
+// joints, end_effector and gripper). A field it leaves out is unknown, not
+// its zero value (see Known).
 type Observation struct {
 	// RunID names the tool run this observation is evidence for, if any.
 	RunID     string    `json:"run_id,omitempty" expr:"run_id"`
@@ -28,6 +29,11 @@ type Observation struct {
 	EndEffector *EndEffectorPose `json:"end_effector,omitempty" expr:"end_effector"`
 	// Gripper is the state of an arm's gripper.
 	Gripper *Gripper `json:"gripper,omitempty" expr:"gripper"`
+	// sent marks the fields the back-end sent, zero ones included (see
+	// Known): a field it did not send is unknown, never a default.
+	sent uint16
+	// sentIn marks the fields of the nested objects sent (see KnownIn).
+	sentIn uint32
 }
 
 // Clearance is the distance in metres to the nearest obstacle in each

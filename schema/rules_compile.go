@@ -155,14 +155,22 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 // compile compiles one expression; an empty source gives a nil program (the
 // caller reads nil as "true" for when/rule and as "no bound" for clamps).
 func (c *ruleCompiler) compile(path, src string, env any, opts ...expr.Option) *vm.Program {
+	run, _ := c.compileTyped(path, src, env, opts...)
+	return run
+}
+
+// compileTyped is compile that also gives the static type of the
+// expression as written (the program it runs reads observed data through
+// checked reads, whose type may be any).
+func (c *ruleCompiler) compileTyped(path, src string, env any, opts ...expr.Option) (*vm.Program, reflect.Type) {
 	if src == "" {
-		return nil
+		return nil, nil
 	}
 	envType := reflect.TypeOf(env)
 	if msg, at := c.names.check(src, envType); msg != "" {
 		line, col := offsetPos(src, at)
 		c.fail(path, line, col, "%s", msg)
-		return nil
+		return nil, nil
 	}
 	opts = append([]expr.Option{expr.Env(env), expr.Patch(c.names)}, opts...)
 	p, err := expr.Compile(src, append(opts, ruleOptions()...)...)
@@ -177,10 +185,30 @@ func (c *ruleCompiler) compile(path, src string, env any, opts ...expr.Option) *
 		} else {
 			c.fail(path, 0, 0, "%s", friendly(err.Error(), envType))
 		}
-		return nil
+		return nil, nil
 	}
 	c.lint(path, src)
-	return p
+	return c.checked(path, src, p, envType, opts), p.Node().Type()
+}
+
+// checked compiles again, with every read of observed data a checked one
+// (see rules_missing.go), a rule that reads any; the first compile keeps the
+// type errors of the reads as written.
+func (c *ruleCompiler) checked(path, src string, p *vm.Program, envType reflect.Type, opts []expr.Option) *vm.Program {
+	roots := observedRoots(envType)
+	reads := false
+	for r := range roots {
+		reads = reads || ReadsIdent(p, r)
+	}
+	if !reads {
+		return p
+	}
+	q, err := expr.Compile(src, append(append(opts[:len(opts):len(opts)], missingOptions(roots)...), ruleOptions()...)...)
+	if err != nil {
+		c.fail(path, 0, 0, "checking the reads of missing values: %v", err)
+		return nil
+	}
+	return q
 }
 
 // lint reports names a rule uses that the spec does not declare: a tag no

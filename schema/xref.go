@@ -181,6 +181,11 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	for _, e := range errs {
 		l.errorf(l.exprPos(e), e.Path, "%s", e.Message)
 	}
+	if ok.all("hooks") && len(errs) == 0 {
+		for _, e := range FailOpenRules(s) {
+			l.warnf(l.exprPos(e), e.Path, "%s", e.Message)
+		}
+	}
 	return rules, l.errorCount() == errs0
 }
 

@@ -14,7 +14,8 @@ import (
 // anything else (a key in another case, a null, an int where an int field
 // wants a float, a non-finite number, invalid UTF-8, a typed Go value) makes
 // it give up, and the caller takes the encode–decode round trip, whose
-// errors and coercions are the reference.
+// errors and coercions are the reference. Either way the Observation knows
+// which fields were sent (schema.Observation.Known).
 func decodeDirect(v any) (schema.Observation, bool) {
 	var obs schema.Observation
 	m, ok := v.(map[string]any)
@@ -61,6 +62,12 @@ func decodeDirect(v any) (schema.Observation, bool) {
 		}
 		if !ok {
 			return schema.Observation{}, false
+		}
+		// Sent, even empty: a field left out is unknown, not its zero.
+		obs.SetKnown(k)
+		if k == "pose" || k == "gripper" || k == "end_effector" {
+			obs.SetKnownIn(k) // recorded field by field, even when empty
+			fields(x, func(f string, _ any) bool { obs.SetKnownIn(k, f); return true })
 		}
 	}
 	return obs, true

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/schema"
 )
@@ -132,4 +133,33 @@ func sample(r *rand.Rand, values []any) any {
 	set("state", map[string]any{"k": pick(), "l": []any{pick()}})
 	set("gripper", map[string]any{"opening_m": 0.1, "closed": true})
 	return m
+}
+
+// A field the back-end did not send is unknown, one sent empty (held "",
+// detections []) is known, on the direct path and on the round trip (a
+// null forces it), and in the run log's JSON of the observation.
+func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
+	for _, v := range []map[string]any{
+		{"held": "", "detections": []any{}, "summary": "s"},
+		{"held": "", "detections": []any{}, "summary": "s", "pose": nil},
+	} {
+		obs, err := decodeObservation(engine.Envelope{Success: true, Value: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f, want := range map[string]bool{schema.FieldHeld: true, schema.FieldDetections: true, schema.FieldSummary: true,
+			schema.FieldPose: false, schema.FieldState: false, schema.FieldGripper: false, schema.FieldClearance: false} {
+			if got := obs.Known(f); got != want {
+				t.Errorf("%v: Known(%s) = %v, want %v", v, f, got, want)
+			}
+		}
+		b, err := json.Marshal(obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back schema.Observation
+		if err := json.Unmarshal(b, &back); err != nil || !back.Known(schema.FieldHeld) || back.Known(schema.FieldState) {
+			t.Errorf("run log JSON %s loses what was sent (%v)", b, err)
+		}
+	}
 }

@@ -63,7 +63,7 @@ func TestDemoEpisode(t *testing.T) {
 		t.Fatalf("place: run_id %v", placed["run_id"])
 	}
 	obs := mustSucceed(t, c, "observe", map[string]any{"run_id": run})
-	if obs["run_id"] != run || obs["held"] != nil {
+	if obs["run_id"] != run || obs["held"] != "" { // sent empty: the gripper holds nothing
 		t.Fatalf("observe after place: run_id %v held %v", obs["run_id"], obs["held"])
 	}
 	found := false

@@ -41,6 +41,9 @@ func (s *simulator) observation(runID string) schema.Observation {
 	obs := schema.Observation{RunID: runID, Clearance: cl, Detections: s.detections(), Held: s.held,
 		Pose:  &schema.Pose{X: round3(s.pose.Pos.X), Y: round3(s.pose.Pos.Y), ThetaDeg: round3(s.pose.ThetaDeg), Room: s.w.roomAt(s.pose.Pos)},
 		State: map[string]any{"drawers": drawers}}
+	// The simulator knows everything it reports: an empty gripper is "held
+	// nothing", no detections is "sees nothing", not "not reported".
+	obs.SetKnown(schema.FieldClearance, schema.FieldDetections, schema.FieldHeld, schema.FieldState)
 	for _, c := range s.w.Robot.Cameras {
 		obs.Images = append(obs.Images, schema.Image{Camera: c.Name, MIME: "image/png", Width: c.Width, Height: c.Height})
 	}

@@ -190,7 +190,7 @@ func TestPlaceFailures(t *testing.T) {
 	mustSucceed(t, c, "rotate", map[string]any{"degrees": -45})
 	mustSucceed(t, c, "place", map[string]any{"object_name": "mug", "target": "table", "relation": "on"})
 	obs := mustSucceed(t, c, "observe", nil)
-	if obs["held"] != nil || !detected(obs, "mug", "on", "table") {
+	if obs["held"] != "" || !detected(obs, "mug", "on", "table") {
 		t.Fatalf("after placing on the table: held %v detections %v", obs["held"], obs["detections"])
 	}
 }

@@ -114,13 +114,21 @@ func (g *Graph) appendRobotLine(b []byte) []byte {
 		w.tag(r.seen)
 		w.str("; ")
 	}
-	if h := g.firstEdge(RobotRef, RelHolding); h != nil {
+	// What the robot holds is stated only on evidence (an observation's
+	// held, a confirmed call), with its source and age; without any it is
+	// unknown, never "nothing".
+	switch h := g.firstEdge(RobotRef, RelHolding); {
+	case h != nil:
 		w.str("holding ")
 		w.str(h.Target)
 		w.tag(h.Source)
-	} else {
+	case g.emptyHand.Kind != "":
 		w.str("holding nothing")
+		w.tag(g.emptyHand)
+	default:
+		w.str("holding: unknown (not reported yet)")
 	}
+	w.unconfirmed(r)
 	for _, e := range r.rels {
 		if e.Subject == RobotRef && e.Kind == RelNear {
 			w.str("; near ")

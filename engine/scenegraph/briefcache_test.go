@@ -105,6 +105,7 @@ func rendered(n *node, rels []*Relation) string {
 	b = appendSource(b, n.stateSrc)
 	b = appendSource(b, n.seen)
 	b = strconv.AppendFloat(b, n.thetaDeg, 'g', -1, 64)
+	b = strconv.AppendInt(append(b, "|unconfirmed "...), int64(n.unconfirmed), 10)
 	if n.pos != nil {
 		b = strconv.AppendFloat(append(b, "|at "...), n.pos.X, 'g', -1, 64)
 		b = strconv.AppendFloat(append(b, ' '), n.pos.Y, 'g', -1, 64)

@@ -76,7 +76,11 @@ func (w *liner) line(n *node) {
 	if n.state != "" {
 		w.fact()
 		w.str(n.state)
-		w.tag(n.stateSrc)
+		// An object's line ends with its own source: a state from that same
+		// evidence is not stamped twice.
+		if n.kind != KindObject || n.stateSrc != n.seen {
+			w.tag(n.stateSrc)
+		}
 	}
 	w.supportFacts(n, true, n.seen)
 	if n.pos != nil && n.kind == KindObject {
@@ -95,6 +99,17 @@ func (w *liner) line(n *node) {
 	if n.kind == KindObject {
 		w.tag(n.seen)
 	}
+	w.unconfirmed(n)
+}
+
+// unconfirmed writes " (unconfirmed since turn N)" on a node a physical
+// call without a success verdict may have changed (see MarkUnconfirmed).
+func (w *liner) unconfirmed(n *node) {
+	if n.unconfirmed != 0 {
+		w.str(" (unconfirmed since turn ")
+		w.b = strconv.AppendInt(w.b, int64(n.unconfirmed), 10)
+		w.str(")")
+	}
 }
 
 // coarseLine writes a node's line past the detailed ones: ref, support,
@@ -108,6 +123,7 @@ func (w *liner) coarseLine(n *node) {
 		w.staleWord(n.seen.Turn)
 		w.str("]")
 	}
+	w.unconfirmed(n)
 }
 
 // supportFacts write where a node is: held by the robot, or its

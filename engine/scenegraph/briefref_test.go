@@ -97,11 +97,14 @@ func (g *Graph) refRobotLine() string {
 		}
 		parts = append(parts, where+g.refTag(r.seen))
 	}
-	held := "holding nothing"
+	held := "holding: unknown (not reported yet)"
+	if g.emptyHand.Kind != "" {
+		held = "holding nothing" + g.refTag(g.emptyHand)
+	}
 	if es := g.refEdges(RobotRef, RelHolding); len(es) > 0 {
 		held = "holding " + es[0].Target + g.refRelTag(es[0])
 	}
-	parts = append(parts, held)
+	parts = append(parts, held+refUnconfirmed(g.nodes[RobotRef]))
 	for _, e := range g.refEdges(RobotRef, RelNear) {
 		parts = append(parts, "near "+e.Target+g.refRelTag(e))
 	}
@@ -116,7 +119,11 @@ func (g *Graph) refLine(n *node) string {
 	}
 	var facts []string
 	if n.state != "" {
-		facts = append(facts, n.state+g.refTag(n.stateSrc))
+		if n.kind == KindObject && n.stateSrc == n.seen {
+			facts = append(facts, n.state)
+		} else {
+			facts = append(facts, n.state+g.refTag(n.stateSrc))
+		}
 	}
 	facts = append(facts, g.refSupportFacts(n, true, n.seen)...)
 	if n.pos != nil && n.kind == KindObject {
@@ -131,7 +138,14 @@ func (g *Graph) refLine(n *node) string {
 	if n.kind == KindObject {
 		s += g.refTag(n.seen)
 	}
-	return s
+	return s + refUnconfirmed(n)
+}
+
+func refUnconfirmed(n *node) string {
+	if n.unconfirmed == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (unconfirmed since turn %d)", n.unconfirmed)
 }
 
 // coarseLine is a node's line past the detailed ones: ref, support, age.
@@ -143,7 +157,7 @@ func (g *Graph) refCoarseLine(n *node) string {
 	if n.seen.Kind != "" {
 		s += fmt.Sprintf(" [t%d%s]", n.seen.Turn, g.refStaleWord(n.seen.Turn))
 	}
-	return s
+	return s + refUnconfirmed(n)
 }
 
 // supportFacts are where a node is: held by the robot, or its relations;

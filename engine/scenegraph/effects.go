@@ -120,9 +120,12 @@ func (g *Graph) apply(op Op, src Source) string {
 		n := g.object(op.To, src)
 		n.seen = src
 		g.touch(n)
+		g.confirm(n)
+		g.confirm(g.nodes[RobotRef])
 		g.hold(n.ref, src)
 		return "robot holding " + n.ref
 	case schema.OpClearHolding:
+		g.confirm(g.nodes[RobotRef])
 		g.hold("", src)
 		return "robot holding nothing"
 	case schema.OpSetNear:
@@ -136,6 +139,7 @@ func (g *Graph) apply(op Op, src Source) string {
 		n := g.stateful(op.Of, KindContainer, src)
 		n.state, n.stateSrc, n.seen = op.To, src, src
 		g.touch(n)
+		g.confirm(n)
 		return n.ref + " " + op.To
 	case schema.OpAddRelation:
 		n := g.object(op.Of, src)
@@ -146,6 +150,7 @@ func (g *Graph) apply(op Op, src Source) string {
 			n.pos = nil
 		}
 		g.touch(n)
+		g.confirm(n)
 		g.setSupport(n.ref, op.Kind, t.ref, src)
 		return n.ref + " " + op.Kind + " " + t.ref
 	case schema.OpRemoveRelation:

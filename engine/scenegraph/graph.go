@@ -92,6 +92,11 @@ type node struct {
 	detailed, coarse lineCache
 	// matched is the updateDetections pass that last matched it.
 	matched uint64
+	// unconfirmed is the turn of a physical call without a success verdict
+	// that may have changed this node's facts, 0 when none did since they
+	// were last observed (see MarkUnconfirmed). On the robot it marks what
+	// the robot holds.
+	unconfirmed int
 }
 
 type storedImage struct {
@@ -116,6 +121,10 @@ type Graph struct {
 	rels []*Relation
 	// images keeps the last image of each camera only; refs point to it.
 	images map[string]storedImage
+	// emptyHand is the evidence that the robot holds nothing (an
+	// observation's empty held, a confirmed call's clear); its Kind is ""
+	// while nothing says so: what the robot holds is then unknown.
+	emptyHand Source
 	// applied: keys of the calls whose effects were applied → their turn.
 	applied map[string]int
 	// pass numbers the updateDetections passes (see node.matched).

@@ -10,9 +10,13 @@ import (
 
 func pt(x, y float64) *schema.Point { return &schema.Point{X: x, Y: y} }
 
+// kitchen is a full observation: the robot's pose, an empty gripper (held
+// sent as ""), the detections and the drawer.
 func kitchen(turn int, dets ...schema.Detection) *schema.Observation {
-	return &schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Detections: dets,
+	o := &schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Detections: dets,
 		State: map[string]any{"drawers": map[string]any{"top_drawer": "closed"}}}
+	o.SetKnown(schema.FieldHeld)
+	return o
 }
 
 func mug(cam string, x, y float64, target string) schema.Detection {
@@ -25,7 +29,7 @@ func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
 	g.Advance(3)
 	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from; stale: not confirmed for 2+ turns):
-- robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing
+- robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing [observe t1, stale]
 - obj:plate (dish): room kitchen [observe/head t2]
 - container:top_drawer: closed [observe t1, stale]
 - obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]

@@ -130,3 +130,40 @@ func TestStatesOfObjects(t *testing.T) {
 		t.Fatalf("Brief lacks %q:\n%s", want, b)
 	}
 }
+
+// A back-end that reports a door both in detections and in state.doors
+// reports one door: one ref, its state and its sighting on one line with
+// one stamp, in whichever order the two arrive and however the detection
+// places it (a support, a position).
+func TestDoorInDetectionsAndStateIsOneObject(t *testing.T) {
+	dets := []schema.Detection{
+		{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Relation: "in", Target: "hall_wall", Visible: true},
+		{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Position: pt(2, 3), Visible: true},
+		{Name: "front_door", Class: "door"},
+	}
+	for i, d := range dets {
+		g := New(10)
+		both := &schema.Observation{Detections: []schema.Detection{d}, State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}
+		g.Update(both, 1, "observe")
+		// The door out of view, its state still reported; then seen again.
+		g.Update(&schema.Observation{State: map[string]any{"doors": map[string]any{"front_door": "open"}}}, 2, "observe")
+		g.Update(both, 3, "observe")
+		if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
+			t.Fatalf("detection %d: refs %v, want one door", i, got)
+		}
+		b := g.Brief(BriefLimits{})
+		if strings.Contains(b, "[observe t3] [observe t3]") || strings.Contains(b, "[observe/front t3] [observe/front t3]") {
+			t.Fatalf("detection %d: a doubled stamp:\n%s", i, b)
+		}
+		if !strings.Contains(b, "- obj:front_door (door): closed") {
+			t.Fatalf("detection %d: the door's line:\n%s", i, b)
+		}
+	}
+	// A state-only door first, seen with a support later: still one.
+	g := New(10)
+	g.Update(&schema.Observation{State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}, 1, "observe")
+	g.Update(&schema.Observation{Detections: dets[:1]}, 2, "observe")
+	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
+		t.Fatalf("state first, then a detection with a support: %v", got)
+	}
+}

@@ -135,7 +135,9 @@ func (m *mutator) observation() *schema.Observation {
 	case 0:
 		obs.Held = m.name()
 	case 1:
+		// Sent empty: holding nothing (case 3 leaves held out: unknown).
 		obs.Held = ""
+		obs.SetKnown(schema.FieldHeld)
 	case 2:
 		// What the robot holds, seen again (by a pose-less observation).
 		if hs, _ := m.g.Relations(RobotRef, "held"); len(hs) > 0 {
@@ -192,6 +194,11 @@ func (m *mutator) step() string {
 	case k < 9:
 		g.Update(nil, m.turn, "observe")
 		return "Update(nil)"
+	case k < 13 && m.rng.IntN(3) == 0:
+		// A physical call no verdict confirmed: its names read unconfirmed.
+		env := &schema.CheckEnv{Args: map[string]any{"object_name": m.name()}}
+		refs := g.MarkUnconfirmed(m.turn, nil, env)
+		return fmt.Sprintf("MarkUnconfirmed(%v) = %v", env.Args, refs)
 	case k < 14:
 		key := fmt.Sprintf("%d/c%d", m.turn, m.calls)
 		if m.rng.IntN(6) > 0 {

@@ -123,7 +123,9 @@ func (g *Graph) relate(r *Relation, subject, kind, target string, src Source) {
 // loses its support and its position is the gripper's.
 func (g *Graph) hold(ref string, src Source) {
 	g.drop(g.nodes[RobotRef], func(r *Relation) bool { return r.Subject == RobotRef && r.Kind == RelHolding })
+	g.emptyHand = Source{}
 	if ref == "" {
+		g.emptyHand = src
 		return
 	}
 	g.drop(g.nodes[ref], func(r *Relation) bool { return r.Subject == ref && r.Kind != RelHolding })

@@ -27,7 +27,11 @@ func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 	g.updateRobot(obs, src)
 	g.updateStates(obs.State, src)
 	g.updateDetections(obs.Detections, src)
-	g.updateHeld(obs.Held, src)
+	// An observation without held says nothing about the gripper: the last
+	// confirmed fact stands, with its age.
+	if obs.Known(schema.FieldHeld) {
+		g.updateHeld(obs.Held, src)
+	}
 }
 
 func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
@@ -83,6 +87,7 @@ func (g *Graph) updateStates(state map[string]any, src Source) {
 			n := g.stateful(name, kind, src)
 			n.state, n.stateSrc, n.seen = st, src, src
 			g.touch(n)
+			g.confirm(n)
 		}
 	}
 }
@@ -159,6 +164,7 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 			n = g.add(&node{ref: g.newRef("obj", s.d.Name), name: s.d.Name, kind: KindObject})
 		}
 		n.matched = g.pass
+		g.confirm(n)
 		d := s.d
 		if d.ID != "" && n.id == "" {
 			n.id = d.ID
@@ -270,7 +276,7 @@ func sameSighting(ss []sighting, d schema.Detection) *sighting {
 // other id, and is not matched yet in this observation (this pass); then
 // the closest by position, or one whose support agrees, or the one the
 // robot holds, or one a confirmed call moved (its position unknown since),
-// or, when neither positions nor a support can be compared, one in the
+// or one known only from a state report (never seen, nowhere), or, when neither positions nor a support can be compared, one in the
 // same room. Without any of these, a same-name object is another instance.
 func (g *Graph) match(d schema.Detection) *node {
 	taken := func(n *node) bool { return n.matched == g.pass }
@@ -310,6 +316,10 @@ func (g *Graph) match(d schema.Detection) *node {
 			score, ok = matchRadiusM+0.2, true
 		case n.pos == nil && n.seen.Kind == "call":
 			score, ok = matchRadiusM+0.3, true
+		case n.pos == nil && len(n.views) == 0 && len(n.rels) == 0:
+			// Known only from a state report (state.doors: front_door):
+			// the thing of that name, wherever the detection places it.
+			score, ok = matchRadiusM+0.35, true
 		case d.Relation == "" && (d.Room == "" || n.room == "" || strings.EqualFold(d.Room, n.room)):
 			// Nothing to compare but the name, class and room: the same
 			// object, not a new one every turn.
@@ -338,17 +348,18 @@ func (g *Graph) supportAgrees(ref string, d schema.Detection) bool {
 
 // updateHeld takes the observation's held object as evidence: the robot
 // holds it (the held object resolved like an effect's name), or holds
-// nothing when held is empty.
+// nothing when held was sent empty. Either way what the robot holds is
+// confirmed.
 func (g *Graph) updateHeld(held string, src Source) {
+	g.confirm(g.nodes[RobotRef])
 	if held == "" {
-		if g.holding() != "" {
-			g.hold("", src)
-		}
+		g.hold("", src)
 		return
 	}
 	n := g.object(held, src)
 	n.seen = src
 	g.touch(n)
+	g.confirm(n)
 	if g.holding() == n.ref {
 		// Re-observed: the fact is confirmed again, by this observation.
 		for _, r := range g.edges(RobotRef, RelHolding) {

@@ -261,11 +261,15 @@ func observationLine(ev engine.Event) string {
 	if o.Pose != nil && o.Pose.Room != "" {
 		parts = append(parts, "in "+Escape(o.Pose.Room))
 	}
-	held := o.Held
-	if held == "" {
-		held = "nothing"
+	// What the gripper holds only when the back-end said (held "" is
+	// nothing; no held at all is unknown, and not shown).
+	if o.Known(schema.FieldHeld) {
+		held := o.Held
+		if held == "" {
+			held = "nothing"
+		}
+		parts = append(parts, "holding "+Escape(held))
 	}
-	parts = append(parts, "holding "+Escape(held))
 	var seen []string
 	for _, d := range o.Detections {
 		if d.Visible {

@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
@@ -15,10 +16,10 @@ func TestWriterOrderAndVerbose(t *testing.T) {
 	evs := []engine.Event{
 		{Kind: engine.EventTaskStart, Task: 1, Text: "fetch the mug"},
 		{Kind: engine.EventContext, Turn: 1, Tokens: &engine.TokenCounts{Resident: 1, Refreshed: 2, Accumulated: 3, Total: 6}},
-		{Kind: engine.EventObservation, Turn: 1, Observation: &schema.Observation{
+		{Kind: engine.EventObservation, Turn: 1, Observation: withHeldKnown(schema.Observation{
 			Clearance: schema.Clearance{"front": 1, "back": 2, "left": 3, "right": 4}, Pose: &schema.Pose{Room: "kitchen"},
 			Detections: []schema.Detection{{Name: "mug", Visible: true}, {Name: "mug", Visible: true}, {Name: "ghost"}},
-		}, Images: []schema.Image{{Camera: "head"}}},
+		}), Images: []schema.Image{{Camera: "head"}}},
 		{Kind: engine.EventModel, Turn: 1, Text: "grab  it", Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
 		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "far", Decision: "skip"}},
 		{Kind: engine.EventToolCall, Turn: 1, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
@@ -72,5 +73,33 @@ run log: /runs/x
 		if b.String() != w {
 			t.Errorf("verbose=%v:\n--- got\n%s--- want\n%s", verbose, b.String(), w)
 		}
+	}
+}
+
+// withHeldKnown is o with held sent (empty: the gripper holds nothing).
+func withHeldKnown(o schema.Observation) *schema.Observation {
+	o.SetKnown(schema.FieldHeld)
+	return &o
+}
+
+// An observation without held says nothing about the gripper: the trace
+// does not say "holding nothing".
+func TestObservationLineWithoutHeld(t *testing.T) {
+	line := func(o *schema.Observation) string {
+		var b bytes.Buffer
+		tw := trace.New(&b, false)
+		if err := tw.Write(engine.Event{Kind: engine.EventObservation, Turn: 1, Observation: o}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if got := line(&schema.Observation{Pose: &schema.Pose{Room: "kitchen"}}); strings.Contains(got, "holding") {
+		t.Fatalf("trace %q claims what the gripper holds", got)
+	}
+	if got := line(withHeldKnown(schema.Observation{Pose: &schema.Pose{Room: "kitchen"}})); !strings.Contains(got, "holding nothing") {
+		t.Fatalf("trace %q: held sent empty", got)
 	}
 }

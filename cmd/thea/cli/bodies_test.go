@@ -91,7 +91,7 @@ func TestTabletopArm(t *testing.T) {
 	spec := filepath.Join(dir, "spec.cue")
 
 	code, out, errs := thea(t, "validate", "--live", spec)
-	if code != 0 || out != "spec ok: 17 rules compiled, 8 tests passed, back-ends checked live\n" {
+	if code != 0 || out != "spec ok: 17 rules compiled, 9 tests passed, back-ends checked live\n" {
 		t.Fatalf("validate --live: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 

@@ -1,0 +1,35 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// unknown is a hook whose when or rule read a value that was not sent (see
+// schema.MissingError). An unknown is never a value, so the hook cannot
+// tell whether its rule holds, and fails closed: an allow hook does not
+// allow (the chain goes on), a confirm hook asks the user, saying what is
+// missing, and every other hook blocks the call with the missing value in
+// its reason. A rule that means something else says so with `??`.
+func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *schema.MissingError) Step {
+	why := fmt.Sprintf("hook %q: %v", h.hook.Name, m)
+	switch h.hook.Action {
+	case "allow":
+		return Step{Decision: engine.DecisionSkip, Reason: why + "; the call is not allowed by this hook"}
+	case "confirm":
+		hook := *h.hook
+		if hook.Prompt == "" {
+			hook.Prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
+		}
+		hook.Prompt = fmt.Sprintf("%s (%v, so the rule cannot be checked.)", hook.Prompt, m)
+		asked := *c
+		asked.Hook = &hook
+		step := h.action(ctx, &asked)
+		step.Reason = why + "; asked the user: " + step.Reason
+		return step
+	}
+	return block(why + "; blocked to stay safe (a rule gives a missing value a meaning with ??)")
+}
