@@ -48,7 +48,9 @@ type Summary struct {
 	Episodes    int     `json:"episodes"`
 	Successes   int     `json:"successes"`
 	SuccessRate float64 `json:"success_rate"`
-	MeanTurns   float64 `json:"mean_turns"`
+	// SuccessInterval is the success rate's 95 % Wilson score interval.
+	SuccessInterval Interval `json:"success_interval"`
+	MeanTurns       float64  `json:"mean_turns"`
 	// Tokens adds up the acting model's usage over every episode;
 	// EstimatedTokens its estimated usage where none was reported.
 	Tokens          model.Usage    `json:"tokens"`
@@ -268,6 +270,7 @@ func (r *EvalResult) Summarize() {
 		}
 		s.FailuresByKind[o.FailureKind]++
 	}
+	s.SuccessInterval = Wilson(s.Successes, s.Episodes)
 	if s.Episodes > 0 {
 		s.SuccessRate = float64(s.Successes) / float64(s.Episodes)
 		s.MeanTurns = float64(turns) / float64(s.Episodes)
@@ -334,8 +337,8 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	s := r.Summary
-	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
-		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns,
+	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%, 95%% interval %.1f–%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
+		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, 100*s.SuccessInterval.Low, 100*s.SuccessInterval.High, s.MeanTurns,
 		tokens(s.Tokens.InputTokens, s.EstimatedTokens.InputTokens), tokens(s.Tokens.OutputTokens, s.EstimatedTokens.OutputTokens))
 	if err != nil {
 		return fmt.Errorf("eval table: %w", err)
@@ -346,7 +349,7 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
-		if _, err := fmt.Fprintf(w, "  %-28s %d\n", trace.Escape(k), s.FailuresByKind[k]); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-28s %s\n", trace.Escape(k), NewRate(s.FailuresByKind[k], s.Episodes)); err != nil {
 			return fmt.Errorf("eval table: %w", err)
 		}
 	}

@@ -98,7 +98,7 @@ evaluation; thea eval merge combines their JSON results.`,
 	cmd.Flags().String("shard", "0/1", "run only shard i of n: the seeds whose index is i modulo n")
 	cmd.Flags().String("format", "table", "table or json")
 	cmd.Flags().String("out", "", "also write the JSON result to this file (for thea eval merge)")
-	cmd.AddCommand(a.newEvalMergeCmd())
+	cmd.AddCommand(a.newEvalMergeCmd(), a.newEvalCompareCmd())
 	return cmd
 }
 
