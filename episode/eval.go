@@ -41,6 +41,9 @@ type Outcome struct {
 	// Verdicts counts the evaluator's verdicts by status.
 	Verdicts map[string]int `json:"verdicts,omitempty"`
 	Error    string         `json:"error,omitempty"`
+	// Saved is the episode folder a failure was saved in
+	// (EvalConfig.SaveFailures); not part of the result file.
+	Saved string `json:"-"`
 }
 
 // Summary aggregates outcomes.
@@ -74,6 +77,10 @@ type EvalConfig struct {
 	Seeds       []uint64
 	// Parallel is how many sessions run at once (at least 1).
 	Parallel int
+	// SaveFailures, when set, is a folder where each failing seed's run is
+	// saved as an episode, seed-N (see SaveRun), so it replays in thea
+	// test. The seeds then run with a run log, in a temporary folder.
+	SaveFailures string
 	// Progress, when set, is called after each episode (from the worker
 	// that ran it; calls do not overlap).
 	Progress func(done, total int, o Outcome)
@@ -110,7 +117,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 					continue // stopped: the outcome would be a cancellation
 				}
 				var refused error
-				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], cfg.SaveFailures, newSession)
 				if refused != nil {
 					stop(refused)
 					continue
@@ -148,9 +155,8 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	return r, nil
 }
 
-// runSeed runs one episode. refused is set, and the episode cut short, when
-// the body's cross-process lock refused a physical call (see lockRefusal).
-func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, newSession NewSession) (o Outcome, refused error) {
+// playSeed runs one episode, with a run log in runLog when it is set.
+func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, runLog string, newSession NewSession) (o Outcome, refused error) {
 	o = Outcome{Seed: seed}
 	fail := func(err error) (Outcome, error) {
 		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
@@ -160,7 +166,7 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	if err != nil {
 		return fail(err)
 	}
-	s.RunLog.Enabled = false
+	s.RunLog.Enabled, s.RunLog.Dir = runLog != "", runLog
 	if s.Memory.Dir != "" {
 		mem, err := os.MkdirTemp("", "thea-eval-memory-")
 		if err != nil {
