@@ -35,7 +35,7 @@ type placement struct {
 
 func newSimulator(w *World, seed uint64) *simulator {
 	s := &simulator{w: w, grid: newGrid(w), pose: w.Robot.Start,
-		// One PCG source per server: outcomes depend only on the seed and the
+		// PCG sources per server: outcomes depend only on the seed and the
 		// sequence of calls.
 		rng:     newPCG(seed, 1),
 		detect:  newPCG(seed, 2),
@@ -51,7 +51,7 @@ func newSimulator(w *World, seed uint64) *simulator {
 	return s
 }
 
-// newPCG is the seed's stream number stream. The seed is mixed
+// newPCG is one of the seed's independent streams of draws. The seed is mixed
 // (splitmix64) into the PCG's state first: PCGs seeded with neighbouring
 // small numbers (seeds 1, 2, 3… of an evaluation) start with correlated
 // draws, which made the first seeds of an evaluation fail together.

@@ -33,9 +33,15 @@ instruction is the arguments, or the instruction of the spec's first
 recorded episode. An episode succeeds when the task ends with a final
 answer and no tool's last evaluator verdict is a failure.
 
+Every rate is reported with its 95% Wilson score interval; thea eval
+compare A.json B.json says whether B is worse, rate by rate (Fisher's exact
+test). --save-failures DIR saves each failing seed as an episode
+(DIR/seed-N) that thea test replays.
+
 --shard i/n runs only the seeds whose index in the list is i modulo n, so n
-machines (a Kubernetes Indexed Job's completion indexes) share one
-evaluation; thea eval merge combines their JSON results.`,
+machines (a Slurm job array's task ids, a Kubernetes Indexed Job's
+completion indexes) share one evaluation; thea eval merge combines their
+JSON results.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specs, err := a.specFlag(cmd)
 			if err != nil {
