@@ -191,6 +191,31 @@ func (c *Comparator) Finish() {
 		Note: "the replay ended before this recorded step", Diff: LineDiff(w.JSON, "")}
 }
 
+// Remaining is how many recorded steps the replay has not yet produced.
+func (c *Comparator) Remaining() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.want) - c.next
+}
+
+// stoppedRecording reports whether the recorded task ended cancelled: its
+// last step is a done event with reason cancelled.
+func stoppedRecording(steps []Step) bool {
+	if len(steps) == 0 {
+		return false
+	}
+	last := steps[len(steps)-1]
+	if last.Kind != engine.EventDone {
+		return false
+	}
+	var d struct {
+		Done struct {
+			Reason engine.DoneReason `json:"reason"`
+		} `json:"done"`
+	}
+	return json.Unmarshal([]byte(last.JSON), &d) == nil && d.Done.Reason == engine.DoneCancelled
+}
+
 // Diverged reports whether a divergence was found (or comparing failed).
 func (c *Comparator) Diverged() bool {
 	c.mu.Lock()

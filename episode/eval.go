@@ -41,6 +41,9 @@ type Outcome struct {
 	// Verdicts counts the evaluator's verdicts by status.
 	Verdicts map[string]int `json:"verdicts,omitempty"`
 	Error    string         `json:"error,omitempty"`
+	// Saved is the episode folder a failure was saved in
+	// (EvalConfig.SaveFailures); not part of the result file.
+	Saved string `json:"-"`
 }
 
 // Summary aggregates outcomes.
@@ -48,7 +51,9 @@ type Summary struct {
 	Episodes    int     `json:"episodes"`
 	Successes   int     `json:"successes"`
 	SuccessRate float64 `json:"success_rate"`
-	MeanTurns   float64 `json:"mean_turns"`
+	// SuccessInterval is the success rate's 95 % Wilson score interval.
+	SuccessInterval Interval `json:"success_interval"`
+	MeanTurns       float64  `json:"mean_turns"`
 	// Tokens adds up the acting model's usage over every episode;
 	// EstimatedTokens its estimated usage where none was reported.
 	Tokens          model.Usage    `json:"tokens"`
@@ -72,6 +77,10 @@ type EvalConfig struct {
 	Seeds       []uint64
 	// Parallel is how many sessions run at once (at least 1).
 	Parallel int
+	// SaveFailures, when set, is a folder where each failing seed's run is
+	// saved as an episode, seed-N (see SaveRun), so it replays in thea
+	// test. The seeds then run with a run log, in a temporary folder.
+	SaveFailures string
 	// Progress, when set, is called after each episode (from the worker
 	// that ran it; calls do not overlap).
 	Progress func(done, total int, o Outcome)
@@ -108,7 +117,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 					continue // stopped: the outcome would be a cancellation
 				}
 				var refused error
-				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], newSession)
+				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], cfg.SaveFailures, newSession)
 				if refused != nil {
 					stop(refused)
 					continue
@@ -146,9 +155,8 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	return r, nil
 }
 
-// runSeed runs one episode. refused is set, and the episode cut short, when
-// the body's cross-process lock refused a physical call (see lockRefusal).
-func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, newSession NewSession) (o Outcome, refused error) {
+// playSeed runs one episode, with a run log in runLog when it is set.
+func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, runLog string, newSession NewSession) (o Outcome, refused error) {
 	o = Outcome{Seed: seed}
 	fail := func(err error) (Outcome, error) {
 		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
@@ -158,7 +166,7 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	if err != nil {
 		return fail(err)
 	}
-	s.RunLog.Enabled = false
+	s.RunLog.Enabled, s.RunLog.Dir = runLog != "", runLog
 	if s.Memory.Dir != "" {
 		mem, err := os.MkdirTemp("", "thea-eval-memory-")
 		if err != nil {
@@ -268,6 +276,7 @@ func (r *EvalResult) Summarize() {
 		}
 		s.FailuresByKind[o.FailureKind]++
 	}
+	s.SuccessInterval = Wilson(s.Successes, s.Episodes)
 	if s.Episodes > 0 {
 		s.SuccessRate = float64(s.Successes) / float64(s.Episodes)
 		s.MeanTurns = float64(turns) / float64(s.Episodes)
@@ -334,8 +343,8 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	s := r.Summary
-	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
-		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, s.MeanTurns,
+	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%, 95%% interval %.1f–%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
+		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, 100*s.SuccessInterval.Low, 100*s.SuccessInterval.High, s.MeanTurns,
 		tokens(s.Tokens.InputTokens, s.EstimatedTokens.InputTokens), tokens(s.Tokens.OutputTokens, s.EstimatedTokens.OutputTokens))
 	if err != nil {
 		return fmt.Errorf("eval table: %w", err)
@@ -346,7 +355,7 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
-		if _, err := fmt.Fprintf(w, "  %-28s %d\n", trace.Escape(k), s.FailuresByKind[k]); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-28s %s\n", trace.Escape(k), NewRate(s.FailuresByKind[k], s.Episodes)); err != nil {
 			return fmt.Errorf("eval table: %w", err)
 		}
 	}

@@ -180,6 +180,7 @@ func (s Summary) agrees(want Summary) error {
 		{"episodes", s.Episodes, want.Episodes},
 		{"successes", s.Successes, want.Successes},
 		{"success_rate", s.SuccessRate, want.SuccessRate},
+		{"success_interval", s.SuccessInterval, want.SuccessInterval},
 		{"mean_turns", s.MeanTurns, want.MeanTurns},
 		{"tokens", s.Tokens, want.Tokens},
 		{"estimated_tokens", s.EstimatedTokens, want.EstimatedTokens},

@@ -75,20 +75,39 @@ func Save(runDirs, before []string, dest string) ([]string, error) {
 		}
 		// The run log this process just wrote, read even when Ctrl-C
 		// ended the run (its context is done by now).
-		b, err := replay.ReadEvents(context.Background(), d)
-		if err != nil {
-			return written, fmt.Errorf("recording episode: %w", err)
-		}
-		if _, err := replay.Parse(filepath.Join(d, replay.EventsFile), b); err != nil {
-			return written, fmt.Errorf("recording episode: %w", err)
-		}
-		if err := os.MkdirAll(to, 0o755); err != nil {
-			return written, fmt.Errorf("recording episode: %w", err)
-		}
-		if err := outfile.Write(filepath.Join(to, replay.EventsFile), b, 0o644); err != nil {
+		if err := SaveRun(context.Background(), d, to); err != nil {
 			return written, fmt.Errorf("recording episode: %w", err)
 		}
 		written = append(written, to)
 	}
 	return written, nil
+}
+
+// SaveRun makes the run log of one task (its folder, or its events.jsonl)
+// the episode folder dest: its events.jsonl is checked as thea test reads
+// an episode (one task, values in type) and copied; the camera images stay
+// in the run log. Any run's log is an episode: a failure, a blocked call,
+// an operator's stop.
+func SaveRun(ctx context.Context, runDir, dest string) error {
+	if filepath.Base(runDir) == replay.EventsFile {
+		runDir = filepath.Dir(runDir)
+	}
+	b, err := replay.ReadEvents(ctx, runDir)
+	if err != nil {
+		return err
+	}
+	ep, err := replay.Parse(filepath.Join(runDir, replay.EventsFile), b)
+	if err != nil {
+		return err
+	}
+	if err := Check(ctx, ep); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return fmt.Errorf("saving episode: %w", err)
+	}
+	if err := outfile.Write(filepath.Join(dest, replay.EventsFile), b, 0o644); err != nil {
+		return fmt.Errorf("saving episode: %w", err)
+	}
+	return nil
 }

@@ -137,8 +137,15 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 		return r, fmt.Errorf("replay: %w", err)
 	}
 	cmp := NewComparator(steps)
+	stop := cmp.Diverged
+	if stoppedRecording(steps) {
+		// The recorded task was stopped (an operator's stop, a cancelled
+		// context): the replay stops where it did, once it has produced
+		// every step before the end.
+		stop = func() bool { return cmp.Diverged() || cmp.Remaining() <= 1 }
+	}
 	runErr := ""
-	for ev := range h.RunStream(ctx, ep.Instruction, engine.WithShouldCancel(cmp.Diverged)) {
+	for ev := range h.RunStream(ctx, ep.Instruction, engine.WithShouldCancel(stop)) {
 		cmp.Observe(ev)
 		if ev.Kind == engine.EventDone && ev.Done != nil {
 			r.Turns, runErr = ev.Done.Turns, ev.Done.Error

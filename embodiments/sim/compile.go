@@ -191,6 +191,13 @@ func compile(f *worldFile) (*World, error) {
 			return nil, fmt.Errorf("success_probability.%s: %v must be within [0, 1]", tool, p)
 		}
 	}
+	w.DetectionProbability = 1
+	if p := f.DetectionProbability; p != nil {
+		if *p < 0 || *p > 1 || math.IsNaN(*p) {
+			return nil, fmt.Errorf("detection_probability: %v must be within [0, 1]", *p)
+		}
+		w.DetectionProbability = *p
+	}
 	for _, t := range probabilisticTools() {
 		w.SuccessProbability[t] = 1
 		if p, ok := f.SuccessProbability[t]; ok {

@@ -13,12 +13,14 @@ func (s *simulator) readClearance() schema.Clearance {
 		"left": round3(s.clearance(90)), "right": round3(s.clearance(-90))}
 }
 
-// detections lists, camera by camera, the objects each one sees.
+// detections lists, camera by camera, the objects each one sees and the
+// detector reports (see World.DetectionProbability): a missed detection
+// leaves the object out of the list, not out of the image.
 func (s *simulator) detections() []schema.Detection {
 	var out []schema.Detection
 	for _, c := range s.w.Robot.Cameras {
 		for _, o := range s.w.Objects {
-			if !s.objectSeenBy(c, o.Name) {
+			if !s.objectSeenBy(c, o.Name) || !s.detected() {
 				continue
 			}
 			pl := s.objects[o.Name]

@@ -11,10 +11,14 @@ import (
 // arrive concurrently (mcp-go serves them from a worker pool), so every call
 // holds mu for its whole duration: the robot does one thing at a time.
 type simulator struct {
-	mu      sync.Mutex
-	w       *World
-	grid    *grid
-	rng     *rand.Rand
+	mu   sync.Mutex
+	w    *World
+	grid *grid
+	rng  *rand.Rand
+	// detect draws whether each seen object is detected: a stream of its
+	// own, so observing more or less often never shifts the outcomes of
+	// the manipulation and navigation calls.
+	detect  *rand.Rand
 	pose    Pose
 	held    string
 	objects map[string]*placement
@@ -31,9 +35,10 @@ type placement struct {
 
 func newSimulator(w *World, seed uint64) *simulator {
 	s := &simulator{w: w, grid: newGrid(w), pose: w.Robot.Start,
-		// One PCG source per server: outcomes depend only on the seed and the
+		// PCG sources per server: outcomes depend only on the seed and the
 		// sequence of calls.
-		rng:     rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rng:     newPCG(seed, 1),
+		detect:  newPCG(seed, 2),
 		objects: map[string]*placement{}, open: map[string]bool{}}
 	for _, o := range w.Objects {
 		s.objects[o.Name] = &placement{Relation: o.Relation, Target: o.Target, Position: o.Position}
@@ -44,6 +49,23 @@ func newSimulator(w *World, seed uint64) *simulator {
 		}
 	}
 	return s
+}
+
+// newPCG is one of the seed's independent streams of draws. The seed is mixed
+// (splitmix64) into the PCG's state first: PCGs seeded with neighbouring
+// small numbers (seeds 1, 2, 3… of an evaluation) start with correlated
+// draws, which made the first seeds of an evaluation fail together.
+func newPCG(seed, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(splitmix64(seed^stream<<56), splitmix64(seed+stream*0x9e3779b97f4a7c15)))
+}
+
+// splitmix64 is Steele, Lea and Flood's 64-bit finaliser: every input bit
+// affects every output bit.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // nextRun allocates the run id of a motion or manipulation call.
@@ -57,6 +79,12 @@ func (s *simulator) nextRun() string {
 // outcomes.
 func (s *simulator) succeeds(tool string) bool {
 	return s.rng.Float64() < s.w.SuccessProbability[tool]
+}
+
+// detected draws whether a seen object is reported. A draw is made even at
+// probability 1, like succeeds.
+func (s *simulator) detected() bool {
+	return s.detect.Float64() < s.w.DetectionProbability
 }
 
 // visible reports whether camera c sees point p: within range and field of

@@ -26,6 +26,9 @@ type World struct {
 	Robot     Robot
 	// SuccessProbability per manipulation or navigation tool; 1 when omitted.
 	SuccessProbability map[string]float64
+	// DetectionProbability is the chance that an object a camera sees is
+	// reported among the observation's detections; 1 when omitted.
+	DetectionProbability float64
 	// Bounds encloses every room; planning and rendering use it.
 	Bounds Rect
 }

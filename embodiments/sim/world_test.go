@@ -75,6 +75,8 @@ func TestWorldErrors(t *testing.T) {
 		{"name: t", "name: t\ncolour: red", "field colour not found"},
 		{"name: t", "name: t\nsuccess_probability: {pick_up: 1.5}", "success_probability.pick_up: 1.5 must be within [0, 1]"},
 		{"name: t", "name: t\nsuccess_probability: {fly: 0.5}", "success_probability.fly: unknown tool"},
+		{"name: t", "name: t\ndetection_probability: -0.1", "detection_probability: -0.1 must be within [0, 1]"},
+		{"name: t", "name: t\ndetection_probability: .nan", "detection_probability: NaN must be within [0, 1]"},
 		{"name: t", "name: t\nwalls: [{from: [0, 0], to: [4, 0], doorways: [{at_m: 3.8, width_m: 1}]}]", "walls[0].doorways[0]: at_m 3.8 width_m 1 must be a positive width inside the wall"},
 		{"surface: true}", "surface: true, front: up}", `front: "up" must be north, south, east or west`},
 		{"surface: true}", "surface: true, containers: [{name: d, state: ajar}]}", `containers[0].state: "ajar" must be open or closed`},

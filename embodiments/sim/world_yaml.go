@@ -11,6 +11,9 @@ type worldFile struct {
 	Objects            []objectFile       `yaml:"objects"`
 	Robot              robotFile          `yaml:"robot"`
 	SuccessProbability map[string]float64 `yaml:"success_probability"`
+	// DetectionProbability is a pointer so an absent field (certain
+	// detection) differs from 0 (a detector that never reports).
+	DetectionProbability *float64 `yaml:"detection_probability"`
 }
 
 type rectFile struct {

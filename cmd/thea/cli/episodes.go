@@ -45,10 +45,11 @@ func (a *App) sessionFactory(c *engine.Components, logger *slog.Logger) episode.
 	}
 }
 
-// newTestCmd: `thea test [--spec FILE] [EPISODE...] [--junit FILE]`.
+// newTestCmd: `thea test [--spec FILE] [EPISODE...] [--junit FILE]` and
+// `thea test --save RUN_DIR NAME`.
 func (a *App) newTestCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "test [--spec FILE] [EPISODE...] [--junit FILE]",
+		Use:   "test [--spec FILE] [EPISODE...] [--junit FILE] | test --save RUN_DIR NAME",
 		Short: "Replay recorded episodes against a spec as regression tests",
 		Long: `Replay recorded episodes against a spec as regression tests.
 
@@ -58,7 +59,11 @@ fed back in order while the harness runs for real (tools, hooks, checks,
 the simulator at the recorded seed). Where the harness produces something
 different from the recording (a tool result, a verdict, a blocked call, a
 clamped argument, how the task ended) the episode fails at that turn with
-a diff. Exit 1 when any episode fails.`,
+a diff. Exit 1 when any episode fails.
+
+--save RUN_DIR NAME first makes a run's log (the task folder of a run log,
+holding events.jsonl: a failure, a blocked call, an operator's stop) the
+episode <spec dir>/episodes/NAME, then replays it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specs, err := a.specFlag(cmd)
 			if err != nil {
@@ -79,8 +84,17 @@ a diff. Exit 1 when any episode fails.`,
 					return usageError{fmt.Errorf("--junit: %w", err)}
 				}
 			}
-			paths, err := episode.Find(spec, args)
-			if err != nil {
+			var paths []string
+			if run := a.str(cmd, "save"); run != "" {
+				if len(args) != 1 {
+					return usageError{fmt.Errorf("--save %s: give the episode's NAME, one plain name (e.g. thea test --save %s grasp-slips)", run, run)}
+				}
+				dest, err := a.saveEpisode(cmd, spec, run, args[0])
+				if err != nil {
+					return err
+				}
+				paths = []string{dest}
+			} else if paths, err = episode.Find(spec, args); err != nil {
 				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
 				return exitError{code: 1}
 			}
@@ -104,7 +118,26 @@ a diff. Exit 1 when any episode fails.`,
 	}
 	cmd.Flags().StringSlice("spec", nil, "spec file(s) (default: spec.cue or spec.yaml here)")
 	cmd.Flags().String("junit", "", "also write the results as JUnit XML to this file")
+	cmd.Flags().String("save", "", "save this run's log (a task folder of a run log) as the episode NAME, then replay it")
 	return cmd
+}
+
+// saveEpisode is thea test --save RUN_DIR NAME: the run's log becomes the
+// episode folder NAME beside the spec. An existing episode is not
+// overwritten.
+func (a *App) saveEpisode(cmd *cobra.Command, spec *schema.Spec, run, name string) (string, error) {
+	dest, err := episode.RecordDir(spec, name)
+	if err != nil {
+		return "", usageError{fmt.Errorf("--save: %w", err)}
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return "", usageError{fmt.Errorf("--save: the episode %s already exists: remove it or choose another name", dest)}
+	}
+	if err := episode.SaveRun(cmd.Context(), run, dest); err != nil {
+		return "", usageError{fmt.Errorf("--save %s: %w", run, err)}
+	}
+	fmt.Fprintf(a.Stderr, "thea: episode saved in %s\n", trace.Escape(dest))
+	return dest, nil
 }
 
 // printResults prints one line per episode (and a failure's divergence)

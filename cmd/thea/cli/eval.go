@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,9 +33,15 @@ instruction is the arguments, or the instruction of the spec's first
 recorded episode. An episode succeeds when the task ends with a final
 answer and no tool's last evaluator verdict is a failure.
 
+Every rate is reported with its 95% Wilson score interval; thea eval
+compare A.json B.json says whether B is worse, rate by rate (Fisher's exact
+test). --save-failures DIR saves each failing seed as an episode
+(DIR/seed-N) that thea test replays.
+
 --shard i/n runs only the seeds whose index in the list is i modulo n, so n
-machines (a Kubernetes Indexed Job's completion indexes) share one
-evaluation; thea eval merge combines their JSON results.`,
+machines (a Slurm job array's task ids, a Kubernetes Indexed Job's
+completion indexes) share one evaluation; thea eval merge combines their
+JSON results.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specs, err := a.specFlag(cmd)
 			if err != nil {
@@ -50,6 +57,12 @@ evaluation; thea eval merge combines their JSON results.`,
 			}
 			if err := a.checkEvalOut(cmd); err != nil {
 				return err
+			}
+			saveDir := a.str(cmd, "save-failures")
+			if saveDir != "" {
+				if err := os.MkdirAll(saveDir, 0o755); err != nil {
+					return usageError{fmt.Errorf("--save-failures: %w", err)}
+				}
 			}
 			logger := a.logger(slog.LevelError)
 			c, err := a.components(logger, nil)
@@ -68,11 +81,15 @@ evaluation; thea eval merge combines their JSON results.`,
 			}
 			res, err := episode.Eval(cmd.Context(), spec, episode.EvalConfig{
 				Instruction: instruction, Seeds: seeds, Parallel: a.v.GetInt(a.key(cmd, "parallel")),
+				SaveFailures: saveDir,
 				Progress: func(done, total int, o episode.Outcome) {
 					// One line per episode on stderr: a long run's (or a pod's) log.
 					status := "ok"
 					if !o.Success {
 						status = "FAIL " + o.FailureKind
+					}
+					if o.Saved != "" {
+						status += ", saved in " + o.Saved
 					}
 					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
 				},
@@ -98,7 +115,8 @@ evaluation; thea eval merge combines their JSON results.`,
 	cmd.Flags().String("shard", "0/1", "run only shard i of n: the seeds whose index is i modulo n")
 	cmd.Flags().String("format", "table", "table or json")
 	cmd.Flags().String("out", "", "also write the JSON result to this file (for thea eval merge)")
-	cmd.AddCommand(a.newEvalMergeCmd())
+	cmd.Flags().String("save-failures", "", "save each failing seed's run as an episode, DIR/seed-N (replay with thea test DIR/seed-N)")
+	cmd.AddCommand(a.newEvalMergeCmd(), a.newEvalCompareCmd())
 	return cmd
 }
 

@@ -1,0 +1,75 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/episode"
+)
+
+// writeEval writes an evaluation of n seeds, k of them successes and the
+// rest grasps that slipped, as thea eval --out would.
+func writeEval(t *testing.T, name string, n, k int) string {
+	t.Helper()
+	r := &episode.EvalResult{Spec: "household-sim", SpecDigest: "sha256:" + strings.Repeat("ab", 32), Instruction: "Put the mug in the top drawer"}
+	for i := range n {
+		o := episode.Outcome{Seed: uint64(i + 1), Turns: 10, Reason: engine.DoneFinal, Success: i < k}
+		if !o.Success {
+			o.FailureKind = "verdict_failure:pick_up"
+		}
+		r.Episodes = append(r.Episodes, o)
+	}
+	r.Summarize()
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// thea eval compare exits 1 only when B is worse at --alpha: a CI gate.
+func TestEvalCompareExitCode(t *testing.T) {
+	a := writeEval(t, "a.json", 100, 45)
+	for _, tc := range []struct {
+		name  string
+		b     string
+		args  []string
+		code  int
+		wants []string
+	}{
+		{"equal", writeEval(t, "same.json", 100, 45), nil, 0, []string{"45/100 45.0% [35.6, 54.8]", "+0.0 pts", "1.0000", "no significant difference", "B is not worse than A at alpha 0.05"}},
+		{"better", writeEval(t, "better.json", 100, 60), nil, 0, []string{"60/100 60.0%", "+15.0 pts", "0.0472", "better"}},
+		{"worse", writeEval(t, "worse.json", 100, 30), nil, 1, []string{"30/100 30.0%", "-15.0 pts", "0.0405", "worse", "B is WORSE than A"}},
+		{"worse, not at alpha 0.01", writeEval(t, "worse2.json", 100, 30), []string{"--alpha", "0.01"}, 0, []string{"0.0405", "B is not worse than A at alpha 0.01"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := thea(t, append([]string{"eval", "compare", a, tc.b}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s\n%s", code, tc.code, out, errs)
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	code, out, _ := thea(t, "eval", "compare", "--format", "json", a, writeEval(t, "w.json", 100, 30))
+	var c episode.Comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 1 || !c.Worse || len(c.Rates) != 2 || c.Rates[1].Name != "verdict_failure:pick_up" || c.Rates[1].Verdict != episode.Worse {
+		t.Errorf("json: exit %d, %v\n%s", code, err, out)
+	}
+	for _, args := range [][]string{{a}, {a, a, "--alpha", "0"}, {a, a, "--alpha", "1.5"}, {a, filepath.Join(t.TempDir(), "missing.json")}} {
+		if code, _, errs := thea(t, append([]string{"eval", "compare"}, args...)...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, want 2 with a message: %s", args, code, errs)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package episode
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
+)
+
+// runSeed runs one episode, and saves it in saveDir when it fails (and
+// saveDir is set). refused is set, and the episode cut short, when the
+// body's cross-process lock refused a physical call (see lockRefusal).
+func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, saveDir string, newSession NewSession) (o Outcome, refused error) {
+	if saveDir == "" {
+		return playSeed(ctx, spec, instruction, seed, "", newSession)
+	}
+	runLog, err := os.MkdirTemp("", "thea-eval-run-")
+	if err != nil {
+		o = Outcome{Seed: seed, Error: err.Error(), Reason: engine.DoneError, FailureKind: string(engine.DoneError)}
+		return o, nil
+	}
+	defer os.RemoveAll(runLog)
+	o, refused = playSeed(ctx, spec, instruction, seed, runLog, newSession)
+	if refused != nil || o.Success {
+		return o, refused
+	}
+	dirs, err := RunDirs(runLog)
+	if err == nil && len(dirs) != 1 {
+		err = fmt.Errorf("%d task folders in its run log, want 1", len(dirs))
+	}
+	dest := filepath.Join(saveDir, fmt.Sprintf("seed-%d", seed))
+	if err == nil {
+		err = SaveRun(context.WithoutCancel(ctx), dirs[0], dest)
+	}
+	if err != nil {
+		// The outcome stands; only its episode is missing.
+		o.Error = strings.TrimPrefix(o.Error+"; not saved as an episode: "+err.Error(), "; ")
+		return o, nil
+	}
+	o.Saved = dest
+	return o, nil
+}
