@@ -1,12 +1,14 @@
 // Package engine owns one Harness session: the reactive loop as a pipeline of
 // stages around the fixed turn it owns, unexported (decide → pre-hooks →
 // tool → post-hooks → effects → record → failure budget, so no hook can be
-// skipped), the small Turn API the context stages use, the three context
-// lifetimes, compaction, the task lifecycle, events and the run log; the tool
+// skipped), the small Turn API the context stages use, when to compact, the
+// task lifecycle, events and the run log; the tool
 // protocol (Tool, the flat registry, the Envelope) and the guarantees every
 // tool of every kind gets (argument checks, result caps, one panic
 // recovery); and the interfaces its implementations satisfy (stages,
 // toolset kinds, model providers, policies, user channels). It knows no
 // robot, tool or rule by name: implementations arrive as Components, which
-// one wiring package fills.
+// one wiring package fills. The three context lifetimes (the store, the
+// request it renders, the token estimate, compaction's mechanics, the
+// redaction memo) are engine/lifetimes, which never imports the engine.
 package engine

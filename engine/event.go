@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
@@ -90,26 +91,14 @@ type Event struct {
 }
 
 // TokenCounts are estimated tokens per context lifetime of one request.
-type TokenCounts struct {
-	Resident    int `json:"resident"`
-	Refreshed   int `json:"refreshed"`
-	Accumulated int `json:"accumulated"`
-	Total       int `json:"total"`
-}
+type TokenCounts = lifetimes.TokenCounts
 
 // CompactionInfo describes one compaction attempt.
-type CompactionInfo struct {
-	OK             bool   `json:"ok"`
-	Error          string `json:"error,omitempty"`
-	Rounds         int    `json:"rounds"`
-	MessagesBefore int    `json:"messages_before"`
-	MessagesAfter  int    `json:"messages_after"`
-	TokensBefore   int    `json:"tokens_before"`
-	TokensAfter    int    `json:"tokens_after"`
-	// Kind and Source are the checkpoint's stable metadata (as on its message).
-	Kind   string `json:"kind,omitempty"`
-	Source string `json:"source,omitempty"`
-}
+type CompactionInfo = lifetimes.CompactionInfo
+
+// CheckpointKind is the stable kind of a compaction checkpoint message
+// (Message.Meta["kind"]), so later compactions and run-log readers find it.
+const CheckpointKind = lifetimes.CheckpointKind
 
 // Report ends a task: the final text and why it ended.
 type Report struct {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/engine/scenegraph"
@@ -27,7 +28,7 @@ type Harness struct {
 
 	model     model.Model
 	user      UserChannel
-	compactor compactor
+	compactor lifetimes.Compactor
 	// calib corrects the character-based estimate to the acting model's own
 	// token count, from every response's reported input tokens; it lives as
 	// long as the session.
@@ -38,9 +39,9 @@ type Harness struct {
 	stages   []Stage
 
 	memoryDir string
-	runLogDir string           // empty: no run log
-	redactor  *redact.Redactor // every exit passes it: events, model requests, memory (redaction.go)
-	decideRed requestMemo      // redacts decide requests, walking only what changed (redactmemo.go)
+	runLogDir string                // empty: no run log
+	redactor  *redact.Redactor      // every exit passes it: events, model requests, memory (redaction.go)
+	decideRed lifetimes.RequestMemo // redacts decide requests, walking only what changed (lifetimes/redactmemo.go)
 	profile   string
 	catalog   string
 
@@ -53,7 +54,7 @@ type Harness struct {
 
 	// Session state, touched only by the task running (busy) or by
 	// ResetSession when idle.
-	store  store
+	store  lifetimes.Store
 	scene  *scenegraph.Graph
 	taskN  int
 	groupN int
@@ -140,7 +141,7 @@ func (h *Harness) build(ctx context.Context) error {
 
 func (h *Harness) buildCompactor() error {
 	c := h.spec.Context.Compaction
-	h.compactor = compactor{cfg: c, model: h.model, modelName: modelName(h.spec.Model)}
+	h.compactor = lifetimes.NewCompactor(c, h.model, modelName(h.spec.Model))
 	if !c.Enabled {
 		return nil
 	}
@@ -159,7 +160,7 @@ func (h *Harness) buildCompactor() error {
 		if err != nil {
 			return fmt.Errorf("context.compaction.compaction_model: %w", err)
 		}
-		h.compactor.model, h.compactor.modelName = m, modelName(*c.CompactionModel)
+		h.compactor.SetModel(m, modelName(*c.CompactionModel))
 	}
 	return nil
 }
@@ -244,9 +245,9 @@ func (h *Harness) ResetSession() error {
 		return ErrBusy
 	}
 	defer h.busy.Store(false)
-	h.store.clearAccumulated()
-	h.store.setObservation("", nil)
-	h.store.setBrief("")
+	h.store.ClearAccumulated()
+	h.store.SetObservation("", nil)
+	h.store.SetBrief("")
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/schema"
@@ -188,9 +189,9 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	})
 	release := func() {}
 	if p == model.PurposeDecide {
-		req, release = r.h.decideRed.redact(r.h.redactor, req)
+		req, release = r.h.decideRed.Redact(r.h.redactor, req)
 	} else {
-		req = redactRequest(r.h.redactor, req)
+		req = lifetimes.RedactRequest(r.h.redactor, req)
 	}
 	resp, err := r.m.Generate(ctx, req)
 	release()

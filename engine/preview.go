@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 )
 
@@ -36,9 +37,9 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 		return Preview{}, ErrBusy
 	}
 	defer h.busy.Store(false)
-	acc, accTokens, taskN, groupN := append([]entry(nil), h.store.acc...), h.store.accTokens, h.taskN, h.groupN
+	acc, taskN, groupN := h.store.SaveAccumulated(), h.taskN, h.groupN
 	defer func() {
-		h.store.setAccumulated(acc, accTokens)
+		h.store.RestoreAccumulated(acc)
 		h.taskN, h.groupN = taskN, groupN
 		h.hostMu.Lock()
 		h.task = nil
@@ -69,11 +70,11 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	}
 	h.syncResident(t)
 	// Redacted as the model would receive it (see recordedModel).
-	p.Request = redactRequest(h.redactor, h.store.request())
+	p.Request = lifetimes.RedactRequest(h.redactor, h.store.Request())
 	// The request's messages are the session's, reused by its next
 	// request: the preview keeps a copy.
 	p.Request.Messages = slices.Clone(p.Request.Messages)
-	p.Tokens = h.store.counts()
-	p.RefreshedMessages = h.store.refreshedMessages()
+	p.Tokens = h.store.Counts()
+	p.RefreshedMessages = h.store.RefreshedMessages()
 	return p, nil
 }

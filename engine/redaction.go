@@ -6,10 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
-	"slices"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
 )
@@ -94,39 +92,3 @@ func (e *redactedError) Error() string { return e.msg }
 
 // Is lets errors.Is see the causes without unwrapping to them.
 func (e *redactedError) Is(target error) bool { return errors.Is(e.cause, target) }
-
-// redactRequest is redact.Value for a model request, with one rule more: a
-// tool message's text is the result envelope's JSON, which spells &, <, >
-// and some other characters as \u0026, \u003c, …, so a secret holding one
-// is redacted there as JSON text (see redact.Redactor.JSONText).
-func redactRequest(r *redact.Redactor, req model.Request) model.Request {
-	if !r.Active() {
-		return req
-	}
-	out := redact.Value(r, req)
-	cloned := false
-	for i := range out.Messages {
-		m := &out.Messages[i]
-		if m.Role != model.RoleTool {
-			continue
-		}
-		partsCloned := false
-		for j, p := range m.Parts {
-			t := r.JSONText(p.Text)
-			if t == p.Text {
-				continue
-			}
-			if !cloned {
-				out.Messages = slices.Clone(out.Messages)
-				m = &out.Messages[i]
-				cloned = true
-			}
-			if !partsCloned {
-				m.Parts = slices.Clone(m.Parts)
-				partsCloned = true
-			}
-			m.Parts[j].Text = t
-		}
-	}
-	return out
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
@@ -27,7 +28,7 @@ func (tn *Turn) record() {
 	if err != nil {
 		b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 	}
-	parts := []model.Part{{Text: boundMiddle(string(b), limit)}}
+	parts := []model.Part{{Text: lifetimes.BoundMiddle(string(b), limit)}}
 	if tn.refused != "" {
 		// Beside the result of the call that the response's other calls
 		// were refused for: the transcript holds only that call, and a
@@ -37,8 +38,8 @@ func (tn *Turn) record() {
 	for j := range r.Env.Images {
 		parts = append(parts, model.Part{Image: &r.Env.Images[j]})
 	}
-	h.store.append(entry{kind: kindToolResult, group: tn.group, pending: len(r.Env.Images) > 0,
-		msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
+	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(r.Env.Images) > 0,
+		Msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
 	h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
 	t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r))
 	if tn.refused != "" {

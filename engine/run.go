@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/schema"
@@ -133,10 +134,10 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	}
 	h.refreshResident(t, tools)
 	text := "Instruction: " + instruction
-	if len(h.store.acc) > 0 {
+	if h.store.HasAccumulated() {
 		text = fmt.Sprintf("New instruction (task %d): %s", t.n, instruction)
 	}
-	h.store.append(entry{kind: kindInstruction, group: h.groupN + 1, msg: userText(text)})
+	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindInstruction, Group: h.groupN + 1, Msg: userText(text)})
 	return t
 }
 
@@ -158,7 +159,7 @@ func (h *Harness) refreshResident(t *task, tools []model.ToolDef) {
 	for _, s := range skills {
 		parts = append(parts, fmt.Sprintf("Skill %q (loaded):\n%s", s.name, s.body))
 	}
-	h.store.setResident(joinNonEmpty(parts...), tools)
+	h.store.SetResident(joinNonEmpty(parts...), tools)
 }
 
 // loop runs turns until the task ends.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/schema"
@@ -111,7 +112,7 @@ func (tn *Turn) pollReplan() bool {
 	}
 	t.notes.setGoal(rev)
 	t.notes.setPhase("replanning")
-	h.store.append(entry{kind: kindInstruction, group: tn.group, msg: userText("Revised instruction: " + rev)})
+	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindInstruction, Group: tn.group, Msg: userText("Revised instruction: " + rev)})
 	h.emit(t, Event{Kind: EventReplan, Text: rev})
 	return true
 }

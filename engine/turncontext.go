@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
@@ -18,7 +19,7 @@ func (tn *Turn) AppendNotesSnapshot() bool {
 		return false
 	}
 	t.snapshotted = t.notes.version
-	tn.h.store.append(entry{kind: kindNotes, group: tn.group, msg: userText(t.notes.snapshot())})
+	tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindNotes, Group: tn.group, Msg: userText(t.notes.snapshot())})
 	return true
 }
 
@@ -26,8 +27,8 @@ func (tn *Turn) AppendNotesSnapshot() bool {
 // reasoning is kept (bounded by reasoning_max_chars) for compaction only,
 // never re-sent.
 func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
-	tn.h.store.append(entry{kind: kindResponse, group: tn.group, msg: msg,
-		reasoning: boundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
+	tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindResponse, Group: tn.group, Msg: msg,
+		Reasoning: lifetimes.BoundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
 // SetObservation replaces the Refreshed observation: its text (a header
@@ -40,26 +41,26 @@ func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
 	if obs != nil {
 		images = obs.Images
 	}
-	tn.h.store.setObservation(text, images)
+	tn.h.store.SetObservation(text, images)
 }
 
 // SetBrief replaces the Refreshed Scene Graph Brief, stated whole at the end
 // of the next request.
-func (tn *Turn) SetBrief(text string) { tn.h.store.setBrief(text) }
+func (tn *Turn) SetBrief(text string) { tn.h.store.SetBrief(text) }
 
 // request renders the decide request: Resident, Accumulated, Refreshed. Its
 // messages are the session's and valid until the next Request: whoever
 // keeps them copies them (see model.Model).
-func (tn *Turn) request() model.Request { return tn.h.store.request() }
+func (tn *Turn) request() model.Request { return tn.h.store.Request() }
 
 // counts are the estimated tokens of each lifetime.
-func (tn *Turn) counts() TokenCounts { return tn.h.store.counts() }
+func (tn *Turn) counts() TokenCounts { return tn.h.store.Counts() }
 
 // consumeImages runs after the decide call, sent or failed: every image
 // just sent is consumed (images live for the one model call that consumes
 // them; a tool image leaves a placeholder). The Refreshed tail is not kept:
 // the next request carries the next one.
-func (tn *Turn) consumeImages() { tn.h.store.consumeImages(tn.Number) }
+func (tn *Turn) consumeImages() { tn.h.store.ConsumeImages(tn.Number) }
 
 // observeUsage records a model call's reported usage: it adds to the task's
 // totals and calibrates the session's token estimate (estimate is the
@@ -78,13 +79,13 @@ func (tn *Turn) observeUsage(estimate int, u model.Usage) {
 func (tn *Turn) Compact(ctx context.Context) {
 	h := tn.h
 	h.syncResident(tn.t)
-	before := h.store.total()
+	before := h.store.Total()
 	// The budget is in the provider's own count: the estimate scaled by the
 	// ratio its responses reported so far.
-	if !h.compactor.due(h.calib.Scale(before)) {
+	if !h.compactor.Due(h.calib.Scale(before)) {
 		return
 	}
-	out, info, err := h.compactor.run(ctx, h.store.acc, tn.group)
+	info, err := h.store.Compact(ctx, &h.compactor, tn.group)
 	info.TokensBefore = before
 	if err != nil {
 		info.Error = err.Error()
@@ -93,8 +94,7 @@ func (tn *Turn) Compact(ctx context.Context) {
 		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
-	h.store.replaceAccumulated(out)
-	info.TokensAfter = h.store.total()
+	info.TokensAfter = h.store.Total()
 	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
 }
 
@@ -106,7 +106,7 @@ func (h *Harness) syncResident(t *task) {
 	if !dirty {
 		return
 	}
-	h.refreshResident(t, h.store.tools)
+	h.refreshResident(t, h.store.Tools())
 }
 
 func userText(s string) model.Message {

@@ -29,8 +29,13 @@ const (
 
 // core is the engine's own packages; every other package under engine/model
 // is a provider (an implementation).
-var corePackages = []string{"engine", "engine/model", "engine/model/call", "engine/memory",
-	"engine/redact", "engine/scenegraph", "engine/trace"}
+var corePackages = []string{"engine", "engine/lifetimes", "engine/model", "engine/model/call",
+	"engine/memory", "engine/redact", "engine/scenegraph", "engine/trace"}
+
+// engineParts are the core packages the engine package is built from: none
+// of them imports it (engine/trace, which reads the engine's events, does).
+var engineParts = []string{"engine/lifetimes", "engine/model", "engine/model/call",
+	"engine/memory", "engine/redact", "engine/scenegraph"}
 
 func layerOf(pkg string) layer {
 	top, _, _ := strings.Cut(pkg, "/")
@@ -65,10 +70,14 @@ func family(pkg string) string {
 	return parts[0]
 }
 
-// allowed reports whether from may import to.
+// allowed reports whether from may import to. The engine's parts never
+// import the engine: the context lifetimes (engine/lifetimes) hold the
+// types they need themselves.
 func allowed(from, to string) bool {
 	lf, lt := layerOf(from), layerOf(to)
 	switch {
+	case to == "engine" && slices.Contains(engineParts, from):
+		return false
 	case lt < lf:
 		return true
 	case lt > lf:
@@ -149,6 +158,13 @@ func TestAllowed(t *testing.T) {
 		{"engine/model/human", "engine/trace", true},
 		{"engine/model/human", "toolsets", false},
 		{"engine/memory", "engine/model", true},
+		{"engine/lifetimes", "engine", false},
+		{"engine/memory", "engine", false},
+		{"engine/trace", "engine", true},
+		{"engine", "engine/lifetimes", true},
+		{"engine/lifetimes", "engine/model", true},
+		{"engine/lifetimes", "engine/redact", true},
+		{"stages", "engine/lifetimes", true},
 		{"engine", "stages", false},
 		{"toolsets/rosbridge", "toolsets/body", true},
 		{"stages", "policies", false},

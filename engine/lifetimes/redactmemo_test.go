@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"encoding/json"
@@ -116,7 +116,7 @@ func TestRequestMemoRedactsAsTheWholeRequest(t *testing.T) {
 		m.IsError, m.CacheBreakpoint = rng.IntN(4) == 0, rng.IntN(4) == 0
 		return m
 	}
-	var memo requestMemo
+	var memo RequestMemo
 	var msgs []model.Message
 	tools := []model.ToolDef{{Name: "move", Description: "no secrets here", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	for step := range 3000 {
@@ -147,7 +147,7 @@ func TestRequestMemoRedactsAsTheWholeRequest(t *testing.T) {
 		req := model.Request{Purpose: model.PurposeDecide, Messages: msgs, Tools: tools}
 		before, _ := json.Marshal(req)
 		want := redact.Value(r, req)
-		got, release := memo.redact(r, req)
+		got, release := memo.Redact(r, req)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("step %d: the memo's redaction differs from the request's", step)
 		}
@@ -168,19 +168,19 @@ func TestRequestMemoRedactsAsTheWholeRequest(t *testing.T) {
 // array of its own.
 func TestRequestMemoOverlappingCalls(t *testing.T) {
 	r := redact.New([]string{"hunter2"}, nil)
-	var memo requestMemo
+	var memo RequestMemo
 	req := model.Request{Messages: []model.Message{userText("a hunter2"), userText("b")}}
-	first, release1 := memo.redact(r, req)
-	second, release2 := memo.redact(r, req)
+	first, release1 := memo.Redact(r, req)
+	second, release2 := memo.Redact(r, req)
 	if &first.Messages[0] == &second.Messages[0] {
 		t.Fatal("overlapping calls share one array")
 	}
 	release2()
 	release1()
-	if none, _ := memo.redact(r, model.Request{Purpose: model.PurposeDecide}); !reflect.DeepEqual(none, redact.Value(r, model.Request{Purpose: model.PurposeDecide})) {
+	if none, _ := memo.Redact(r, model.Request{Purpose: model.PurposeDecide}); !reflect.DeepEqual(none, redact.Value(r, model.Request{Purpose: model.PurposeDecide})) {
 		t.Fatalf("a request without messages: %+v", none)
 	}
-	third, release3 := memo.redact(r, req)
+	third, release3 := memo.Redact(r, req)
 	defer release3()
 	if &third.Messages[0] != &first.Messages[0] {
 		t.Fatal("the array is not reused once returned")

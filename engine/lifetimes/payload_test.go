@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"encoding/base64"
@@ -70,11 +70,11 @@ func clip(s string) string {
 // payload from a tool result's text or a call's arguments.
 func TestCompactionInputWithoutPayloads(t *testing.T) {
 	payload := base64.StdEncoding.EncodeToString(randomBytes(30000))
-	c := &compactor{cfg: schema.Compaction{ToolResultMaxChars: 100000, ReasoningMaxChars: 1000}}
+	c := &Compactor{cfg: schema.Compaction{ToolResultMaxChars: 100000, ReasoningMaxChars: 1000}}
 	var b strings.Builder
-	c.render(&b, &entry{kind: kindToolResult, group: 3, msg: model.Message{Role: model.RoleTool, Name: "camera",
+	c.render(&b, &entry{kind: KindToolResult, group: 3, msg: model.Message{Role: model.RoleTool, Name: "camera",
 		Parts: []model.Part{{Text: `{"success":true,"png":"` + payload + `"}`}}}})
-	c.render(&b, &entry{kind: kindResponse, group: 4, msg: model.Message{Role: model.RoleAssistant,
+	c.render(&b, &entry{kind: KindResponse, group: 4, msg: model.Message{Role: model.RoleAssistant,
 		ToolCalls: []model.ToolCall{{Name: "upload", Arguments: json.RawMessage(`{"data":"` + payload + `"}`)}}}})
 	out := b.String()
 	if strings.Contains(out, payload[:64]) || len(out) > 400 {

@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"context"
@@ -38,12 +38,12 @@ func history(n, resultChars int) []entry {
 		acc = append(acc, e)
 	}
 	for g := 1; g <= n; g++ {
-		add(entry{kind: kindNotes, group: g, msg: userText(fmt.Sprintf("Task Notes v%d", g))})
-		add(entry{kind: kindResponse, group: g, reasoning: "R" + strings.Repeat("r", 50) + "END", msg: model.Message{
+		add(entry{kind: KindNotes, group: g, msg: userText(fmt.Sprintf("Task Notes v%d", g))})
+		add(entry{kind: KindResponse, group: g, reasoning: "R" + strings.Repeat("r", 50) + "END", msg: model.Message{
 			Role: model.RoleAssistant, Parts: []model.Part{{Text: fmt.Sprintf("step %d", g)}},
 			ToolCalls: []model.ToolCall{{ID: fmt.Sprintf("c%d", g), Name: "move", Arguments: []byte(`{}`)}},
 		}})
-		add(entry{kind: kindToolResult, group: g, msg: model.Message{Role: model.RoleTool, ToolCallID: fmt.Sprintf("c%d", g), Name: "move",
+		add(entry{kind: KindToolResult, group: g, msg: model.Message{Role: model.RoleTool, ToolCallID: fmt.Sprintf("c%d", g), Name: "move",
 			Parts: []model.Part{{Text: fmt.Sprintf("BEGIN%d", g) + strings.Repeat("x", resultChars) + fmt.Sprintf("FINISH%d", g)}}}})
 	}
 	return acc
@@ -60,9 +60,9 @@ func TestCompactionTrigger(t *testing.T) {
 		total   int
 		want    bool
 	}{{true, 7999, false}, {true, 8000, true}, {true, 12000, true}, {false, 12000, false}} {
-		c := compactor{cfg: budget()}
+		c := Compactor{cfg: budget()}
 		c.cfg.Enabled = tc.enabled
-		if got := c.due(tc.total); got != tc.want {
+		if got := c.Due(tc.total); got != tc.want {
 			t.Errorf("enabled=%v total=%d: due=%v, want %v (window 10000 - reserve 2000)", tc.enabled, tc.total, got, tc.want)
 		}
 	}
@@ -88,7 +88,7 @@ func TestCompactionRetainedTail(t *testing.T) {
 		{"unsent transient images keep their turn", 0, 0, -9, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := compactor{cfg: budget()}
+			c := Compactor{cfg: budget()}
 			c.cfg.KeepRecentTurns, c.cfg.KeepRecentTokens = tc.turns, tc.tokens
 			acc := acc
 			if tc.current < 0 { // an image of turn -current not yet sent
@@ -100,7 +100,7 @@ func TestCompactionRetainedTail(t *testing.T) {
 			got := 11
 			if start < len(acc) {
 				got = acc[start].group
-				if acc[start].kind != kindNotes || (start > 0 && acc[start-1].group == got) {
+				if acc[start].kind != KindNotes || (start > 0 && acc[start-1].group == got) {
 					t.Fatalf("tail starts inside turn %d", got)
 				}
 			}
@@ -114,13 +114,13 @@ func TestCompactionRetainedTail(t *testing.T) {
 func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 	acc := history(10, 100)
 	s := &summariser{answer: fixed("the robot moved ten times")}
-	c := compactor{cfg: budget(), model: s, modelName: "test/sum"}
+	c := Compactor{cfg: budget(), model: s, modelName: "test/sum"}
 	last := acc[29].msg.Text() // run builds its result in acc's array
 	out, info, err := c.run(t.Context(), acc, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].kind != kindCheckpoint || out[0].msg.Meta["kind"] != CheckpointKind {
+	if out[0].kind != KindCheckpoint || out[0].msg.Meta["kind"] != CheckpointKind {
 		t.Fatalf("first entry %+v is not a checkpoint", out[0].msg)
 	}
 	meta := out[0].msg.Meta
@@ -166,7 +166,7 @@ func TestCompactionInputsAreSanitised(t *testing.T) {
 	acc[4].reasoning = "THINK-START" + strings.Repeat("y", 5000) + "THINK-END"
 	// The latest snapshot (turn 6) is pinned even though turn 6 is summarised.
 	s := &summariser{answer: fixed("ok")}
-	c := compactor{cfg: budget(), model: s, modelName: "m"}
+	c := Compactor{cfg: budget(), model: s, modelName: "m"}
 	c.cfg.KeepRecentTurns, c.cfg.ToolResultMaxChars, c.cfg.ReasoningMaxChars = 0, 300, 200
 	out, _, err := c.run(t.Context(), acc, 0)
 	if err != nil {
@@ -188,7 +188,7 @@ func TestCompactionInputsAreSanitised(t *testing.T) {
 	if strings.Contains(in, "PNGDATA") || strings.Contains(in, "Task Notes v6") || strings.Contains(in, strings.Repeat("x", 400)) {
 		t.Fatal("summary input holds media, the current notes snapshot or an unbounded result")
 	}
-	if len(out) != 2 || out[1].kind != kindNotes || out[1].msg.Text() != "Task Notes v6" {
+	if len(out) != 2 || out[1].kind != KindNotes || out[1].msg.Text() != "Task Notes v6" {
 		t.Fatalf("after compaction %d entries; the current notes snapshot must stay verbatim", len(out))
 	}
 }
@@ -212,7 +212,7 @@ func TestCompactionOrderedRounds(t *testing.T) {
 				first := chunk[strings.Index(chunk, "[turn ")+6:]
 				return model.Response{Text: fmt.Sprintf("%s|r%d:%s", prev, n, first[:strings.Index(first, "]")])}, nil
 			}}
-			c := compactor{cfg: budget(), model: s, modelName: "m"}
+			c := Compactor{cfg: budget(), model: s, modelName: "m"}
 			c.cfg.KeepRecentTurns, c.cfg.MaxInputChars, c.cfg.MaxSummaryRounds = 0, 1200, tc.maxRounds
 			out, info, err := c.run(t.Context(), acc, 0)
 			if err != nil {
@@ -261,7 +261,7 @@ func TestCompactionFailureChangesNothing(t *testing.T) {
 			acc := history(8, 100)
 			before := fmt.Sprint(acc)
 			s := &summariser{answer: func(int, string, string) (model.Response, error) { return tc.resp, tc.err }}
-			c := compactor{cfg: budget(), model: s, modelName: "m"}
+			c := Compactor{cfg: budget(), model: s, modelName: "m"}
 			out, info, err := c.run(t.Context(), acc, 0)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || out != nil || info.OK {
 				t.Fatalf("run = %v, %+v, %v", out, info, err)
@@ -275,12 +275,12 @@ func TestCompactionFailureChangesNothing(t *testing.T) {
 
 func TestBoundMiddle(t *testing.T) {
 	s := "héllo wörld " + strings.Repeat("z", 100) + " the end"
-	got := boundMiddle(s, 60)
+	got := BoundMiddle(s, 60)
 	if len(got) > 60 || !strings.HasPrefix(got, "héllo") || !strings.HasSuffix(got, "the end") {
-		t.Fatalf("boundMiddle = %q (%d bytes)", got, len(got))
+		t.Fatalf("BoundMiddle = %q (%d bytes)", got, len(got))
 	}
-	if boundMiddle("short", 60) != "short" || boundMiddle(s, 0) != s {
-		t.Fatal("boundMiddle must leave short text (or a zero limit) alone")
+	if BoundMiddle("short", 60) != "short" || BoundMiddle(s, 0) != s {
+		t.Fatal("BoundMiddle must leave short text (or a zero limit) alone")
 	}
 }
 
@@ -290,7 +290,7 @@ func TestBoundMiddle(t *testing.T) {
 func TestCompactionBoundsAnOversizeCheckpoint(t *testing.T) {
 	big := "FIRST-FACT " + strings.Repeat("y", 3000) + " LAST-FACT"
 	s := &summariser{answer: fixed(big)}
-	c := compactor{cfg: budget(), model: s, modelName: "m"}
+	c := Compactor{cfg: budget(), model: s, modelName: "m"}
 	c.cfg.KeepRecentTurns, c.cfg.MaxInputChars = 0, 1200
 	acc := history(4, 100)
 	out, _, err := c.run(t.Context(), acc, 0)
@@ -312,7 +312,11 @@ func TestCompactionBoundsAnOversizeCheckpoint(t *testing.T) {
 	if !strings.Contains(last, "FIRST-FACT") || !strings.Contains(last, "LAST-FACT") {
 		t.Fatalf("the bounded checkpoint lost its start or end")
 	}
-	if out[0].kind != kindCheckpoint {
+	if out[0].kind != KindCheckpoint {
 		t.Fatalf("first entry %v, want the checkpoint", out[0].kind)
 	}
+}
+
+func userText(s string) model.Message {
+	return model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: s}}}
 }

@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"context"
@@ -20,18 +20,53 @@ const compactInstruction = "You maintain the checkpoint summary of an embodied a
 	"instructions and goals, user answers, where objects are, what succeeded and what failed and why. " +
 	"Reply with the updated summary text only."
 
-// compactor replaces an older prefix of Accumulated context by one checkpoint.
-type compactor struct {
+// Compactor replaces an older prefix of Accumulated context by one checkpoint.
+type Compactor struct {
 	cfg       schema.Compaction
 	model     model.Model
 	modelName string
 }
 
+// NewCompactor compacts by cfg with m, the summary model, named name in
+// each checkpoint's metadata.
+func NewCompactor(cfg schema.Compaction, m model.Model, name string) Compactor {
+	return Compactor{cfg: cfg, model: m, modelName: name}
+}
+
+// SetModel replaces the summary model (a compaction_model of its own).
+func (c *Compactor) SetModel(m model.Model, name string) { c.model, c.modelName = m, name }
+
+// CompactionInfo describes one compaction attempt.
+type CompactionInfo struct {
+	OK             bool   `json:"ok"`
+	Error          string `json:"error,omitempty"`
+	Rounds         int    `json:"rounds"`
+	MessagesBefore int    `json:"messages_before"`
+	MessagesAfter  int    `json:"messages_after"`
+	TokensBefore   int    `json:"tokens_before"`
+	TokensAfter    int    `json:"tokens_after"`
+	// Kind and Source are the checkpoint's stable metadata (as on its message).
+	Kind   string `json:"kind,omitempty"`
+	Source string `json:"source,omitempty"`
+}
+
+// Compact replaces an older prefix of s's Accumulated context by one
+// checkpoint made with c; current is the group of the turn in progress,
+// always retained. On any failure Accumulated context is left as it was.
+func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (CompactionInfo, error) {
+	out, info, err := c.run(ctx, s.acc, current)
+	if err != nil {
+		return info, err
+	}
+	s.replaceAccumulated(out)
+	return info, nil
+}
+
 // errNothingToCompact means the whole Accumulated context is retained tail.
 var errNothingToCompact = errors.New("nothing to compact: every accumulated turn is within the retained tail")
 
-// due reports whether the estimated request reaches context_window - reserve_tokens.
-func (c *compactor) due(total int) bool {
+// Due reports whether the estimated request reaches context_window - reserve_tokens.
+func (c *Compactor) Due(total int) bool {
 	return c.cfg.Enabled && total >= c.cfg.ContextWindow-c.cfg.ReserveTokens
 }
 
@@ -39,16 +74,16 @@ func (c *compactor) due(total int) bool {
 // the index where the retained tail starts and the index of the entry that
 // is pinned (the current Task Notes snapshot) or -1. current is the group of
 // the turn in progress, always retained.
-func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
+func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 	tailStart = len(acc)
 	turns, tokens := 0, 0
 	for tailStart > 0 {
 		g := acc[tailStart-1].group
-		if acc[tailStart-1].kind == kindCheckpoint {
+		if acc[tailStart-1].kind == KindCheckpoint {
 			break
 		}
 		start, sum := tailStart, 0
-		for start > 0 && acc[start-1].group == g && acc[start-1].kind != kindCheckpoint {
+		for start > 0 && acc[start-1].group == g && acc[start-1].kind != KindCheckpoint {
 			start--
 			sum += acc[start].tokens
 		}
@@ -65,7 +100,7 @@ func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 	// model call that consumes them has not happened.
 	for i := 0; i < tailStart; i++ {
 		if acc[i].pending {
-			for i > 0 && acc[i-1].group == acc[i].group && acc[i-1].kind != kindCheckpoint {
+			for i > 0 && acc[i-1].group == acc[i].group && acc[i-1].kind != KindCheckpoint {
 				i--
 			}
 			tailStart = i
@@ -74,7 +109,7 @@ func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 	}
 	pinned = -1
 	for i := len(acc) - 1; i >= 0; i-- {
-		if acc[i].kind == kindNotes {
+		if acc[i].kind == KindNotes {
 			if i < tailStart {
 				pinned = i
 			}
@@ -87,12 +122,12 @@ func (c *compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 // run compacts acc; on any failure it returns the error and acc is not
 // touched (the caller keeps its slice). On success it returns the new
 // slice, built in acc's array: the caller's acc is not used again.
-func (c *compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
+func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
 	info := CompactionInfo{MessagesBefore: len(acc)}
 	tailStart, pinned := c.plan(acc, current)
 	from := 0
 	prev, first := "", -1
-	if len(acc) > 0 && acc[0].kind == kindCheckpoint {
+	if len(acc) > 0 && acc[0].kind == KindCheckpoint {
 		prev, first, from = acc[0].summary, acc[0].first, 1
 	}
 	var items []item
@@ -201,7 +236,7 @@ type item struct {
 // the next chunk of items, each request within max_input_chars. It stops
 // after max_summary_rounds; the items it did not reach stay verbatim (used
 // says how many were summarised), so the middle is never dropped.
-func (c *compactor) summarise(ctx context.Context, prev string, items []item) (summary string, used, rounds int, err error) {
+func (c *Compactor) summarise(ctx context.Context, prev string, items []item) (summary string, used, rounds int, err error) {
 	summary = prev
 	maxRounds := max(c.cfg.MaxSummaryRounds, 1)
 	for used < len(items) && rounds < maxRounds {
@@ -209,7 +244,7 @@ func (c *compactor) summarise(ctx context.Context, prev string, items []item) (s
 		// keeping its start and end, so every later round (and every later
 		// compaction) still has room for new messages.
 		if half := c.cfg.MaxInputChars / 2; len(summary) > half {
-			summary = boundMiddle(summary, half)
+			summary = BoundMiddle(summary, half)
 		}
 		room := c.cfg.MaxInputChars - len(summary)
 		if room <= 0 {
@@ -220,7 +255,7 @@ func (c *compactor) summarise(ctx context.Context, prev string, items []item) (s
 		for used < len(items) {
 			t := items[used].text
 			if chunk.Len() == 0 && len(t) > room {
-				t = boundMiddle(t, room) // one turn larger than a whole request
+				t = BoundMiddle(t, room) // one turn larger than a whole request
 			} else if chunk.Len()+len(t) > room {
 				break
 			}
@@ -236,7 +271,7 @@ func (c *compactor) summarise(ctx context.Context, prev string, items []item) (s
 	return summary, used, rounds, nil
 }
 
-func (c *compactor) round(ctx context.Context, prev, chunk string) (string, error) {
+func (c *Compactor) round(ctx context.Context, prev, chunk string) (string, error) {
 	if prev == "" {
 		prev = "(none)"
 	}
@@ -261,7 +296,7 @@ func (c *compactor) round(ctx context.Context, prev, chunk string) (string, erro
 // render writes one entry as sanitised text: media as placeholders, tool
 // results and reasoning bounded keeping beginning and end. The sanitised
 // text was computed when the entry entered Accumulated context.
-func (c *compactor) render(b *strings.Builder, e *entry) {
+func (c *Compactor) render(b *strings.Builder, e *entry) {
 	if !e.cleanOK {
 		// Not appended through the store: sanitised here, leaving the
 		// entry as it is (a failed compaction changes nothing).
@@ -274,19 +309,19 @@ func (c *compactor) render(b *strings.Builder, e *entry) {
 	b.Write(strconv.AppendInt(num[:0], int64(e.group), 10))
 	b.WriteString("] ")
 	switch e.kind {
-	case kindToolResult:
+	case KindToolResult:
 		b.WriteString("result of ")
 		b.WriteString(e.msg.Name)
 		b.WriteString(": ")
-		b.WriteString(boundMiddle(e.clean, c.cfg.ToolResultMaxChars))
+		b.WriteString(BoundMiddle(e.clean, c.cfg.ToolResultMaxChars))
 		b.WriteString("\n")
 		return
-	case kindResponse:
+	case KindResponse:
 		b.WriteString("assistant: ")
-		b.WriteString(boundMiddle(e.clean, c.cfg.ToolResultMaxChars))
+		b.WriteString(BoundMiddle(e.clean, c.cfg.ToolResultMaxChars))
 		if e.reasoning != "" {
 			b.WriteString(" (reasoning: ")
-			b.WriteString(boundMiddle(e.reasoning, c.cfg.ReasoningMaxChars))
+			b.WriteString(BoundMiddle(e.reasoning, c.cfg.ReasoningMaxChars))
 			b.WriteString(")")
 		}
 		for i, tc := range e.msg.ToolCalls {
@@ -294,11 +329,11 @@ func (c *compactor) render(b *strings.Builder, e *entry) {
 			b.WriteString(tc.Name)
 			switch limit := c.cfg.ToolResultMaxChars; {
 			case e.cleanArgs != nil && e.cleanArgs[i] != "":
-				b.WriteString(boundMiddle(e.cleanArgs[i], limit))
+				b.WriteString(BoundMiddle(e.cleanArgs[i], limit))
 			case limit <= 0 || len(tc.Arguments) <= limit:
 				b.Write(tc.Arguments) // as it is: nothing to strip or cut
 			default:
-				b.WriteString(boundMiddle(string(tc.Arguments), limit))
+				b.WriteString(BoundMiddle(string(tc.Arguments), limit))
 			}
 		}
 		b.WriteString("\n")
@@ -327,10 +362,10 @@ func partsText(ps []model.Part) string {
 	return b.String()
 }
 
-func (c *compactor) checkpoint(summary string, first, last, messages, rounds int) entry {
+func (c *Compactor) checkpoint(summary string, first, last, messages, rounds int) entry {
 	source := fmt.Sprintf("accumulated turns %d-%d (%d messages) summarised by %s in %d round(s)", first, last, messages, c.modelName, rounds)
 	text := fmt.Sprintf("Checkpoint summary of earlier context (turns %d-%d):\n%s", first, last, summary)
-	e := entry{kind: kindCheckpoint, group: last, first: first, last: last, summary: summary, msg: model.Message{
+	e := entry{kind: KindCheckpoint, group: last, first: first, last: last, summary: summary, msg: model.Message{
 		Role:  model.RoleUser,
 		Parts: []model.Part{{Text: text}},
 		Meta: map[string]string{

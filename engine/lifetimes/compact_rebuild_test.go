@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"math/rand/v2"
@@ -27,7 +27,7 @@ func TestRebuildInPlaceEqualsAFreshSlice(t *testing.T) {
 				pinned = -1
 			}
 		}
-		cp := entry{kind: kindCheckpoint, msg: userText("checkpoint")}
+		cp := entry{kind: KindCheckpoint, msg: userText("checkpoint")}
 		want := []entry{cp}
 		if pinned >= 0 && pinned < cut {
 			want = append(want, acc[pinned])

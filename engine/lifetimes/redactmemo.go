@@ -1,4 +1,4 @@
-package engine
+package lifetimes
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine/redact"
 )
 
-// requestMemo redacts the decide requests of a session without walking
+// RequestMemo redacts the decide requests of a session without walking
 // the whole request every turn: each request repeats the one before and
 // adds a few messages, and walking every message for secrets was most of
 // a long task's turn once a secret was declared (an API key is one).
@@ -23,7 +23,7 @@ import (
 // the request gives (the walk has no state across elements; it is walked
 // at the same depth, inside a request of its own). Messages with images
 // are walked every time and not remembered: they are sent once.
-type requestMemo struct {
+type RequestMemo struct {
 	mu    sync.Mutex
 	r     *redact.Redactor
 	msgs  []memoEntry
@@ -42,9 +42,9 @@ type memoTools struct {
 	ok        bool
 }
 
-// redact returns req as redactRequest(r, req) returns it, and a release to
+// Redact returns req as RedactRequest(r, req) returns it, and a release to
 // call when the model call that sends it has returned.
-func (m *requestMemo) redact(r *redact.Redactor, req model.Request) (model.Request, func()) {
+func (m *RequestMemo) Redact(r *redact.Redactor, req model.Request) (model.Request, func()) {
 	if !r.Active() {
 		return req, func() {}
 	}
@@ -89,7 +89,7 @@ func (m *requestMemo) redact(r *redact.Redactor, req model.Request) (model.Reque
 	return out, release
 }
 
-func (m *requestMemo) message(r *redact.Redactor, i int, msg *model.Message) model.Message {
+func (m *RequestMemo) message(r *redact.Redactor, i int, msg *model.Message) model.Message {
 	for i >= len(m.msgs) {
 		m.msgs = append(m.msgs, memoEntry{})
 	}
@@ -99,17 +99,17 @@ func (m *requestMemo) message(r *redact.Redactor, i int, msg *model.Message) mod
 	}
 	if hasImage(msg) {
 		*e = memoEntry{}
-		return redactRequest(r, model.Request{Messages: []model.Message{*msg}}).Messages[0]
+		return RedactRequest(r, model.Request{Messages: []model.Message{*msg}}).Messages[0]
 	}
 	// The redacted form is made from a copy of its own: what the memo hands
 	// out shares nothing with the caller's message, nor with the copy it
 	// compares against, whatever either does with its arrays later.
-	red := redactRequest(r, model.Request{Messages: []model.Message{copyMessage(msg)}}).Messages[0]
+	red := RedactRequest(r, model.Request{Messages: []model.Message{copyMessage(msg)}}).Messages[0]
 	*e = memoEntry{sent: copyMessage(msg), out: red, ok: true}
 	return red
 }
 
-func (m *requestMemo) toolDefs(r *redact.Redactor, tools []model.ToolDef) []model.ToolDef {
+func (m *RequestMemo) toolDefs(r *redact.Redactor, tools []model.ToolDef) []model.ToolDef {
 	t := &m.tools
 	if t.ok && sameTools(t.sent, tools) {
 		return t.out
@@ -197,4 +197,40 @@ func sameTools(a, b []model.ToolDef) bool {
 // treat them apart.
 func sameBytes(a, b []byte) bool {
 	return (a == nil) == (b == nil) && bytes.Equal(a, b)
+}
+
+// RedactRequest is redact.Value for a model request, with one rule more: a
+// tool message's text is the result envelope's JSON, which spells &, <, >
+// and some other characters as \u0026, \u003c, …, so a secret holding one
+// is redacted there as JSON text (see redact.Redactor.JSONText).
+func RedactRequest(r *redact.Redactor, req model.Request) model.Request {
+	if !r.Active() {
+		return req
+	}
+	out := redact.Value(r, req)
+	cloned := false
+	for i := range out.Messages {
+		m := &out.Messages[i]
+		if m.Role != model.RoleTool {
+			continue
+		}
+		partsCloned := false
+		for j, p := range m.Parts {
+			t := r.JSONText(p.Text)
+			if t == p.Text {
+				continue
+			}
+			if !cloned {
+				out.Messages = slices.Clone(out.Messages)
+				m = &out.Messages[i]
+				cloned = true
+			}
+			if !partsCloned {
+				m.Parts = slices.Clone(m.Parts)
+				partsCloned = true
+			}
+			m.Parts[j].Text = t
+		}
+	}
+	return out
 }

@@ -1,30 +1,41 @@
-package engine
+package lifetimes
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
-// entryKind tells what an Accumulated entry holds.
-type entryKind uint8
+// Kind tells what an Accumulated entry holds.
+type Kind uint8
 
 const (
-	kindInstruction entryKind = iota
-	kindNotes
-	kindResponse
-	kindToolResult
-	kindCheckpoint
+	KindInstruction Kind = iota
+	KindNotes
+	KindResponse
+	KindToolResult
+	KindCheckpoint
 )
+
+// Entry is what the turn appends to Accumulated context: a message, its
+// kind and the turn (group) it belongs to. Reasoning is kept, bounded, for
+// compaction inputs only; Pending marks a message holding images that are
+// sent with the next request only, then replaced by placeholder text.
+type Entry struct {
+	Kind      Kind
+	Group     int
+	Msg       model.Message
+	Reasoning string
+	Pending   bool
+}
 
 // entry is one message of Accumulated context. Entries appended during one
 // turn share its group: a group is a complete turn (a tool call and its
 // result are never separated by compaction).
 type entry struct {
-	kind  entryKind
+	kind  Kind
 	group int
 	msg   model.Message
 	// reasoning is kept (bounded) for compaction inputs; it is not re-sent.
@@ -59,8 +70,8 @@ func (e *entry) sanitise() {
 	}
 }
 
-// store is the context of one session in its three lifetimes.
-type store struct {
+// Store is the context of one session in its three lifetimes.
+type Store struct {
 	// Resident: one system message and the visible tool definitions.
 	resident       model.Message
 	residentTokens int
@@ -94,7 +105,9 @@ type store struct {
 	marked   int
 }
 
-func (s *store) setResident(text string, tools []model.ToolDef) {
+// SetResident replaces Resident context: the system message's text and the
+// visible tool definitions.
+func (s *Store) SetResident(text string, tools []model.ToolDef) {
 	s.resident = model.Message{Role: model.RoleSystem, Parts: []model.Part{{Text: text}}}
 	s.residentTokens = estimateMessage(&s.resident)
 	s.tools = tools
@@ -102,7 +115,18 @@ func (s *store) setResident(text string, tools []model.ToolDef) {
 	s.prefixOK = false
 }
 
-func (s *store) append(e entry) {
+// Tools are the tool definitions of Resident context.
+func (s *Store) Tools() []model.ToolDef { return s.tools }
+
+// HasAccumulated reports whether Accumulated context holds any message.
+func (s *Store) HasAccumulated() bool { return len(s.acc) > 0 }
+
+// Append adds one message to the end of Accumulated context.
+func (s *Store) Append(in Entry) {
+	s.append(entry{kind: in.Kind, group: in.Group, msg: in.Msg, reasoning: in.Reasoning, pending: in.Pending})
+}
+
+func (s *Store) append(e entry) {
 	e.tokens = estimateMessage(&e.msg)
 	e.sanitise()
 	if e.pending {
@@ -112,12 +136,28 @@ func (s *store) append(e entry) {
 	s.accTokens += e.tokens
 }
 
-func (s *store) clearAccumulated() {
+// ClearAccumulated empties Accumulated context.
+func (s *Store) ClearAccumulated() {
 	s.setAccumulated(nil, 0)
 }
 
+// Saved is a copy of Accumulated context, to put back with
+// RestoreAccumulated.
+type Saved struct {
+	acc    []entry
+	tokens int
+}
+
+// SaveAccumulated copies Accumulated context as it is now.
+func (s *Store) SaveAccumulated() Saved {
+	return Saved{acc: append([]entry(nil), s.acc...), tokens: s.accTokens}
+}
+
+// RestoreAccumulated puts back a copy SaveAccumulated made.
+func (s *Store) RestoreAccumulated(saved Saved) { s.setAccumulated(saved.acc, saved.tokens) }
+
 // setAccumulated installs acc (its estimate accTokens) as it is.
-func (s *store) setAccumulated(acc []entry, accTokens int) {
+func (s *Store) setAccumulated(acc []entry, accTokens int) {
 	s.acc, s.accTokens, s.pending = acc, accTokens, 0
 	for i := range acc {
 		if acc[i].pending {
@@ -128,8 +168,8 @@ func (s *store) setAccumulated(acc []entry, accTokens int) {
 }
 
 // replaceAccumulated installs a compacted Accumulated context (the latest
-// Task Notes snapshot in it verbatim: see compactor.plan).
-func (s *store) replaceAccumulated(acc []entry) {
+// Task Notes snapshot in it verbatim: see Compactor.plan).
+func (s *Store) replaceAccumulated(acc []entry) {
 	tokens := 0
 	for i := range acc {
 		tokens += acc[i].tokens
@@ -137,14 +177,15 @@ func (s *store) replaceAccumulated(acc []entry) {
 	s.setAccumulated(acc, tokens)
 }
 
-// setObservation replaces the observation of Refreshed context: its text
+// SetObservation replaces the observation of Refreshed context: its text
 // and its camera images.
-func (s *store) setObservation(text string, images []schema.Image) {
+func (s *Store) SetObservation(text string, images []schema.Image) {
 	s.observation, s.obsImages = text, images
 	s.tailOK = false
 }
 
-func (s *store) setBrief(text string) {
+// SetBrief replaces the Scene Graph Brief of Refreshed context.
+func (s *Store) SetBrief(text string) {
 	s.brief = text
 	s.tailOK = false
 }
@@ -152,7 +193,7 @@ func (s *store) setBrief(text string) {
 // refreshedTail is the Refreshed tail of the next request: one user
 // message, the whole Brief and the whole observation's text, then the
 // observation's camera images; ok is false when there is nothing to state.
-func (s *store) refreshedTail() (model.Message, bool) {
+func (s *Store) refreshedTail() (model.Message, bool) {
 	if !s.tailOK {
 		s.tail, s.tailOK = model.Message{}, true
 		var text string
@@ -180,7 +221,7 @@ func (s *store) refreshedTail() (model.Message, bool) {
 
 // refreshedTokens is the estimate of the Refreshed tail (0 when there is
 // none).
-func (s *store) refreshedTokens() int {
+func (s *Store) refreshedTokens() int {
 	tail, ok := s.refreshedTail()
 	if !ok {
 		return 0
@@ -188,12 +229,21 @@ func (s *store) refreshedTokens() int {
 	return estimateMessage(&tail)
 }
 
-// total is the estimated size of the whole next decide request.
-func (s *store) total() int {
+// Total is the estimated size of the whole next decide request.
+func (s *Store) Total() int {
 	return s.residentTokens + s.toolTokens + s.accTokens + s.refreshedTokens()
 }
 
-func (s *store) counts() TokenCounts {
+// TokenCounts are estimated tokens per context lifetime of one request.
+type TokenCounts struct {
+	Resident    int `json:"resident"`
+	Refreshed   int `json:"refreshed"`
+	Accumulated int `json:"accumulated"`
+	Total       int `json:"total"`
+}
+
+// Counts are the estimated tokens of each lifetime of the next request.
+func (s *Store) Counts() TokenCounts {
 	r := s.refreshedTokens()
 	return TokenCounts{
 		Resident: s.residentTokens + s.toolTokens, Refreshed: r,
@@ -201,13 +251,13 @@ func (s *store) counts() TokenCounts {
 	}
 }
 
-// request renders the decide request: Resident, then Accumulated, then the
+// Request renders the decide request: Resident, then Accumulated, then the
 // Refreshed tail (its text, then its camera images). Everything before the
 // tail repeats the previous request (Accumulated context only grows between
 // compactions), so the cache breakpoints (providers that take them:
 // Anthropic) sit on the Resident message and on the last message before the
 // tail: the end of what the next request repeats.
-func (s *store) request() model.Request {
+func (s *Store) Request() model.Request {
 	if !s.prefixOK {
 		res := s.resident
 		res.CacheBreakpoint = true
@@ -237,21 +287,21 @@ func (s *store) request() model.Request {
 	return model.Request{Purpose: model.PurposeDecide, Messages: msgs, Tools: s.tools}
 }
 
-// refreshedMessages is how many messages request ends with that are
+// RefreshedMessages is how many messages Request ends with that are
 // Refreshed context (the tail: 0 or 1).
-func (s *store) refreshedMessages() int {
+func (s *Store) RefreshedMessages() int {
 	if _, ok := s.refreshedTail(); ok {
 		return 1
 	}
 	return 0
 }
 
-// consumeImages runs after each decide call. Every transient tool image
+// ConsumeImages runs after each decide call. Every transient tool image
 // just sent is replaced by a placeholder, and the observation's images
 // leave the Refreshed context: images live for the one model call that
 // consumes them. The tail itself was never stored: the next request
 // carries the next one.
-func (s *store) consumeImages(turn int) {
+func (s *Store) ConsumeImages(turn int) {
 	for i := len(s.acc) - 1; i >= 0 && s.pending > 0; i-- {
 		e := &s.acc[i]
 		if !e.pending {
@@ -288,14 +338,4 @@ func placeholder(img *schema.Image, turn int) string {
 		return fmt.Sprintf("[image: %s, %dx%d, consumed at turn %d]", name, img.Width, img.Height, turn)
 	}
 	return fmt.Sprintf("[image: %s, consumed at turn %d]", name, turn)
-}
-
-func joinNonEmpty(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "\n\n")
 }

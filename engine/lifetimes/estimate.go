@@ -1,8 +1,7 @@
-package engine
+package lifetimes
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/thea-harness/thea/engine/model"
@@ -42,11 +41,11 @@ func estimateTools(defs []model.ToolDef) int {
 	return n
 }
 
-// boundMiddle keeps the beginning and the end of s within max bytes, marking
+// BoundMiddle keeps the beginning and the end of s within max bytes, marking
 // what was cut; verbose results keep both the call's setup and its outcome.
 // The marker counts the characters it stands for, and where it would stand
 // for fewer characters than it has itself, a plain cut ending in "…" is used.
-func boundMiddle(s string, limit int) string {
+func BoundMiddle(s string, limit int) string {
 	if limit <= 0 || len(s) <= limit {
 		return s
 	}
@@ -91,9 +90,4 @@ func cutRune(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-func oneLine(s string, limit int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return boundMiddle(s, limit)
 }
