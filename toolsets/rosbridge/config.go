@@ -27,6 +27,10 @@ type Config struct {
 	// Observation and Clearance are nil when not declared.
 	Observation *ObservationDecl `json:"observation,omitempty"`
 	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`
+
+	// Stop is the declared stop path (stopconfig.go); nil when not
+	// declared.
+	Stop *StopDecl `json:"stop,omitempty"`
 }
 
 // Reconnect paces reconnection after a dropped socket.

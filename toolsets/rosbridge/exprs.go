@@ -25,6 +25,8 @@ type plan struct {
 	cfg   Config
 	tools map[string]*toolPlan
 	state map[string]*vm.Program
+	// stop is the declared stop path (stop.go); nil when none.
+	stop *stopPlan
 }
 
 // toolPlan is one declared tool, compiled.
@@ -90,6 +92,11 @@ func compile(cfg Config) (*plan, error) {
 		}
 	}
 	checkSubscribe(cfg, fail)
+	stop, err := compileStop(cfg)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	p.stop = stop
 	return p, errors.Join(errs...)
 }
 

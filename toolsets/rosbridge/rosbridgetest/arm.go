@@ -297,6 +297,9 @@ func (s *Server) armFeedback(g *armGoal, frac float64, now time.Time) {
 		values = map[string]any{"stage": "moving", "progress": frac}
 	}
 	g.owner.enqueue(map[string]any{"op": "action_feedback", "id": g.id, "action": g.action, "values": values}, true)
+	if s.faults.DropMidGoal && g.ticks == 1 {
+		g.owner.dropAfterQueued()
+	}
 }
 
 // armState snapshots the arm. Called with Server.mu held.
