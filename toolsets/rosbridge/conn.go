@@ -37,6 +37,9 @@ type motion struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	ended    chan struct{}
+	// declaredStop is set once the declared stop ran for this motion (the
+	// stop path after its cancel); the kill does not run it again.
+	declaredStop bool
 }
 
 func (m *motion) halt() {
@@ -209,7 +212,13 @@ func (c *conn) Kill() {
 			}
 		}
 		m.halt()
-		stopped := c.b.stopOnGiveUp(c.cl, m.tool, time.Since(keys[i].Start))
+		c.mu.Lock()
+		ran := m.declaredStop
+		c.mu.Unlock()
+		stopped := "the declared stop already ran for it"
+		if !ran {
+			stopped = c.b.stopOnGiveUp(c.cl, m.tool, time.Since(keys[i].Start))
+		}
 		c.b.env.Emit(body.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + stopped})
 	}
 }

@@ -245,6 +245,9 @@ func (c *conn) stopAfterCancel(ctx context.Context, key *body.Motion, cancelEnv 
 		cancelSaid = fmt.Sprintf("the cancel failed: %v", cancelErr)
 	}
 	why := fmt.Sprintf("%s was given up and its cancel did not end it within cancel_timeout %s", m.tool, c.b.cancelTimeout())
+	c.mu.Lock()
+	m.declaredStop = true
+	c.mu.Unlock()
 	env := c.b.runStop(ctx, c.cl, m.tool, why, time.Since(key.Start))
 	out := engine.Envelope{Success: env.Success, Value: map[string]any{"cancel": cancelSaid, "stop": sp.describe(), "stop_result": env.Value}}
 	if !env.Success {

@@ -245,7 +245,9 @@ func (s *Server) dashboardStop() {
 	for _, g := range goals {
 		s.finishArmGoal(g, 6, false, armStoppedByDashboard)
 	}
-	s.logf("dashboard stop: %d goal(s) halted", len(goals))
+	if len(goals) > 0 {
+		s.logf("dashboard stop: %d goal(s) halted", len(goals))
+	}
 }
 
 // finishArmGoal counts a goal's end and sends its result, in its action's

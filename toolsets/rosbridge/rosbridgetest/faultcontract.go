@@ -36,7 +36,7 @@ import (
 //     are ignored);
 //   - with the arm (Options.Robot RobotArm), the dashboard stop service
 //     /dashboard_client/stop ends every motion too (an arm's declared
-//     stop), logging "dashboard stop".
+//     stop), logging "stop (dashboard)".
 //
 // A socket whose URL has the query cancel=ignore ignores its cancels: a
 // toolset whose stop path does nothing.
@@ -106,7 +106,7 @@ func (c *session) handleFault(data []byte) bool {
 	case op == "call_service" && slashed(str("service")) == ServiceDashboardStop && c.srv.arm != nil:
 		// The arm's dashboard stop halts the contract's motions too; the
 		// arm's own handler answers it.
-		f.rec.Logf("dashboard stop")
+		f.rec.Logf("stop (dashboard)")
 		f.endAll()
 		return false
 	case op == "publish" && slashed(str("topic")) == FaultCmdVel:
