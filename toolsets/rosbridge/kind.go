@@ -127,7 +127,11 @@ func validate(c *schema.Check) {
 			c.Errorf(".rosbridge", "%v", e)
 		}
 	}
-	if p == nil || c.Spec == nil {
+	if p == nil {
+		return
+	}
+	warnNoStop(c, p)
+	if c.Spec == nil {
 		return
 	}
 	checkBody(c, p, c.Spec.Embodiment)

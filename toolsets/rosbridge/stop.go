@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/expr-lang/expr"
@@ -71,6 +72,10 @@ func compileStopDecl(d StopDecl) (*stopPlan, error) {
 	}
 	var errs []error
 	add := func(prog *vm.Program, err error) *vm.Program {
+		var fe FieldError
+		if errors.As(err, &fe) && strings.Contains(fe.Msg, "which the tool does not declare") {
+			err = FieldError{Path: fe.Path, Msg: "a stop has no arguments (it runs without a tool call): build its message from constants, not args"}
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}

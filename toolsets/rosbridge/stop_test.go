@@ -178,7 +178,7 @@ func TestStopConfigErrors(t *testing.T) {
 		{map[string]any{"service": map[string]any{"name": "/s", "type": "std_srvs/srv/Trigger"}, "action": map[string]any{"name": "/a", "type": "p/action/A"}}, "stop: a stop is exactly one of"},
 		{map[string]any{}, "stop: a stop is exactly one of"},
 		{map[string]any{"publish": map[string]any{"topic": "/estop", "type": "std_msgs/msg/Bool"}}, "stop.publish.message: "},
-		{map[string]any{"service": map[string]any{"name": "/s", "type": "std_srvs/srv/Trigger", "request": "{x: args.speed}"}}, "stop.service.request: "},
+		{map[string]any{"service": map[string]any{"name": "/s", "type": "std_srvs/srv/Trigger", "request": "{x: args.speed}"}}, "stop.service.request: a stop has no arguments"},
 		{map[string]any{"service": map[string]any{"name": "/s", "type": "std_msgs/msg/Bool"}}, "stop.service.type"},
 		{map[string]any{"publish": map[string]any{"topic": "/cmd_vel", "type": "geometry_msgs/msg/Twist", "count": 0}}, "stop.publish.count"},
 		{map[string]any{"halt": true}, "stop.halt: unknown field"},
