@@ -161,3 +161,62 @@ func TestArmCellSensors(t *testing.T) {
 		t.Fatalf("goals while the curtain was broken: %d", n)
 	}
 }
+
+// rosapi describes the arm's graph: every topic with its type, the action
+// servers and their types, the dashboard stop's type, and the definitions
+// of the arm's messages, goals and results (a custom package among them).
+func TestArmRosapi(t *testing.T) {
+	_, cl := startArm(t, rosbridgetest.Faults{})
+	call := func(service string, args any) map[string]any {
+		t.Helper()
+		raw, err := cl.CallService(t.Context(), service, args)
+		if err != nil {
+			t.Fatalf("%s: %v", service, err)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for topic, typ := range map[string]string{rosbridgetest.TopicJointStates: rosbridgetest.TypeJointState,
+		rosbridgetest.TopicTF: rosbridgetest.TypeTFMessage, rosbridgetest.TopicTFStatic: rosbridgetest.TypeTFMessage,
+		rosbridgetest.TopicWristCamera: rosbridgetest.TypeImage, rosbridgetest.TopicSceneCamera: rosbridgetest.TypeCompressedImage,
+		rosbridgetest.TopicDetections: rosbridgetest.TypeDetection3DArray, rosbridgetest.TopicLightCurtain: rosbridgetest.TypeBool,
+		rosbridgetest.TopicPersonDistance: rosbridgetest.TypeFloat32} {
+		if got := call("/rosapi/topic_type", map[string]any{"topic": topic})["type"]; got != typ {
+			t.Errorf("%s: type %v, want %s", topic, got, typ)
+		}
+	}
+	if got := call("/rosapi/topic_type", map[string]any{"topic": rosbridgetest.TopicScan})["type"]; got != "" {
+		t.Errorf("the arm has a /scan of type %v", got)
+	}
+	servers, _ := call("/rosapi/action_servers", nil)["action_servers"].([]any)
+	if len(servers) != 4 {
+		t.Errorf("action servers: %v", servers)
+	}
+	if got := call("/rosapi/action_type", map[string]any{"action": rosbridgetest.ActionTrajectory})["type"]; got != rosbridgetest.TypeFollowJointTraject {
+		t.Errorf("trajectory action type %v", got)
+	}
+	if got := call("/rosapi/service_type", map[string]any{"service": rosbridgetest.ServiceDashboardStop})["type"]; got != rosbridgetest.TypeTrigger {
+		t.Errorf("dashboard stop type %v", got)
+	}
+	for _, tc := range []struct {
+		service, typ string
+		defs         int // the root and the message types inside it
+	}{
+		{"/rosapi/action_goal_details", rosbridgetest.TypeFollowJointTraject, 7},
+		{"/rosapi/action_result_details", rosbridgetest.TypePick, 1},
+		{"/rosapi/message_details", rosbridgetest.TypeDetection3DArray, 12},
+	} {
+		defs, _ := call(tc.service, map[string]any{"type": tc.typ})["typedefs"].([]any)
+		if len(defs) != tc.defs {
+			t.Errorf("%s of %s: %d typedefs, want %d: %v", tc.service, tc.typ, len(defs), tc.defs, defs)
+		}
+	}
+	for _, typ := range []string{"control_msgs/action/GripperCommand", rosbridgetest.TypePlace} {
+		if defs, _ := call("/rosapi/action_goal_details", map[string]any{"type": typ})["typedefs"].([]any); len(defs) == 0 {
+			t.Errorf("no goal typedefs of %s", typ)
+		}
+	}
+}
