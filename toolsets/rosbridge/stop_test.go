@@ -48,22 +48,22 @@ func TestDeclaredStopEndsHungGoal(t *testing.T) {
 		t.Run(strings.ReplaceAll(how, " ", "_"), func(t *testing.T) {
 			p := fake(t, "-robot", "arm", "-hang-arm")
 			o := opts{stopGrace: testtime.Scale(3 * time.Second)}
-			ctx := t.Context()
 			if how == "timed out" {
 				o.timeout = testtime.Scale(300 * time.Millisecond)
-			} else {
-				c, cancel := context.WithCancel(ctx)
-				ctx = c
-				go func() {
-					testtime.Wait(t, "the arm moving", func() bool { return state(t, p.URL).Arm.Moving })
-					cancel()
-				}()
 			}
 			r, err := startWith(t, p.URL, section(t, arm), o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantFailure(t, r.callCtx(ctx, t, "pick", `{"object": "mug"}`), how)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan engine.Envelope, 1)
+			go func() { done <- r.callCtx(ctx, t, "pick", `{"object": "mug"}`) }()
+			if how == "was cancelled" {
+				testtime.Wait(t, "the arm moving", func() bool { return state(t, p.URL).Arm.Moving })
+				cancel()
+			}
+			wantFailure(t, <-done, how)
 			testtime.Wait(t, "the declared stop on the record", r.evs.has(rosbridge.SafetyDeclaredStop))
 			ev, _ := r.evs.find(rosbridge.SafetyDeclaredStop)
 			if ev.Stop == nil || !ev.Stop.OK || ev.Stop.Via != engine.StopViaDeclared || ev.Stop.Tool != "service /dashboard_client/stop" {
