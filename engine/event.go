@@ -134,7 +134,8 @@ type StopCall struct {
 	// cancel, such as an action goal's) or "kill" (the back-end's process
 	// group, or its connection).
 	Via string `json:"via"`
-	// Tool is the stop tool called (Via "tool").
+	// Tool is the stop tool called (Via "tool"), or the declared stop (Via
+	// "declared": "service /dashboard_client/stop").
 	Tool string `json:"tool,omitempty"`
 	// Why is what interrupted the motion: "move_base was cancelled",
 	// "move_base timed out", "the session closed".
@@ -152,6 +153,10 @@ const (
 	StopViaTool   = "tool"
 	StopViaCancel = "cancel"
 	StopViaKill   = "kill"
+	// StopViaDeclared is a toolset's declared stop path (a rosbridge
+	// toolset's stop: a service, an action goal or a bounded publish),
+	// run when a motion is given up; Tool names it.
+	StopViaDeclared = "declared"
 )
 
 // Millis is d in milliseconds, to the microsecond (StopCall.DurationMS).

@@ -42,6 +42,9 @@ const (
 	// rosChildEnv makes the test binary one fault rosbridge server on the
 	// address it names.
 	rosChildEnv = "THEA_BODY_ROSFAULT_CHILD"
+	// rosRobotEnv is the fake's robot profile for the servers a
+	// supervisor starts ("" the TurtleBot).
+	rosRobotEnv = "THEA_BODY_ROSFAULT_ROBOT"
 	// ignoreCancel is the URL query that makes the fake ignore this
 	// toolset's cancels: a stop path that does nothing, so that only the
 	// kill path (the zero velocity, the dropped socket) ends a motion, as
@@ -132,9 +135,13 @@ func rosFaultSection(cancel time.Duration) map[string]any {
 // superviseRosFault starts a supervisor of fault rosbridge servers
 // recording into dir and returns its URL. The supervisor ends with this
 // process, or once dir is gone (the test's temporary directory removed).
-func superviseRosFault(self, dir string) string {
+func superviseRosFault(self, dir string) string { return superviseRosRobot(self, dir, "") }
+
+// superviseRosRobot is superviseRosFault with the fake's robot profile
+// ("" the TurtleBot, rosbridgetest.RobotArm the arm).
+func superviseRosRobot(self, dir, robot string) string {
 	cmd := exec.Command(self, "-test.run=^$")
-	cmd.Env = append(os.Environ(), rosSuperviseEnv+"="+dir)
+	cmd.Env = append(os.Environ(), rosSuperviseEnv+"="+dir, rosRobotEnv+"="+robot)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = dieWithParent()
 	out, err := cmd.StdoutPipe()
@@ -243,7 +250,11 @@ func rosFaultChild(addr, dir string) int {
 		time.Sleep(d)
 		_ = ln.Close()
 	}
-	return rosbridgetest.Main(context.Background(), []string{"-addr", addr, "-fault-dir", dir, "-tick", "10ms"}, os.Stdin, io.Discard, os.Stderr)
+	args := []string{"-addr", addr, "-fault-dir", dir, "-tick", "10ms"}
+	if robot := os.Getenv(rosRobotEnv); robot != "" {
+		args = append(args, "-robot", robot)
+	}
+	return rosbridgetest.Main(context.Background(), args, os.Stdin, io.Discard, os.Stderr)
 }
 
 // pidsDir, in a fault directory, names the supervisors and servers alive

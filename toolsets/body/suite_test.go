@@ -77,10 +77,16 @@ type transport struct {
 	// lastWords: a crash's reason carries the fault server's last words
 	// ("crashing mid-call", from its stderr).
 	lastWords bool
+	// stopEnds: the toolset's own stop path (declared by default, as an
+	// arm's dashboard stop) ends a motion its back-end ignores the cancel
+	// of, so a timed-out motion is stopped, not killed.
+	stopEnds bool
 }
 
 // transports is the suite's table: a transport adds one row.
-func transports() []transport { return []transport{mcpTransport(), rosbridgeTransport()} }
+func transports() []transport {
+	return []transport{mcpTransport(), rosbridgeTransport(), rosbridgeArmTransport()}
+}
 
 // eachTransport runs test once per transport, as a subtest.
 func eachTransport(t *testing.T, test func(t *testing.T, tr transport)) {
@@ -275,6 +281,19 @@ func (e *events) count(kind, text string) int {
 		}
 	}
 	return n
+}
+
+// all are the events of kind.
+func (e *events) all(kind string) []body.SafetyEvent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []body.SafetyEvent
+	for _, ev := range e.evs {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 // texts are the texts of the events of kind.

@@ -70,14 +70,24 @@ func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
 }
 
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel
-// (or, for a publish, its zero message).
+// (or, for a publish, its zero message), then the declared stop when the
+// cancel did not end the motion within cancel_timeout (stop.go).
 func (b *backend) Profile() body.Profile {
-	timeout := duration(b.plan.cfg.CancelTimeout)
-	if timeout <= 0 {
-		timeout = defaultStopTimeout
+	timeout := b.cancelTimeout()
+	name := "cancel (cancel_action_goal for a goal, the zero message for a publish)"
+	if sp := b.plan.stop; sp != nil && !sp.legacy {
+		timeout += sp.timeout
+		name += ", then the declared stop (" + sp.describe() + ")"
 	}
-	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel,
-		Name: "cancel (cancel_action_goal for a goal, the zero message for a publish)", Timeout: timeout}}
+	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel, Name: name, Timeout: timeout}}
+}
+
+// cancelTimeout bounds a motion's cancel.
+func (b *backend) cancelTimeout() time.Duration {
+	if d := duration(b.plan.cfg.CancelTimeout); d > 0 {
+		return d
+	}
+	return defaultStopTimeout
 }
 
 // Connect dials rosbridge the first time (subscribing and advertising what
@@ -129,9 +139,15 @@ func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
 			return fmt.Errorf("subscribing to %s: %w", s.Topic, err)
 		}
 	}
-	for topic, typ := range b.plan.advertised() {
+	adverts := b.plan.advertised()
+	for topic, typ := range adverts {
 		if err := cl.Advertise(ctx, topic, typ); err != nil {
 			return fmt.Errorf("advertising %s: %w", topic, err)
+		}
+	}
+	if topic, typ, ok := b.plan.stop.advertisedTopic(); ok && adverts[topic] == "" {
+		if err := cl.Advertise(ctx, topic, typ); err != nil {
+			return fmt.Errorf("advertising the stop's topic %s: %w", topic, err)
 		}
 	}
 	return nil
@@ -178,6 +194,16 @@ func (b *backend) reconnected(r wire.Reconnect) {
 		text += fmt.Sprintf("; cancelling failed for %v", failed)
 	}
 	b.env.Emit(body.SafetyEvent{Kind: SafetyReconnected, Text: text})
+	// A goal that may still run is given up: the declared stop runs before
+	// any call can use the new socket.
+	if sp := b.plan.stop; sp != nil && !sp.legacy && len(r.Orphans) > 0 {
+		b.mu.Lock()
+		cl := b.client
+		b.mu.Unlock()
+		if cl != nil {
+			b.runStop(context.Background(), cl, r.Orphans[0].Action(), fmt.Sprintf("the socket dropped with %d goal(s) in flight", len(r.Orphans)), 0)
+		}
+	}
 	b.mu.Lock()
 	select {
 	case <-b.up:
@@ -216,26 +242,6 @@ func (b *backend) Close() error {
 		return err
 	}
 	return nil
-}
-
-// publishZero publishes a zero velocity on the declared cmd_vel topic; it
-// says what it did, for the record.
-func (b *backend) publishZero(cl *wire.Client) string {
-	topic := b.plan.cfg.CmdVel
-	if topic == "" {
-		return "no cmd_vel topic is declared, so no zero velocity was published"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), zeroTimeout)
-	defer cancel()
-	if err := cl.Publish(ctx, topic, zeroTwist()); err != nil {
-		return fmt.Sprintf("publishing a zero velocity on %s failed: %v", topic, err)
-	}
-	return "a zero velocity was published on " + topic
-}
-
-func zeroTwist() map[string]any {
-	v := map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
-	return map[string]any{"linear": v, "angular": v}
 }
 
 // transportErr marks the errors of a dropped socket as a dead back-end,

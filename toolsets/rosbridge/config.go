@@ -29,6 +29,10 @@ type Config struct {
 	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`
 	// Readings is the safety readings tool; nil when not declared.
 	Readings *ReadingsDecl `json:"readings,omitempty"`
+
+	// Stop is the declared stop path (stopconfig.go); nil when not
+	// declared.
+	Stop *StopDecl `json:"stop,omitempty"`
 }
 
 // Reconnect paces reconnection after a dropped socket.

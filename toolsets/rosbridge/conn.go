@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
@@ -36,6 +37,9 @@ type motion struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	ended    chan struct{}
+	// declaredStop is set once the declared stop ran for this motion (the
+	// stop path after its cancel); the kill does not run it again.
+	declaredStop bool
 }
 
 func (m *motion) halt() {
@@ -134,9 +138,22 @@ func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 	return body.Reply{Envelope: env}, err
 }
 
-// Stop cancels the motion's goal (cancel_action_goal) and waits, within
-// ctx, for its result; a publish stops and sends its zero message.
+// Stop cancels the motion's goal (cancel_action_goal) and waits up to
+// cancel_timeout for its result; a publish stops and sends its zero
+// message. When that did not end the motion and a stop is declared, the
+// declared stop runs (stopAfterCancel).
 func (c *conn) Stop(ctx context.Context, key *body.Motion) (engine.Envelope, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.b.cancelTimeout())
+	defer cancel()
+	env, err := c.cancelMotion(cctx, key)
+	if err == nil && env.Success {
+		return env, nil
+	}
+	return c.stopAfterCancel(ctx, key, env, err)
+}
+
+// cancelMotion is the cancel: the goal's, or the publish's own stop.
+func (c *conn) cancelMotion(ctx context.Context, key *body.Motion) (engine.Envelope, error) {
 	m := c.handle(key)
 	if m == nil {
 		return engine.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
@@ -178,18 +195,22 @@ func (c *conn) Alive(ctx context.Context) error { return c.cl.Ping(ctx) }
 
 // Kill is rosbridge's kill: there is no process to end, so every motion
 // in flight is given up (its goal cancelled once more, a publish stopped),
-// a zero velocity is published on the declared cmd_vel topic, and an
-// event says so; then the socket is dropped, so a wedged connection (one
-// that no longer answers, not even a ping) is replaced by a new one, on
-// which the goals given up are cancelled again. The body layer has
-// already made the body uncertain.
+// the declared stop runs (or, with cmd_vel and no stop, a zero velocity is
+// published there), and an event says so; then the socket is dropped, so a
+// wedged connection (one that no longer answers, not even a ping) is
+// replaced by a new one, on which the goals given up are cancelled again.
+// The body layer has already made the body uncertain.
 func (c *conn) Kill() {
 	defer c.b.drop(c.cl)
 	defer c.b.moved()
 	c.mu.Lock()
-	moving := slices.Collect(maps.Values(c.moving))
+	keys := slices.Collect(maps.Keys(c.moving))
+	moving := make([]*motion, len(keys))
+	for i, k := range keys {
+		moving[i] = c.moving[k]
+	}
 	c.mu.Unlock()
-	for _, m := range moving {
+	for i, m := range moving {
 		what := "the publish of " + m.tool + " was stopped"
 		c.mu.Lock()
 		g := m.goal
@@ -204,7 +225,14 @@ func (c *conn) Kill() {
 			}
 		}
 		m.halt()
-		c.b.env.Emit(body.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + c.b.publishZero(c.cl)})
+		c.mu.Lock()
+		ran := m.declaredStop
+		c.mu.Unlock()
+		stopped := "the declared stop already ran for it"
+		if !ran {
+			stopped = c.b.stopOnGiveUp(c.cl, m.tool, time.Since(keys[i].Start))
+		}
+		c.b.env.Emit(body.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + stopped})
 	}
 }
 

@@ -27,6 +27,8 @@ type plan struct {
 	state map[string]*vm.Program
 	// readings are the safety readings' value exprs, by name.
 	readings map[string]*vm.Program
+	// stop is the declared stop path (stop.go); nil when none.
+	stop *stopPlan
 }
 
 // toolPlan is one declared tool, compiled.
@@ -93,6 +95,11 @@ func compile(cfg Config) (*plan, error) {
 		}
 	}
 	checkSubscribe(cfg, fail)
+	stop, err := compileStop(cfg)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	p.stop = stop
 	return p, errors.Join(errs...)
 }
 

@@ -195,7 +195,7 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Lock: schema.BodyLock{Dir: t.TempDir()}, Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
 		Contract: func(tool string) schema.ToolContract {
-			if tool == "navigate_to" && o.timeout > 0 {
+			if (tool == "navigate_to" || tool == "pick") && o.timeout > 0 {
 				return schema.ToolContract{Timeout: schema.Duration(o.timeout)}
 			}
 			return schema.ToolContract{}

@@ -29,8 +29,9 @@ func Kind(deps body.Shared) engine.ToolsetKind {
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
 		// The fake TurtleBot with Nav2 of the ROS example and make
-		// demo-ros: thea sim rosbridge [-addr HOST:PORT] [-nav-speed M/S] [fault flags].
-		Fake: &engine.Fake{Short: "a fake TurtleBot with Nav2 behind rosbridge (WebSocket); prints its ws:// URL", Main: rosbridgetest.Main},
+		// demo-ros, or with -robot arm a UR-class tabletop arm: thea sim
+		// rosbridge [-robot arm] [-addr HOST:PORT] [-nav-speed M/S] [fault flags].
+		Fake: &engine.Fake{Short: "a fake TurtleBot with Nav2 (or, with -robot arm, a UR-class tabletop arm) behind rosbridge (WebSocket); prints its ws:// URL", Main: rosbridgetest.Main},
 		New: func(ctx context.Context, tc engine.ToolsetConfig) (engine.Toolset, error) {
 			ts, err := Start(ctx, tc, deps)
 			if err != nil {
@@ -126,7 +127,11 @@ func validate(c *schema.Check) {
 			c.Errorf(".rosbridge", "%v", e)
 		}
 	}
-	if p == nil || c.Spec == nil {
+	if p == nil {
+		return
+	}
+	warnNoStop(c, p)
+	if c.Spec == nil {
 		return
 	}
 	checkBody(c, p, c.Spec.Embodiment)

@@ -44,6 +44,7 @@ func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProble
 	for _, name := range slices.Sorted(maps.Keys(p.cfg.Tools)) {
 		lc.tool("rosbridge.tools."+name, p.cfg.Tools[name])
 	}
+	lc.stop(p.stop)
 	return lc.out
 }
 

@@ -69,7 +69,10 @@ func checkDiagnostics(t *testing.T, spec string, edits []edit) {
 			t.Fatal(err)
 		}
 	}
-	_, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
+	loaded, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
+	if loaded != nil { // only warnings: they are on the spec
+		diags = loaded.Warnings
+	}
 	lines := strings.Split(spec, "\n")
 	for _, e := range edits {
 		line := 0
@@ -99,4 +102,21 @@ func joinDiags(ds []schema.Diagnostic) string {
 		b.WriteString(d.String() + "\n")
 	}
 	return b.String()
+}
+
+// TestValidateWarnsNoStop: physical actions with neither a declared stop
+// nor cmd_vel are a warning at the rosbridge block; a declared stop's
+// problems are errors at their fields.
+func TestValidateWarnsNoStop(t *testing.T) {
+	src, err := os.ReadFile("../../examples/turtlebot/spec.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := strings.Replace(string(src), `cmd_vel: "/cmd_vel"`, `// no cmd_vel`, 1)
+	checkDiagnostics(t, spec, []edit{
+		{`rosbridge: {`, `rosbridge: { // no stop`, "serves physical actions (navigate_to) but declares no stop"},
+	})
+	checkDiagnostics(t, string(src), []edit{
+		{`cmd_vel: "/cmd_vel"`, `stop: service: {name: "/dashboard_client/stop", type: "std_srvs/srv/Trigger", request: "{now: args.now}"}`, "a stop has no arguments"},
+	})
 }

@@ -8,6 +8,14 @@
 // on request for safety tests: a socket dropped mid-goal, cancels ignored,
 // results never sent, garbage frames, fragments, motion that goes on after
 // a cancel. With a fault directory it also serves the body layer's fault
-// suite contract (faultcontract.go). It runs in process (Start) or as a subprocess (Main, and
+// suite contract (faultcontract.go). With Options.Robot RobotArm (the
+// -robot arm flag) the same server is a UR-class tabletop arm instead
+// (armgraph.go, arm.go): /pick and /place skill actions, FollowJointTrajectory
+// and GripperCommand, /joint_states, /tf and /tf_static, a raw rgb8 wrist
+// camera and a compressed scene camera, Detection3DArray detections of a mug
+// and a bin, a light curtain and a person distance (set through the hidden
+// /rosbridgetest/arm_cell service), and a dashboard stop
+// (/dashboard_client/stop) that halts every motion; with HangArm a goal
+// ignores its cancel and moves until that stop. It runs in process (Start) or as a subprocess (Main, and
 // StartProcess with a test binary).
 package rosbridgetest

@@ -33,7 +33,10 @@ import (
 //     says: absent a good pose, "silent" nothing, "nan" a null position;
 //   - topic /fault/cmd_vel: a zero Twist ends every motion (a base's own
 //     velocity override: what the kill path's zero reaches when cancels
-//     are ignored).
+//     are ignored);
+//   - with the arm (Options.Robot RobotArm), the dashboard stop service
+//     /dashboard_client/stop ends every motion too (an arm's declared
+//     stop), logging "stop (dashboard)".
 //
 // A socket whose URL has the query cancel=ignore ignores its cancels: a
 // toolset whose stop path does nothing.
@@ -100,6 +103,12 @@ func (c *session) handleFault(data []byte) bool {
 		if !c.ignoreCancel && f.end(idText(m["id"])) {
 			f.rec.Logf("stop")
 		}
+	case op == "call_service" && slashed(str("service")) == ServiceDashboardStop && c.srv.arm != nil:
+		// The arm's dashboard stop halts the contract's motions too; the
+		// arm's own handler answers it.
+		f.rec.Logf("stop (dashboard)")
+		f.endAll()
+		return false
 	case op == "publish" && slashed(str("topic")) == FaultCmdVel:
 		if lin, ang := twist(m["msg"]); lin == 0 && ang == 0 {
 			f.rec.Logf("zero")

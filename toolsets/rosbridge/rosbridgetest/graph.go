@@ -29,8 +29,8 @@ const (
 	TypeTrigger         = "std_srvs/srv/Trigger"
 )
 
-// graphTopics are the topics the robot has, with their types.
-func graphTopics() map[string]string {
+// turtlebotTopics are the TurtleBot's topics, with their types.
+func turtlebotTopics() map[string]string {
 	return map[string]string{
 		TopicScan:           TypeLaserScan,
 		TopicOdom:           TypeOdometry,
@@ -44,8 +44,8 @@ func graphTopics() map[string]string {
 	}
 }
 
-// graphActions are the action servers.
-func graphActions() map[string]string {
+// turtlebotActions are the TurtleBot's action servers.
+func turtlebotActions() map[string]string {
 	return map[string]string{ActionNav: TypeNavigateToPose}
 }
 
@@ -61,7 +61,7 @@ type service struct {
 // graphServices are the services, rosapi's among them. Names are matched
 // without their leading slash (roslib calls "rosapi/topics"); replies
 // carry the name as sent.
-func graphServices() map[string]service {
+func graphServices(robot string) map[string]service {
 	str := func(args map[string]any, k string) string { s, _ := args[k].(string); return s }
 	details := func(kind string) serviceHandler {
 		return func(s *Server, args map[string]any) (any, error) {
@@ -79,6 +79,22 @@ func graphServices() map[string]service {
 		}
 	}
 	rosapi := func(name string) string { return "rosapi_msgs/srv/" + name }
+	if robot == RobotArm {
+		return withRosapi(armServices(), rosapiServices(details, rosapi))
+	}
+	return withRosapi(turtlebotServices(), rosapiServices(details, rosapi))
+}
+
+// withRosapi merges a robot's services with rosapi's.
+func withRosapi(robot, rosapi map[string]service) map[string]service {
+	for k, v := range rosapi {
+		robot[k] = v
+	}
+	return robot
+}
+
+// turtlebotServices are the TurtleBot's own services.
+func turtlebotServices() map[string]service {
 	return map[string]service{
 		ServiceDock: {typ: TypeTrigger, handler: func(s *Server, _ map[string]any) (any, error) {
 			if s.faults.EchoToken {
@@ -92,6 +108,13 @@ func graphServices() map[string]service {
 			return map[string]any{"success": true, "message": "docked"}, nil
 		}},
 		ActionNav + "/_action/cancel_goal": {typ: "action_msgs/srv/CancelGoal", hidden: true, handler: cancelGoalService},
+	}
+}
+
+// rosapiServices are rosapi's services and the fake's state service.
+func rosapiServices(details func(string) serviceHandler, rosapi func(string) string) map[string]service {
+	str := func(args map[string]any, k string) string { s, _ := args[k].(string); return s }
+	return map[string]service{
 		ServiceState: {typ: "rosbridgetest/srv/State", hidden: true, handler: func(s *Server, _ map[string]any) (any, error) {
 			return s.stateLocked(), nil
 		}},
@@ -130,13 +153,16 @@ func graphServices() map[string]service {
 			}
 			return map[string]any{"type": sv.typ}, nil
 		}},
-		"/rosapi/action_servers": {typ: rosapi("GetActionServers"), handler: func(*Server, map[string]any) (any, error) {
-			return map[string]any{"action_servers": sortedKeys(graphActions())}, nil
+		"/rosapi/action_servers": {typ: rosapi("GetActionServers"), handler: func(s *Server, _ map[string]any) (any, error) {
+			return map[string]any{"action_servers": sortedKeys(s.graphActions())}, nil
 		}},
-		"/rosapi/action_type": {typ: rosapi("ActionType"), handler: func(_ *Server, args map[string]any) (any, error) {
-			return map[string]any{"type": graphActions()["/"+strings.TrimPrefix(str(args, "action"), "/")]}, nil
+		"/rosapi/action_type": {typ: rosapi("ActionType"), handler: func(s *Server, args map[string]any) (any, error) {
+			return map[string]any{"type": s.graphActions()["/"+strings.TrimPrefix(str(args, "action"), "/")]}, nil
 		}},
-		"/rosapi/nodes": {typ: rosapi("Nodes"), handler: func(*Server, map[string]any) (any, error) {
+		"/rosapi/nodes": {typ: rosapi("Nodes"), handler: func(s *Server, _ map[string]any) (any, error) {
+			if s.arm != nil {
+				return map[string]any{"nodes": armNodes()}, nil
+			}
 			return map[string]any{"nodes": []string{"/bt_navigator", "/controller_server", "/rosapi", "/rosbridge_websocket", "/turtlebot3_node"}}, nil
 		}},
 		"/rosapi/get_ros_version": {typ: rosapi("GetROSVersion"), handler: func(*Server, map[string]any) (any, error) {
@@ -219,7 +245,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // topicList lists the graph's topics and those clients advertised.
 // Called with Server.mu held.
 func (s *Server) topicList() (names, types []string) {
-	all := graphTopics()
+	all := s.graphTopics()
 	for t, typ := range s.advertised {
 		all[t] = typ
 	}
@@ -233,7 +259,7 @@ func (s *Server) topicList() (names, types []string) {
 // topicType is a topic's type, "" when the topic does not exist.
 func (s *Server) topicType(topic string) string {
 	topic = "/" + strings.TrimPrefix(topic, "/")
-	if t, ok := graphTopics()[topic]; ok {
+	if t, ok := s.graphTopics()[topic]; ok {
 		return t
 	}
 	return s.advertised[topic]

@@ -31,7 +31,7 @@ func (c *session) handle(data []byte) {
 		c.advertise(str("topic"), str("type"))
 	case "unadvertise":
 		t := slashed(str("topic"))
-		if _, base := graphTopics()[t]; !base {
+		if _, base := s.graphTopics()[t]; !base {
 			delete(s.advertised, t)
 		}
 	case "publish":
@@ -87,6 +87,7 @@ func (c *session) subscribe(topic, typ string, m map[string]any) {
 	}
 	c.subs[slashed(topic)] = &sessionSub{sent: topic, throttle: time.Duration(num("throttle_rate")) * time.Millisecond,
 		fragment: num("fragment_size")}
+	s.latched(slashed(topic))
 }
 
 func (c *session) advertise(topic, typ string) {
@@ -103,7 +104,7 @@ func (c *session) advertise(topic, typ string) {
 		s.logf("advertise %s: unknown type %s", topic, typ)
 		return
 	}
-	if _, base := graphTopics()[slashed(topic)]; !base {
+	if _, base := s.graphTopics()[slashed(topic)]; !base {
 		s.advertised[slashed(topic)] = canonical(typ)
 	}
 }
@@ -202,12 +203,16 @@ func (c *session) sendGoal(action, actionType string, id any, args any, feedback
 		}
 		c.enqueue(frame, true)
 	}
-	if typ, ok := graphActions()[slashed(action)]; !ok || typ != canonical(actionType) {
+	if typ, ok := s.graphActions()[slashed(action)]; !ok || typ != canonical(actionType) {
 		fail("No action server available")
 		return
 	}
 	if err := s.types.check(canonical(actionType)+"_Goal", args); err != nil {
 		fail(err.Error())
+		return
+	}
+	if s.arm != nil {
+		s.acceptArmGoal(c, slashed(action), gid, args, feedback)
 		return
 	}
 	x, y, yaw := goalPose(args)

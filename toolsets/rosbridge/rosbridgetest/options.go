@@ -25,6 +25,12 @@ type Options struct {
 	// 0 (the default) holds the last command forever, the worst case a
 	// client must cope with.
 	CmdVelTimeout time.Duration
+	// Robot is the robot behind the server: RobotTurtleBot (the
+	// default) or RobotArm.
+	Robot string
+	// ArmMotion is how long one of the arm's skills (pick, place) moves
+	// (default 1s; a gripper command half that).
+	ArmMotion time.Duration
 	// FaultDir, when set, also serves the body layer's fault suite
 	// contract, recording into this directory (see faultcontract.go).
 	FaultDir string
@@ -72,6 +78,10 @@ type Faults struct {
 	// token (Options.Token) back: in the dock service's message (which
 	// fails) and in the odometry's frame ids.
 	EchoToken bool
+	// HangArm makes every arm goal move for ever, ignoring its cancel
+	// and preemption: only the dashboard stop (ServiceDashboardStop)
+	// ends it.
+	HangArm bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It
@@ -108,6 +118,25 @@ type State struct {
 	PersonDistance float64        // metres; NaN: no person detected
 	Held           []string       // topics held silent
 	Published      map[string]int // messages sent, by topic
+	// Arm is the arm's state (Options.Robot RobotArm), nil for the
+	// TurtleBot. MaxMotions counts the arm's goals moving at once.
+	Arm *ArmState `json:",omitempty"`
+}
+
+// ArmState is the arm's state.
+type ArmState struct {
+	Joints         [6]float64 // radians, in armJoints' order
+	Gripper        float64    // the finger opening, m
+	Mug            string     // where the mug is: table, gripper or bin
+	CurtainBroken  bool
+	PersonDistance float64
+	Moving         bool
+	Goals          []GoalState // goals moving now
+	// DashboardStops counts calls of the dashboard stop.
+	DashboardStops int
+	// GoalsWhileCurtainBroken counts goals received while the light
+	// curtain was broken.
+	GoalsWhileCurtainBroken int
 }
 
 // GoalState is a goal driving now.
@@ -137,6 +166,9 @@ const GarbageFrames = 9
 func (o Options) withDefaults() Options {
 	if o.Tick <= 0 {
 		o.Tick = 20 * time.Millisecond
+	}
+	if o.ArmMotion <= 0 {
+		o.ArmMotion = time.Second
 	}
 	if o.NavSpeed <= 0 {
 		o.NavSpeed = 1

@@ -75,6 +75,55 @@ func TestRoslibCrossCheck(t *testing.T) {
 	}
 }
 
+// TestRoslibArmCrossCheck runs roslib against the fake arm: its topics
+// (a raw image, detections, tf, the safety sensors), rosapi's view of its
+// graph, its skill and controller actions, and the dashboard stop.
+func TestRoslibArmCrossCheck(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the roslib cross-check needs Node.js 20+ and npm (CI installs them)")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed: the roslib cross-check needs Node.js 20+ and npm (CI installs them)")
+	}
+	installRoslib(t, npm)
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"whole", Options{Robot: RobotArm, ArmMotion: 300 * time.Millisecond}},
+		{"fragmented", Options{Robot: RobotArm, ArmMotion: 300 * time.Millisecond, FragmentSize: 200}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := Start(t.Context(), "127.0.0.1:0", tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(60*time.Second))
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, "arm.mjs", srv.URL())
+			cmd.Dir = roslibDir
+			cmd.Env = append(os.Environ(), fmt.Sprintf("ROSLIB_STEP_TIMEOUT_MS=%d", testtime.Scale(15*time.Second).Milliseconds()))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("roslib arm check failed: %v\n%s\nserver log: %q", err, out, srv.State().Errors)
+			}
+			for _, want := range []string{"ok subscribe wrist camera (raw rgb8)", "ok subscribe /detections", "ok rosapi (arm graph)",
+				"ok pick with feedback and result", "ok follow joint trajectory", "ok dashboard stop halts a motion"} {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("roslib output lacks %q:\n%s", want, out)
+				}
+			}
+			st := srv.State()
+			if st.Arm == nil || st.Arm.DashboardStops != 1 || st.Arm.Mug != "gripper" {
+				t.Errorf("arm after the check: %+v", st.Arm)
+			}
+		})
+	}
+}
+
 func hasSubscription(st State, want SubscriptionState) bool {
 	for _, s := range st.Subscriptions {
 		if s == want {

@@ -25,6 +25,9 @@ type Server struct {
 	ticking  chan struct{} // closed when the simulation loop returns
 	handlers sync.WaitGroup
 	fault    *faultState // nil unless Options.FaultDir
+	// arm is the arm's world, nil unless Options.Robot is RobotArm; it
+	// is guarded by mu.
+	arm *armWorld
 
 	mu             sync.Mutex
 	faults         Faults
@@ -62,7 +65,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 	s := &Server{
 		opts:         opts.withDefaults(),
 		types:        newTypedefs(),
-		services:     graphServices(),
+		services:     graphServices(opts.Robot),
 		ln:           ln,
 		url:          "ws://" + ln.Addr().String(),
 		ticking:      make(chan struct{}),
@@ -71,6 +74,12 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		sessions:     map[*session]struct{}{},
 		advertised:   map[string]string{},
 		serviceCalls: map[string]int{},
+	}
+	if opts.Robot == RobotArm {
+		s.arm = newArmWorld()
+	} else if opts.Robot != "" && opts.Robot != RobotTurtleBot {
+		_ = ln.Close()
+		return nil, fmt.Errorf("rosbridgetest: unknown robot %q (%s or %s)", opts.Robot, RobotTurtleBot, RobotArm)
 	}
 	if opts.FaultDir != "" {
 		s.fault = newFaultState(opts.FaultDir)

@@ -74,7 +74,11 @@ func definitions() map[string][]string {
 // newTypedefs parses definitions.
 func newTypedefs() typedefs {
 	t := typedefs{}
-	for typ, lines := range definitions() {
+	all := definitions()
+	for typ, lines := range armDefinitions() {
+		all[typ] = lines
+	}
+	for typ, lines := range all {
 		fields := make([]field, 0, len(lines))
 		for _, l := range lines {
 			name, ft, _ := strings.Cut(l, " ")

@@ -63,6 +63,10 @@ func insideRoom(x, y float64) bool {
 
 // step advances the world by one tick. Called with Server.mu held.
 func (s *Server) step(now time.Time) {
+	if s.arm != nil {
+		s.stepArm(now)
+		return
+	}
 	w := &s.w
 	w.tick++
 	dt := s.opts.Tick.Seconds()
@@ -142,6 +146,10 @@ func (s *Server) acceptGoal(g *navGoal) {
 
 // cancelGoal handles a cancel by goal id from any socket.
 func (s *Server) cancelGoal(id string) {
+	if s.arm != nil {
+		s.cancelArmGoal(id)
+		return
+	}
 	w := &s.w
 	for i, g := range w.goals {
 		if g.id != id || g.ghost {
@@ -233,6 +241,7 @@ func (s *Server) stateLocked() State {
 		Subscriptions: append([]SubscriptionState(nil), s.subsSeen...),
 		ServiceCalls:  map[string]int{},
 		Errors:        append([]string(nil), s.errors...),
+		Arm:           s.armState(),
 	}
 	for k, v := range s.serviceCalls {
 		st.ServiceCalls[k] = v
