@@ -101,7 +101,7 @@ const (
 func newDraft(name, url, tokenEnv string, g *rosbridge.Graph) *draft {
 	d := &draft{Name: name, URL: url, TokenEnv: tokenEnv}
 	for _, n := range g.Notes {
-		d.Review = append(d.Review, safeText(n))
+		d.Review = append(d.Review, safeNote(n))
 	}
 	byType := d.topicsByType(g)
 	d.cameras(byType)

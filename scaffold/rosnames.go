@@ -35,8 +35,16 @@ func canonicalType(typ, kind string) (string, bool) {
 // namer hands out identifiers unique among one kind of key.
 type namer struct{ taken map[string]bool }
 
+// newNamer reserves the given names and the keywords of CUE and expr (a
+// key is read in rules as readings.<name>, args.<name>).
 func newNamer(reserved ...string) *namer {
 	n := &namer{taken: map[string]bool{}}
+	for k := range cueKeywords {
+		n.taken[k] = true
+	}
+	for k := range exprKeywords {
+		n.taken[strings.ToLower(k)] = true
+	}
 	for _, r := range reserved {
 		n.taken[r] = true
 	}
@@ -58,20 +66,28 @@ func (n *namer) name(from string) string {
 	return name
 }
 
-// maxNoteChars bounds a name quoted in a comment.
-const maxNoteChars = 80
+// Bounds of text from the graph quoted in a comment: a name, a note.
+const (
+	maxNameChars = 80
+	maxNoteChars = 400
+)
 
-// safeText is text from the graph made fit for a one-line comment: no
+// safeText is a name from the graph made fit for a one-line comment: no
 // control characters (a newline would end the comment), bounded.
-func safeText(s string) string {
+func safeText(s string) string { return safeBounded(s, maxNameChars) }
+
+// safeNote is safeText for a longer note (rosapi's error text).
+func safeNote(s string) string { return safeBounded(s, maxNoteChars) }
+
+func safeBounded(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == unicode.ReplacementChar {
 			return '?'
 		}
 		return r
 	}, s)
-	if r := []rune(s); len(r) > maxNoteChars {
-		s = string(r[:maxNoteChars]) + "…"
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
 	}
 	return s
 }

@@ -93,7 +93,7 @@ func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) 
 	case !typed:
 		why = fmt.Sprintf("rosapi gave no usable type (%q)", safeText(e.Type))
 	}
-	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: %s", kind, safeText(e.Name), safeText(why)))
+	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: %s", kind, safeText(e.Name), safeNote(why)))
 	if rosName.MatchString(e.Name) && typed {
 		field := map[string]string{"action": "goal", "service": "request"}[kind]
 		d.Pending = append(d.Pending, pendingBlock{

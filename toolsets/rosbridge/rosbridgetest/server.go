@@ -72,6 +72,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		advertised:   map[string]string{},
 		serviceCalls: map[string]int{},
 	}
+	s.opts.Graph.apply(s.services)
 	if opts.FaultDir != "" {
 		s.fault = newFaultState(opts.FaultDir)
 	}
