@@ -98,16 +98,16 @@ func TestDraftIsDeterministic(t *testing.T) {
 func TestDraftWeirdNames(t *testing.T) {
 	spec, got := draft(t, fake(t, rosbridgetest.Options{Graph: rosbridgetest.GraphExtras{
 		Topics: map[string]string{
-			"/caméra/image_raw/compressed":  "sensor_msgs/msg/CompressedImage",
-			"/front\nfake: 1":               "std_msgs/msg/Bool",
-			"/odd_type":                     "not a type",
-			"/a/b_c":                        "std_msgs/msg/Bool",
-			"/a_b/c":                        "std_msgs/msg/Bool",
-			"/if":                           "std_msgs/Bool",
-			"/safety/estop":                 "std_msgs/msg/Bool",
-			"/motor_temperature":            "std_msgs/msg/Float32",
-			"/camera/depth/image_raw":       "sensor_msgs/msg/Image",
-			"/wrist/color/image_raw":        "sensor_msgs/msg/Image",
+			"/caméra/image_raw/compressed": "sensor_msgs/msg/CompressedImage",
+			"/front\nfake: 1":              "std_msgs/msg/Bool",
+			"/odd_type":                    "not a type",
+			"/a/b_c":                       "std_msgs/msg/Bool",
+			"/a_b/c":                       "std_msgs/msg/Bool",
+			"/if":                          "std_msgs/Bool",
+			"/safety/estop":                "std_msgs/msg/Bool",
+			"/motor_temperature":           "std_msgs/msg/Float32",
+			"/camera/depth/image_raw":      "sensor_msgs/msg/Image",
+			"/wrist/color/image_raw":       "sensor_msgs/msg/Image",
 			"/" + strings.Repeat("x", 300): "std_msgs/msg/Bool",
 		},
 		Services: map[string]string{
