@@ -25,28 +25,19 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 	}
 	defer cl.Close()
 	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]*typeDef{}, loaded: map[string]detailsAnswer{}}
-	out := &Graph{Topics: map[string]string{}}
-	var t struct{ Topics, Types []string }
-	if err := g.call("/rosapi/topics", nil, &t); err != nil {
+	out := &Graph{}
+	if err := g.loadTopics(); err != nil {
 		return nil, fmt.Errorf("rosapi did not list the topics (is the rosapi node running? rosbridge_websocket_launch.xml starts it): %w", err)
 	}
-	for i, n := range t.Topics {
-		if i < len(t.Types) {
-			out.Topics[n] = t.Types[i]
-		}
-	}
-	var s struct{ Services []string }
-	if err := g.call("/rosapi/services", nil, &s); err != nil {
+	out.Topics = g.topics
+	if err := g.loadServices(); err != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("rosapi did not list the services (%v): no service tools drafted", err))
 	}
-	var a struct {
-		ActionServers []string `json:"action_servers"`
-	}
-	if err := g.call("/rosapi/action_servers", nil, &a); err != nil {
+	if err := g.loadActions(); err != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("rosapi did not list the action servers (%v; rosapi before Humble has no action services): no action tools drafted", err))
 	}
-	services := candidates(s.Services, infraService)
-	actions := candidates(a.ActionServers, func(string) bool { return false })
+	services := candidates(g.services, infraService)
+	actions := candidates(g.actions, func(string) bool { return false })
 	if n := len(services) + len(actions); n > MaxEndpoints {
 		out.Notes = append(out.Notes, fmt.Sprintf("the graph has %d services and action servers beyond rosapi's own: the first %d (by name) were read", n, MaxEndpoints))
 		if len(actions) > MaxEndpoints {
