@@ -68,8 +68,8 @@ func (a *App) initFromROS(cmd *cobra.Command, url, name, dir string) error {
 	if err != nil {
 		return fmt.Errorf("init --from-ros: %w", err)
 	}
-	fmt.Fprintf(a.Stdout, "drafted %s from the graph at %s: %d tools, %d cameras, %d safety readings; %d REVIEW lines to check\n",
-		dir, url, d.Tools, d.Cameras, d.Readings, d.Review)
+	fmt.Fprintf(a.Stdout, "drafted %s from the graph at %s: %s, %s, %s; %s to check\n",
+		dir, url, plural(d.Tools, "tool"), plural(d.Cameras, "camera"), plural(d.Readings, "safety reading"), plural(d.Review, "REVIEW line"))
 	for _, f := range d.Files {
 		fmt.Fprintf(a.Stdout, "  %s\n", f)
 	}
