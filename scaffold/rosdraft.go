@@ -313,6 +313,9 @@ func (d *draft) readings(byType map[string][]string) {
 		default:
 			r.Review = fmt.Sprintf("is %s a distance in metres to a person or an obstacle? Motion is blocked under %.1f m, a conservative guess: set the threshold from your risk assessment", safeText(c.topic), distanceThreshold)
 		}
+		if c.typ == tRange {
+			r.Review += " (a Range with no return sends inf, which rosbridge sends as null: that blocks too)"
+		}
 		d.Readings = append(d.Readings, r)
 	}
 }

@@ -122,11 +122,12 @@ func quaternion(yaw string) string {
 }
 
 // prefix is the argument prefix of a field path: its names joined, a name
-// repeated in a row once (pose.pose is pose_).
+// the one before already ends with left out (pose.pose is pose_,
+// grasp_pose.pose grasp_pose_).
 func (b *goalBuilder) prefix(at []string) string {
 	var parts []string
 	for _, p := range at {
-		if len(parts) == 0 || parts[len(parts)-1] != p {
+		if n := len(parts); n == 0 || (parts[n-1] != p && !strings.HasSuffix(parts[n-1], "_"+p)) {
 			parts = append(parts, p)
 		}
 	}

@@ -28,6 +28,10 @@ func (d *draft) action(e rosbridge.Endpoint, names *namer) {
 		return
 	}
 	goal, args, review := buildGoal(e.Goal)
+	if goal == "{}" && len(e.Goal.Fields) > 0 {
+		d.unbuildable(e, "action", typ, "goal", review)
+		return
+	}
 	t := draftTool{
 		Name:        names.name(e.Name),
 		Description: fmt.Sprintf("Send a goal to the %s action server (%s).", e.Name, typ),
@@ -47,6 +51,10 @@ func (d *draft) service(e rosbridge.Endpoint, names *namer) {
 		return
 	}
 	request, args, review := buildGoal(e.Goal)
+	if request == "{}" && len(e.Goal.Fields) > 0 {
+		d.unbuildable(e, "service", typ, "request", review)
+		return
+	}
 	t := draftTool{
 		Name:        names.name(e.Name),
 		Description: fmt.Sprintf("Call the %s service (%s).", e.Name, typ),
@@ -102,4 +110,25 @@ func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) 
 				newNamer().name(e.Name), kind, e.Name, typ, field)},
 		})
 	}
+}
+
+// unbuildable notes an endpoint whose goal or request no scalar argument
+// can set (a trajectory of points): a tool sending an empty one would
+// still move the robot, so it is a commented-out tool to finish by hand.
+func (d *draft) unbuildable(e rosbridge.Endpoint, kind, typ, field string, review []string) {
+	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: no field of its %s can be set from scalar arguments", kind, e.Name, field))
+	d.Pending = append(d.Pending, pendingBlock{
+		Review: append([]string{fmt.Sprintf("write the %s of %s by hand (its fields: %s), then uncomment (inside tools):", field, e.Name, fieldNames(e.Goal))}, review...),
+		Lines: []string{fmt.Sprintf("%s: {description: \"…\", physical: true, %s: {name: %q, type: %q, %s: \"{…}\"}}",
+			newNamer().name(e.Name), kind, e.Name, typ, field)},
+	})
+}
+
+// fieldNames lists a message's top-level fields for a note.
+func fieldNames(m *rosbridge.Message) string {
+	var names []string
+	for _, f := range m.Fields {
+		names = append(names, f.Name)
+	}
+	return listed(names)
 }
