@@ -111,3 +111,29 @@ func TestDraftArmGraph(t *testing.T) {
 		t.Fatalf("rule tests (%d): %v\n%s", len(s.Tests), fails, spec)
 	}
 }
+
+// A graph with nothing a draft can use still gives a spec that loads: a
+// toolset with no tools, the review confirmation, and notes saying why.
+func TestDraftEmptyGraph(t *testing.T) {
+	d := newDraft("empty", "ws://x:9090", "", &rosbridge.Graph{Topics: map[string]string{"/rosout": "rcl_interfaces/msg/Log"},
+		Notes: []string{"rosapi did not list the services (Service /rosapi/services does not exist): no service tools drafted"}})
+	b, err := d.cue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "spec.cue")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "episode.yaml"), []byte(draftEpisode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: componentstest.Descriptors(t)})
+	if s == nil {
+		t.Fatalf("the draft does not load: %v\n%s", diags, b)
+	}
+	if !strings.Contains(string(b), "// REVIEW: rosapi did not list the services") {
+		t.Errorf("the note is missing:\n%s", b)
+	}
+}
