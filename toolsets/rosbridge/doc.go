@@ -6,5 +6,6 @@
 // call goes through the body layer (package body): an action's
 // cancel_action_goal is the body's stop path, a publish ends with an
 // explicit zero message, and a dropped socket leaves the body uncertain
-// with every goal that may still run cancelled on reconnect.
+// with every goal that may still run cancelled on reconnect. ReadGraph is
+// the graph as rosapi describes it, for `thea init --from-ros`.
 package rosbridge

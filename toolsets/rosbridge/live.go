@@ -180,6 +180,16 @@ func (g *rosGraph) call(service string, args any, out any) error {
 
 // load reads the topics, services and action servers.
 func (g *rosGraph) load() error {
+	if err := g.loadTopics(); err != nil {
+		return err
+	}
+	if err := g.loadServices(); err != nil {
+		return err
+	}
+	return g.loadActions()
+}
+
+func (g *rosGraph) loadTopics() error {
 	var t struct{ Topics, Types []string }
 	if err := g.call("/rosapi/topics", nil, &t); err != nil {
 		return err
@@ -190,11 +200,19 @@ func (g *rosGraph) load() error {
 			g.topics[n] = t.Types[i]
 		}
 	}
+	return nil
+}
+
+func (g *rosGraph) loadServices() error {
 	var s struct{ Services []string }
 	if err := g.call("/rosapi/services", nil, &s); err != nil {
 		return err
 	}
 	g.services = s.Services
+	return nil
+}
+
+func (g *rosGraph) loadActions() error {
 	var a struct {
 		ActionServers []string `json:"action_servers"`
 	}

@@ -3,6 +3,7 @@ package rosbridgetest
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -249,6 +250,7 @@ func (s *Server) topicList() (names, types []string) {
 	for t, typ := range s.advertised {
 		all[t] = typ
 	}
+	maps.Copy(all, s.opts.Graph.Topics)
 	names = sortedKeys(all)
 	for _, n := range names {
 		types = append(types, all[n])

@@ -38,6 +38,9 @@ type Options struct {
 	// the fake's own definitions (a broken or hostile rosapi); it is given
 	// the type asked for, as sent.
 	Typedefs func(typ string) []TypeDef
+	// Graph adds to the fake's graph, or takes rosapi's services away (a
+	// hostile or unusual graph; see hostile.go).
+	Graph GraphExtras
 	// Log receives what rosbridge would log: errors it never sends to a
 	// client (a publish that does not fit its type, a bad subscribe).
 	Log io.Writer

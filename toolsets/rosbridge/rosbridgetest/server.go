@@ -81,6 +81,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		_ = ln.Close()
 		return nil, fmt.Errorf("rosbridgetest: unknown robot %q (%s or %s)", opts.Robot, RobotTurtleBot, RobotArm)
 	}
+	s.opts.Graph.apply(s.services)
 	if opts.FaultDir != "" {
 		s.fault = newFaultState(opts.FaultDir)
 	}

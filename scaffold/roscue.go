@@ -1,0 +1,287 @@
+package scaffold
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The draft written as a spec: its sections in the order a reader reviews
+// them, every guess marked REVIEW.
+
+// toolset is the drafted rosbridge toolset's name.
+const toolset = "robot"
+
+// cue writes d as a spec file.
+func (d *draft) cue() ([]byte, error) {
+	w := &cueWriter{}
+	w.comment("A spec drafted by `thea init --from-ros` from the ROS 2 graph at %s.", d.URL)
+	w.comment("It validates and its safety hooks are wired, but it is a draft: every REVIEW line is a")
+	w.comment("guess to check against the robot (names, units, which topics are safety-relevant,")
+	w.comment("thresholds, which tools move it) before it drives anything unattended. Every physical")
+	w.comment("tool asks for confirmation (hook review_confirm) until then.")
+	for _, r := range d.Review {
+		w.review("%s", r)
+	}
+	w.line("package " + strings.NewReplacer("-", "_").Replace(d.Name))
+	w.blank()
+	w.field("name", d.Name)
+	w.field("description", "Drafted from the ROS 2 graph at "+d.URL+".")
+	w.blank()
+	w.review("a script model that only answers; set a real provider and name (docs/models.md).")
+	w.field("model", inline("provider", "script", "script", "episode.yaml"))
+	w.blank()
+	d.embodiment(w)
+	w.blank()
+	if d.observes() {
+		w.field("observation", inline("tool", toolset+".observe"))
+		w.blank()
+	}
+	w.open("toolsets")
+	d.toolset(w)
+	w.field("core", inline("kind", "builtin"))
+	w.close()
+	w.blank()
+	d.contracts(w)
+	w.blank()
+	d.hooks(w)
+	w.blank()
+	d.safety(w)
+	w.blank()
+	w.comment("Confirmations are asked at the terminal; with none (a daemon, CI) every one is refused.")
+	w.field("user", inline("channel", "terminal"))
+	w.field("memory", raw("consolidation: enabled: false"))
+	w.field("scene_graph", raw("enabled: false"))
+	w.field("loop", raw(`stages: ["task_notes", "observe", "compact", "decide", "execute", "record"]`))
+	if tests := d.ruleTests(); len(tests) > 0 {
+		w.blank()
+		w.comment("Rule tests of the wired hooks, run by `thea validate`: keep them passing as you review.")
+		w.line("tests: [")
+		w.depth++
+		for _, t := range tests {
+			w.line(string(t) + ",")
+		}
+		w.depth--
+		w.line("]")
+	}
+	return w.bytes()
+}
+
+func (d *draft) observes() bool {
+	return len(d.Cameras) > 0 || d.Pose != "" || d.Battery != ""
+}
+
+func (d *draft) embodiment(w *cueWriter) {
+	w.open("embodiment")
+	w.field("name", d.Name)
+	w.review("say what the body is and can do, for the model.")
+	w.field("summary", "A robot behind rosbridge, drafted from its ROS 2 graph.")
+	if len(d.Cameras) > 0 {
+		w.review("each camera's frame, resolution and field of view are placeholders: measure them.")
+		var cams []any
+		for _, c := range d.Cameras {
+			cams = append(cams, inline("name", c.Name, "frame", c.Name+"_optical_frame", "width", 640, "height", 480, "fov_deg", 60))
+		}
+		w.field("cameras", list(cams...))
+	}
+	w.field("frames", list(inline("name", "map", "description", "the map frame, metres")))
+	w.review("limits chosen conservatively (a slow, wide berth): set them from the robot's data sheet and your risk assessment.")
+	w.field("limits", inline("max_translation_m", 0.5, "max_rotation_deg", 90, "min_clearance_m", 0.5, "safety_margin_m", 0.2, "max_speed_mps", 0.2))
+	w.close()
+}
+
+func (d *draft) toolset(w *cueWriter) {
+	w.open(toolset)
+	w.field("kind", "rosbridge")
+	w.field("url", d.URL)
+	w.field("timeout", "60s")
+	w.field("start_timeout", "10s")
+	w.comment("After a cancel, how long a motion may take to end before it is given up.")
+	w.field("stop_grace", "2s")
+	w.open("rosbridge")
+	if d.TokenEnv != "" {
+		w.field("token_env", d.TokenEnv)
+	}
+	w.field("cancel_timeout", "2s")
+	if d.CmdVel != "" {
+		w.comment("The stop path today: a zero velocity here when a motion is given up.")
+		w.field("cmd_vel", d.CmdVel)
+	} else {
+		w.review("the graph has no Twist cmd_vel topic: a motion given up has no stop path but its cancel.")
+	}
+	for _, p := range d.Pending {
+		for _, r := range p.Review {
+			w.review("%s", r)
+		}
+		for _, l := range p.Lines {
+			w.comment("%s", l)
+		}
+	}
+	w.open("tools")
+	for _, t := range d.Tools {
+		d.tool(w, t)
+	}
+	w.close()
+	d.observation(w)
+	if d.Clearance != "" {
+		w.comment("The clearance tool: per embodiment sector (front, left, back, right), the nearest return.")
+		w.review("the sectors' angles default to the laser's x axis as the front: check the laser's mounting.")
+		w.field("clearance", inline("topic", d.Clearance, "max_age", "1s"))
+	}
+	if len(d.Readings) > 0 {
+		w.comment("Safety readings, taken after the model's decision and immediately before each physical call:")
+		w.comment("a reading older than its max_age, or null, blocks the call.")
+		w.review("a topic published only on change needs a longer max_age (or a heartbeat on the robot).")
+		w.open("readings")
+		w.open("sources")
+		for _, r := range d.Readings {
+			w.review("%s", r.Review)
+			w.field(r.Name, inline("topic", r.Topic, "type", r.Type, "max_age", "500ms"))
+		}
+		w.close()
+		w.close()
+	}
+	w.close()
+	w.close()
+}
+
+func (d *draft) tool(w *cueWriter, t draftTool) {
+	w.open(t.Name)
+	for _, r := range t.Review {
+		w.review("%s", r)
+	}
+	w.review("describe what it does for the model, with units and preconditions.")
+	w.field("description", t.Description)
+	w.field("physical", t.Physical)
+	if len(t.Args) > 0 {
+		w.open("args")
+		for _, a := range t.Args {
+			kv := []any{"type", a.Type, "description", a.Description}
+			if a.Minimum != nil {
+				kv = append(kv, "minimum", *a.Minimum)
+			}
+			if a.Optional {
+				kv = append(kv, "optional", true)
+			}
+			w.field(a.Name, inline(kv...))
+		}
+		w.close()
+	}
+	if t.Action {
+		w.field("action", inline("name", t.ROSName, "type", t.Type, "goal", t.Goal))
+	} else {
+		kv := []any{"name", t.ROSName, "type", t.Type}
+		if t.Goal != "{}" {
+			kv = append(kv, "request", t.Goal)
+		}
+		if t.Success != "" {
+			kv = append(kv, "success", t.Success)
+		}
+		if t.Reason != "" {
+			kv = append(kv, "reason", t.Reason)
+		}
+		w.field("service", inline(kv...))
+	}
+	w.close()
+}
+
+func (d *draft) observation(w *cueWriter) {
+	if !d.observes() {
+		return
+	}
+	w.comment("The observation tool: what the model sees before each decision. Cameras and the pose are")
+	w.comment("evidence: after a motion the observation waits for messages newer than it.")
+	w.open("observation")
+	w.field("max_age", "2s")
+	if len(d.Cameras) > 0 {
+		w.open("cameras")
+		for _, c := range d.Cameras {
+			if c.Type == tImage {
+				w.field(c.Name, inline("topic", c.Topic, "type", c.Type))
+			} else {
+				w.field(c.Name, inline("topic", c.Topic))
+			}
+		}
+		w.close()
+	}
+	if d.Pose != "" {
+		w.field("pose", inline("topic", d.Pose))
+	}
+	if d.Battery != "" {
+		w.comment("The battery is slow and says nothing of a motion: its latest message serves while under 5 s old.")
+		w.field("state", raw("battery: "+string(inline("topic", d.Battery, "type", tBattery, "value", "msg.percentage", "evidence", false, "max_age", "5s"))))
+	}
+	w.close()
+}
+
+// contracts are the tools' contracts: physical ones tagged, the
+// observation, clearance and readings tools hidden from the model.
+func (d *draft) contracts(w *cueWriter) {
+	w.open("tools")
+	for _, t := range d.Tools {
+		kv := []any{"physical", t.Physical}
+		if t.BaseMotion {
+			kv = append(kv, "tags", list("base_motion"))
+		}
+		w.field(t.Name, inline(kv...))
+	}
+	if d.observes() {
+		w.field("observe", inline("hidden", true))
+	}
+	if d.Clearance != "" {
+		w.field("clearance", inline("hidden", true))
+	}
+	if len(d.Readings) > 0 {
+		w.field("readings", inline("hidden", true))
+	}
+	w.close()
+}
+
+// readingRule is the block rule of a reading and its reason.
+func readingRule(r draftReading) (rule, reason string) {
+	switch {
+	case r.Bool && r.SafeWhen:
+		return "!readings." + r.Name, fmt.Sprintf("%s reads false (not clear): no motion until it is.", r.Topic)
+	case r.Bool:
+		return "readings." + r.Name, fmt.Sprintf("%s reads true: no motion until it clears.", r.Topic)
+	}
+	return fmt.Sprintf("readings.%s < %.1f", r.Name, distanceThreshold), fmt.Sprintf("%s reads under %.1f m: wait until it is clear.", r.Topic, distanceThreshold)
+}
+
+func (d *draft) hooks(w *cueWriter) {
+	w.comment("Pre-hooks run in order before every call: the safety blocks, then the review confirmation.")
+	w.line("hooks: pre: [")
+	w.depth++
+	for _, r := range d.Readings {
+		rule, reason := readingRule(r)
+		w.line(string(inline("name", "reading_"+r.Name, "when", "tool.physical", "action", "block", "rule", rule, "reason", reason)) + ",")
+	}
+	if d.Clearance != "" {
+		w.line(string(inline("name", "boxed_in", "when", "'base_motion' in tool.tags", "action", "block",
+			"rule", "!clearance.any_admissible", "reason", "No direction has enough clearance to move safely; ask the user for help.")) + ",")
+	}
+	w.review("remove this hook once the spec is reviewed (or keep it: every motion is then confirmed).")
+	w.line(string(inline("name", "review_confirm", "when", "tool.physical", "action", "confirm",
+		"reason", "This spec is a draft: every physical call is confirmed until it is reviewed.")) + ",")
+	w.depth--
+	w.line("]")
+}
+
+func (d *draft) safety(w *cueWriter) {
+	w.open("safety")
+	if d.Clearance != "" {
+		w.field("clearance_tool", toolset+".clearance")
+	}
+	if len(d.Readings) > 0 {
+		var kv []any
+		for _, r := range d.Readings {
+			typ := "number"
+			if r.Bool {
+				typ = "bool"
+			}
+			kv = append(kv, r.Name, typ)
+		}
+		w.field("readings", inline("tool", toolset+".readings", "values", inline(kv...)))
+	}
+	w.field("max_turns", 30)
+	w.close()
+}

@@ -1,0 +1,343 @@
+package scaffold
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/toolsets/rosbridge"
+)
+
+// draft is a spec drafted from a ROS 2 graph: the typed form the CUE text
+// is written from. Every list is in a fixed order (by name), so the same
+// graph always gives the same file.
+type draft struct {
+	Name, URL, TokenEnv string
+	// Review are the file's opening REVIEW notes: what rosapi could not
+	// answer and what was left out.
+	Review    []string
+	Tools     []draftTool
+	Cameras   []draftCamera
+	Pose      string // an Odometry topic; "" for none
+	Battery   string // a BatteryState topic; "" for none
+	Clearance string // a LaserScan topic; "" for none
+	Readings  []draftReading
+	// CmdVel is the Twist topic today's stop publishes a zero velocity on.
+	CmdVel string
+	// Pending are commented-out blocks for what this build cannot declare
+	// yet (a stop service, an e-stop publish, the pose from TF) or what
+	// rosapi could not describe.
+	Pending []pendingBlock
+}
+
+// draftTool is one action or service tool and its contract.
+type draftTool struct {
+	Name, Description string
+	Action            bool // else a service
+	ROSName, Type     string
+	Args              []draftArg
+	Goal              string // the goal or request expr
+	Success, Reason   string // a service's, over response
+	Physical          bool
+	BaseMotion        bool
+	Review            []string
+}
+
+// draftArg is one tool argument.
+type draftArg struct {
+	Name, Type, Description string
+	Optional                bool
+	Default                 string // the expr an optional argument defaults to
+	Minimum                 *float64
+}
+
+type draftCamera struct{ Name, Topic, Type string }
+
+// draftReading is one safety reading and the rule that blocks on it.
+type draftReading struct {
+	Name, Topic, Type string
+	Bool              bool
+	// SafeWhen is a Bool's value when motion is safe.
+	SafeWhen bool
+	Review   string
+}
+
+// pendingBlock is a commented-out block: why, then the lines to declare.
+type pendingBlock struct {
+	Review []string
+	Lines  []string
+}
+
+// Bounds of a draft.
+const (
+	maxCameras  = 4
+	maxReadings = 16
+	maxListed   = 12 // names listed in one REVIEW note
+)
+
+// distanceThreshold is the distance in metres below which a drafted rule
+// blocks motion: conservative, for the integrator to set from the risk
+// assessment.
+const distanceThreshold = 1.0
+
+// Message types a draft reads.
+const (
+	tCompressed = "sensor_msgs/msg/CompressedImage"
+	tImage      = "sensor_msgs/msg/Image"
+	tOdometry   = "nav_msgs/msg/Odometry"
+	tLaserScan  = "sensor_msgs/msg/LaserScan"
+	tBattery    = "sensor_msgs/msg/BatteryState"
+	tBool       = "std_msgs/msg/Bool"
+	tFloat32    = "std_msgs/msg/Float32"
+	tFloat64    = "std_msgs/msg/Float64"
+	tRange      = "sensor_msgs/msg/Range"
+	tTwist      = "geometry_msgs/msg/Twist"
+	tTF         = "tf2_msgs/msg/TFMessage"
+)
+
+// newDraft classifies g into a draft. Each role has its own function, so
+// a new one (a stop service once declarable, TF poses, detections) is one
+// more function here.
+func newDraft(name, url, tokenEnv string, g *rosbridge.Graph) *draft {
+	d := &draft{Name: name, URL: url, TokenEnv: tokenEnv}
+	for _, n := range g.Notes {
+		d.Review = append(d.Review, safeNote(n))
+	}
+	byType := d.topicsByType(g)
+	d.cameras(byType)
+	d.pose(byType)
+	d.clearance(byType)
+	d.readings(byType)
+	d.stopTopics(byType)
+	tools := newNamer("observe", "clearance", "readings")
+	for _, e := range g.Actions {
+		d.action(e, tools)
+	}
+	for _, e := range g.Services {
+		d.service(e, tools)
+	}
+	slices.SortFunc(d.Tools, func(a, b draftTool) int { return strings.Compare(a.Name, b.Name) })
+	return d
+}
+
+// topicsByType groups the topics a draft can declare by their canonical
+// type; a name or type that cannot be declared is noted and left out.
+func (d *draft) topicsByType(g *rosbridge.Graph) map[string][]string {
+	out := map[string][]string{}
+	var odd []string
+	for _, t := range g.SortedTopics() {
+		typ, ok := canonicalType(g.Topics[t], "msg")
+		if !rosName.MatchString(t) || !ok {
+			odd = append(odd, t)
+			continue
+		}
+		out[typ] = append(out[typ], t)
+	}
+	d.note(odd, "topics whose name or type a spec cannot declare were left out")
+	return out
+}
+
+// note adds a REVIEW note listing names (at most maxListed of them).
+func (d *draft) note(names []string, what string) {
+	if len(names) == 0 {
+		return
+	}
+	d.Review = append(d.Review, fmt.Sprintf("%d %s: %s", len(names), what, listed(names)))
+}
+
+func listed(names []string) string {
+	var parts []string
+	for _, n := range names[:min(len(names), maxListed)] {
+		parts = append(parts, safeText(n))
+	}
+	s := strings.Join(parts, ", ")
+	if len(names) > maxListed {
+		s += fmt.Sprintf(", … (%d more)", len(names)-maxListed)
+	}
+	return s
+}
+
+// prefer orders topics with the preferred name first, then by name.
+func prefer(topics []string, want string) []string {
+	out := slices.Clone(topics)
+	slices.SortStableFunc(out, func(a, b string) int {
+		switch {
+		case a == want && b != want:
+			return -1
+		case b == want && a != want:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// cameras: compressed and raw images (a raw topic whose compressed twin
+// exists is left to the twin; depth images are not cameras the model reads).
+func (d *draft) cameras(byType map[string][]string) {
+	compressed := byType[tCompressed]
+	var all []draftCamera
+	var skipped []string
+	for _, t := range byType[tImage] {
+		switch {
+		case slices.Contains(compressed, t+"/compressed"):
+		case strings.Contains(strings.ToLower(t), "depth"):
+			skipped = append(skipped, t)
+		default:
+			all = append(all, draftCamera{Topic: t, Type: tImage})
+		}
+	}
+	for _, t := range compressed {
+		if strings.Contains(strings.ToLower(t), "depth") {
+			skipped = append(skipped, t)
+			continue
+		}
+		all = append(all, draftCamera{Topic: t, Type: tCompressed})
+	}
+	slices.SortFunc(all, func(a, b draftCamera) int { return strings.Compare(a.Topic, b.Topic) })
+	d.note(skipped, "depth image topics are not drafted as cameras")
+	if len(all) > maxCameras {
+		var rest []string
+		for _, c := range all[maxCameras:] {
+			rest = append(rest, c.Topic)
+		}
+		d.note(rest, fmt.Sprintf("more image topics than the %d cameras drafted (every camera costs tokens each turn)", maxCameras))
+		all = all[:maxCameras]
+	}
+	names := newNamer()
+	for _, c := range all {
+		c.Name = names.name(cameraBase(c.Topic))
+		d.Cameras = append(d.Cameras, c)
+	}
+}
+
+// cameraBase is a camera's name from its topic: the path without the
+// image_transport suffixes.
+func cameraBase(topic string) string {
+	t := topic
+	for _, suffix := range []string{"/compressed", "/image_raw", "/image_rect_color", "/image_rect", "/image_color", "/image"} {
+		t = strings.TrimSuffix(t, suffix)
+	}
+	if t == "" {
+		t = topic
+	}
+	return t
+}
+
+// pose: the Odometry topic (/odom first); with none, the TF tree is a
+// pending block until this build reads poses from TF.
+func (d *draft) pose(byType map[string][]string) {
+	odom := prefer(byType[tOdometry], "/odom")
+	if len(odom) > 0 {
+		d.Pose = odom[0]
+		d.note(odom[1:], "more Odometry topics; the pose reads "+odom[0])
+	} else if slices.Contains(byType[tTF], "/tf") {
+		d.Pending = append(d.Pending, pendingBlock{
+			Review: []string{"the graph has /tf and no Odometry: once poses can be read from TF (issue 29, part 3), declare the pose as the transform map → base_link (check both frame names):"},
+			Lines:  []string{`observation: pose: {tf: {parent: "map", child: "base_link"}}`},
+		})
+	}
+	if b := byType[tBattery]; len(b) > 0 {
+		d.Battery = b[0]
+	}
+}
+
+// clearance: the LaserScan (/scan first).
+func (d *draft) clearance(byType map[string][]string) {
+	scans := prefer(byType[tLaserScan], "/scan")
+	if len(scans) > 0 {
+		d.Clearance = scans[0]
+		d.note(scans[1:], "more LaserScan topics; clearance reads "+scans[0])
+	}
+}
+
+// unsafeWords name a Bool that reads true when motion is unsafe (an
+// e-stop pressed); safeWords one that reads true when it is safe (a light
+// curtain unbroken, a safety controller's "ok").
+var (
+	unsafeWords = []string{"estop", "e_stop", "emergency", "bumper", "bump", "cliff", "collision", "contact",
+		"fault", "error", "alarm", "pressed", "triggered", "occupied", "intrusion", "protective", "person", "human", "presence", "detected", "stop"}
+	safeWords  = []string{"clear", "curtain", "ok", "safe", "ready", "enabled", "free"}
+	distWords  = []string{"distance", "range", "proximity", "clearance", "separation", "dist"}
+	estopWords = []string{"estop", "e_stop", "emergency_stop", "emergency"}
+)
+
+func hasWord(topic string, words []string) bool {
+	t := strings.ToLower(topic)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(t, w) })
+}
+
+// readings: every Bool and Range, and the Float32/Float64 topics whose
+// name says distance. Which of them are safety-relevant, a Bool's
+// polarity and a distance's threshold are the integrator's to review.
+func (d *draft) readings(byType map[string][]string) {
+	type cand struct {
+		topic, typ string
+	}
+	var all []cand
+	var numbers []string
+	for _, t := range byType[tBool] {
+		all = append(all, cand{t, tBool})
+	}
+	for _, t := range byType[tRange] {
+		all = append(all, cand{t, tRange})
+	}
+	for _, typ := range []string{tFloat32, tFloat64} {
+		for _, t := range byType[typ] {
+			if hasWord(t, distWords) {
+				all = append(all, cand{t, typ})
+			} else {
+				numbers = append(numbers, t)
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b cand) int { return strings.Compare(a.topic, b.topic) })
+	d.note(numbers, "number topics whose name does not say distance are not drafted as safety readings (declare those that are)")
+	if len(all) > maxReadings {
+		var rest []string
+		for _, c := range all[maxReadings:] {
+			rest = append(rest, c.topic)
+		}
+		d.note(rest, fmt.Sprintf("more safety reading candidates than the %d drafted", maxReadings))
+		all = all[:maxReadings]
+	}
+	names := newNamer()
+	for _, c := range all {
+		r := draftReading{Name: names.name(c.topic), Topic: c.topic, Type: c.typ, Bool: c.typ == tBool}
+		switch {
+		case r.Bool && hasWord(c.topic, safeWords) && !hasWord(c.topic, unsafeWords):
+			r.SafeWhen = true
+			r.Review = fmt.Sprintf("is %s safety-relevant? Its name reads as true while it is safe (a light curtain unbroken), so a false blocks motion: check its polarity", safeText(c.topic))
+		case r.Bool:
+			r.Review = fmt.Sprintf("is %s safety-relevant? It is taken to read true when motion is unsafe (an e-stop pressed), so a true blocks motion: check its polarity", safeText(c.topic))
+		default:
+			r.Review = fmt.Sprintf("is %s a distance in metres to a person or an obstacle? Motion is blocked under %.1f m, a conservative guess: set the threshold from your risk assessment", safeText(c.topic), distanceThreshold)
+		}
+		if c.typ == tRange {
+			r.Review += " (a Range with no return sends inf, which rosbridge sends as null: that blocks too)"
+		}
+		d.Readings = append(d.Readings, r)
+	}
+}
+
+// stopTopics: the Twist cmd_vel today's stop publishes zero on, and an
+// e-stop Bool as a pending stop publish.
+func (d *draft) stopTopics(byType map[string][]string) {
+	var cmdVel []string
+	for _, t := range byType[tTwist] {
+		if strings.HasSuffix(t, "cmd_vel") {
+			cmdVel = append(cmdVel, t)
+		}
+	}
+	if cmdVel = prefer(cmdVel, "/cmd_vel"); len(cmdVel) > 0 {
+		d.CmdVel = cmdVel[0]
+	}
+	for _, t := range byType[tBool] {
+		if hasWord(t, estopWords) {
+			d.Pending = append(d.Pending, pendingBlock{
+				Review: []string{fmt.Sprintf("%s looks like an e-stop input: once a toolset can declare its stop as a publish (issue 29, part 1), and if true engages it, declare:", safeText(t))},
+				Lines:  []string{fmt.Sprintf("stop: publish: {topic: %q, type: %q, message: \"{data: true}\"}", t, tBool)},
+			})
+		}
+	}
+}

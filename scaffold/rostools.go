@@ -1,0 +1,134 @@
+package scaffold
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/toolsets/rosbridge"
+)
+
+// Tools of a draft: one per action server and service rosapi could type
+// and describe. Every drafted tool is physical until reviewed (a service
+// may move the robot as well as an action), except a stop, which nothing
+// may block or delay.
+
+// baseWords name a tool that moves a mobile base (the clearance gate's).
+var baseWords = []string{"navigate", "drive", "move_base", "dock", "follow_path", "spin", "back_up", "backup", "follow_waypoints"}
+
+// stopWords name a service that stops the robot.
+var stopWords = []string{"stop", "halt", "abort", "estop", "e_stop", "emergency", "switch_controller"}
+
+// action drafts an action server as a tool, or as a pending block when
+// rosapi could not type or describe it.
+func (d *draft) action(e rosbridge.Endpoint, names *namer) {
+	typ, ok := canonicalType(e.Type, "action")
+	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
+		d.undescribed(e, "action", typ, ok)
+		return
+	}
+	goal, args, review := buildGoal(e.Goal)
+	if goal == "{}" && len(e.Goal.Fields) > 0 {
+		d.unbuildable(e, "action", typ, "goal", review)
+		return
+	}
+	t := draftTool{
+		Name:        names.name(e.Name),
+		Description: fmt.Sprintf("Send a goal to the %s action server (%s).", e.Name, typ),
+		Action:      true, ROSName: e.Name, Type: typ, Args: args, Goal: goal, Physical: true,
+		BaseMotion: strings.HasPrefix(typ, "nav2_msgs/") || hasWord(e.Name, baseWords),
+		Review:     review,
+	}
+	d.Tools = append(d.Tools, t)
+}
+
+// service drafts a service as a tool; a Trigger-like response (success,
+// message) judges the call.
+func (d *draft) service(e rosbridge.Endpoint, names *namer) {
+	typ, ok := canonicalType(e.Type, "srv")
+	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
+		d.undescribed(e, "service", typ, ok)
+		return
+	}
+	request, args, review := buildGoal(e.Goal)
+	if request == "{}" && len(e.Goal.Fields) > 0 {
+		d.unbuildable(e, "service", typ, "request", review)
+		return
+	}
+	t := draftTool{
+		Name:        names.name(e.Name),
+		Description: fmt.Sprintf("Call the %s service (%s).", e.Name, typ),
+		ROSName:     e.Name, Type: typ, Args: args, Goal: request, Physical: true,
+		BaseMotion: hasWord(e.Name, baseWords),
+		Review:     review,
+	}
+	if e.Response != nil {
+		if responseField(e.Response, "success", "bool", "boolean") {
+			t.Success = "response.success"
+		}
+		if responseField(e.Response, "message", "string") {
+			t.Reason = "response.message"
+		}
+	}
+	if hasWord(e.Name, stopWords) {
+		t.Physical, t.BaseMotion = false, false
+		t.Review = append(t.Review, "a stop: not physical, so no hook blocks or delays it (check that it only stops)")
+		d.Pending = append(d.Pending, pendingBlock{
+			Review: []string{fmt.Sprintf("%s looks like the robot's own stop: once a toolset can declare its stop path as a service (issue 29, part 1), declare it, so it runs on every path that gives a motion up:", e.Name)},
+			Lines:  []string{fmt.Sprintf("stop: service: {name: %q, type: %q}", e.Name, typ)},
+		})
+	} else {
+		t.Review = append(t.Review, "physical until reviewed: set physical: false (here and in its contract) if it never moves the robot")
+	}
+	d.Tools = append(d.Tools, t)
+}
+
+// responseField reports whether the response has the field with one of
+// the types.
+func responseField(m *rosbridge.Message, name string, types ...string) bool {
+	return slices.ContainsFunc(m.Fields, func(f rosbridge.Field) bool {
+		return f.Name == name && !f.Array && slices.Contains(types, f.Type)
+	})
+}
+
+// undescribed notes an endpoint no tool could be drafted for; one whose
+// name and type a spec can declare gets a commented-out tool to finish.
+func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) {
+	why := e.Why
+	switch {
+	case !rosName.MatchString(e.Name):
+		why = "its name cannot be declared"
+	case !typed:
+		why = fmt.Sprintf("rosapi gave no usable type (%q)", safeText(e.Type))
+	}
+	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: %s", kind, safeText(e.Name), safeNote(why)))
+	if rosName.MatchString(e.Name) && typed {
+		field := map[string]string{"action": "goal", "service": "request"}[kind]
+		d.Pending = append(d.Pending, pendingBlock{
+			Review: []string{fmt.Sprintf("rosapi could not describe the %s of %s: write it by hand, then uncomment (inside tools):", field, e.Name)},
+			Lines: []string{fmt.Sprintf("%s: {description: \"…\", physical: true, %s: {name: %q, type: %q, %s: \"{…}\"}}",
+				newNamer().name(e.Name), kind, e.Name, typ, field)},
+		})
+	}
+}
+
+// unbuildable notes an endpoint whose goal or request no scalar argument
+// can set (a trajectory of points): a tool sending an empty one would
+// still move the robot, so it is a commented-out tool to finish by hand.
+func (d *draft) unbuildable(e rosbridge.Endpoint, kind, typ, field string, review []string) {
+	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: no field of its %s can be set from scalar arguments", kind, e.Name, field))
+	d.Pending = append(d.Pending, pendingBlock{
+		Review: append([]string{fmt.Sprintf("write the %s of %s by hand (its fields: %s), then uncomment (inside tools):", field, e.Name, fieldNames(e.Goal))}, review...),
+		Lines: []string{fmt.Sprintf("%s: {description: \"…\", physical: true, %s: {name: %q, type: %q, %s: \"{…}\"}}",
+			newNamer().name(e.Name), kind, e.Name, typ, field)},
+	})
+}
+
+// fieldNames lists a message's top-level fields for a note.
+func fieldNames(m *rosbridge.Message) string {
+	var names []string
+	for _, f := range m.Fields {
+		names = append(names, f.Name)
+	}
+	return listed(names)
+}
