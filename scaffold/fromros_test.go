@@ -122,7 +122,7 @@ func TestDraftWeirdNames(t *testing.T) {
 		"if_2: {topic: \"/if\", type: \"std_msgs/msg/Bool\"",
 		`rule: "readings.safety_estop"`,
 		`// stop: publish: {topic: "/safety/estop", type: "std_msgs/msg/Bool", message: "{data: true}"}`,
-		`// stop: service: {name: "/dashboard_client/stop", type: "std_srvs/srv/Trigger"}`,
+		`stop: {service: {name: "/dashboard_client/stop", type: "std_srvs/srv/Trigger"}}`,
 		`dashboard_client_stop: physical: false`,
 		"the service /weird was not drafted", "// weird: {description:",
 		"the service /bad name was not drafted: its name cannot be declared",

@@ -102,11 +102,21 @@ func (d *draft) toolset(w *cueWriter) {
 		w.field("token_env", d.TokenEnv)
 	}
 	w.field("cancel_timeout", "2s")
+	if d.StopService != "" {
+		w.comment("The stop path: called when a motion is given up and its cancel did not end it, on Close,")
+		w.comment("and after a dropped socket (docs/bringing-up-a-robot.md, \"Declared stop\").")
+		w.review("check that %s halts every motion and only stops (a UR dashboard's stop also ends its program).", safeText(d.StopService))
+		w.field("stop", inline("service", inline("name", d.StopService, "type", d.StopServiceType)))
+	}
 	if d.CmdVel != "" {
-		w.comment("The stop path today: a zero velocity here when a motion is given up.")
+		if d.StopService == "" {
+			w.comment("The stop path: a zero velocity here when a motion is given up.")
+		} else {
+			w.comment("A zero velocity here at the kill, besides the declared stop.")
+		}
 		w.field("cmd_vel", d.CmdVel)
-	} else {
-		w.review("the graph has no Twist cmd_vel topic: a motion given up has no stop path but its cancel.")
+	} else if d.StopService == "" {
+		w.review("the graph has neither a stop service nor a Twist cmd_vel topic: a motion given up has no stop path but its cancel; declare one (rosbridge.stop).")
 	}
 	for _, p := range d.Pending {
 		for _, r := range p.Review {

@@ -22,11 +22,16 @@ type draft struct {
 	Battery   string // a BatteryState topic; "" for none
 	Clearance string // a LaserScan topic; "" for none
 	Readings  []draftReading
-	// CmdVel is the Twist topic today's stop publishes a zero velocity on.
+	// CmdVel is the Twist topic a zero velocity is published on at the
+	// kill when no stop is declared.
 	CmdVel string
-	// Pending are commented-out blocks for what this build cannot declare
-	// yet (a stop service, an e-stop publish, the pose from TF) or what
-	// rosapi could not describe.
+	// StopService is the robot's own stop service, declared as the
+	// toolset's stop path (rosbridge.stop.service); "" for none.
+	StopService, StopServiceType string
+	// Pending are commented-out blocks for what a draft should not declare
+	// on a guess (an e-stop publish, whose polarity it cannot know), what
+	// this build cannot declare yet (the pose from TF) or what rosapi could
+	// not describe.
 	Pending []pendingBlock
 }
 
@@ -335,7 +340,7 @@ func (d *draft) stopTopics(byType map[string][]string) {
 	for _, t := range byType[tBool] {
 		if hasWord(t, estopWords) {
 			d.Pending = append(d.Pending, pendingBlock{
-				Review: []string{fmt.Sprintf("%s looks like an e-stop input: once a toolset can declare its stop as a publish (issue 29, part 1), and if true engages it, declare:", safeText(t))},
+				Review: []string{fmt.Sprintf("%s looks like an e-stop input: if publishing true engages it (check: on some relays true releases it), it can be the stop path instead of a service:", safeText(t))},
 				Lines:  []string{fmt.Sprintf("stop: publish: {topic: %q, type: %q, message: \"{data: true}\"}", t, tBool)},
 			})
 		}

@@ -73,10 +73,11 @@ func (d *draft) service(e rosbridge.Endpoint, names *namer) {
 	if hasWord(e.Name, stopWords) {
 		t.Physical, t.BaseMotion = false, false
 		t.Review = append(t.Review, "a stop: not physical, so no hook blocks or delays it (check that it only stops)")
-		d.Pending = append(d.Pending, pendingBlock{
-			Review: []string{fmt.Sprintf("%s looks like the robot's own stop: once a toolset can declare its stop path as a service (issue 29, part 1), declare it, so it runs on every path that gives a motion up:", e.Name)},
-			Lines:  []string{fmt.Sprintf("stop: service: {name: %q, type: %q}", e.Name, typ)},
-		})
+		if d.StopService == "" {
+			// The first stop service (in the graph's sorted order) is the
+			// stop path; another is only a tool.
+			d.StopService, d.StopServiceType = e.Name, typ
+		}
 	} else {
 		t.Review = append(t.Review, "physical until reviewed: set physical: false (here and in its contract) if it never moves the robot")
 	}
