@@ -69,6 +69,10 @@ type ActionDecl struct {
 	Type     string `json:"type"`
 	Goal     string `json:"goal"`
 	Feedback bool   `json:"feedback"`
+	// Success and Reason judge a succeeded goal by its result and status,
+	// as a service's judge its response (judge.go).
+	Success string `json:"success,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // ServiceDecl calls a ROS 2 service.

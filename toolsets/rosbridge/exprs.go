@@ -37,7 +37,8 @@ type toolPlan struct {
 	// duration (publish) is seconds from args; zero the closing message.
 	duration *vm.Program
 	zero     *vm.Program
-	// success and reason (service) read the response.
+	// success and reason judge the answer: a service's response, an
+	// action's result and status (judge.go).
 	success, reason *vm.Program
 }
 
@@ -119,14 +120,10 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 	switch {
 	case d.Action != nil:
 		tp.build = add(compileExpr(d.Action.Goal, "args", d.Args, at+".action.goal", expr.AsKind(reflect.Map)))
+		add(nil, compileJudge(tp, judgeDecl{success: d.Action.Success, reason: d.Action.Reason, at: at + ".action", vars: actionJudgeVars}))
 	case d.Service != nil:
 		tp.build = add(compileExpr(d.Service.Request, "args", d.Args, at+".service.request", expr.AsKind(reflect.Map)))
-		if d.Service.Success != "" {
-			tp.success = add(compileExpr(d.Service.Success, "response", nil, at+".service.success", expr.AsBool()))
-		}
-		if d.Service.Reason != "" {
-			tp.reason = add(compileExpr(d.Service.Reason, "response", nil, at+".service.reason"))
-		}
+		add(nil, compileJudge(tp, judgeDecl{success: d.Service.Success, reason: d.Service.Reason, at: at + ".service", vars: serviceJudgeVars}))
 	case d.Publish != nil:
 		pd := d.Publish
 		tp.build = add(compileExpr(pd.Message, "args", d.Args, at+".publish.message", expr.AsKind(reflect.Map)))
@@ -216,7 +213,12 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 // message past them is refused before it is built, and the error names the
 // expression so the model (or the operator) can read why.
 func run(prog *vm.Program, variable string, v any) (any, error) {
-	out, err := schema.RunRule(nil, prog, exprEnv(variable, v))
+	return runVars(prog, map[string]any{variable: v})
+}
+
+// runVars is run with several variables (an action's result and status).
+func runVars(prog *vm.Program, vars map[string]any) (any, error) {
+	out, err := schema.RunRule(nil, prog, exprEnvVars(vars))
 	if err != nil {
 		return nil, fmt.Errorf("expr %s: %w", quoteExpr(prog.Source().String()), err)
 	}
@@ -235,5 +237,12 @@ func quoteExpr(src string) string {
 // exprEnv is an expr's environment: its variable and the trigonometry a
 // message needs (a quaternion from a heading: sin(yaw/2), cos(yaw/2)).
 func exprEnv(variable string, v any) map[string]any {
-	return map[string]any{variable: v, "sin": math.Sin, "cos": math.Cos, "atan2": math.Atan2, "pi": math.Pi}
+	return exprEnvVars(map[string]any{variable: v})
+}
+
+// exprEnvVars is exprEnv with several variables.
+func exprEnvVars(vars map[string]any) map[string]any {
+	env := map[string]any{"sin": math.Sin, "cos": math.Cos, "atan2": math.Atan2, "pi": math.Pi}
+	maps.Copy(env, vars)
+	return env
 }

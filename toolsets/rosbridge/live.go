@@ -104,6 +104,12 @@ func (lc *liveChecker) tool(at string, d ToolDecl) {
 			return
 		}
 		lc.builds(at+".action.goal", a.Goal, "/rosapi/action_goal_details", a.Type)
+		if a.Success != "" {
+			lc.readsRoot(at+".action.success", a.Success, "result", "/rosapi/action_result_details", a.Type)
+		}
+		if a.Reason != "" {
+			lc.readsRoot(at+".action.reason", a.Reason, "result", "/rosapi/action_result_details", a.Type)
+		}
 	case d.Service != nil:
 		s := d.Service
 		if !slices.Contains(lc.g.services, "/"+strings.TrimPrefix(s.Name, "/")) {

@@ -3,6 +3,7 @@ package rosbridgetest
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -44,7 +45,9 @@ func graphTopics() map[string]string {
 
 // graphActions are the action servers.
 func graphActions() map[string]string {
-	return map[string]string{ActionNav: TypeNavigateToPose}
+	actions := map[string]string{ActionNav: TypeNavigateToPose}
+	maps.Copy(actions, instantActions())
+	return actions
 }
 
 // serviceHandler answers one service call; it runs with Server.mu held.

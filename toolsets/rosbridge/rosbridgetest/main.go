@@ -33,6 +33,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.BoolVar(&o.Faults.KeepMovingAfterCancel, "keep-moving-after-cancel", false, "answer cancels but keep driving")
 	fs.BoolVar(&o.Faults.BareNonFinite, "bare-nonfinite", false, "write inf and NaN in float arrays as bare tokens")
 	fs.BoolVar(&o.Faults.HugeImageHeader, "huge-image-header", false, "publish camera frames whose header claims 60000x60000")
+	fs.BoolVar(&o.Faults.SkillFails, "skill-fails", false, "the skill action answers SUCCEEDED with success: false")
+	fs.BoolVar(&o.Faults.NoActionDetails, "no-action-details", false, "serve no rosapi/action_goal_details")
 	fs.StringVar(&o.FaultDir, "fault-dir", "", "also serve the fault suite's contract, recording into this directory")
 	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
 	if err := fs.Parse(args); err != nil {

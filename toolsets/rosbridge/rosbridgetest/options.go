@@ -68,6 +68,12 @@ type Faults struct {
 	// HugeImageHeader publishes a camera frame whose PNG header claims
 	// 60000×60000 pixels (a few bytes that would decode to gigabytes).
 	HugeImageHeader bool
+	// SkillFails makes the skill action (ActionSkill) answer SUCCEEDED
+	// with success: false in its result.
+	SkillFails bool
+	// NoActionDetails leaves rosapi/action_goal_details out of the graph
+	// (a rosapi older than action support); read at Start.
+	NoActionDetails bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It

@@ -68,6 +68,9 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		advertised:   map[string]string{},
 		serviceCalls: map[string]int{},
 	}
+	if opts.Faults.NoActionDetails {
+		delete(s.services, "/rosapi/action_goal_details")
+	}
 	if opts.FaultDir != "" {
 		s.fault = newFaultState(opts.FaultDir)
 	}

@@ -2,6 +2,7 @@ package rosbridgetest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strconv"
@@ -72,7 +73,9 @@ func definitions() map[string][]string {
 // newTypedefs parses definitions.
 func newTypedefs() typedefs {
 	t := typedefs{}
-	for typ, lines := range definitions() {
+	defs := definitions()
+	maps.Copy(defs, instantDefinitions())
+	for typ, lines := range defs {
 		fields := make([]field, 0, len(lines))
 		for _, l := range lines {
 			name, ft, _ := strings.Cut(l, " ")
