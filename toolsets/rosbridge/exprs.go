@@ -8,7 +8,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/expr-lang/expr"
@@ -105,6 +104,9 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 		return nil, FieldError{Path: at, Msg: "a tool is exactly one of action, service or publish"}
 	}
 	tp := &toolPlan{name: name, decl: d}
+	if errs := checkArgDecls(d.Args, at+".args"); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	schema, err := inputSchema(d.Args)
 	if err != nil {
 		return nil, FieldError{Path: at + ".args", Msg: err.Error()}
@@ -155,24 +157,30 @@ func compileExpr(src, variable string, args map[string]ArgDecl, path string, opt
 		return prog, nil
 	}
 	var unknown []string
+	var problem string
 	node := prog.Node()
 	ast.Walk(&node, visitor(func(n ast.Node) {
-		m, ok := n.(*ast.MemberNode)
-		if !ok {
+		chain := memberChain(n, "args")
+		if len(chain) == 0 {
 			return
 		}
-		id, ok := m.Node.(*ast.IdentifierNode)
-		if !ok || id.Value != "args" {
-			return
-		}
-		if key, ok := m.Property.(*ast.StringNode); ok {
-			if _, declared := args[key.Value]; !declared {
-				unknown = append(unknown, key.Value)
-			}
+		if _, declared := args[chain[0]]; !declared && chain[0] != "[]" {
+			unknown = append(unknown, chain[0])
+		} else if why := argChainProblem(chain, args); why != "" && problem == "" {
+			problem = why
 		}
 	}))
 	if len(unknown) > 0 {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q reads args.%s, which the tool does not declare (args: %v)", src, unknown[0], slices.Sorted(maps.Keys(args)))}
+	}
+	if problem != "" {
+		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q reads %s", src, problem)}
+	}
+	// Type-checked against the declared arguments too; the program run is
+	// the one compiled over a map (what the call's JSON decodes to).
+	typed := exprEnv(variable, reflect.New(argsType(args)).Elem().Interface())
+	if _, err := expr.Compile(src, append([]expr.Option{expr.Env(typed)}, opts[1:]...)...); err != nil {
+		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q does not fit the declared arguments: %s", src, readableTypes(err.Error()))}
 	}
 	return prog, nil
 }
@@ -181,30 +189,9 @@ type visitor func(ast.Node)
 
 func (v visitor) Visit(n *ast.Node) { v(*n) }
 
-// inputSchema is the JSON Schema of a tool's arguments.
+// inputSchema is the JSON Schema of a tool's arguments (args.go).
 func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
-	props := map[string]any{}
-	required := []string{}
-	for name, a := range args {
-		p := map[string]any{"type": a.Type}
-		if a.Description != "" {
-			p["description"] = a.Description
-		}
-		if a.Minimum != nil {
-			p["minimum"] = *a.Minimum
-		}
-		if a.Maximum != nil {
-			p["maximum"] = *a.Maximum
-		}
-		if len(a.Enum) > 0 {
-			p["enum"] = a.Enum
-		}
-		props[name] = p
-		if !a.Optional {
-			required = append(required, name)
-		}
-	}
-	sort.Strings(required)
+	props, required := objectSchema(args)
 	return json.Marshal(map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
 

@@ -56,7 +56,7 @@ func TestActionJudgedByResult(t *testing.T) {
 func TestActionJudgeChecked(t *testing.T) {
 	for judge, want := range map[string]string{
 		`"success": "len(result.message)"`: "tools.pick.action.success",
-		`"reason": "response.message"`:      "tools.pick.action.reason",
+		`"reason": "response.message"`:     "tools.pick.action.reason",
 	} {
 		err := loadErr(t, skillSection(t, judge))
 		if !strings.Contains(err.Error(), want) {
