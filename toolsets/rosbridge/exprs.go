@@ -73,9 +73,14 @@ func compile(cfg Config) (*plan, error) {
 	}
 	if o := cfg.Observation; o != nil {
 		for _, k := range slices.Sorted(maps.Keys(o.State)) {
-			prog, err := compileExpr(o.State[k].Value, "msg", nil, "observation.state."+k+".value")
+			at := "observation.state." + k + ".value"
+			prog, err := compileExpr(o.State[k].Value, "msg", nil, at)
 			if err != nil {
 				errs = append(errs, err)
+				continue
+			}
+			if why := checkStateValue(prog); why != "" {
+				fail(at, "expr %q cannot be encoded as a state value: %s", o.State[k].Value, why)
 				continue
 			}
 			p.state[k] = prog
