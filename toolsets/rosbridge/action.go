@@ -107,7 +107,7 @@ func resultReason(values any) string {
 		}
 	}
 	if code, ok := m["error_code"]; ok {
-		return fmt.Sprintf("error_code %v", code)
+		return "error_code " + renderValue(code)
 	}
 	return ""
 }

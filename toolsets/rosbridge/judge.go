@@ -93,7 +93,7 @@ func (tp *toolPlan) reasonOf(vars map[string]any, fallback string) string {
 	if err != nil {
 		return fmt.Sprintf("%s (reading the reason failed: %v)", fallback, err)
 	}
-	if s := fmt.Sprint(r); r != nil && s != "" {
+	if s := renderValue(r); r != nil && s != "" {
 		return s
 	}
 	return fallback

@@ -107,7 +107,7 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 				return env, fmt.Errorf("state.%s from %s: %w", k, o.State[k].Topic, err)
 			}
 			state[k] = val
-			summary = append(summary, fmt.Sprintf("%s %v", k, val))
+			summary = append(summary, k+" "+renderValue(val))
 		}
 		v["state"] = state
 	}
