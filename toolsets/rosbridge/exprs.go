@@ -127,10 +127,10 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 	switch {
 	case d.Action != nil:
 		tp.build = add(compileExpr(d.Action.Goal, "args", d.Args, at+".action.goal", expr.AsKind(reflect.Map)))
-		add(nil, compileJudge(tp, judgeDecl{success: d.Action.Success, reason: d.Action.Reason, at: at + ".action", vars: actionJudgeVars}))
+		add(nil, compileJudge(tp, judgeDecl{success: d.Action.Success, reason: d.Action.Reason, at: at + ".action", vars: []string{"result", "status"}}))
 	case d.Service != nil:
 		tp.build = add(compileExpr(d.Service.Request, "args", d.Args, at+".service.request", expr.AsKind(reflect.Map)))
-		add(nil, compileJudge(tp, judgeDecl{success: d.Service.Success, reason: d.Service.Reason, at: at + ".service", vars: serviceJudgeVars}))
+		add(nil, compileJudge(tp, judgeDecl{success: d.Service.Success, reason: d.Service.Reason, at: at + ".service", vars: []string{"response"}}))
 	case d.Publish != nil:
 		pd := d.Publish
 		tp.build = add(compileExpr(pd.Message, "args", d.Args, at+".publish.message", expr.AsKind(reflect.Map)))

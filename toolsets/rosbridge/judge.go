@@ -15,17 +15,13 @@ import (
 // same way for a service (its response) and an action (its result and
 // the goal's status): the transport's answer is not the task's.
 
-// Judge variables: what a service's and an action's exprs read.
-var (
-	serviceJudgeVars = []string{"response"}
-	actionJudgeVars  = []string{"result", "status"}
-)
-
 // judgeDecl is what a tool declares to judge its answer.
 type judgeDecl struct {
 	success, reason string
 	at              string // the declaring field's path ("tools.pick.action")
-	vars            []string
+	// vars are what the exprs read: a service's response; an action's
+	// result and status.
+	vars []string
 }
 
 // compileJudge compiles a tool's success (a bool) and reason exprs.
