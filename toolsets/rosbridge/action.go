@@ -59,7 +59,7 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 				}
 				return engine.Envelope{}, transportErr(err)
 			}
-			return actionResult(tp.name, a.Name, r), nil
+			return actionResult(tp, r), nil
 		case <-ctx.Done():
 			return engine.Envelope{}, ctx.Err()
 		}
@@ -67,23 +67,30 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 }
 
 // actionResult maps a goal's status to the envelope: succeeded is a
-// success; canceled, aborted (a preempted goal among them) and a goal
-// rosbridge could not run are failures with their reason.
-func actionResult(tool, action string, r wire.Result) engine.Envelope {
+// success unless the tool's success expr says otherwise (judge.go);
+// canceled, aborted (a preempted goal among them) and a goal rosbridge
+// could not run are failures with their reason, the reason expr's when
+// declared.
+func actionResult(tp *toolPlan, r wire.Result) engine.Envelope {
+	action := tp.decl.Action.Name
 	if !r.OK {
-		return engine.Failure(fmt.Sprintf("%s: rosbridge could not run the goal on %s: %s", tool, action, r.Reason()))
+		return engine.Failure(fmt.Sprintf("%s: rosbridge could not run the goal on %s: %s", tp.name, action, r.Reason()))
 	}
 	var values any
 	_ = json.Unmarshal(r.Values, &values) // a result that is not JSON stays nil; its text is in the reason
+	status := r.Status.String()
+	vars := map[string]any{"result": values, "status": status}
 	if r.Status == wire.StatusSucceeded {
-		return engine.Envelope{Success: true, Value: map[string]any{"status": "succeeded", "result": values}}
+		env := engine.Envelope{Success: true, Value: map[string]any{"status": "succeeded", "result": values}}
+		return tp.judge(env, vars, "result", "the goal on "+action+" succeeded, but its result says failure")
 	}
 	why := resultReason(values)
 	if why == "" {
 		why = "no reason given"
 	}
-	env := engine.Failure(fmt.Sprintf("%s: the goal on %s was %s: %s", tool, action, r.Status, why))
-	env.Value = map[string]any{"status": r.Status.String(), "result": values}
+	why = tp.reasonOf(vars, why)
+	env := engine.Failure(fmt.Sprintf("%s: the goal on %s was %s: %s", tp.name, action, status, why))
+	env.Value = map[string]any{"status": status, "result": values}
 	return env
 }
 
@@ -100,7 +107,7 @@ func resultReason(values any) string {
 		}
 	}
 	if code, ok := m["error_code"]; ok {
-		return fmt.Sprintf("error_code %v", code)
+		return "error_code " + renderValue(code)
 	}
 	return ""
 }

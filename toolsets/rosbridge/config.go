@@ -67,6 +67,12 @@ type ArgDecl struct {
 	Maximum     *float64 `json:"maximum,omitempty"`
 	Enum        []any    `json:"enum,omitempty"`
 	Optional    bool     `json:"optional"`
+	// Items (an array's) and Properties (an object's) type what is inside
+	// a structured argument (args.go); MaxItems bounds an array.
+	Items      *ArgDecl           `json:"items,omitempty"`
+	Properties map[string]ArgDecl `json:"properties,omitempty"`
+	MinItems   *int               `json:"min_items,omitempty"`
+	MaxItems   *int               `json:"max_items,omitempty"`
 }
 
 // ActionDecl sends a goal to a ROS 2 action server.
@@ -75,6 +81,10 @@ type ActionDecl struct {
 	Type     string `json:"type"`
 	Goal     string `json:"goal"`
 	Feedback bool   `json:"feedback"`
+	// Success and Reason judge a succeeded goal by its result and status,
+	// as a service's judge its response (judge.go).
+	Success string `json:"success,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // ServiceDecl calls a ROS 2 service.

@@ -8,7 +8,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/expr-lang/expr"
@@ -41,7 +40,8 @@ type toolPlan struct {
 	// duration (publish) is seconds from args; zero the closing message.
 	duration *vm.Program
 	zero     *vm.Program
-	// success and reason (service) read the response.
+	// success and reason judge the answer: a service's response, an
+	// action's result and status (judge.go).
 	success, reason *vm.Program
 }
 
@@ -78,9 +78,14 @@ func compile(cfg Config) (*plan, error) {
 	}
 	if o := cfg.Observation; o != nil {
 		for _, k := range slices.Sorted(maps.Keys(o.State)) {
-			prog, err := compileExpr(o.State[k].Value, "msg", nil, "observation.state."+k+".value")
+			at := "observation.state." + k + ".value"
+			prog, err := compileExpr(o.State[k].Value, "msg", nil, at)
 			if err != nil {
 				errs = append(errs, err)
+				continue
+			}
+			if why := checkStateValue(prog); why != "" {
+				fail(at, "expr %q cannot be encoded as a state value: %s", o.State[k].Value, why)
 				continue
 			}
 			p.state[k] = prog
@@ -114,6 +119,9 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 		return nil, FieldError{Path: at, Msg: "a tool is exactly one of action, service or publish"}
 	}
 	tp := &toolPlan{name: name, decl: d}
+	if errs := checkArgDecls(d.Args, at+".args"); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	schema, err := inputSchema(d.Args)
 	if err != nil {
 		return nil, FieldError{Path: at + ".args", Msg: err.Error()}
@@ -129,14 +137,10 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 	switch {
 	case d.Action != nil:
 		tp.build = add(compileExpr(d.Action.Goal, "args", d.Args, at+".action.goal", expr.AsKind(reflect.Map)))
+		add(nil, compileJudge(tp, judgeDecl{success: d.Action.Success, reason: d.Action.Reason, at: at + ".action", vars: []string{"result", "status"}}))
 	case d.Service != nil:
 		tp.build = add(compileExpr(d.Service.Request, "args", d.Args, at+".service.request", expr.AsKind(reflect.Map)))
-		if d.Service.Success != "" {
-			tp.success = add(compileExpr(d.Service.Success, "response", nil, at+".service.success", expr.AsBool()))
-		}
-		if d.Service.Reason != "" {
-			tp.reason = add(compileExpr(d.Service.Reason, "response", nil, at+".service.reason"))
-		}
+		add(nil, compileJudge(tp, judgeDecl{success: d.Service.Success, reason: d.Service.Reason, at: at + ".service", vars: []string{"response"}}))
 	case d.Publish != nil:
 		pd := d.Publish
 		tp.build = add(compileExpr(pd.Message, "args", d.Args, at+".publish.message", expr.AsKind(reflect.Map)))
@@ -168,24 +172,30 @@ func compileExpr(src, variable string, args map[string]ArgDecl, path string, opt
 		return prog, nil
 	}
 	var unknown []string
+	var problem string
 	node := prog.Node()
 	ast.Walk(&node, visitor(func(n ast.Node) {
-		m, ok := n.(*ast.MemberNode)
-		if !ok {
+		chain := memberChain(n, "args")
+		if len(chain) == 0 {
 			return
 		}
-		id, ok := m.Node.(*ast.IdentifierNode)
-		if !ok || id.Value != "args" {
-			return
-		}
-		if key, ok := m.Property.(*ast.StringNode); ok {
-			if _, declared := args[key.Value]; !declared {
-				unknown = append(unknown, key.Value)
-			}
+		if _, declared := args[chain[0]]; !declared && chain[0] != "[]" {
+			unknown = append(unknown, chain[0])
+		} else if why := argChainProblem(chain, args); why != "" && problem == "" {
+			problem = why
 		}
 	}))
 	if len(unknown) > 0 {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q reads args.%s, which the tool does not declare (args: %v)", src, unknown[0], slices.Sorted(maps.Keys(args)))}
+	}
+	if problem != "" {
+		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q reads %s", src, problem)}
+	}
+	// Type-checked against the declared arguments too; the program run is
+	// the one compiled over a map (what the call's JSON decodes to).
+	typed := exprEnv(variable, reflect.New(argsType(args)).Elem().Interface())
+	if _, err := expr.Compile(src, append([]expr.Option{expr.Env(typed)}, opts[1:]...)...); err != nil {
+		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q does not fit the declared arguments: %s", src, readableTypes(err.Error()))}
 	}
 	return prog, nil
 }
@@ -194,30 +204,9 @@ type visitor func(ast.Node)
 
 func (v visitor) Visit(n *ast.Node) { v(*n) }
 
-// inputSchema is the JSON Schema of a tool's arguments.
+// inputSchema is the JSON Schema of a tool's arguments (args.go).
 func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
-	props := map[string]any{}
-	required := []string{}
-	for name, a := range args {
-		p := map[string]any{"type": a.Type}
-		if a.Description != "" {
-			p["description"] = a.Description
-		}
-		if a.Minimum != nil {
-			p["minimum"] = *a.Minimum
-		}
-		if a.Maximum != nil {
-			p["maximum"] = *a.Maximum
-		}
-		if len(a.Enum) > 0 {
-			p["enum"] = a.Enum
-		}
-		props[name] = p
-		if !a.Optional {
-			required = append(required, name)
-		}
-	}
-	sort.Strings(required)
+	props, required := objectSchema(args)
 	return json.Marshal(map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
 
@@ -226,7 +215,12 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 // message past them is refused before it is built, and the error names the
 // expression so the model (or the operator) can read why.
 func run(prog *vm.Program, variable string, v any) (any, error) {
-	out, err := schema.RunRule(nil, prog, exprEnv(variable, v))
+	return runVars(prog, map[string]any{variable: v})
+}
+
+// runVars is run with several variables (an action's result and status).
+func runVars(prog *vm.Program, vars map[string]any) (any, error) {
+	out, err := schema.RunRule(nil, prog, exprEnvVars(vars))
 	if err != nil {
 		return nil, fmt.Errorf("expr %s: %w", quoteExpr(prog.Source().String()), err)
 	}
@@ -245,5 +239,12 @@ func quoteExpr(src string) string {
 // exprEnv is an expr's environment: its variable and the trigonometry a
 // message needs (a quaternion from a heading: sin(yaw/2), cos(yaw/2)).
 func exprEnv(variable string, v any) map[string]any {
-	return map[string]any{variable: v, "sin": math.Sin, "cos": math.Cos, "atan2": math.Atan2, "pi": math.Pi}
+	return exprEnvVars(map[string]any{variable: v})
+}
+
+// exprEnvVars is exprEnv with several variables.
+func exprEnvVars(vars map[string]any) map[string]any {
+	env := map[string]any{"sin": math.Sin, "cos": math.Cos, "atan2": math.Atan2, "pi": math.Pi}
+	maps.Copy(env, vars)
+	return env
 }

@@ -144,10 +144,12 @@ func infraService(name string) bool {
 // message loads typ's definition through a details service and follows
 // it; why says why there is none.
 func (g *rosGraph) message(service, typ string) (*Message, string) {
-	root, err := g.details(service, typ)
+	root, skip, err := g.details(service, typ)
 	switch {
 	case err != nil:
 		return nil, err.Error()
+	case skip != "":
+		return nil, skip
 	case root == "":
 		return nil, fmt.Sprintf("%s has no definition of %s", service, typ)
 	}

@@ -57,6 +57,12 @@ func (lc *liveChecker) fail(path, format string, args ...any) {
 	lc.out = append(lc.out, engine.LiveProblem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+// warn says, at path, what could not be checked and why: a positioned
+// warning, so a check skipped is never silent.
+func (lc *liveChecker) warn(path, format string, args ...any) {
+	lc.out = append(lc.out, engine.LiveProblem{Path: path, Message: fmt.Sprintf(format, args...), Warning: true})
+}
+
 // topics checks what the observation, clearance and readings read, and
 // cmd_vel.
 func (lc *liveChecker) topics(cfg Config) {
@@ -106,18 +112,30 @@ func (lc *liveChecker) tool(at string, d ToolDecl) {
 			lc.fail(at+".action.name", "the running graph has no action server %s%s", a.Name, schema.Suggest(a.Name, lc.g.actions))
 			return
 		}
-		if have := lc.g.typeOf("/rosapi/action_type", "action", a.Name); have != "" && !sameType(have, a.Type) {
+		have := lc.g.typeOf("/rosapi/action_type", "action", a.Name)
+		if have == "" {
+			lc.warn(at+".action.type", "not checked: rosapi/action_type did not say the type of %s", a.Name)
+		} else if !sameType(have, a.Type) {
 			lc.fail(at+".action.type", "%s is a %s on the running graph, not a %s", a.Name, have, a.Type)
 			return
 		}
 		lc.builds(at+".action.goal", a.Goal, "/rosapi/action_goal_details", a.Type)
+		if a.Success != "" {
+			lc.readsRoot(at+".action.success", a.Success, "result", "/rosapi/action_result_details", a.Type)
+		}
+		if a.Reason != "" {
+			lc.readsRoot(at+".action.reason", a.Reason, "result", "/rosapi/action_result_details", a.Type)
+		}
 	case d.Service != nil:
 		s := d.Service
 		if !slices.Contains(lc.g.services, "/"+strings.TrimPrefix(s.Name, "/")) {
 			lc.fail(at+".service.name", "the running graph has no service %s%s", s.Name, schema.Suggest(s.Name, lc.g.services))
 			return
 		}
-		if have := lc.g.typeOf("/rosapi/service_type", "service", s.Name); have != "" && !sameType(have, s.Type) {
+		have := lc.g.typeOf("/rosapi/service_type", "service", s.Name)
+		if have == "" {
+			lc.warn(at+".service.type", "not checked: rosapi/service_type did not say the type of %s", s.Name)
+		} else if !sameType(have, s.Type) {
 			lc.fail(at+".service.type", "%s is a %s on the running graph, not a %s", s.Name, have, s.Type)
 			return
 		}
@@ -164,6 +182,7 @@ type rosGraph struct {
 
 type detailsAnswer struct {
 	root string
+	skip string // why rosapi gave nothing to check against
 	err  error
 }
 
@@ -234,33 +253,33 @@ func (g *rosGraph) typeOf(service, key, name string) string {
 }
 
 // details loads the definitions of typ and every message inside it; it
-// returns the root's rosapi name ("" when rosapi has none or did not
-// answer), or why rosapi's answer cannot be used. Each (service, type) is
-// asked once.
-func (g *rosGraph) details(service, typ string) (string, error) {
+// returns the root's rosapi name, or why there is nothing to compare with
+// (skip: rosapi has no such service or no definition), or why rosapi's
+// answer cannot be used. Each (service, type) is asked once.
+func (g *rosGraph) details(service, typ string) (root, skip string, err error) {
 	key := service + "\x00" + typ
 	if a, ok := g.loaded[key]; ok {
-		return a.root, a.err
+		return a.root, a.skip, a.err
 	}
-	root, err := g.loadDetails(service, typ)
-	g.loaded[key] = detailsAnswer{root, err}
-	return root, err
+	root, skip, err = g.loadDetails(service, typ)
+	g.loaded[key] = detailsAnswer{root, skip, err}
+	return root, skip, err
 }
 
-func (g *rosGraph) loadDetails(service, typ string) (string, error) {
+func (g *rosGraph) loadDetails(service, typ string) (string, string, error) {
 	raw, err := g.cl.CallService(g.ctx, service, map[string]any{"type": typ})
 	if err != nil {
-		return "", nil // rosapi cannot say: nothing to compare with
+		return "", fmt.Sprintf("%s did not answer (%v)", strings.TrimPrefix(service, "/"), err), nil
 	}
 	defs, err := parseTypedefs(raw)
 	if err != nil {
-		return "", fmt.Errorf("%s of %s: %w", service, typ, err)
+		return "", "", fmt.Errorf("%s of %s: %w", service, typ, err)
 	}
 	if len(defs) == 0 {
-		return "", nil
+		return "", fmt.Sprintf("%s has no definition of %s", strings.TrimPrefix(service, "/"), typ), nil
 	}
 	for i := range defs {
 		g.defs[defs[i].Type] = &defs[i]
 	}
-	return defs[0].Type, nil
+	return defs[0].Type, "", nil
 }

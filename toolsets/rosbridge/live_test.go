@@ -74,8 +74,21 @@ func TestLiveCheckAgainstRosapi(t *testing.T) {
 	}
 }
 
-// liveDiags loads spec and checks it live; the episode is a stand-in.
+// liveDiags loads spec and checks it live, its errors only; the episode
+// is a stand-in.
 func liveDiags(t *testing.T, spec string) []schema.Diagnostic {
+	t.Helper()
+	var out []schema.Diagnostic
+	for _, d := range liveAll(t, spec) {
+		if !d.Warning {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// liveAll is liveDiags with the warnings.
+func liveAll(t *testing.T, spec string) []schema.Diagnostic {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{"spec.cue": spec, "episode.yaml": "- text: done\n"} {
@@ -92,11 +105,5 @@ func liveDiags(t *testing.T, spec string) []schema.Diagnostic {
 	if loaded == nil {
 		t.Fatalf("spec: %s", joinDiags(diags))
 	}
-	var out []schema.Diagnostic
-	for _, d := range livecheck.Check(t.Context(), loaded, cat, livecheck.Options{Timeout: testtime.Scale(10 * time.Second)}) {
-		if !d.Warning {
-			out = append(out, d)
-		}
-	}
-	return out
+	return livecheck.Check(t.Context(), loaded, cat, livecheck.Options{Timeout: testtime.Scale(10 * time.Second)})
 }

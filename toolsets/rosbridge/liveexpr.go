@@ -23,13 +23,14 @@ func (lc *liveChecker) readsDetails(at, src, service, typ string) {
 }
 
 func (lc *liveChecker) readsRoot(at, src, variable, service, typ string) {
-	root, err := lc.g.details(service, typ)
+	root, skip, err := lc.g.details(service, typ)
 	if err != nil {
 		lc.fail(at, "%v", err)
 		return
 	}
 	if root == "" {
-		return // rosapi has no definition: nothing to compare with
+		lc.warn(at, "the fields this reads of %s are not checked: %s", typ, skip)
+		return
 	}
 	tree, err := parser.Parse(src)
 	if err != nil {
@@ -108,24 +109,28 @@ func (g *rosGraph) resolve(root, variable string, chain []string) string {
 }
 
 // builds checks the fields a map-literal expr builds against the type
-// rosapi's details service describes (a goal, a request, a message).
+// rosapi's details service describes (a goal, a request, a message). What
+// it cannot check is a warning at the expr's field.
 func (lc *liveChecker) builds(at, src, service, typ string) {
 	tree, err := parser.Parse(src)
 	if err != nil {
-		return
+		return // validate reports it at the field
 	}
 	m, ok := tree.Node.(*ast.MapNode)
 	if !ok {
-		return // built some other way: only a live call can tell
+		lc.warn(at, "the fields of this %s are not checked: it is not built by a map literal ({field: …}), so only a live call can tell", typ)
+		return
 	}
-	root, err := lc.g.details(service, typ)
+	root, skip, err := lc.g.details(service, typ)
 	if err != nil {
 		lc.fail(at, "%v", err)
 		return
 	}
-	if root != "" {
-		lc.checkMap(at, m, root, "")
+	if root == "" {
+		lc.warn(at, "the fields this builds of %s are not checked: %s", typ, skip)
+		return
 	}
+	lc.checkMap(at, m, root, "")
 }
 
 func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
@@ -142,13 +147,45 @@ func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
 		if !ok {
 			continue
 		}
-		ft, _, ok := d.field(key.Value)
+		ft, array, ok := d.field(key.Value)
 		if !ok {
 			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, d.fieldList())
 			continue
 		}
-		if sub, ok := pair.Value.(*ast.MapNode); ok {
-			lc.checkMap(at, sub, ft, prefix+key.Value+".")
+		path := prefix + key.Value
+		if !array {
+			if sub, ok := pair.Value.(*ast.MapNode); ok {
+				lc.checkMap(at, sub, ft, path+".")
+			}
+			continue
+		}
+		// An array of messages: each element a map literal, or map() over
+		// a list with a map literal (a trajectory's points from args).
+		for _, el := range elements(pair.Value) {
+			lc.checkMap(at, el, ft, path+"[].")
 		}
 	}
+}
+
+// elements are the map literals that build an array's elements: those of
+// an array literal, or the body of map(list, {…}).
+func elements(n ast.Node) []*ast.MapNode {
+	var out []*ast.MapNode
+	switch v := n.(type) {
+	case *ast.ArrayNode:
+		for _, e := range v.Nodes {
+			if m, ok := e.(*ast.MapNode); ok {
+				out = append(out, m)
+			}
+		}
+	case *ast.BuiltinNode:
+		if v.Name == "map" && len(v.Arguments) == 2 {
+			if c, ok := v.Arguments[1].(*ast.PredicateNode); ok {
+				if m, ok := c.Node.(*ast.MapNode); ok {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
 }

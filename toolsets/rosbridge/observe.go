@@ -214,12 +214,12 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 			if err := json.Unmarshal(msgs[o.State[k].Topic].Data, &msg); err != nil {
 				return env, fmt.Errorf("state.%s from %s: %w", k, o.State[k].Topic, err)
 			}
-			val, err := run(p.state[k], "msg", msg)
+			val, err := p.stateValue(k, msg)
 			if err != nil {
 				return env, fmt.Errorf("state.%s from %s: %w", k, o.State[k].Topic, err)
 			}
 			state[k] = val
-			summary = append(summary, fmt.Sprintf("%s %v", k, val))
+			summary = append(summary, k+" "+renderValue(val))
 		}
 		v["state"] = state
 	}

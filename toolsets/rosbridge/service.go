@@ -38,22 +38,5 @@ func (c *conn) callService(ctx context.Context, tp *toolPlan, args map[string]an
 		resp = map[string]any{}
 	}
 	env := engine.Envelope{Success: true, Value: map[string]any{"response": resp}}
-	if tp.success == nil {
-		return env, nil
-	}
-	ok, err := run(tp.success, "response", resp)
-	if err != nil {
-		return engine.Failure(fmt.Sprintf("%s: reading success from the response failed: %v", tp.name, err)), nil
-	}
-	if ok == true {
-		return env, nil
-	}
-	why := "the service answered failure"
-	if tp.reason != nil {
-		if r, err := run(tp.reason, "response", resp); err == nil && r != nil && fmt.Sprint(r) != "" {
-			why = fmt.Sprint(r)
-		}
-	}
-	env.Success, env.Reason = false, fmt.Sprintf("%s: %s", tp.name, why)
-	return env, nil
+	return tp.judge(env, map[string]any{"response": resp}, "response", "the service answered failure"), nil
 }

@@ -45,9 +45,12 @@ func turtlebotTopics() map[string]string {
 	}
 }
 
-// turtlebotActions are the TurtleBot's action servers.
+// turtlebotActions are the TurtleBot's action servers (and the instant
+// test actions: instant.go).
 func turtlebotActions() map[string]string {
-	return map[string]string{ActionNav: TypeNavigateToPose}
+	actions := map[string]string{ActionNav: TypeNavigateToPose}
+	maps.Copy(actions, instantActions())
+	return actions
 }
 
 // serviceHandler answers one service call; it runs with Server.mu held.

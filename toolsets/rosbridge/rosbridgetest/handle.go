@@ -215,6 +215,10 @@ func (c *session) sendGoal(action, actionType string, id any, args any, feedback
 		s.acceptArmGoal(c, slashed(action), gid, args, feedback)
 		return
 	}
+	if values, ok := s.instantResult(action, args); ok {
+		c.sendInstantResult(action, id, values)
+		return
+	}
 	x, y, yaw := goalPose(args)
 	g := &navGoal{id: gid, action: action, uuid: newUUID(), accepted: time.Now(), tx: x, ty: y, tyaw: yaw,
 		owner: c, feedback: feedback}

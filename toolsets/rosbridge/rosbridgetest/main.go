@@ -37,6 +37,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.StringVar(&o.Robot, "robot", RobotTurtleBot, "the robot: turtlebot (Nav2) or arm (a UR-class tabletop arm)")
 	fs.DurationVar(&o.ArmMotion, "arm-motion", 0, "how long one of the arm's skills moves (default 1s)")
 	fs.BoolVar(&o.Faults.HangArm, "hang-arm", false, "arm goals move for ever and ignore their cancel; only the dashboard stop ends them")
+	fs.BoolVar(&o.Faults.SkillFails, "skill-fails", false, "the skill action answers SUCCEEDED with success: false")
+	fs.BoolVar(&o.Faults.NoActionDetails, "no-action-details", false, "serve no rosapi/action_goal_details")
 	fs.StringVar(&o.FaultDir, "fault-dir", "", "also serve the fault suite's contract, recording into this directory")
 	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
 	if err := fs.Parse(args); err != nil {

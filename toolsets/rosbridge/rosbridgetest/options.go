@@ -85,6 +85,12 @@ type Faults struct {
 	// and preemption: only the dashboard stop (ServiceDashboardStop)
 	// ends it.
 	HangArm bool
+	// SkillFails makes the skill action (ActionSkill) answer SUCCEEDED
+	// with success: false in its result.
+	SkillFails bool
+	// NoActionDetails leaves rosapi/action_goal_details out of the graph
+	// (a rosapi older than action support); read at Start.
+	NoActionDetails bool
 }
 
 // State is what the fake robot and server did, for tests to assert on. It

@@ -82,6 +82,9 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("rosbridgetest: unknown robot %q (%s or %s)", opts.Robot, RobotTurtleBot, RobotArm)
 	}
 	s.opts.Graph.apply(s.services)
+	if opts.Faults.NoActionDetails {
+		delete(s.services, "/rosapi/action_goal_details")
+	}
 	if opts.FaultDir != "" {
 		s.fault = newFaultState(opts.FaultDir)
 	}

@@ -2,6 +2,7 @@ package rosbridgetest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strconv"
@@ -75,9 +76,8 @@ func definitions() map[string][]string {
 func newTypedefs() typedefs {
 	t := typedefs{}
 	all := definitions()
-	for typ, lines := range armDefinitions() {
-		all[typ] = lines
-	}
+	maps.Copy(all, instantDefinitions())
+	maps.Copy(all, armDefinitions())
 	for typ, lines := range all {
 		fields := make([]field, 0, len(lines))
 		for _, l := range lines {
