@@ -27,6 +27,9 @@ type plan struct {
 	state map[string]*vm.Program
 	// readings are the safety readings' value exprs, by name.
 	readings map[string]*vm.Program
+	// held and detections are perception's exprs (perception.go).
+	held       *vm.Program
+	detections map[string]*vm.Program
 }
 
 // toolPlan is one declared tool, compiled.
@@ -88,9 +91,7 @@ func compile(cfg Config) (*plan, error) {
 				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, typeImage)
 			}
 		}
-		if o.Pose != nil && o.Pose.Type != "" && o.Pose.Type != typeOdometry {
-			fail("observation.pose.type", "the pose is read from %s", typeOdometry)
-		}
+		errs = append(errs, p.compilePerception(fail)...)
 	}
 	checkSubscribe(cfg, fail)
 	return p, errors.Join(errs...)

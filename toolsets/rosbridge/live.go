@@ -74,6 +74,9 @@ func (lc *liveChecker) topics(cfg Config) {
 			k := strings.TrimPrefix(u.path, "observation.state.")
 			lc.reads(at+".value", cfg.Observation.State[k].Value, have)
 		}
+		if src := cfg.valueAt(u.path); src != "" {
+			lc.reads(at+".value", src, have)
+		}
 		if k, ok := strings.CutPrefix(u.path, "readings.sources."); ok {
 			if src, ok := readingValue(cfg.Readings.Sources[k]); ok {
 				lc.reads(at+".value", src, have)
