@@ -71,6 +71,10 @@ func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	now := time.Now()
 	ages := map[string]any{}
 	for _, s := range srcs {
+		if g.static[s.name] {
+			ages[s.name] = 0.0 // a fixed transform is never old
+			continue
+		}
 		ages[s.name] = round3(now.Sub(g.at[s.name]).Seconds())
 	}
 	obs.Value["age_s"] = ages
@@ -128,6 +132,8 @@ type gathered struct {
 	msgs map[string]wire.Message
 	tree tfTree
 	at   map[string]time.Time
+	// static are the lookups whose chain is all /tf_static.
+	static map[string]bool
 }
 
 // gather takes each source's latest message once all are fresh enough at
@@ -145,7 +151,7 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gat
 	start := time.Now()
 	for {
 		now := time.Now()
-		g := gathered{msgs: make(map[string]wire.Message, len(srcs)), at: make(map[string]time.Time, len(srcs))}
+		g := gathered{msgs: make(map[string]wire.Message, len(srcs)), at: make(map[string]time.Time, len(srcs)), static: map[string]bool{}}
 		var changed <-chan struct{}
 		if c.b.tf != nil {
 			g.tree, changed = c.b.tf.snapshot()
@@ -200,6 +206,7 @@ func (c *conn) readingAt(s *source, g gathered, now time.Time) (time.Time, bool)
 			return time.Time{}, false
 		}
 		if static {
+			g.static[s.name] = true
 			return now, true
 		}
 		return at, true

@@ -34,6 +34,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.BoolVar(&o.Faults.BareNonFinite, "bare-nonfinite", false, "write inf and NaN in float arrays as bare tokens")
 	fs.BoolVar(&o.Faults.HugeImageHeader, "huge-image-header", false, "publish camera frames whose header claims 60000x60000")
 	fs.StringVar(&o.FaultDir, "fault-dir", "", "also serve the fault suite's contract, recording into this directory")
+	fs.Func("extra", "also publish the topics of this JSON file (a list of {topic, type, msg, every})", func(p string) (err error) { o.Extra, err = ReadExtra(p); return err })
 	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
 	if err := fs.Parse(args); err != nil {
 		return 2

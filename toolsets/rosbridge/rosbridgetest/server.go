@@ -50,6 +50,7 @@ type Server struct {
 	// the messages sent per topic.
 	held      map[string]bool
 	published map[string]int
+	latched   map[latchKey]bool // subscriptions sent an extra latched topic
 }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves
@@ -69,7 +70,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		faults:       opts.Faults,
 		w:            newWorld(),
 		sessions:     map[*session]struct{}{},
-		advertised:   map[string]string{},
+		advertised:   extraTopics(opts.Extra),
 		serviceCalls: map[string]int{},
 	}
 	if opts.FaultDir != "" {
