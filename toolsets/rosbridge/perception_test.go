@@ -157,3 +157,21 @@ func TestArmSilentHeldFailsTheObservation(t *testing.T) {
 		t.Fatalf("held %v once the gripper's topic speaks, want mug", env.Value["held"])
 	}
 }
+
+// A TF lookup whose dynamic transform never came fails the observation
+// with the lookup and what the tree has (the static transforms, kept).
+func TestArmSilentTFFailsTheLookup(t *testing.T) {
+	p := armFake(t, armTopics)
+	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(10*time.Second))
+	defer cancel()
+	cl, err := wire.Dial(ctx, wire.Options{URL: p.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := cl.CallService(ctx, rosbridgetest.ServiceSet, map[string]any{"hold": []string{"/tf"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := startSection(t, p.URL, armSection(t, testtime.Scale(500*time.Millisecond).String()))
+	wantFailure(t, r.call(t, "observe", `{}`), "end_effector: no transform from world to tool0 in the TF tree (it has ", "world→base_link")
+}
