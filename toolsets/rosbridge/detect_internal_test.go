@@ -185,3 +185,31 @@ func FuzzDecodePerception(f *testing.F) {
 		_, _, _ = jointState(raw)
 	})
 }
+
+// held: a string is the held object ("" nothing), null unknown (left out),
+// anything else an error naming what it should be.
+func TestHeldValue(t *testing.T) {
+	for _, c := range []struct {
+		data  string
+		held  string
+		known bool
+		err   string
+	}{
+		{`"mug"`, "mug", true, ""},
+		{`""`, "", true, ""},
+		{`"unknown"`, "", false, ""},
+		{`3`, "", false, "not the held object's name"},
+	} {
+		cfg := Config{Observation: &ObservationDecl{Tool: "observe", Perception: Perception{
+			Held: &StateDecl{Topic: "/held", Value: "msg.data == 'unknown' ? nil : msg.data"}}}}
+		p, err := compile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := gathered{msgs: map[string]wire.Message{"/held": {Data: json.RawMessage(`{"data": ` + c.data + `}`)}}}
+		held, known, err := p.heldValue(g)
+		if held != c.held || known != c.known || (c.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("data %s: held %q known %v err %v", c.data, held, known, err)
+		}
+	}
+}
