@@ -175,3 +175,29 @@ func TestArmSilentTFFailsTheLookup(t *testing.T) {
 	r := startSection(t, p.URL, armSection(t, testtime.Scale(500*time.Millisecond).String()))
 	wantFailure(t, r.call(t, "observe", `{}`), "end_effector: no transform from world to tool0 in the TF tree (it has ", "world→base_link")
 }
+
+// A TF lookup is evidence by default: after a motion, the observation
+// needs a transform newer than the motion's end. /tf held silent before
+// the motion: the tool frame's lookup fails, naming the motion; the
+// static pose (a /tf_static chain) never does.
+func TestArmTFLookupIsEvidenceOfAMotion(t *testing.T) {
+	p := armFake(t, armTopics)
+	rb := armSection(t, testtime.Scale(500*time.Millisecond).String())
+	rb["tools"] = map[string]any{"nudge": map[string]any{"description": "A motion.",
+		"publish": map[string]any{"topic": "/cmd_vel", "type": "geometry_msgs/msg/Twist", "rate_hz": 20, "duration": "0.05",
+			"message": "{linear: {x: 0.0, y: 0.0, z: 0.0}, angular: {x: 0.0, y: 0.0, z: 0.0}}"}}}
+	r := startSection(t, p.URL, rb)
+	wantSuccess(t, r.call(t, "observe", `{}`))
+	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(10*time.Second))
+	defer cancel()
+	cl, err := wire.Dial(ctx, wire.Options{URL: p.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := cl.CallService(ctx, rosbridgetest.ServiceSet, map[string]any{"hold": []string{"/tf"}}); err != nil {
+		t.Fatal(err)
+	}
+	wantSuccess(t, r.call(t, "nudge", `{}`))
+	wantFailure(t, r.call(t, "observe", `{}`), "end_effector: no message of tool0 in world on /tf since the last motion ended")
+}
