@@ -63,6 +63,8 @@ func (lc *liveChecker) topics(cfg Config) {
 		at := "rosbridge." + u.path
 		have, ok := lc.g.topics[u.topic]
 		switch {
+		case !ok && u.path == tfStaticPath:
+			continue // no static broadcaster yet: nothing latched to read
 		case !ok:
 			lc.fail(at+".topic", "the running graph has no topic %s%s", u.topic, schema.Suggest(u.topic, slices.Sorted(maps.Keys(lc.g.topics))))
 			continue
@@ -95,6 +97,9 @@ func (lc *liveChecker) topics(cfg Config) {
 func typePath(at string, u topicUse) string {
 	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
 		return at + ".type"
+	}
+	if u.path == tfStaticPath {
+		return at
 	}
 	return at + ".topic"
 }

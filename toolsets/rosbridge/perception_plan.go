@@ -73,6 +73,10 @@ func (p *plan) perceptionSources(of func(name, topic string, f Freshness) source
 	return out
 }
 
+// tfStaticPath is where the static TF topic is declared. A graph may
+// lack it (no static broadcaster): --live does not require it.
+const tfStaticPath = "observation.tf.static_topic"
+
 // perceptionUses are the topics perception reads, for subscribing and
 // --live: TF (a long queue: /tf_static's latched burst must all arrive),
 // detectors, held, joints, and pose topics.
@@ -81,7 +85,7 @@ func (o *ObservationDecl) perceptionUses() []topicUse {
 	if o.TF != nil {
 		tfSub := SubscribeDecl{QueueLength: tfQueueLength}
 		out = append(out, topicUse{"observation.tf", o.TF.Topic, typeTFMessage, tfSub},
-			topicUse{"observation.tf.static_topic", o.TF.StaticTopic, typeTFMessage, tfSub})
+			topicUse{tfStaticPath, o.TF.StaticTopic, typeTFMessage, tfSub})
 	}
 	for _, k := range slices.Sorted(maps.Keys(o.Detections)) {
 		d := o.Detections[k]

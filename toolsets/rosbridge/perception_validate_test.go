@@ -60,14 +60,16 @@ func TestLivePerceptionTopicTypes(t *testing.T) {
 	}
 	spec := strings.ReplaceAll(string(src), "ws://127.0.0.1:9090", srv.URL())
 	const pose = `pose: topic: "/odom"`
-	good := pose + `, tf: {}, detections: d: {topic: "/detections", type: "vision_msgs/msg/Detection3DArray"}, joints: topic: "/joint_states", end_effector: tf: {parent: "base_link", child: "tool0"}`
+	// No static broadcaster yet: /tf_static is not on the graph, and that
+	// is no problem.
+	good := pose + `, tf: static_topic: "/no_static_yet", detections: d: {topic: "/detections", type: "vision_msgs/msg/Detection3DArray"}, joints: topic: "/joint_states", end_effector: tf: {parent: "base_link", child: "tool0"}`
 	if diags := liveDiags(t, strings.Replace(spec, pose, good, 1)); len(diags) != 0 {
 		t.Fatalf("perception as the graph has it: %s", joinDiags(diags))
 	}
 	bad := []edit{
 		{pose, pose + `, detections: d: {topic: "/odom", type: "vision_msgs/msg/Detection3DArray"}`, "/odom is a nav_msgs/msg/Odometry on the running graph, not the vision_msgs/msg/Detection3DArray read here"},
 		{`max_age: "2s"`, `max_age: "2s", joints: topic: "/detections"`, "/detections is a vision_msgs/msg/Detection3DArray on the running graph, not the sensor_msgs/msg/JointState read here"},
-		{`cameras: front: topic:`, `tf: topic: "/rosout", cameras: front: topic:`, "/rosout is a rcl_interfaces/msg/Log on the running graph, not the tf2_msgs/msg/TFMessage read here"},
+		{`cameras: front: topic:`, `tf: {topic: "/rosout", static_topic: "/parameter_events"}, cameras: front: topic:`, "/rosout is a rcl_interfaces/msg/Log on the running graph, not the tf2_msgs/msg/TFMessage read here"},
 	}
 	for _, e := range bad {
 		if !strings.Contains(spec, e.old) {
@@ -77,6 +79,9 @@ func TestLivePerceptionTopicTypes(t *testing.T) {
 	}
 	diags := liveDiags(t, spec)
 	lines := strings.Split(spec, "\n")
+	// The static topic of another type too (one missing is no problem: see
+	// the good case).
+	bad = append(bad, edit{new: `static_topic: "/parameter_events"`, want: "/parameter_events is a rcl_interfaces/msg/ParameterEvent on the running graph, not the tf2_msgs/msg/TFMessage read here"})
 	for _, e := range bad {
 		line := 0
 		for i, l := range lines {
