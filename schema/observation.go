@@ -29,11 +29,26 @@ type Observation struct {
 	EndEffector *EndEffectorPose `json:"end_effector,omitempty" expr:"end_effector"`
 	// Gripper is the state of an arm's gripper.
 	Gripper *Gripper `json:"gripper,omitempty" expr:"gripper"`
+	// JointStates are each joint's position, velocity and effort, as a
+	// sensor_msgs/msg/JointState gives them (velocity and effort only
+	// when measured).
+	JointStates map[string]JointState `json:"joint_states,omitempty" expr:"joint_states"`
+	// Frames are named frames' poses (a TF lookup), each in its Frame.
+	Frames map[string]EndEffectorPose `json:"frames,omitempty" expr:"frames"`
 	// sent marks the fields the back-end sent, zero ones included (see
 	// Known): a field it did not send is unknown, never a default.
 	sent uint16
 	// sentIn marks the fields of the nested objects sent (see KnownIn).
 	sentIn uint32
+}
+
+// JointState is one joint's reading: radians (rad/s, N·m) for a revolute
+// joint, metres (m/s, N) for a prismatic one. A nil velocity or effort is
+// not measured.
+type JointState struct {
+	Position float64  `json:"position" expr:"position"`
+	Velocity *float64 `json:"velocity,omitempty" expr:"velocity"`
+	Effort   *float64 `json:"effort,omitempty" expr:"effort"`
 }
 
 // Clearance is the distance in metres to the nearest obstacle in each
@@ -87,6 +102,11 @@ type Detection struct {
 	// ID is the back-end's own stable identity of the object (a tracker's
 	// track id), when it has one: the Scene Graph keeps one ref per id.
 	ID string `json:"id,omitempty" expr:"id"`
+	// Frame is the frame Position is in when it is not the scene graph's
+	// (a detector's camera frame no transform reached).
+	Frame string `json:"frame,omitempty" expr:"frame"`
+	// Score is the detector's confidence, 0 to 1, when it gives one.
+	Score float64 `json:"score,omitempty" expr:"score"`
 }
 
 // Point is a position in a frame, in metres.
@@ -95,12 +115,15 @@ type Point struct {
 	Y float64 `json:"y" expr:"y"`
 }
 
-// Pose is the base pose in the map frame.
+// Pose is the base pose in the map frame, or in Frame when set.
 type Pose struct {
 	X        float64 `json:"x" expr:"x"`
 	Y        float64 `json:"y" expr:"y"`
 	ThetaDeg float64 `json:"theta_deg" expr:"theta_deg"`
 	Room     string  `json:"room,omitempty" expr:"room"`
+	// Frame is the frame the pose is in ("odom"), when the back-end
+	// knows it; not set: the map frame.
+	Frame string `json:"frame,omitempty" expr:"frame"`
 }
 
 // Image is one camera frame. Data is not part of the JSON an observation tool

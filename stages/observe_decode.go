@@ -57,6 +57,10 @@ func decodeDirect(v any) (schema.Observation, bool) {
 		case "gripper":
 			obs.Gripper = &schema.Gripper{}
 			ok = gripper(x, obs.Gripper)
+		case "joint_states":
+			obs.JointStates, ok = jointStates(x)
+		case "frames":
+			obs.Frames, ok = framePoses(x)
 		default:
 			ok = false
 		}
@@ -190,6 +194,10 @@ func detections(x any) ([]schema.Detection, bool) {
 				})
 			case "id":
 				return str(v, &d.ID)
+			case "frame":
+				return str(v, &d.Frame)
+			case "score":
+				return num(v, &d.Score)
 			}
 			return false
 		}) {
@@ -210,6 +218,8 @@ func pose(x any, p *schema.Pose) bool {
 			return num(v, &p.ThetaDeg)
 		case "room":
 			return str(v, &p.Room)
+		case "frame":
+			return str(v, &p.Frame)
 		}
 		return false
 	})

@@ -29,17 +29,19 @@ func TestDecodeDirectMatchesRoundTrip(t *testing.T) {
 		"clearance": map[string]any{"front": 0.4, "back": 2},
 		"detections": []any{
 			map[string]any{"name": "mug", "class": "cup", "camera": "head", "relation": "on", "target": "table",
-				"room": "kitchen", "distance_m": 1.25, "visible": true, "position": map[string]any{"x": math.Copysign(0, -1), "y": 3}, "id": "t7"},
+				"room": "kitchen", "distance_m": 1.25, "visible": true, "position": map[string]any{"x": math.Copysign(0, -1), "y": 3}, "id": "t7", "frame": "camera", "score": 0.9},
 			map[string]any{},
 		},
 		"held":         "",
-		"pose":         map[string]any{"x": 1e-9, "y": 1e20, "theta_deg": 90, "room": "hall"},
+		"pose":         map[string]any{"x": 1e-9, "y": 1e20, "theta_deg": 90, "room": "hall", "frame": "odom"},
 		"images":       []any{map[string]any{"camera": "head", "mime": "image/png", "width": 640, "height": 480.0}},
 		"state":        map[string]any{"battery": 0.5, "n": 3, "tags": []any{"a", true, nil, map[string]any{}}, "none": nil},
 		"summary":      "kitchen ✓",
 		"joints":       map[string]any{"shoulder": 0.1},
 		"end_effector": map[string]any{"frame": "base", "x": 0.1, "y": 0.2, "z": 0.3, "roll_deg": 1, "pitch_deg": 2, "yaw_deg": 3},
 		"gripper":      map[string]any{"opening_m": 0.02, "closed": false, "force_n": 5},
+		"joint_states": map[string]any{"elbow": map[string]any{"position": 0.5, "velocity": 0, "effort": -1.5}, "wrist": map[string]any{"position": 1}},
+		"frames":       map[string]any{"tool0": map[string]any{"frame": "base_link", "x": 0.1, "y": 0.2, "z": 0.3}},
 	}
 	direct := []any{
 		full,
@@ -78,6 +80,8 @@ func TestDecodeDirectMatchesRoundTrip(t *testing.T) {
 		map[string]any{"state": []any{}},
 		map[string]any{"clearance": map[string]any{"front": "near"}},
 		map[string]any{"gripper": map[string]any{"closed": "yes"}},
+		map[string]any{"joint_states": map[string]any{"elbow": map[string]any{"velocity": 1.0}}},
+		map[string]any{"frames": map[string]any{"tool0": 1.0}},
 	}
 	for i, v := range refused {
 		if got, ok := decodeDirect(v); ok {

@@ -26,7 +26,7 @@ func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 	}
 	g.updateRobot(obs, src)
 	g.updateStates(obs.State, src)
-	g.updateDetections(obs.Detections, src)
+	g.updateDetections(g.inGraphFrame(obs.Detections), src)
 	// An observation without held says nothing about the gripper: the last
 	// confirmed fact stands, with its age.
 	if obs.Known(schema.FieldHeld) {

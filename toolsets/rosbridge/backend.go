@@ -47,6 +47,8 @@ type backend struct {
 	// lastMotion is when the latest physical call ended: an observation's
 	// evidence sources must be newer.
 	lastMotion time.Time
+	// tf is the TF tree, nil unless the observation looks frames up.
+	tf *tfBuffer
 }
 
 // moved records that a physical call ended now.
@@ -66,7 +68,7 @@ func (b *backend) motionEnded() time.Time {
 func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
 	up := make(chan struct{})
 	close(up)
-	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up}
+	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up, tf: p.newTF()}
 }
 
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel
@@ -135,6 +137,7 @@ func (b *backend) options() wire.Options {
 // and advertises every topic a tool publishes to.
 func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
 	for _, s := range b.plan.subscriptions() {
+		s.OnMessage = b.plan.tfReceiver(b.tf, s.Topic)
 		if err := cl.Subscribe(ctx, s); err != nil {
 			return fmt.Errorf("subscribing to %s: %w", s.Topic, err)
 		}

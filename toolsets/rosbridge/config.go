@@ -146,8 +146,9 @@ type ObservationDecl struct {
 	Tool    string               `json:"tool"`
 	MaxAge  string               `json:"max_age"`
 	Cameras map[string]TopicDecl `json:"cameras,omitempty"`
-	Pose    *TopicDecl           `json:"pose,omitempty"`
+	Pose    *PoseDecl            `json:"pose,omitempty"`
 	State   map[string]StateDecl `json:"state,omitempty"`
+	Perception
 }
 
 // ClearanceDecl is the clearance reading from a LaserScan.

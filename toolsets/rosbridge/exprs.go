@@ -28,6 +28,9 @@ type plan struct {
 	readings map[string]*vm.Program
 	// stop is the declared stop path (stop.go); nil when none.
 	stop *stopPlan
+	// held and detections are perception's exprs (perception.go).
+	held       *vm.Program
+	detections map[string]*vm.Program
 }
 
 // toolPlan is one declared tool, compiled.
@@ -95,9 +98,7 @@ func compile(cfg Config) (*plan, error) {
 				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, typeImage)
 			}
 		}
-		if o.Pose != nil && o.Pose.Type != "" && o.Pose.Type != typeOdometry {
-			fail("observation.pose.type", "the pose is read from %s", typeOdometry)
-		}
+		errs = append(errs, p.compilePerception(fail)...)
 	}
 	checkSubscribe(cfg, fail)
 	stop, err := compileStop(cfg)

@@ -163,6 +163,11 @@ func checkBody(c *schema.Check, p *plan, emb schema.Embodiment) {
 				c.Errorf(".rosbridge.observation.cameras."+name, "the embodiment declares no camera %q", name)
 			}
 		}
+		for name, d := range o.Detections {
+			if d.Camera != "" && !cams[d.Camera] {
+				c.Errorf(".rosbridge.observation.detections."+name+".camera", "the embodiment declares no camera %q", d.Camera)
+			}
+		}
 	}
 }
 

@@ -70,6 +70,8 @@ func (lc *liveChecker) topics(cfg Config) {
 		at := "rosbridge." + u.path
 		have, ok := lc.g.topics[u.topic]
 		switch {
+		case !ok && u.path == tfStaticPath:
+			continue // no static broadcaster yet: nothing latched to read
 		case !ok:
 			lc.fail(at+".topic", "the running graph has no topic %s%s", u.topic, schema.Suggest(u.topic, slices.Sorted(maps.Keys(lc.g.topics))))
 			continue
@@ -80,6 +82,9 @@ func (lc *liveChecker) topics(cfg Config) {
 		if strings.HasPrefix(u.path, "observation.state.") {
 			k := strings.TrimPrefix(u.path, "observation.state.")
 			lc.reads(at+".value", cfg.Observation.State[k].Value, have)
+		}
+		if src := cfg.valueAt(u.path); src != "" {
+			lc.reads(at+".value", src, have)
 		}
 		if k, ok := strings.CutPrefix(u.path, "readings.sources."); ok {
 			if src, ok := readingValue(cfg.Readings.Sources[k]); ok {
@@ -99,6 +104,9 @@ func (lc *liveChecker) topics(cfg Config) {
 func typePath(at string, u topicUse) string {
 	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
 		return at + ".type"
+	}
+	if u.path == tfStaticPath {
+		return at
 	}
 	return at + ".topic"
 }

@@ -48,7 +48,8 @@ func (c *conn) fresh(ctx context.Context, topic string, since time.Time, maxAge 
 // it completes (see gather), with every source's age.
 func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	o := c.b.plan.cfg.Observation
-	msgs, err := c.gather(ctx, c.b.plan.sources(), c.b.motionEnded())
+	srcs := c.b.plan.sources()
+	g, err := c.gather(ctx, srcs, c.b.motionEnded())
 	if err != nil {
 		if ctx.Err() != nil {
 			return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
@@ -57,17 +58,24 @@ func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	}
 	var scan *wire.Message
 	if cl := c.b.plan.cfg.Clearance; cl != nil {
-		m := msgs[cl.Topic]
+		m := g.msgs[cl.Topic]
 		scan = &m
 	}
-	obs, err := c.b.plan.assemble(msgs, scan, c.b.tc.Body)
+	obs, err := c.b.plan.assemble(g.msgs, scan, c.b.tc.Body)
+	if err == nil {
+		err = c.b.plan.perceive(obs.Value, g)
+	}
 	if err != nil {
 		return engine.Failure(o.Tool + ": " + err.Error()), nil
 	}
 	now := time.Now()
 	ages := map[string]any{}
-	for _, s := range c.b.plan.sources() {
-		ages[s.name] = round3(msgs[s.topic].Age(now).Seconds())
+	for _, s := range srcs {
+		if g.static[s.name] {
+			ages[s.name] = 0.0 // a fixed transform is never old
+			continue
+		}
+		ages[s.name] = round3(now.Sub(g.at[s.name]).Seconds())
 	}
 	obs.Value["age_s"] = ages
 	c.droppedEvent(obs)
@@ -81,6 +89,9 @@ type source struct {
 	topic    string
 	maxAge   time.Duration
 	evidence bool
+	// lookup, when set, reads TF (topic is the TF topic): the reading's
+	// time is its chain's oldest dynamic transform's.
+	lookup *LookupDecl
 }
 
 // sources lists what the observation reads (the clearance scan is evidence
@@ -103,15 +114,26 @@ func (p *plan) sources() []source {
 		out = append(out, of("cameras."+cam, o.Cameras[cam].Topic, o.Cameras[cam].Freshness))
 	}
 	if o.Pose != nil {
-		out = append(out, of("pose", o.Pose.Topic, o.Pose.Freshness))
+		out = append(out, p.poseSource("pose", *o.Pose, of))
 	}
 	for _, k := range slices.Sorted(maps.Keys(o.State)) {
 		out = append(out, of("state."+k, o.State[k].Topic, o.State[k].Freshness))
 	}
+	out = append(out, p.perceptionSources(of)...)
 	if cl := p.cfg.Clearance; cl != nil {
 		out = append(out, source{name: "clearance", topic: cl.Topic, maxAge: duration(cl.MaxAge), evidence: true})
 	}
 	return out
+}
+
+// gathered is what an observation read: each topic source's message, the
+// TF tree, and when each source's reading arrived (by source name).
+type gathered struct {
+	msgs map[string]wire.Message
+	tree tfTree
+	at   map[string]time.Time
+	// static are the lookups whose chain is all /tf_static.
+	static map[string]bool
 }
 
 // gather takes each source's latest message once all are fresh enough at
@@ -119,70 +141,124 @@ func (p *plan) sources() []source {
 // end of the last physical call), and every message is at most its
 // source's max_age old. It waits only for the sources that are not, each
 // at most its own max_age from the start; a source still not fresh then
-// fails, naming its topic and its message's age.
+// fails, naming its topic and its message's age. A TF lookup's reading is
+// its chain's oldest dynamic transform (a static chain is always fresh).
 //
 // The messages are read from the connection's latest-message cache at the
 // end, so a change that arrived while another source was waited for (a
 // light curtain breaking) is in the observation.
-func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (map[string]wire.Message, error) {
+func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gathered, error) {
 	start := time.Now()
 	for {
 		now := time.Now()
-		msgs := make(map[string]wire.Message, len(srcs))
+		g := gathered{msgs: make(map[string]wire.Message, len(srcs)), at: make(map[string]time.Time, len(srcs)), static: map[string]bool{}}
+		var changed <-chan struct{}
+		if c.b.tf != nil {
+			g.tree, changed = c.b.tf.snapshot()
+		}
 		var pending *source
 		for i := range srcs {
 			s := &srcs[i]
-			m, ok := c.cl.Latest(s.topic)
-			if !ok || !s.fresh(m, now, motion) {
+			at, ok := c.readingAt(s, g, now)
+			if !ok || !s.fresh(at, now, motion) {
 				pending = s
 				break
 			}
-			msgs[s.topic] = m
+			g.at[s.name] = at
 		}
 		if pending == nil {
-			return msgs, nil
+			return g, nil
 		}
 		deadline := start.Add(pending.maxAge)
 		if !now.Before(deadline) {
-			return nil, pending.stale(c.cl, now, motion)
-		}
-		after := now.Add(-pending.maxAge)
-		if pending.evidence && motion.After(after) {
-			after = motion
+			return gathered{}, pending.stale(c, g.tree, now, motion)
 		}
 		wctx, cancel := context.WithDeadline(ctx, deadline)
-		_, err := c.cl.WaitMessage(wctx, pending.topic, after)
+		var err error
+		if pending.lookup != nil {
+			select {
+			case <-changed:
+			case <-wctx.Done():
+			}
+		} else {
+			after := now.Add(-pending.maxAge)
+			if pending.evidence && motion.After(after) {
+				after = motion
+			}
+			_, err = c.cl.WaitMessage(wctx, pending.topic, after)
+		}
 		cancel()
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return gathered{}, ctx.Err()
 		}
 		if err != nil && wctx.Err() == nil {
-			return nil, fmt.Errorf("%s: %w", pending.name, err) // not subscribed
+			return gathered{}, fmt.Errorf("%s: %w", pending.name, err) // not subscribed
 		}
 	}
 }
 
-// fresh reports whether m is new enough for s at now.
-func (s *source) fresh(m wire.Message, now, motion time.Time) bool {
-	if s.evidence && !m.Received.After(motion) {
-		return false
+// readingAt is when s's reading arrived, keeping a topic source's message
+// in g; false when there is none (no message, no path in the TF tree).
+func (c *conn) readingAt(s *source, g gathered, now time.Time) (time.Time, bool) {
+	if s.lookup != nil {
+		_, at, static, err := g.tree.lookup(s.lookup.Parent, s.lookup.Child)
+		if err != nil {
+			return time.Time{}, false
+		}
+		if static {
+			g.static[s.name] = true
+			return now, true
+		}
+		return at, true
 	}
-	return m.Age(now) <= s.maxAge
+	m, ok := c.cl.Latest(s.topic)
+	if !ok {
+		return time.Time{}, false
+	}
+	g.msgs[s.topic] = m
+	return m.Received, true
 }
 
-// stale says why s has no fresh enough message: none came, or the latest
-// is older than the last motion or than max_age.
-func (s *source) stale(cl *wire.Client, now, motion time.Time) error {
-	m, ok := cl.Latest(s.topic)
-	switch {
-	case !ok:
-		return fmt.Errorf("%s: no message on %s within its max_age %s (the topic is silent or the socket is down)", s.name, s.topic, s.maxAge)
-	case s.evidence && !m.Received.After(motion):
-		return fmt.Errorf("%s: no message on %s since the last motion ended %s ago, within its max_age %s (evidence of a motion's outcome must be newer than the motion)",
-			s.name, s.topic, now.Sub(motion).Round(time.Millisecond), s.maxAge)
-	default:
-		return fmt.Errorf("%s: the latest message on %s is %s old, older than its max_age %s", s.name, s.topic, m.Age(now).Round(time.Millisecond), s.maxAge)
+// fresh reports whether a reading that arrived at is new enough for s.
+func (s *source) fresh(at, now, motion time.Time) bool {
+	if s.evidence && !at.After(motion) {
+		return false
 	}
+	return now.Sub(at) <= s.maxAge
+}
+
+// stale says why s has no fresh enough reading: none came (or no TF path),
+// or the latest is older than the last motion or than max_age.
+func (s *source) stale(c *conn, tree tfTree, now, motion time.Time) error {
+	var at time.Time
+	if s.lookup != nil {
+		_, t, static, err := tree.lookup(s.lookup.Parent, s.lookup.Child)
+		if err != nil {
+			if bad := c.b.tf.refused(); bad != "" {
+				err = fmt.Errorf("%w; the last transform refused: %s", err, bad)
+			}
+			return fmt.Errorf("%s: %w, within its max_age %s", s.name, err, s.maxAge)
+		}
+		if static {
+			t = now
+		}
+		at = t
+	} else {
+		m, ok := c.cl.Latest(s.topic)
+		if !ok {
+			return fmt.Errorf("%s: no message on %s within its max_age %s (the topic is silent or the socket is down)", s.name, s.topic, s.maxAge)
+		}
+		at = m.Received
+	}
+	what := "on " + s.topic
+	if s.lookup != nil {
+		what = fmt.Sprintf("of %s in %s on %s", s.lookup.Child, s.lookup.Parent, s.topic)
+	}
+	if s.evidence && !at.After(motion) {
+		return fmt.Errorf("%s: no message %s since the last motion ended %s ago, within its max_age %s (evidence of a motion's outcome must be newer than the motion)",
+			s.name, what, now.Sub(motion).Round(time.Millisecond), s.maxAge)
+	}
+	return fmt.Errorf("%s: the latest message %s is %s old, older than its max_age %s", s.name, what, now.Sub(at).Round(time.Millisecond), s.maxAge)
 }
 
 // assemble builds the observation envelope from one message per topic.
@@ -191,14 +267,6 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 	v := map[string]any{}
 	var summary []string
 	env := engine.Envelope{Success: true, Value: v}
-	if o.Pose != nil {
-		pose, err := odomPose(msgs[o.Pose.Topic].Data)
-		if err != nil {
-			return env, fmt.Errorf("pose from %s: %w", o.Pose.Topic, err)
-		}
-		v["pose"] = pose
-		summary = append(summary, fmt.Sprintf("at (%.2f, %.2f) heading %.0f°", pose.X, pose.Y, pose.ThetaDeg))
-	}
 	imgs, images, dropped := p.cameraFrames(msgs, emb)
 	env.Images = append(env.Images, imgs...)
 	if len(images) > 0 {
@@ -232,28 +300,6 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 	}
 	v["summary"] = strings.Join(summary, "; ")
 	return env, nil
-}
-
-type odometry struct {
-	Pose struct {
-		Pose struct {
-			Position    struct{ X, Y wire.Float }
-			Orientation struct{ X, Y, Z, W wire.Float }
-		}
-	}
-}
-
-func odomPose(raw json.RawMessage) (schema.Pose, error) {
-	var od odometry
-	if err := json.Unmarshal(raw, &od); err != nil {
-		return schema.Pose{}, err
-	}
-	p, q := od.Pose.Pose.Position, od.Pose.Pose.Orientation
-	if !p.X.Valid || !p.Y.Valid || !q.Z.Valid || !q.W.Valid {
-		return schema.Pose{}, fmt.Errorf("the position or orientation is null (NaN or inf)")
-	}
-	yaw := math.Atan2(2*(q.W.V*q.Z.V+q.X.V*q.Y.V), 1-2*(q.Y.V*q.Y.V+q.Z.V*q.Z.V))
-	return schema.Pose{X: round3(p.X.V), Y: round3(p.Y.V), ThetaDeg: round3(yaw * 180 / math.Pi)}, nil
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

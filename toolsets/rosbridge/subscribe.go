@@ -28,13 +28,14 @@ func (c Config) topicUses() []topicUse {
 			}
 			out = append(out, topicUse{"observation.cameras." + cam, t.Topic, typ, t.SubscribeDecl})
 		}
-		if o.Pose != nil {
-			out = append(out, topicUse{"observation.pose", o.Pose.Topic, typeOdometry, o.Pose.SubscribeDecl})
+		if o.Pose != nil && o.Pose.Topic != "" {
+			out = append(out, topicUse{"observation.pose", o.Pose.Topic, poseType(o.Pose.Type, typeOdometry), o.Pose.SubscribeDecl})
 		}
 		for _, k := range slices.Sorted(maps.Keys(o.State)) {
 			s := o.State[k]
 			out = append(out, topicUse{"observation.state." + k, s.Topic, s.Type, s.SubscribeDecl})
 		}
+		out = append(out, o.perceptionUses()...)
 	}
 	if cl := c.Clearance; cl != nil {
 		out = append(out, topicUse{"clearance", cl.Topic, typeLaserScan, cl.SubscribeDecl})

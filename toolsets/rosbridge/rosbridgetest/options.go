@@ -44,6 +44,8 @@ type Options struct {
 	// Log receives what rosbridge would log: errors it never sends to a
 	// client (a publish that does not fit its type, a bad subscribe).
 	Log io.Writer
+	// Extra topics published beside the robot's (extra.go).
+	Extra []Extra
 }
 
 // TypeDef is rosapi_msgs/msg/TypeDef as rosapi sends it.

@@ -53,6 +53,7 @@ type Server struct {
 	// the messages sent per topic.
 	held      map[string]bool
 	published map[string]int
+	latchSent map[latchKey]bool // subscriptions sent an extra latched topic
 }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves
@@ -72,7 +73,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		faults:       opts.Faults,
 		w:            newWorld(),
 		sessions:     map[*session]struct{}{},
-		advertised:   map[string]string{},
+		advertised:   extraTopics(opts.Extra),
 		serviceCalls: map[string]int{},
 	}
 	if opts.Robot == RobotArm {

@@ -20,6 +20,7 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 	s.publishFault(now)
 	due := func(every uint64, offset uint64) bool { return tick%every == offset%every }
 	s.publishSafety(tick)
+	s.publishExtra(tick)
 	if due(odomEvery, 0) && s.subscribed(TopicOdom) {
 		msg := odometry(now, s.w)
 		if s.faults.EchoToken {

@@ -22,6 +22,10 @@ type Subscription struct {
 	// FragmentSize asks rosbridge to fragment messages above this many
 	// bytes (0: never).
 	FragmentSize int
+	// OnMessage, when set, is given every message of the topic in order
+	// (a TF buffer folds each one in; the latest-message cache keeps only
+	// the last). It runs on the reading goroutine: it must return quickly.
+	OnMessage func(Message)
 }
 
 // Message is the latest message received on a topic.
@@ -38,6 +42,7 @@ func (m Message) Age(now time.Time) time.Duration { return now.Sub(m.Received) }
 
 type subscription struct {
 	frame  subscribeFrame
+	each   func(Message)
 	latest Message
 	notify chan struct{} // closed and replaced at every message
 }
@@ -83,7 +88,7 @@ func (c *Client) Subscribe(ctx context.Context, s Subscription) error {
 		c.mu.Unlock()
 		return fmt.Errorf("rosbridge subscribe %s: already subscribed", s.Topic)
 	}
-	c.subs[s.Topic] = &subscription{frame: f, latest: Message{Topic: s.Topic}, notify: make(chan struct{})}
+	c.subs[s.Topic] = &subscription{frame: f, each: s.OnMessage, latest: Message{Topic: s.Topic}, notify: make(chan struct{})}
 	c.subscribed[s.Topic] = true
 	c.mu.Unlock()
 	if err := c.send(ctx, f); err != nil {
@@ -170,7 +175,11 @@ func (c *Client) onPublish(m inbound, size int, gen uint64) {
 	s.latest = Message{Topic: m.Topic, Data: m.Msg, Received: now, Seq: s.latest.Seq + 1, Generation: gen}
 	close(s.notify)
 	s.notify = make(chan struct{})
+	latest, each := s.latest, s.each
 	c.mu.Unlock()
+	if each != nil {
+		each(latest)
+	}
 }
 
 type advertise struct {
