@@ -114,6 +114,9 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildUser(); err != nil {
 		return err
 	}
+	if err := h.buildSkills(ctx); err != nil {
+		return err
+	}
 	if err := h.buildTools(ctx); err != nil {
 		return err
 	}
@@ -132,9 +135,6 @@ func (h *Harness) build(ctx context.Context) error {
 	}
 	h.buildRunLog()
 	h.profile = h.renderProfile()
-	if h.opts.Skills != nil {
-		h.catalog = h.opts.Skills.Render()
-	}
 	return nil
 }
 
@@ -251,8 +251,8 @@ func (h *Harness) ResetSession() error {
 }
 
 // Close releases every owned resource: each toolset (MCP subprocesses
-// included) is closed once. It is idempotent and returns the first call's
-// errors on every call.
+// included), then Options.Owned, each closed once, the last built first. It
+// is idempotent and returns the first call's errors on every call.
 func (h *Harness) Close() error {
 	h.closeOnce.Do(func() {
 		h.closed.Store(true)
@@ -262,6 +262,7 @@ func (h *Harness) Close() error {
 				errs = append(errs, fmt.Errorf("close toolset %s: %w", h.toolsets[i].Name(), err))
 			}
 		}
+		errs = append(errs, closeOwned(h.opts.Owned)...)
 		h.closeErr = errors.Join(errs...)
 	})
 	return h.closeErr
