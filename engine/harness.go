@@ -74,9 +74,9 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 	case spec == nil:
 		return nil, errors.New("engine.New: nil spec")
 	case opts.Components == nil:
-		return nil, errors.New("engine.New: Options.Components is nil")
+		return nil, errors.New("engine.New: Options.Components is nil (components.Session sets it)")
 	case opts.Policy == nil:
-		return nil, errors.New("engine.New: Options.Policy is nil")
+		return nil, errors.New("engine.New: Options.Policy is nil (components.Session sets it)")
 	}
 	h := &Harness{spec: spec, opts: opts, log: opts.Logger, clock: opts.Clock}
 	if h.log == nil {
