@@ -35,7 +35,9 @@ type Options struct {
 	Stderr   io.Writer
 }
 
-// Default builds every component this build ships, registered once each.
+// Default builds every component this build ships, registered once each:
+// the catalog alone, which validation and the reference read. A session is
+// built from Session, which holds it.
 func Default(d Options) (*engine.Components, error) {
 	if d.Terminal == nil {
 		in, out := d.Stdin, d.Stderr

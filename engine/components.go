@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
@@ -111,9 +110,6 @@ type ToolsetKind struct {
 	// (StartToolset): a kind implements only its transport. Close on the
 	// toolset releases what it owns.
 	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
-	// Fake, when set, is a fake back-end of this kind for offline demos
-	// and examples, served by `thea sim <kind>`.
-	Fake *Fake
 	// LiveCheck, when set, checks an instance against its running
 	// back-end beyond its tool list (thea validate --live): a topic the
 	// graph lacks, a wrong type. Each problem is at a path inside the
@@ -127,15 +123,6 @@ type LiveProblem struct {
 	Path    string
 	Message string
 	Warning bool
-}
-
-// Fake is a kind's fake back-end as a program: Main runs it with its
-// command-line arguments and the process's streams and returns its exit
-// status.
-type Fake struct {
-	// Short says what it serves, for help.
-	Short string
-	Main  func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // ToolsetKinds lists the registered toolset kinds, sorted by name.

@@ -75,9 +75,9 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 	case spec == nil:
 		return nil, errors.New("engine.New: nil spec")
 	case opts.Components == nil:
-		return nil, errors.New("engine.New: Options.Components is nil")
+		return nil, errors.New("engine.New: Options.Components is nil (components.Session sets it)")
 	case opts.Policy == nil:
-		return nil, errors.New("engine.New: Options.Policy is nil")
+		return nil, errors.New("engine.New: Options.Policy is nil (components.Session sets it)")
 	}
 	h := &Harness{spec: spec, opts: opts, log: opts.Logger, clock: opts.Clock}
 	if h.log == nil {
@@ -115,6 +115,9 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildUser(); err != nil {
 		return err
 	}
+	if err := h.buildSkills(ctx); err != nil {
+		return err
+	}
 	if err := h.buildTools(ctx); err != nil {
 		return err
 	}
@@ -133,9 +136,6 @@ func (h *Harness) build(ctx context.Context) error {
 	}
 	h.buildRunLog()
 	h.profile = h.renderProfile()
-	if h.opts.Skills != nil {
-		h.catalog = h.opts.Skills.Render()
-	}
 	return nil
 }
 
@@ -252,8 +252,8 @@ func (h *Harness) ResetSession() error {
 }
 
 // Close releases every owned resource: each toolset (MCP subprocesses
-// included) is closed once. It is idempotent and returns the first call's
-// errors on every call.
+// included), then Options.Owned, each closed once, the last built first. It
+// is idempotent and returns the first call's errors on every call.
 func (h *Harness) Close() error {
 	h.closeOnce.Do(func() {
 		h.closed.Store(true)
@@ -263,6 +263,7 @@ func (h *Harness) Close() error {
 				errs = append(errs, fmt.Errorf("close toolset %s: %w", h.toolsets[i].Name(), err))
 			}
 		}
+		errs = append(errs, closeOwned(h.opts.Owned)...)
 		h.closeErr = errors.Join(errs...)
 	})
 	return h.closeErr

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"time"
 
@@ -26,8 +28,13 @@ type Options struct {
 	// User overrides the spec's user channel (tests, an embedding app);
 	// nil builds user.channel from Components.
 	User UserChannel
-	// Skills is the session's Skill Catalog; nil means no skills.
+	// Skills is the session's Skill Catalog. nil loads the spec's
+	// skills.dirs with LoadSkills; a spec that names skill folders in a
+	// session that can load none is an error, not a session without them.
 	Skills SkillCatalog
+	// LoadSkills loads the Skill Catalog from the spec's skills.dirs
+	// (resolved against the spec's directory) when Skills is nil.
+	LoadSkills SkillLoader
 	// RenderProfile renders the Embodiment Profile for Resident context; nil
 	// falls back to its JSON form.
 	RenderProfile func(schema.Embodiment) string
@@ -44,7 +51,16 @@ type Options struct {
 	// secrets, beside those the spec names (see NewRedactor): a host's own
 	// credentials, such as thea serve's --token-env.
 	SecretEnv []string
+	// Owned are objects the session owns from New on (the seed's
+	// owned_resources): a simulator the toolsets drive, a log file, a
+	// process's connection. Close releases them after the toolsets, in
+	// reverse order, each once; New releases them too when it fails, since
+	// the caller then holds no Harness to close.
+	Owned []io.Closer
 }
+
+// SkillLoader loads a Skill Catalog from skill folders (absolute paths).
+type SkillLoader func(ctx context.Context, dirs []string) (SkillCatalog, error)
 
 // RunOption configures one task of RunStream.
 type RunOption func(*runConfig)

@@ -23,9 +23,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/skills"
 )
 
 // browser is one headless Chromium tab (Debian's chromium, headless,
@@ -263,25 +261,17 @@ func startHousehold(t *testing.T, edit func(string) string, cfg Config, files ..
 	for i := 0; i+1 < len(files); i += 2 {
 		write(t, filepath.Join(filepath.Dir(spec), files[i]), files[i+1])
 	}
-	cat, err := components.Default(components.Options{Stdin: strings.NewReader("")})
+	opts, err := components.Session(components.Options{Stdin: strings.NewReader("")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: cat.Descriptors()})
+	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: opts.Components.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
-	dirs := make([]string, len(loaded.Skills.Dirs))
-	for i, d := range loaded.Skills.Dirs {
-		dirs[i] = loaded.Resolve(d)
-	}
-	sk, err := skills.Load(t.Context(), dirs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, Skills: sk,
-		RenderProfile: embodiments.Render, RunLogDir: filepath.Join(t.TempDir(), "runs"), User: srv.User()})
+	opts.RunLogDir, opts.User = filepath.Join(t.TempDir(), "runs"), srv.User()
+	h, err := engine.New(t.Context(), loaded, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

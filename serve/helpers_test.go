@@ -18,7 +18,6 @@ import (
 
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -74,16 +73,17 @@ func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "spec.yaml"), spec)
 	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	cat, err := components.Default(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
+	opts, err := components.Session(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: cat.Descriptors()})
+	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: opts.Components.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
 	srv := New(cfg)
-	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New, User: srv.User()})
+	opts.User = srv.User()
+	h, err := engine.New(t.Context(), loaded, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,28 @@ func family(pkg string) string {
 	return parts[0]
 }
 
+// testOnly are packages that serve tests alone without saying so in their
+// name: a misbehaving MCP server and the chaos run that drives it.
+var testOnly = []string{"toolsets/internal/faultserver", "toolsets/internal/chaos"}
+
+// isTestHelper reports whether pkg is a test fake or helper: its name says so
+// (componentstest, rosbridgetest, testutil, testtime, testserver), it sits
+// under a testdata folder, or it is listed in testOnly.
+func isTestHelper(pkg string) bool {
+	parts := strings.Split(pkg, "/")
+	name := parts[len(parts)-1]
+	return strings.HasSuffix(name, "test") || strings.HasPrefix(name, "test") ||
+		slices.Contains(parts, "testdata") || slices.Contains(testOnly, pkg)
+}
+
+// linksFake reports whether from's production code may not import to
+// because to is a test fake. Only tests, other test helpers and the command
+// (cmd/..., which serves the kinds' fakes as `thea sim <kind>`) may link
+// one: a program that embeds Thea through components must not.
+func linksFake(from, to string) bool {
+	return isTestHelper(to) && !isTestHelper(from) && layerOf(from) != cli
+}
+
 // allowed reports whether from may import to. The engine's parts never
 // import the engine: the context lifetimes (engine/lifetimes) hold the
 // types they need themselves.
@@ -132,6 +154,11 @@ func TestDependenciesPointOneWay(t *testing.T) {
 			}
 		}
 		check(p.Imports, "imports")
+		for _, imp := range p.Imports {
+			if to, ok := strings.CutPrefix(imp, module); ok && linksFake(from, to) {
+				t.Errorf("%s imports %s, a test fake: only tests, test helpers and cmd/ may link one", from, to)
+			}
+		}
 		if layerOf(from) == helpers {
 			check(p.TestImports, "imports in its tests")
 			check(p.XTestImports, "imports in its tests")
@@ -177,6 +204,31 @@ func TestAllowed(t *testing.T) {
 	} {
 		if got := allowed(tc.from, tc.to); got != tc.want {
 			t.Errorf("allowed(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+// The test-fake rule on the edges it exists to refuse, and the ones it
+// lets through (tests are not checked: any test may use a fake).
+func TestLinksFake(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"toolsets/rosbridge", "toolsets/rosbridge/rosbridgetest", true},
+		{"components", "components/componentstest", true},
+		{"engine/model/openai", "engine/model/internal/wiretest", true},
+		{"toolsets", "toolsets/internal/faultserver", true},
+		{"toolsets/body", "internal/testtime", true},
+		{"serve", "internal/testutil", true},
+		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", false},
+		{"toolsets/rosbridge/rosbridgetest", "toolsets/internal/faultserver", false},
+		{"engine/model/internal/wiretest", "internal/testtime", false},
+		{"toolsets/internal/chaos", "toolsets/internal/faultserver", false},
+		{"internal/readfile/readfiletest", "internal/testtime", false},
+	} {
+		if got := linksFake(tc.from, tc.to); got != tc.want {
+			t.Errorf("linksFake(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
@@ -95,7 +96,13 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
-	h, err := engine.New(t.Context(), loaded, engine.Options{Components: cat, Policy: policies.New})
+	// This build's session wiring over a catalog of the transport under test.
+	opts, err := components.Session(components.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Components = cat
+	h, err := engine.New(t.Context(), loaded, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

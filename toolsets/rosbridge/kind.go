@@ -12,7 +12,6 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
-	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
 // Kind is the toolset kind "rosbridge": a transport under the body layer.
@@ -28,10 +27,6 @@ func Kind(deps body.Shared) engine.ToolsetKind {
 		Provides: provides,
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
-		// The fake TurtleBot with Nav2 of the ROS example and make
-		// demo-ros, or with -robot arm a UR-class tabletop arm: thea sim
-		// rosbridge [-robot arm] [-addr HOST:PORT] [-nav-speed M/S] [fault flags].
-		Fake: &engine.Fake{Short: "a fake TurtleBot with Nav2 (or, with -robot arm, a UR-class tabletop arm) behind rosbridge (WebSocket); prints its ws:// URL", Main: rosbridgetest.Main},
 		New: func(ctx context.Context, tc engine.ToolsetConfig) (engine.Toolset, error) {
 			ts, err := Start(ctx, tc, deps)
 			if err != nil {

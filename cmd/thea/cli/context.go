@@ -33,23 +33,23 @@ func (a *App) newContextCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
 			logger := a.logger(slog.LevelWarn)
-			c, err := a.components(logger, nil)
+			wiring, err := a.session(logger, nil)
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, c)
+			spec, err := a.loadSpec(specs, wiring.Components)
 			if err != nil {
 				return err
 			}
 			spec.RunLog.Enabled = false
 			offline := a.v.GetBool(a.key(cmd, "offline"))
 			if offline {
-				dropped := offlineSpec(spec, c.Descriptors())
+				dropped := offlineSpec(spec, wiring.Components.Descriptors())
 				if len(dropped) > 0 {
 					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", trace.Escape(strings.Join(dropped, ", ")))
 				}
 			}
-			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{logger: logger})
+			h, err := a.newHarness(cmd.Context(), spec, wiring, sessionOptions{logger: logger})
 			if err != nil {
 				return a.failed("thea", err)
 			}

@@ -39,9 +39,9 @@ func (a *App) specFlag(cmd *cobra.Command) ([]string, error) {
 
 // sessionFactory builds sessions of a spec with this binary's components,
 // quietly (warnings only).
-func (a *App) sessionFactory(c *engine.Components, logger *slog.Logger) episode.NewSession {
+func (a *App) sessionFactory(wiring engine.Options, logger *slog.Logger) episode.NewSession {
 	return func(ctx context.Context, s *schema.Spec, u engine.UserChannel) (*engine.Harness, error) {
-		return a.newHarness(ctx, s, c, sessionOptions{logger: logger, user: u})
+		return a.newHarness(ctx, s, wiring, sessionOptions{logger: logger, user: u})
 	}
 }
 
@@ -70,11 +70,11 @@ episode <spec dir>/episodes/NAME, then replays it.`,
 				return err
 			}
 			logger := a.logger(slog.LevelWarn)
-			c, err := a.components(logger, nil)
+			wiring, err := a.session(logger, nil)
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, c)
+			spec, err := a.loadSpec(specs, wiring.Components)
 			if err != nil {
 				return err
 			}
@@ -99,7 +99,7 @@ episode <spec dir>/episodes/NAME, then replays it.`,
 				return exitError{code: 1}
 			}
 			start := time.Now()
-			results := episode.Test(cmd.Context(), spec, paths, a.sessionFactory(c, logger))
+			results := episode.Test(cmd.Context(), spec, paths, a.sessionFactory(wiring, logger))
 			failed := printResults(a, results)
 			if junit != "" {
 				var b bytes.Buffer

@@ -65,11 +65,11 @@ JSON results.`,
 				}
 			}
 			logger := a.logger(slog.LevelError)
-			c, err := a.components(logger, nil)
+			wiring, err := a.session(logger, nil)
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, c)
+			spec, err := a.loadSpec(specs, wiring.Components)
 			if err != nil {
 				return err
 			}
@@ -93,7 +93,7 @@ JSON results.`,
 					}
 					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
 				},
-			}, a.sessionFactory(c, logger))
+			}, a.sessionFactory(wiring, logger))
 			if errors.Is(err, episode.ErrBodyLockRefused) {
 				// A failed evaluation (exit 1), not a usage error.
 				fmt.Fprintf(a.Stderr, "thea: %v\n", err)

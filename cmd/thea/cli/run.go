@@ -41,11 +41,11 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			// session's instructions share its input.
 			term := user.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
-			c, err := a.components(logger, so.terminal)
+			wiring, err := a.session(logger, so.terminal)
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, c)
+			spec, err := a.loadSpec(specs, wiring.Components)
 			if err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 				return err
 			}
 			defer rec.finish(spec)
-			h, err := a.newHarness(cmd.Context(), spec, c, so)
+			h, err := a.newHarness(cmd.Context(), spec, wiring, so)
 			if err != nil {
 				return a.failed("thea", err)
 			}

@@ -56,11 +56,11 @@ func (a *App) newServeCmd() *cobra.Command {
 			if _, err := serve.RaiseFileLimit(); err != nil {
 				logger.Warn("the open-file limit stays as it is; the connection bound follows it", "error", err)
 			}
-			c, err := a.components(logger, nil)
+			wiring, err := a.session(logger, nil)
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, c)
+			spec, err := a.loadSpec(specs, wiring.Components)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			if tokenEnv != "" {
 				secretEnv = []string{tokenEnv} // the console's token is a credential too
 			}
-			h, err := a.newHarness(cmd.Context(), spec, c, sessionOptions{
+			h, err := a.newHarness(cmd.Context(), spec, wiring, sessionOptions{
 				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User(), secretEnv: secretEnv})
 			if err != nil {
 				return a.failed("thea", err)

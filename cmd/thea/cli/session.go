@@ -6,28 +6,34 @@ import (
 	"log/slog"
 
 	"github.com/thea-harness/thea/components"
-	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/trace"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/skills"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
-// components builds this binary's components (the one wiring package
-// names every one); term is the process's terminal, shared with the
-// instruction reader when there is one.
+// components is this binary's component catalog alone, for the commands
+// that validate or describe a spec without running it.
 func (a *App) components(logger *slog.Logger, term *user.Terminal) (*engine.Components, error) {
+	w, err := a.session(logger, term)
+	if err != nil {
+		return nil, err
+	}
+	return w.Components, nil
+}
+
+// session is this binary's wiring of a session, from the one wiring call
+// (components.Session); term is the process's terminal, shared with the
+// instruction reader when there is one.
+func (a *App) session(logger *slog.Logger, term *user.Terminal) (engine.Options, error) {
 	if term == nil {
 		term = user.NewTerminal(a.Stdin, a.Stderr)
 	}
-	c, err := components.Default(components.Options{Logger: logger, Locks: body.NewPhysicalLocks(), Terminal: term})
+	w, err := components.Session(components.Options{Logger: logger, Terminal: term})
 	if err != nil {
-		return nil, fmt.Errorf("building the components: %w", err)
+		return engine.Options{}, fmt.Errorf("building the components: %w", err)
 	}
-	return c, nil
+	return w, nil
 }
 
 // loadSpec loads and validates spec files against the components' descriptors, printing
@@ -61,30 +67,11 @@ type sessionOptions struct {
 }
 
 // newHarness builds one session from a validated spec with this binary's
-// components.
-func (a *App) newHarness(ctx context.Context, spec *schema.Spec, c *engine.Components, so sessionOptions) (*engine.Harness, error) {
-	var catalog engine.SkillCatalog
-	if len(spec.Skills.Dirs) > 0 {
-		dirs := make([]string, len(spec.Skills.Dirs))
-		for i, d := range spec.Skills.Dirs {
-			dirs[i] = spec.Resolve(d)
-		}
-		sc, err := skills.Load(ctx, dirs)
-		if err != nil {
-			return nil, fmt.Errorf("skills: %w", err)
-		}
-		catalog = sc
-	}
-	h, err := engine.New(ctx, spec, engine.Options{
-		Components:    c,
-		Policy:        policies.New,
-		Skills:        catalog,
-		RenderProfile: embodiments.Render,
-		RunLogDir:     so.runLogDir,
-		Logger:        so.logger,
-		User:          so.user,
-		SecretEnv:     so.secretEnv,
-	})
+// wiring and the run's own choices.
+func (a *App) newHarness(ctx context.Context, spec *schema.Spec, wiring engine.Options, so sessionOptions) (*engine.Harness, error) {
+	opts := wiring
+	opts.RunLogDir, opts.Logger, opts.User, opts.SecretEnv = so.runLogDir, so.logger, so.user, so.secretEnv
+	h, err := engine.New(ctx, spec, opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)
 	}

@@ -26,7 +26,6 @@ import (
 	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/livecheck"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/report"
 	"github.com/thea-harness/thea/schema"
 )
@@ -88,9 +87,10 @@ loop: {stages: [task_notes, decide, execute, record]}
 func armHarness(t *testing.T, spec *schema.Spec, runs string) (*engine.Harness, error) {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := components.Default(components.Options{Logger: logger})
+	opts, err := components.Session(components.Options{Logger: logger})
 	must(t, err)
-	h, err := engine.New(t.Context(), spec, engine.Options{Components: c, Policy: policies.New, RunLogDir: runs, Logger: logger})
+	opts.RunLogDir = runs
+	h, err := engine.New(t.Context(), spec, opts)
 	if err == nil {
 		t.Cleanup(func() { _ = h.Close() })
 	}

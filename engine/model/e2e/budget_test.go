@@ -19,7 +19,6 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -109,14 +108,14 @@ func TestBudgetOverTheWireForADriftingProvider(t *testing.T) {
 	t.Setenv("THEA_E2E_KEY", key)
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	must(t, os.WriteFile(path, fmt.Appendf(nil, budgetSpec, hs.URL, testtime.Scale(20*time.Second), turns+2), 0o600))
-	c, err := components.Default(components.Options{})
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts, err := components.Session(components.Options{Logger: logger})
 	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: opts.Components.Descriptors()})
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("spec: %v", diags)
 	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := engine.New(t.Context(), spec, engine.Options{Components: c, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger})
+	h, err := engine.New(t.Context(), spec, opts)
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	compactions := 0

@@ -24,9 +24,7 @@ import (
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
-	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/skills"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -107,20 +105,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := components.Default(components.Options{Logger: logger})
+	opts, err := components.Session(components.Options{Logger: logger})
 	must(t, err)
 	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
 	must(t, err)
-	dirs := make([]string, len(spec.Skills.Dirs))
-	for i, d := range spec.Skills.Dirs {
-		dirs[i] = filepath.Join(spec.Dir, d)
-	}
-	catalog, err := skills.Load(t.Context(), dirs)
-	must(t, err)
-	h, err := engine.New(t.Context(), spec, engine.Options{
-		Components: c, Policy: policies.New, User: answers,
-		Skills: catalog, RenderProfile: embodiments.Render, RunLogDir: runs, Logger: logger,
-	})
+	opts.User, opts.RunLogDir = answers, runs
+	h, err := engine.New(t.Context(), spec, opts)
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	return h

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
@@ -99,9 +100,9 @@ scene_graph:
   enabled: false
 `
 
-// components are what an episode needs; the OpenAI adapter waits for
+// catalog is what an episode needs; the OpenAI adapter waits for
 // nothing between retries, so a schedule's time is the faults' own.
-func components(logger *slog.Logger, seed uint64) (*engine.Components, error) {
+func catalog(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
@@ -212,7 +213,7 @@ func newEpisode(ctx context.Context, base string, sched Schedule) (_ *episode, e
 		return nil, fmt.Errorf("writing the spec: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cat, err := components(logger, sched.Seed)
+	cat, err := catalog(logger, sched.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -221,10 +222,15 @@ func newEpisode(ctx context.Context, base string, sched Schedule) (_ *episode, e
 		return nil, fmt.Errorf("the chaos spec: %v", diags)
 	}
 	ts := &traceSink{w: trace.New(e.trace, true)}
-	e.h, err = engine.New(ctx, spec, engine.Options{
-		Components: cat, Policy: policies.New, RenderProfile: embodiments.Render, Logger: logger,
-		Sinks: []engine.SinkFactory{e.rec.Factory, func(engine.TaskInfo) (engine.Sink, error) { return ts, nil }},
-	})
+	// This build's session wiring over the chaos run's own catalog (an
+	// OpenAI provider that never sleeps between retries).
+	opts, err := components.Session(components.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	opts.Components = cat
+	opts.Sinks = []engine.SinkFactory{e.rec.Factory, func(engine.TaskInfo) (engine.Sink, error) { return ts, nil }}
+	e.h, err = engine.New(ctx, spec, opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)
 	}
