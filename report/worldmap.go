@@ -132,7 +132,7 @@ func (w *world) picture() *WorldMap {
 	if len(xs) == 0 {
 		return nil
 	}
-	m := mapReach * 0.8
+	m := mapReach + 0.2
 	minX, maxX := slices.Min(xs)-m, slices.Max(xs)+m
 	minY, maxY := slices.Min(ys)-m, slices.Max(ys)+m
 	k := (mapW - 2*mapPad) / max(maxX-minX, maxY-minY, minSpan)

@@ -48,6 +48,11 @@ func TestConsoleClearsAfterAStop(t *testing.T) {
 		b.waitFor("the cancelled report", `document.getElementById('report-reason').textContent === 'cancelled'`)
 		b.waitFor("the recovery banner", `!document.getElementById('recovery').hidden && document.getElementById('recovery-h').textContent.includes('uncertain')`)
 		b.waitFor("the motion ended", `!document.getElementById('clear').disabled`)
+		// The report in full: the Task Notes cut the failed call's reason.
+		if got := b.evalString(`document.getElementById('report-text').textContent`); strings.Contains(got, "chars omitted") ||
+			!strings.Contains(got, "drive: failed: drive was cancelled before it finished; its effect is unknown") {
+			t.Errorf("%s: the report pane shows %q", c.name, got)
+		}
 		banner := b.evalString(`document.getElementById('recovery').textContent`)
 		for _, want := range []string{"The robot’s state is uncertain", "Back-end: base", "Since: ", "drive was cancelled on the base back-end",
 			"physical calls are refused", "task 1 was stopped"} {

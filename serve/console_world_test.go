@@ -24,6 +24,15 @@ func TestConsoleDrawsTheWorld(t *testing.T) {
 	b.click("button", "Run")
 	b.waitFor("the report", `document.getElementById('report-reason').textContent === 'final_answer'`)
 
+	// The Task Notes show each turn once; a verdict follows the result it
+	// judges.
+	if got := b.evalString(`[...document.querySelectorAll('#notes-timeline li')].map(li => li.dataset.turn).join(',')`); hasRepeats(strings.Split(got, ",")) {
+		t.Errorf("the Task Notes show a turn twice: %s", got)
+	}
+	if got := b.evalString(`[...document.querySelectorAll('#trace-list section.turn')].map(s => [...s.querySelectorAll('li')].map(li => li.dataset.kind).filter(k => k === 'result' || k === 'verdict').join(' ')).filter(Boolean).join(' | ')`); strings.Contains(got, "verdict result") || !strings.Contains(got, "result verdict") {
+		t.Errorf("results and verdicts by turn: %s", got)
+	}
+
 	// The last observation with a pose, and where each object was last
 	// detected, as the server streamed them.
 	var last *schema.Observation
@@ -88,7 +97,7 @@ func TestConsoleDrawsTheWorld(t *testing.T) {
 	if len(d.Sectors) != len(last.Clearance) {
 		t.Errorf("wedges %v for the clearance %v", d.Sectors, last.Clearance)
 	}
-	b.eval(`document.getElementById('map-h').scrollIntoView({block: 'start'})`)
+	b.eval(`document.getElementById('map').closest('section').scrollIntoView({block: 'start'})`)
 	screenshotAs(t, b, "console-map.png")
 
 	// A camera's frame at its full size.
@@ -115,4 +124,15 @@ func TestConsoleDrawsTheWorld(t *testing.T) {
 	if p := b.errors(); len(p) > 0 {
 		t.Errorf("errors on the page: %q", p)
 	}
+}
+
+func hasRepeats(xs []string) bool {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+	}
+	return false
 }

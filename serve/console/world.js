@@ -93,7 +93,7 @@ window.TheaWorld = (() => {
     const reach = o.reach || 1.5;
     let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const [x, y] of pts) { minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
-    const margin = reach * 0.8;
+    const margin = reach + 0.2;
     minX -= margin; maxX += margin; minY -= margin; maxY += margin;
     const span = Math.max(maxX - minX, maxY - minY, 3);
     const k = (SIZE - 2 * PAD) / span;
