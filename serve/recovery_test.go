@@ -2,15 +2,21 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/internal/testtime"
 )
 
@@ -140,4 +146,70 @@ func taskRunLog(t *testing.T, runs string, n int) []engine.Event {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// movingSession is a session whose body is uncertain while a motion given
+// up on still runs (its back-end not yet killed) and no task runs: the
+// window between a task's end and its motion's end.
+type movingSession struct {
+	mu        sync.Mutex
+	moving    []string
+	uncertain string
+	cleared   int
+}
+
+func (m *movingSession) RunStream(context.Context, string, ...engine.RunOption) iter.Seq[engine.Event] {
+	return func(func(engine.Event) bool) {}
+}
+func (m *movingSession) ResetSession() error        { return nil }
+func (m *movingSession) Close() error               { return nil }
+func (m *movingSession) Redactor() *redact.Redactor { return nil }
+func (m *movingSession) Health() []engine.ToolsetHealth {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return []engine.ToolsetHealth{{Toolset: "base", Uncertain: m.uncertain, Moving: slices.Clone(m.moving)}}
+}
+func (m *movingSession) ClearUncertain() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cleared++
+	m.uncertain = ""
+	return 1
+}
+
+// No task runs, but a motion may still run: the clear is refused with 409
+// naming the motion, and nothing is cleared; once it has ended, the clear
+// is taken.
+func TestServeClearRefusedWhileAMotionMayRun(t *testing.T) {
+	sess := &movingSession{uncertain: "the robot's state is uncertain since drive timed out", moving: []string{"drive on the base back-end since 10:31:02 (it timed out and has not ended)"}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- New(Config{}).Serve(ctx, ln, sess) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	f := &fixture{t: t, base: "http://" + ln.Addr().String()}
+	var refusal clearRefusal
+	if code := f.do("POST", "/v1/session/clear", map[string]bool{"checked": true}, &refusal); code != http.StatusConflict ||
+		len(refusal.Moving) != 1 || !strings.Contains(refusal.Error, "a motion may still be running: drive on the base back-end") {
+		t.Fatalf("clear while a motion may run: %d %+v", code, refusal)
+	}
+	sess.mu.Lock()
+	cleared := sess.cleared
+	sess.moving = nil
+	sess.mu.Unlock()
+	if cleared != 0 {
+		t.Fatalf("cleared %d times while a motion may run", cleared)
+	}
+	var ok Cleared
+	if code := f.do("POST", "/v1/session/clear", map[string]bool{"checked": true}, &ok); code != http.StatusOK || ok.Toolset != "base" {
+		t.Fatalf("clear once the motion ended: %d %+v", code, ok)
+	}
 }
