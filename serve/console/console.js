@@ -833,7 +833,9 @@
     e.preventDefault();
     $('stop').click();
   });
-  // Desktop notifications are asked for on the operator's gesture only.
+  // Desktop notifications are asked for on the operator's gesture only (a
+  // browser without them shows no such choice).
+  if (!('Notification' in window)) $('notify').closest('label').hidden = true;
   $('notify').addEventListener('change', async (e) => {
     if (!e.target.checked || !('Notification' in window)) return;
     if (Notification.permission === 'default') await Notification.requestPermission();
