@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // What an operator's view (thea serve's console) reads of a session beside
 // its event stream: the back-ends' health and the running task's notes.
 
@@ -11,6 +13,12 @@ type ToolsetHealth struct {
 	// Uncertain says why the toolset's physical calls are refused until a
 	// well-formed observation or an operator's clear; empty when certain.
 	Uncertain string `json:"uncertain,omitempty"`
+	// UncertainSince is when the uncertainty began (zero when certain).
+	UncertainSince time.Time `json:"uncertain_since,omitzero"`
+	// Moving describes the physical calls in flight on the body this
+	// toolset drives ("drive (base) for 1.2s"), a motion given up on (a
+	// timeout, a stop) included until it really ends.
+	Moving []string `json:"moving,omitempty"`
 }
 
 // restartCounter and uncertaintyReporter are what a toolset kind offers to
@@ -18,6 +26,8 @@ type ToolsetHealth struct {
 type (
 	restartCounter      interface{ Restarts() int }
 	uncertaintyReporter interface{ Uncertain() string }
+	uncertainSince      interface{ UncertainSince() time.Time }
+	motionReporter      interface{ InFlight() []string }
 )
 
 // Health reports every toolset's restarts and uncertainty, in spec order. It
@@ -31,6 +41,12 @@ func (h *Harness) Health() []ToolsetHealth {
 		}
 		if u, ok := ts.Toolset.(uncertaintyReporter); ok {
 			th.Uncertain = u.Uncertain()
+		}
+		if u, ok := ts.Toolset.(uncertainSince); ok {
+			th.UncertainSince = u.UncertainSince()
+		}
+		if m, ok := ts.Toolset.(motionReporter); ok {
+			th.Moving = m.InFlight()
 		}
 		out = append(out, th)
 	}

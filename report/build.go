@@ -40,6 +40,8 @@ type Turn struct {
 	Rows   []Row
 	Images []ImageView
 	Tokens *engine.TokenCounts
+	// Map is the world as the observations said it at the turn's end.
+	Map *WorldMap
 }
 
 // Row is one line of a turn: an event, rendered.
@@ -87,6 +89,7 @@ func Build(r *Run) *Page {
 	var first, last time.Time
 	var points []point
 	var marks []compactionMark
+	w := newWorld()
 	for _, ev := range r.Events {
 		if first.IsZero() || ev.Time.Before(first) {
 			first = ev.Time
@@ -132,6 +135,10 @@ func Build(r *Run) *Page {
 		t := turn(ev.Turn)
 		if ok {
 			t.Rows = append(t.Rows, row)
+		}
+		if ev.Kind == engine.EventObservation && ev.Observation != nil {
+			w.observe(ev.Observation, ev.Turn)
+			t.Map = w.picture()
 		}
 		for _, im := range ev.Images {
 			label := im.Camera

@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var updateConsolePNG = flag.Bool("update-console-png", false, "rewrite docs/images/console.png from the household demo in the console")
+var updateConsolePNG = flag.Bool("update-console-png", false, "rewrite the manual's screenshots of the console (docs/images/console*.png) from the tests that take them")
 
 // The household demo run from the page, as a newcomer would: type the
 // instruction, press Run, watch. The trace shows the tool calls with their
@@ -140,6 +140,13 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 		t.Errorf("the question shows %q", got)
 	}
 	b.waitFor("the candidate's last view", card+`.querySelector('img[alt="last view of obj:mug"]').naturalWidth > 0`)
+	// A question takes the focus (its answer field) and the title.
+	if id := b.evalString(`document.activeElement.id`); !strings.HasPrefix(id, "answer-") {
+		t.Errorf("the focus is on %q while a question waits, want its answer field", id)
+	}
+	if title := b.evalString(`document.title`); !strings.HasPrefix(title, "⏸ Waiting for you: a question") {
+		t.Errorf("title %q while a question waits", title)
+	}
 	b.click("button", "That one")
 
 	b.do("the first confirmation", chromedp.WaitVisible("", byName("button", "Allow")))
@@ -154,6 +161,14 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 	if s := b.evalString(`document.getElementById('state').textContent`); s != "waiting for you" {
 		t.Errorf("state %q while a confirmation waits", s)
 	}
+	// The confirmation takes the keyboard focus (its card, not Allow: no key
+	// answers it) and the tab's title says what the robot waits for.
+	if got := b.evalString(`document.activeElement.dataset.pending || document.activeElement.tagName`); got != first {
+		t.Errorf("the focus is on %q while confirmation %s waits, want its card", got, first)
+	}
+	if title := b.evalString(`document.title`); title != "⏸ Waiting for you: allow pick_up? · Thea console · household-sim" {
+		t.Errorf("title %q while a confirmation waits", title)
+	}
 	screenshot(t, b)
 
 	b.click("button", "Block")
@@ -164,6 +179,9 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 	}
 	b.click("button", "Allow")
 	b.waitFor("the report", `document.getElementById('report-reason').textContent === 'final_answer'`)
+	if title := b.evalString(`document.title`); title != "Thea console · household-sim" {
+		t.Errorf("title %q once nothing waits", title)
+	}
 	trace := b.evalString(traceText)
 	for _, want := range []string{"✗ pick_up", "the user did not confirm the call", "confirm_grasp confirm", "✓ pick_up",
 		"confirmation " + first + " answered", `"ref":"obj:mug"`} {
@@ -180,13 +198,16 @@ func TestConsoleAllowsAndBlocksConfirmations(t *testing.T) {
 // screenshot saves the page as a PNG in the test's temp dir and, with
 // -update-console-png, as docs/images/console.png in at most 256 colours
 // (a small file for the manual).
-func screenshot(t *testing.T, b *browser) {
+func screenshot(t *testing.T, b *browser) { screenshotAs(t, b, "console.png") }
+
+// screenshotAs is screenshot under another name.
+func screenshotAs(t *testing.T, b *browser, name string) {
 	t.Helper()
 	shot, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "console.png")
+	out := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(out, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +219,7 @@ func screenshot(t *testing.T, b *browser) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("..", "docs", "images", "console.png"), small, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join("..", "docs", "images", name), small, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,6 +17,9 @@ const (
 	slowServerEnv = "THEA_SERVE_TEST_SLOW_MCP"
 	markerEnv     = "THEA_SERVE_TEST_MARKER"
 	startedEnv    = "THEA_SERVE_TEST_STARTED"
+	// deafEnv makes that back-end's motion deaf to its stop tool and to
+	// cancellation: only a kill (after stop_grace) ends it.
+	deafEnv = "THEA_SERVE_TEST_DEAF"
 )
 
 func TestMain(m *testing.M) {
@@ -35,6 +38,9 @@ func TestMain(m *testing.M) {
 			func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				if p := os.Getenv(startedEnv); p != "" {
 					_ = os.WriteFile(p, []byte("started"), 0o600)
+				}
+				if os.Getenv(deafEnv) == "1" {
+					select {} // until the harness kills the back-end
 				}
 				select {
 				case <-halt:

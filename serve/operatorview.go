@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/redact"
@@ -39,8 +40,16 @@ type Health struct {
 	Restarts int `json:"restarts"`
 	// Uncertain is why physical calls are refused now (the first toolset's
 	// reason), empty when the robot's state is certain.
-	Uncertain string   `json:"uncertain,omitempty"`
-	BodyLock  BodyLock `json:"body_lock"`
+	Uncertain string `json:"uncertain,omitempty"`
+	// UncertainToolset names the back-end whose fault made it uncertain,
+	// and UncertainSince when.
+	UncertainToolset string    `json:"uncertain_toolset,omitempty"`
+	UncertainSince   time.Time `json:"uncertain_since,omitzero"`
+	// Moving describes the physical calls in flight now, a motion given up
+	// on (a timeout, a stop) included until it really ends: the robot may
+	// still be moving, and an operator's clear is refused.
+	Moving   []string `json:"moving,omitempty"`
+	BodyLock BodyLock `json:"body_lock"`
 }
 
 // BodyLock is the cross-process lock on the body: how the spec declares it
@@ -107,8 +116,13 @@ func (v *liveView) healthOf(sess Session, red *redact.Redactor) Health {
 	}
 	for _, t := range h.Toolsets {
 		h.Restarts += t.Restarts
-		if h.Uncertain == "" {
-			h.Uncertain = t.Uncertain
+		if h.Uncertain == "" && t.Uncertain != "" {
+			h.Uncertain, h.UncertainToolset, h.UncertainSince = t.Uncertain, t.Toolset, t.UncertainSince
+		}
+		for _, m := range t.Moving { // toolsets sharing a body report its motions alike
+			if !slices.Contains(h.Moving, m) {
+				h.Moving = append(h.Moving, m)
+			}
 		}
 	}
 	if sh, ok := sess.(specHolder); ok && sh.Spec() != nil {

@@ -4,15 +4,18 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
 )
 
 // Status is GET /v1/status.
 type Status struct {
 	// Instance names this run of the server: task ids start again at 1
 	// when it restarts, so a client that sees it change starts afresh.
-	Instance    string       `json:"instance"`
-	Session     string       `json:"session,omitempty"` // the spec's name
-	State       string       `json:"state"`             // idle | running | closing
+	Instance string `json:"instance"`
+	Session  string `json:"session,omitempty"` // the spec's name
+	// Spec is what the console shows of the spec beside its name.
+	Spec        *SpecView    `json:"spec,omitempty"`
+	State       string       `json:"state"` // idle | running | closing
 	Task        *TaskView    `json:"task,omitempty"`
 	Pending     []Pending    `json:"pending"`
 	Tasks       []int        `json:"tasks"`                 // ids whose events are still readable
@@ -22,6 +25,17 @@ type Status struct {
 	Health  *Health           `json:"health,omitempty"`
 	Cameras []Frame           `json:"cameras"`
 	Notes   *engine.TaskNotes `json:"notes,omitempty"`
+}
+
+// SpecView is what the console shows of the spec: its description (the
+// instruction field's hint), whether it keeps a Scene Graph (the console says
+// so rather than showing nothing) and after how many turns a fact is stale,
+// and the clearance sectors its map draws.
+type SpecView struct {
+	Description     string          `json:"description,omitempty"`
+	SceneGraph      bool            `json:"scene_graph"`
+	StaleAfterTurns int             `json:"stale_after_turns,omitempty"`
+	Sectors         []schema.Sector `json:"sectors"`
 }
 
 // Connections is what the server holds against its connection bounds.
@@ -65,7 +79,10 @@ func (s *Server) status() Status {
 		h := s.live.healthOf(sess, s.redactor())
 		st.Health = &h
 		if sh, ok := sess.(specHolder); ok && sh.Spec() != nil {
-			st.Session = sh.Spec().Name
+			sp := sh.Spec()
+			st.Session = sp.Name
+			st.Spec = &SpecView{Description: sp.Description, SceneGraph: sp.SceneGraph.Enabled,
+				StaleAfterTurns: sp.SceneGraph.StaleAfterTurns, Sectors: sp.Embodiment.Sectors()}
 		}
 	}
 	st.Cameras = s.images.frames()

@@ -36,6 +36,17 @@
     usage: { in: 0, out: 0, cached: 0 },
     pending: new Map(),
     cameras: new Map(),
+    session: '', // the spec's name
+    spec: null, // what the status says of the spec
+    health: null, // the back-ends' health last shown
+    lastEnd: null, // how the last task ended: {task, reason, time, turns, error}
+    folds: new Map(), // a repeated line's signature → {li, count, turns}
+    texts: [], // the task's full texts, to restore what a report cut
+    results: new Map(), // a call's id → its verdict's line, placed after its result
+    attention: new Set(), // pending ids that already took the focus
+    world: window.TheaWorld.newWorld(), // what the observations say, for the map
+    worlds: new Map(), // turn → the world as it was at that turn's end
+    turnFrames: new Map(), // turn → the frames it brought
   };
 
   class AuthError extends Error {}
@@ -111,6 +122,12 @@
     }
   });
 
+  const view = window.TheaWorld.viewer(el);
+
+  // The recovery banner (recovery.js) reads the state and calls back.
+  const renderRecovery = window.TheaRecovery.init({ state, el, text, api, say: (s) => say(s), AuthError,
+    refresh: async () => { const r = await api('GET', '/v1/status'); applyStatus(r.data); } });
+
   // ---- the session ----------------------------------------------------------
 
   async function boot() {
@@ -135,8 +152,11 @@
     es.addEventListener('status', (e) => {
       try { applyStatus(JSON.parse(e.data)); } catch (err) { say('status: ' + err); }
     });
+    es.onopen = () => { if (es === state.sessionStream && !state.es) setLink('live'); };
     es.onerror = async () => {
-      if (es.readyState !== EventSource.CLOSED || es !== state.sessionStream) return;
+      if (es !== state.sessionStream) return;
+      if (es.readyState === EventSource.CONNECTING) { if (!state.es) setLink('reconnecting…'); return; }
+      if (!state.es) setLink('offline');
       // Refused (the read cookie expired) or the server went away.
       await sleep(2000);
       if (es !== state.sessionStream) return;
@@ -154,8 +174,19 @@
     }
     state.instance = st.instance;
     if (st.session) {
+      state.session = st.session;
       text('session-name', '· ' + st.session);
-      document.title = 'Thea console · ' + st.session;
+      $('instruction').setAttribute('placeholder', 'What should ' + st.session + ' do?');
+      setTitle();
+    }
+    if (st.spec) {
+      state.spec = st.spec;
+      text('spec-description', st.spec.description);
+      if (!st.spec.scene_graph && !state.task) text('brief', NO_SCENE_GRAPH);
+    }
+    if (st.task && st.task.state === 'done' && st.task.report && (!state.lastEnd || state.lastEnd.task !== st.task.id)) {
+      const r = st.task.report;
+      state.lastEnd = { task: st.task.id, reason: r.reason, turns: r.turns, error: r.error, time: '' };
     }
     if (st.health) renderHealth(st.health);
     for (const f of st.cameras || []) showFrame(f, f);
@@ -264,6 +295,13 @@
     state.maxTurn = 0;
     state.usage = { in: 0, out: 0, cached: 0 };
     state.pending.clear();
+    state.folds.clear();
+    state.world = window.TheaWorld.newWorld();
+    state.worlds.clear();
+    state.turnFrames.clear();
+    renderMap();
+    state.texts = [];
+    state.results.clear();
     $('trace-list').replaceChildren();
     counters();
     renderPending();
@@ -271,8 +309,10 @@
     $('report').hidden = true;
     for (const id of ['report-reason', 'report-meta', 'report-text', 'report-error']) text(id, '');
     renderNotes(null);
-    text('brief', '—');
+    text('brief', state.spec && !state.spec.scene_graph ? NO_SCENE_GRAPH : '—');
   }
+
+  const NO_SCENE_GRAPH = 'No Scene Graph: the spec turns it off (scene_graph.enabled: false).';
 
   function setRunning(running) {
     state.running = running;
@@ -280,9 +320,36 @@
     $('reset').disabled = running;
     $('revise').disabled = !running;
     $('stop').disabled = !running;
+    const h = state.health || {};
+    const moving = (h.moving || []).length > 0;
     const s = $('state');
-    s.className = 'state' + (running ? (state.pending.size ? ' waiting' : ' running') : '');
-    s.textContent = running ? (state.pending.size ? 'waiting for you' : 'running task ' + state.task) : 'idle';
+    let cls = '';
+    let words = 'idle';
+    if (running) {
+      cls = state.pending.size ? ' waiting' : ' running';
+      words = state.pending.size ? 'waiting for you' : 'running task ' + state.task;
+    } else if (moving) {
+      cls = ' uncertain';
+      words = 'idle · the robot may be moving';
+    } else if (h.uncertain) {
+      cls = ' uncertain';
+      words = 'idle · physical calls refused';
+    }
+    s.className = 'state' + cls;
+    s.textContent = words;
+    setTitle();
+    renderRecovery();
+  }
+
+  // setTitle names the session, and what the robot waits for: a tab in the
+  // background says so.
+  function setTitle() {
+    const base = 'Thea console' + (state.session ? ' · ' + state.session : '');
+    const first = [...state.pending.values()][0];
+    if (!first) { document.title = base; return; }
+    const what = first.kind === 'confirm' ? 'allow ' + ((first.call && first.call.tool) || 'a call') + '?' : 'a question';
+    const more = state.pending.size > 1 ? ' (+' + (state.pending.size - 1) + ')' : '';
+    document.title = '⏸ Waiting for you: ' + what + more + ' · ' + base;
   }
 
   function setLink(s) { text('link', s); }
@@ -294,7 +361,17 @@
     let ol = state.turns.get(turn);
     if (!ol) {
       ol = el('ol');
-      const sec = el('section', { class: 'turn', 'data-turn': turn }, el('h3', {}, turn > 0 ? 'Turn ' + turn : 'Task'), ol);
+      let head = 'Task';
+      if (turn > 0) {
+        // A turn's heading opens its frames and its map.
+        head = el('button', { type: 'button', class: 'turn-open', title: 'Show this turn’s frames and map' }, 'Turn ' + turn);
+        head.addEventListener('click', () => {
+          const w = state.worlds.get(turn);
+          const opts = { sectors: state.spec && state.spec.sectors, staleAfter: state.spec && state.spec.stale_after_turns };
+          view.turn(turn, state.turnFrames.get(turn) || [], w ? window.TheaWorld.map(w, opts) : null);
+        });
+      }
+      const sec = el('section', { class: 'turn', 'data-turn': turn }, el('h3', {}, head), ol);
       $('trace-list').append(sec);
       state.turns.set(turn, ol);
     }
@@ -310,10 +387,38 @@
     const li = el('li', { class: 'ev ' + (cls || ''), 'data-id': id, 'data-kind': label },
       el('span', { class: 'kind' }, label), el('span', { class: 'body' }, parts));
     turnList(turn).append(li);
+    if (fold(li, label, cls, turn)) return li;
     const list = $('trace-list');
     if (list.scrollHeight - list.scrollTop - list.clientHeight < 200) li.scrollIntoView({ block: 'nearest' });
     return li;
   }
+
+  // fold folds a failure or warning said again (a back-end restarting, a
+  // call refused for the same reason turn after turn) into its first line,
+  // which counts the repeats and names their turns; numbers (times, counts)
+  // do not make a line new. It reports whether li was folded (hidden).
+  function fold(li, label, cls, turn) {
+    if (cls !== 'bad' && cls !== 'warn') return false;
+    const sig = label + '|' + li.querySelector('.body').textContent.replace(/\d+([.:]\d+)*/g, '#');
+    const f = state.folds.get(sig);
+    if (!f) {
+      state.folds.set(sig, { li, count: 1, turns: [turn], badge: null });
+      return false;
+    }
+    f.count++;
+    if (!f.turns.includes(turn)) f.turns.push(turn);
+    if (!f.badge) {
+      f.badge = el('span', { class: 'count' });
+      f.li.querySelector('.body').append(f.badge);
+    }
+    f.badge.textContent = ' ×' + f.count + (f.turns.length > 1 ? ' (turns ' + f.turns.join(', ') + ')' : '');
+    li.classList.add('folded');
+    li.dataset.foldedInto = f.li.dataset.id;
+    return true;
+  }
+
+  // keep remembers a task's full text, for a report whose notes cut it.
+  const keep = (s) => { if (s && s.length > 60) state.texts.push(s.split(/\s+/).join(' ')); };
 
   const args = (a) => (a && Object.keys(a).length ? el('span', { class: 'args mono' }, ' ' + json(a)) : '');
 
@@ -336,6 +441,11 @@
         if (imgs.length) parts.push(' · ' + imgs.length + ' image(s)');
         line(id, d, 'observe', parts, 'routine');
         for (const img of imgs) showFrame(img, { task: d.task, event: id, turn: d.turn });
+        if (o) {
+          window.TheaWorld.observe(state.world, o, d.turn);
+          state.worlds.set(d.turn, window.TheaWorld.copy(state.world));
+          renderMap();
+        }
         return;
       }
       case 'context': {
@@ -388,17 +498,27 @@
         else parts.push(reason || 'failed');
         if (runID) parts.push(el('span', { class: 'hint' }, ' ' + runID));
         if (verdict && verdict.status) parts.push(' · verdict ' + verdict.status);
+        keep(reason);
         for (const img of d.images || []) {
           parts.push(' · image ' + img.camera);
           showFrame(img, { task: d.task, event: id, turn: d.turn });
         }
-        line(id, d, 'result', parts, ok ? 'good' : 'bad');
+        const li = line(id, d, 'result', parts, ok ? 'good' : 'bad');
+        // A verdict the policy emitted before the result it judges is
+        // shown after it.
+        const judged = d.call_id && state.results.get(d.call_id);
+        if (judged && judged.parentNode === li.parentNode) judged.before(li);
+        if (d.call_id) state.results.set(d.call_id, li);
         return;
       }
       case 'evaluation': {
         const v = d.verdict || {};
-        line(id, d, 'verdict', [d.tool + ': ', el('strong', {}, v.status), v.source ? ' (by ' + v.source + ')' : '',
+        keep(v.reason);
+        const li = line(id, d, 'verdict', [d.tool + ': ', el('strong', {}, v.status), v.source ? ' (by ' + v.source + ')' : '',
           v.reason ? ' — ' + v.reason : '', v.evidence ? ' · ' + v.evidence : ''], v.status === 'success' ? 'good' : 'bad');
+        const result = d.call_id && state.results.get(d.call_id);
+        if (result && result.parentNode === li.parentNode) result.after(li);
+        else if (d.call_id) state.results.set(d.call_id, li);
         return;
       }
       case 'compaction': {
@@ -416,7 +536,10 @@
       case 'replan': line(id, d, 'revised', [d.text], 'warn'); return;
       case 'cancel': line(id, d, 'cancel', [d.text], 'bad'); return;
       case 'memory': line(id, d, 'memory', [d.text]); return;
-      case 'safety': line(id, d, 'safety', [d.text], 'bad'); return;
+      case 'safety':
+        keep(d.text);
+        line(id, d, 'safety', [d.text], d.safety === 'operator_clear' || d.safety === 'uncertainty_cleared' ? 'good' : 'bad');
+        return;
       case 'model_retry': line(id, d, 'retry', [d.text], 'warn'); return;
       case 'sink_error': case 'server_error': line(id, d, 'error', [d.text || d.error], 'bad'); return;
       case 'pending':
@@ -434,6 +557,7 @@
       case 'health': renderHealth(d); line(id, d, 'health', [healthLine(d)], 'routine'); return;
       case 'done': {
         const r = d.done || {};
+        state.lastEnd = { task: d.task || state.task, reason: r.reason, turns: r.turns, error: r.error, time: d.time };
         line(id, d, 'done', [r.reason + ' after ' + r.turns + ' turn(s)'], r.reason === 'final_answer' ? 'good' : 'bad');
         renderReport(d.task || state.task, r);
         state.pending.clear();
@@ -459,7 +583,7 @@
     b.textContent = r.reason;
     b.className = 'badge ' + (r.reason === 'final_answer' ? 'ok' : r.reason === 'cancelled' ? 'warn' : 'fail');
     text('report-meta', 'task ' + task + ' · ' + r.turns + ' turn(s)');
-    text('report-text', r.text);
+    text('report-text', whole(r.text || ''));
     text('report-error', r.error);
     const u = r.usage;
     if (u && (u.input_tokens || u.output_tokens)) {
@@ -472,6 +596,25 @@
     a.setAttribute('href', '/v1/tasks/' + task + '/report');
   }
 
+  // whole restores what the report's Task Notes cut (" …[379 chars
+  // omitted]… ") from the task's own events: the line whose beginning and
+  // end match one the trace holds in full is shown in full.
+  function whole(report) {
+    const marker = / …\[\d+ chars omitted\]… /;
+    return report.split('\n').map((ln) => {
+      const m = ln.match(marker);
+      if (!m) return ln;
+      const head = ln.slice(0, m.index);
+      const tail = ln.slice(m.index + m[0].length);
+      const hs = head.slice(-24);
+      for (const t of state.texts) {
+        const i = t.indexOf(hs);
+        if (i >= 0 && t.endsWith(tail) && i + hs.length <= t.length - tail.length) return head + t.slice(i + hs.length);
+      }
+      return ln;
+    }).join('\n');
+  }
+
   // ---- what waits for the operator ------------------------------------------
 
   function renderPending() {
@@ -480,20 +623,62 @@
     for (const p of state.pending.values()) list.append(p.kind === 'confirm' ? confirmCard(p) : questionCard(p));
     $('pending').hidden = state.pending.size === 0;
     setRunning(state.running);
+    attend();
+  }
+
+  // attend draws the operator to what newly waits: the keyboard focus goes
+  // to it (a confirmation's card, never its Allow: no key answers it; a
+  // question's answer field), the title says so (setTitle), and a desktop
+  // notification, when the operator allowed them, tells a background tab.
+  function attend() {
+    for (const id of [...state.attention]) if (!state.pending.has(id)) state.attention.delete(id);
+    const fresh = [...state.pending.values()].filter((p) => !state.attention.has(p.id));
+    if (!fresh.length) return;
+    for (const p of fresh) state.attention.add(p.id);
+    const p = fresh[0];
+    const card = $('pending-list').querySelector('[data-pending="' + p.id + '"]');
+    if (card) {
+      const field = p.kind === 'confirm' ? card : card.querySelector('input');
+      field.focus();
+      card.scrollIntoView({ block: 'nearest' });
+    }
+    if ($('notify').checked && 'Notification' in window && Notification.permission === 'granted' && document.hidden) {
+      const n = new Notification('Thea: the robot waits for you', {
+        body: (p.kind === 'confirm' ? 'Allow ' + ((p.call && p.call.tool) || 'a call') + '? ' : '') + p.text, tag: 'thea-pending-' + p.id });
+      n.onclick = () => { window.focus(); n.close(); };
+    }
   }
 
   function frameFigures(frames) {
     const list = frames && frames.length ? frames : [...state.cameras.values()].map((c) => c.frame);
     return el('div', { class: 'frames' }, list.filter((f) => f && f.url).map((f) =>
-      el('figure', {}, el('img', { src: f.url, alt: f.camera + ' camera, turn ' + f.turn, width: f.width, height: f.height }),
+      el('figure', {}, zoomable(el('img', { src: f.url, alt: f.camera + ' camera, turn ' + f.turn, width: f.width, height: f.height }), () => f),
         el('figcaption', {}, f.camera + ' · turn ' + f.turn))));
+  }
+
+  // zoomable opens the frame an image shows at full size when clicked (or
+  // Enter on it: it takes the focus like a button).
+  function zoomable(img, frame) {
+    img.classList.add('zoom');
+    img.setAttribute('tabindex', '0');
+    img.setAttribute('role', 'button');
+    img.addEventListener('click', () => view.frame(frame()));
+    img.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); view.frame(frame()); } });
+    return img;
+  }
+
+  // renderMap draws the map of what the task observed.
+  function renderMap() {
+    const sp = state.spec || {};
+    const svg = window.TheaWorld.map(state.world, { sectors: sp.sectors, staleAfter: sp.stale_after_turns });
+    $('map').replaceChildren(svg || el('p', { class: 'hint' }, 'No position observed yet.'));
   }
 
   function confirmCard(p) {
     const c = p.call || {};
     const allow = el('button', { type: 'button', class: 'allow' }, 'Allow');
     const block = el('button', { type: 'button', class: 'block' }, 'Block');
-    const card = el('div', { class: 'ask', role: 'group', 'aria-label': 'Confirmation ' + p.id, 'data-pending': p.id },
+    const card = el('div', { class: 'ask', role: 'group', 'aria-label': 'Confirmation ' + p.id, 'data-pending': p.id, tabindex: -1 },
       el('p', { class: 'question' }, p.text),
       el('dl', {},
         el('dt', {}, 'Call'), el('dd', { class: 'mono' }, c.tool || '(not named)'),
@@ -538,7 +723,7 @@
     const cands = (p.candidates || []).map((c) => el('li', {},
       c.image && c.image.url ? el('img', { src: c.image.url, alt: 'last view of ' + c.ref }) : '',
       el('span', {}, el('strong', { class: 'mono' }, c.ref), c.line ? ' — ' + c.line : '')));
-    return el('div', { class: 'ask', role: 'group', 'aria-label': 'Question ' + p.id, 'data-pending': p.id },
+    return el('div', { class: 'ask', role: 'group', 'aria-label': 'Question ' + p.id, 'data-pending': p.id, tabindex: -1 },
       el('p', { class: 'question' }, p.text),
       cands.length ? el('ul', { class: 'candidates' }, cands) : '',
       choices.length ? el('div', { class: 'buttons' }, choices) : '',
@@ -552,12 +737,18 @@
   function showFrame(img, at) {
     if (!img || !img.url || !img.camera) return;
     const frame = { ...img, task: at.task, event: at.event, turn: at.turn };
+    if (at.task === state.task || !state.task) {
+      const list = state.turnFrames.get(at.turn) || [];
+      if (!list.some((f) => f.url === img.url)) list.push(frame);
+      state.turnFrames.set(at.turn, list);
+    }
     let cam = state.cameras.get(img.camera);
     if (cam && (cam.frame.task > frame.task || (cam.frame.task === frame.task && cam.frame.event >= frame.event))) return;
     if (!cam) {
       const list = $('camera-list');
       if (!state.cameras.size) list.replaceChildren();
       const image = el('img', { alt: '' });
+      zoomable(image, () => state.cameras.get(img.camera).frame);
       const caption = el('figcaption');
       const fig = el('figure', { 'data-camera': img.camera }, image, caption);
       list.append(fig);
@@ -580,6 +771,7 @@
   }
 
   function renderHealth(h) {
+    state.health = h;
     const dl = $('health');
     dl.replaceChildren();
     const row = (k, v, bad) => dl.append(el('dt', {}, k), el('dd', { class: bad ? 'bad' : '' }, v));
@@ -588,12 +780,23 @@
     const l = h.body_lock || {};
     const lock = l.mode === 'none' || !l.mode ? 'none' : (l.name || '') + ' (' + l.mode + ')';
     row('Body lock', lock + (l.held ? ' · held by ' + l.tool + ' since turn ' + l.turn : ' · free'));
+    for (const m of h.moving || []) row('Moving', m, true);
+    setRunning(state.running);
   }
 
+  // renderNotes shows the Task Notes; a turn's events share one line (a
+  // turn with a late reply and a result is one turn, not two).
   function renderNotes(n) {
     text('notes-goal', n ? n.goal : '—');
     text('notes-phase', n ? n.phase : '—');
-    $('notes-timeline').replaceChildren(...((n && n.timeline) || []).map((e) => el('li', {}, 'turn ' + e.turn + ': ' + e.text)));
+    const turns = [];
+    for (const e of (n && n.timeline) || []) {
+      const last = turns[turns.length - 1];
+      if (last && last.turn === e.turn) {
+        if (!last.texts.includes(e.text)) last.texts.push(e.text);
+      } else turns.push({ turn: e.turn, texts: [e.text] });
+    }
+    $('notes-timeline').replaceChildren(...turns.map((t) => el('li', { 'data-turn': t.turn }, 'turn ' + t.turn + ': ' + t.texts.join(' · '))));
   }
 
   // ---- the operator's controls ----------------------------------------------
@@ -623,6 +826,24 @@
     $('instruction').value = '';
     say('Revised: the task reads it before its next step.');
   }));
+  // Escape stops the running task (as the Stop button at the top does),
+  // unless it closes a frame shown at full size first.
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || !state.running || $('stop').disabled) return;
+    e.preventDefault();
+    $('stop').click();
+  });
+  // Desktop notifications are asked for on the operator's gesture only (a
+  // browser without them shows no such choice).
+  if (!('Notification' in window)) $('notify').closest('label').hidden = true;
+  $('notify').addEventListener('change', async (e) => {
+    if (!e.target.checked || !('Notification' in window)) return;
+    if (Notification.permission === 'default') await Notification.requestPermission();
+    if (Notification.permission !== 'granted') {
+      e.target.checked = false;
+      say('The browser does not allow notifications for this page.');
+    }
+  });
   $('stop').addEventListener('click', () => control(async () => {
     const interrupt = $('interrupt').checked;
     const r = await api('POST', '/v1/tasks/' + state.task + '/stop', { interrupt });

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -175,6 +176,17 @@ func (b *Body) Uncertain(scope string) string {
 	return b.state(scope).uncertain
 }
 
+// UncertainSince returns when scope became uncertain (zero when certain).
+func (b *Body) UncertainSince(scope string) time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.state(scope)
+	if s.uncertain == "" {
+		return time.Time{}
+	}
+	return s.since
+}
+
 // ObservationTaken clears every scope with no motion in flight whose last
 // motion ended before the observation started; it reports whether any
 // uncertainty was cleared.
@@ -211,5 +223,25 @@ func (b *Body) InFlight() []string {
 			out = append(out, fmt.Sprintf("%s (%s) for %s", m.Tool, m.Toolset, time.Since(m.Start).Round(time.Millisecond)))
 		}
 	}
+	return out
+}
+
+// Moving describes the motions in flight for an operator's view, stable
+// while they last (a start time, not a running duration): the tool, its
+// back-end, when it started, and whether the caller gave up on it.
+func (b *Body) Moving() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, s := range b.scopes {
+		if m := s.motion; m != nil {
+			d := fmt.Sprintf("%s on the %s back-end since %s", m.Tool, m.Toolset, m.Start.Format(time.TimeOnly))
+			if m.abandoned != "" {
+				d += " (it " + m.abandoned + " and has not ended)"
+			}
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -163,6 +163,14 @@ func (ts *Toolset) ClearUncertain() { ts.body.Clear() }
 // Uncertain returns why this toolset's physical calls are refused, or "".
 func (ts *Toolset) Uncertain() string { return ts.body.Uncertain(ts.scope) }
 
+// UncertainSince returns when this toolset's physical calls began to be
+// refused (zero when certain), for an operator's view.
+func (ts *Toolset) UncertainSince() time.Time { return ts.body.UncertainSince(ts.scope) }
+
+// InFlight describes the body's motions in flight (every scope: an
+// operator's clear is the whole body's), for an operator's view.
+func (ts *Toolset) InFlight() []string { return ts.body.Moving() }
+
 // Body returns the body whose motion state this toolset shares.
 func (ts *Toolset) Body() *Body { return ts.body }
 

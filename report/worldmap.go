@@ -1,0 +1,255 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/thea-harness/thea/schema"
+)
+
+// The world as a picture, per turn: a top-down map of what the observations
+// said up to the end of the turn — the robot with its heading, the detected
+// objects and the places they lie on at their positions (greyed once not
+// re-observed for staleTurns), the clearance sectors as wedges coloured by
+// how close the nearest return is. The console draws the same picture
+// (serve/console/world.js); every coordinate is computed here, and the
+// template only places them.
+
+// staleTurns is when a fact not re-observed is drawn grey (the spec's
+// scene_graph.stale_after_turns default; the run log does not carry it).
+const staleTurns = 3
+
+// The map's geometry, in SVG user units and metres.
+const (
+	mapW, mapPad = 320.0, 18.0
+	mapReach     = 1.5 // how far a wedge may reach
+	minSpan      = 3.0
+)
+
+// WorldMap is one turn's picture.
+type WorldMap struct {
+	W, H   float64
+	Label  string
+	Grid   []Seg
+	Wedges []Wedge
+	Robot  *Marker
+	Nose   Seg
+	Things []Marker // places, then objects
+	Scale  Seg
+	// ScaleX, ScaleY place the scale's "1 m".
+	ScaleX, ScaleY float64
+}
+
+// Seg is a line.
+type Seg struct{ X1, Y1, X2, Y2 float64 }
+
+// Wedge is one clearance sector.
+type Wedge struct {
+	D     string // SVG path
+	Class string // near | mid | far
+	Title string
+}
+
+// Marker is the robot, an object or a place, where it is drawn.
+type Marker struct {
+	Kind   string // robot | object | place
+	Name   string
+	X, Y   float64 // drawn
+	R      float64 // the robot's radius
+	BX, BY float64 // a place's square's corner
+	Stale  bool
+	Title  string
+	TX, TY float64 // its label
+}
+
+type seen struct {
+	name string
+	x, y float64
+	turn int
+}
+
+// world is what the observations said so far.
+type world struct {
+	turn      int
+	pose      *schema.Pose
+	clearance schema.Clearance
+	objects   map[string]seen
+	places    map[string]seen
+}
+
+func newWorld() *world { return &world{objects: map[string]seen{}, places: map[string]seen{}} }
+
+// observe adds one observation taken in turn.
+func (w *world) observe(o *schema.Observation, turn int) {
+	w.turn = max(w.turn, turn)
+	if o.Pose != nil {
+		p := *o.Pose
+		w.pose = &p
+	}
+	if len(o.Clearance) > 0 {
+		w.clearance = o.Clearance
+	}
+	type sum struct {
+		x, y float64
+		n    int
+	}
+	onto := map[string]*sum{}
+	for _, d := range o.Detections {
+		if d.Position == nil {
+			continue
+		}
+		key := d.ID
+		if key == "" {
+			key = d.Name // a name without an id is one object, where last seen
+		}
+		w.objects[key] = seen{name: d.Name, x: d.Position.X, y: d.Position.Y, turn: w.turn}
+		if d.Target != "" && (d.Relation == "on" || d.Relation == "in") {
+			s := onto[d.Target]
+			if s == nil {
+				s = &sum{}
+				onto[d.Target] = s
+			}
+			s.x, s.y, s.n = s.x+d.Position.X, s.y+d.Position.Y, s.n+1
+		}
+	}
+	for name, s := range onto {
+		w.places[name] = seen{name: name, x: s.x / float64(s.n), y: s.y / float64(s.n), turn: w.turn}
+	}
+}
+
+// picture draws w; nil when nothing has a position yet.
+func (w *world) picture() *WorldMap {
+	var xs, ys []float64
+	if w.pose != nil {
+		xs, ys = append(xs, w.pose.X), append(ys, w.pose.Y)
+	}
+	things := slices.Concat(sortedSeen(w.places), sortedSeen(w.objects))
+	for _, s := range things {
+		xs, ys = append(xs, s.x), append(ys, s.y)
+	}
+	if len(xs) == 0 {
+		return nil
+	}
+	m := mapReach + 0.2
+	minX, maxX := slices.Min(xs)-m, slices.Max(xs)+m
+	minY, maxY := slices.Min(ys)-m, slices.Max(ys)+m
+	k := (mapW - 2*mapPad) / max(maxX-minX, maxY-minY, minSpan)
+	wm := &WorldMap{W: mapW, H: r2((maxY-minY)*k + 2*mapPad)}
+	X := func(x float64) float64 { return r2(mapPad + (x-minX)*k) }
+	Y := func(y float64) float64 { return r2(mapPad + (maxY-y)*k) }
+	for gx := math.Ceil(minX); gx <= maxX; gx++ {
+		wm.Grid = append(wm.Grid, Seg{X(gx), Y(minY), X(gx), Y(maxY)})
+	}
+	for gy := math.Ceil(minY); gy <= maxY; gy++ {
+		wm.Grid = append(wm.Grid, Seg{X(minX), Y(gy), X(maxX), Y(gy)})
+	}
+	var words []string
+	if p := w.pose; p != nil {
+		cx, cy := X(p.X), Y(p.Y)
+		names := make([]string, 0, len(w.clearance))
+		for n := range w.clearance {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		half := math.Pi / float64(max(len(names), 2))
+		for i, n := range names {
+			d := w.clearance[n]
+			mid := (p.ThetaDeg + sectorAngle(n, i, len(names))) * math.Pi / 180
+			rad := math.Min(d, mapReach) * k
+			ax, ay := r2(cx+rad*math.Cos(mid-half)), r2(cy-rad*math.Sin(mid-half))
+			bx, by := r2(cx+rad*math.Cos(mid+half)), r2(cy-rad*math.Sin(mid+half))
+			cls := "far"
+			switch {
+			case d < 0.5:
+				cls = "near"
+			case d < 1:
+				cls = "mid"
+			}
+			wm.Wedges = append(wm.Wedges, Wedge{D: fmt.Sprintf("M%g,%g L%g,%g A%g,%g 0 0 0 %g,%g Z", cx, cy, ax, ay, r2(rad), r2(rad), bx, by),
+				Class: cls, Title: fmt.Sprintf("%s: nearest return %g m", n, d)})
+			words = append(words, fmt.Sprintf("%s %g m", n, d))
+		}
+		a := p.ThetaDeg * math.Pi / 180
+		body := math.Max(0.18*k, 5)
+		wm.Robot = &Marker{Kind: "robot", Name: "robot", X: cx, Y: cy, R: r2(body), Title: fmt.Sprintf("the robot at (%g, %g), heading %g°", r2(p.X), r2(p.Y), r2(p.ThetaDeg))}
+		wm.Nose = Seg{cx, cy, r2(cx + 2.2*body*math.Cos(a)), r2(cy - 2.2*body*math.Sin(a))}
+	}
+	stale := 0
+	for i, s := range things {
+		kind := "place"
+		if i >= len(w.places) {
+			kind = "object"
+		}
+		mk := Marker{Kind: kind, Name: s.name, X: X(s.x), Y: Y(s.y), Stale: w.turn-s.turn >= staleTurns,
+			Title: fmt.Sprintf("%s at (%g, %g), seen turn %d", s.name, r2(s.x), r2(s.y), s.turn)}
+		if kind == "object" {
+			mk.TX, mk.TY = mk.X+7, mk.Y-6
+			if mk.Stale {
+				stale++
+			}
+		} else {
+			mk.TX, mk.TY = mk.X+12, mk.Y+14
+			mk.BX, mk.BY = mk.X-9, mk.Y-9
+		}
+		wm.Things = append(wm.Things, mk)
+	}
+	wm.Scale = Seg{mapPad, wm.H - 6, r2(mapPad + k), wm.H - 6}
+	wm.ScaleX, wm.ScaleY = wm.Scale.X2+4, wm.H-2
+	label := fmt.Sprintf("Map at turn %d: ", w.turn)
+	if p := w.pose; p != nil {
+		label += fmt.Sprintf("the robot at (%g, %g) heading %g°; ", r2(p.X), r2(p.Y), r2(p.ThetaDeg))
+	}
+	label += fmt.Sprintf("%d object(s)", len(w.objects))
+	if stale > 0 {
+		label += fmt.Sprintf(", %d stale", stale)
+	}
+	if len(words) > 0 {
+		label += "; clearance " + strings.Join(words, ", ")
+	}
+	wm.Label = label
+	return wm
+}
+
+func sortedSeen(m map[string]seen) []seen {
+	out := make([]seen, 0, len(m))
+	for _, s := range m {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b seen) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// sectorAngle is where a sector points, in degrees counter-clockwise from
+// the heading, read from its name; a name no word places is spread evenly
+// (as the console does).
+func sectorAngle(name string, i, n int) float64 {
+	w := strings.ToLower(name)
+	has := func(ws ...string) bool {
+		return slices.ContainsFunc(ws, func(s string) bool { return strings.Contains(w, s) })
+	}
+	front, back := has("front", "forward", "ahead"), has("back", "behind", "rear")
+	left, right := has("left"), has("right")
+	switch {
+	case front && left:
+		return 45
+	case front && right:
+		return -45
+	case back && left:
+		return 135
+	case back && right:
+		return -135
+	case front:
+		return 0
+	case back:
+		return 180
+	case left:
+		return 90
+	case right:
+		return -90
+	}
+	return 360 * float64(i) / float64(n)
+}
+
+func r2(v float64) float64 { return math.Round(v*100) / 100 }
