@@ -51,7 +51,7 @@ func NewReadingsEnv(v map[string]any, declared map[string]string) (ReadingsEnv, 
 		if !ok || raw == nil {
 			return env, fmt.Errorf("reading %q is missing (an unknown is never a value)", name)
 		}
-		age, ok := finite(ages[name])
+		age, ok := FiniteNumber(ages[name])
 		if !ok || age < 0 {
 			return env, fmt.Errorf("reading %q has no age (age_s.%s), so its freshness is unknown", name, name)
 		}
@@ -64,7 +64,7 @@ func NewReadingsEnv(v map[string]any, declared map[string]string) (ReadingsEnv, 
 			}
 			env.Bools[name] = b
 		case "number":
-			f, ok := finite(raw)
+			f, ok := FiniteNumber(raw)
 			if !ok {
 				return env, fmt.Errorf("reading %q is %v, not a number", name, raw)
 			}
@@ -82,7 +82,9 @@ func NewReadingsEnv(v map[string]any, declared map[string]string) (ReadingsEnv, 
 	return env, nil
 }
 
-func finite(x any) (float64, bool) {
+// FiniteNumber reads a finite number of any Go numeric type an expr or a
+// JSON decoder gives; NaN, an infinity or anything else is not one.
+func FiniteNumber(x any) (float64, bool) {
 	var f float64
 	switch n := x.(type) {
 	case float64:

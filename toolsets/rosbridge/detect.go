@@ -3,7 +3,6 @@ package rosbridge
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -228,19 +227,4 @@ func detectionsOf(val any) ([]found, error) {
 }
 
 // number reads a finite number of any Go numeric type an expr gives.
-func number(v any) (float64, bool) {
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	default:
-		return 0, false
-	}
-	return f, !math.IsNaN(f) && !math.IsInf(f, 0)
-}
+func number(v any) (float64, bool) { return schema.FiniteNumber(v) }
