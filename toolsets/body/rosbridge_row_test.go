@@ -99,8 +99,12 @@ func rosbridgeTransport() transport {
 			"silent": {"no message on " + rosbridgetest.FaultOdomTopic, "within its max_age"},
 			"nan":    {"the position or orientation is null"},
 		},
-		linger: func(*schema.Toolset) {}, // the kind starts no process to linger
-		serve:  serveRosFault,
+		// Silent first: an observation reads each topic's latest message,
+		// so once a NaN pose newer than the last motion is cached, a topic
+		// gone silent still fails on that message (null), not on silence.
+		observeOrder: []string{"silent", "nan"},
+		linger:       func(*schema.Toolset) {}, // the kind starts no process to linger
+		serve:        serveRosFault,
 	}
 }
 

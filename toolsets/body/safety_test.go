@@ -3,6 +3,8 @@ package body_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,7 +127,12 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 			lastWords = "crashing mid-motion"
 		}
 		wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", lastWords)
-		for mode, want := range tr.observeFaults {
+		order := tr.observeOrder
+		if order == nil {
+			order = slices.Sorted(maps.Keys(tr.observeFaults))
+		}
+		for _, mode := range order {
+			want := tr.observeFaults[mode]
 			setObserve(t, dir, mode)
 			wantFailure(t, call(t, ts, "observe", `{}`), want...)
 			wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain", "crash crashed")

@@ -63,8 +63,11 @@ type transport struct {
 	// transport's fault server and what the failed observation of each
 	// says; rawMode's raw text must be in its failure event exactly once.
 	observeFaults map[string][]string
-	rawMode       string
-	rawText       string
+	// observeOrder is the order the modes are tried in, when it matters
+	// (default: sorted).
+	observeOrder []string
+	rawMode      string
+	rawText      string
 	// linger makes ts's fault server outlive its closed connection, like a
 	// driver stuck in a blocking call.
 	linger func(ts *schema.Toolset)
