@@ -126,11 +126,15 @@ func TestFaultUncertaintyClearedOnlyByObservation(t *testing.T) {
 		if tr.lastWords {
 			lastWords = "crashing mid-motion"
 		}
-		wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", lastWords)
 		order := tr.observeOrder
 		if order == nil {
 			order = slices.Sorted(maps.Keys(tr.observeFaults))
 		}
+		// The first fault is set before the crash: a back-end that restarts
+		// must not publish a good reading newer than the crash before the
+		// test says it is silent (that reading would rightly clear).
+		setObserve(t, dir, order[0])
+		wantFailure(t, call(t, ts, "crash", `{}`), "crashed during crash", lastWords)
 		for _, mode := range order {
 			want := tr.observeFaults[mode]
 			setObserve(t, dir, mode)

@@ -340,7 +340,15 @@ func waitLog(t *testing.T, dir, prefix string, n int) {
 
 func setObserve(t *testing.T, dir, mode string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, faultserver.ObserveFile), []byte(mode), 0o644); err != nil {
+	// Written aside and renamed into place: a fault server reading the file
+	// between WriteFile's truncation and its write would see no mode and
+	// publish a good reading (a rosbridge fake does so several times a
+	// second).
+	path := filepath.Join(dir, faultserver.ObserveFile)
+	if err := os.WriteFile(path+".new", []byte(mode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
 		t.Fatal(err)
 	}
 }
