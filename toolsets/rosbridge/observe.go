@@ -49,24 +49,52 @@ func (c *conn) fresh(ctx context.Context, topic string, since time.Time, maxAge 
 func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 	o := c.b.plan.cfg.Observation
 	srcs := c.b.plan.sources()
-	g, err := c.gather(ctx, srcs, c.b.motionEnded())
-	if err != nil {
-		if ctx.Err() != nil {
-			return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
+	deadline := time.Now().Add(duration(o.MaxAge))
+	var (
+		g   gathered
+		obs engine.Envelope
+	)
+	for {
+		var err error
+		g, err = c.gather(ctx, srcs, c.b.motionEnded())
+		if err != nil {
+			if ctx.Err() != nil {
+				return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
+			}
+			return engine.Failure(o.Tool + ": " + err.Error()), nil
 		}
-		return engine.Failure(o.Tool + ": " + err.Error()), nil
-	}
-	var scan *wire.Message
-	if cl := c.b.plan.cfg.Clearance; cl != nil {
-		m := g.msgs[cl.Topic]
-		scan = &m
-	}
-	obs, err := c.b.plan.assemble(g.msgs, scan, c.b.tc.Body)
-	if err == nil {
-		err = c.b.plan.perceive(obs.Value, g)
-	}
-	if err != nil {
-		return engine.Failure(o.Tool + ": " + err.Error()), nil
+		var scan *wire.Message
+		if cl := c.b.plan.cfg.Clearance; cl != nil {
+			m := g.msgs[cl.Topic]
+			scan = &m
+		}
+		obs, err = c.b.plan.assemble(g.msgs, scan, c.b.tc.Body)
+		if err == nil {
+			err = c.b.plan.perceive(obs.Value, g)
+		}
+		if err == nil {
+			break
+		}
+		// A fresh connection may read its first detections before its
+		// first transform: while the TF tree is still empty, wait for one
+		// (within the observation's max_age) rather than fail a detection
+		// that needs it. A tree that has transforms but not the one needed
+		// fails at once, naming it.
+		if c.b.tf == nil || len(g.tree) > 0 || !time.Now().Before(deadline) {
+			return engine.Failure(o.Tool + ": " + err.Error()), nil
+		}
+		tree, changed := c.b.tf.snapshot()
+		if len(tree) == 0 {
+			wctx, cancel := context.WithDeadline(ctx, deadline)
+			select {
+			case <-changed:
+			case <-wctx.Done():
+			}
+			cancel()
+			if ctx.Err() != nil {
+				return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
+			}
+		}
 	}
 	now := time.Now()
 	ages := map[string]any{}
