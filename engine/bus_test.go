@@ -50,7 +50,7 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 	f := newFixture(t,
 		toolResp("calling echo", call("echo", `{"say":"hello"}`)),
 		toolResp("the backend said "+key))
-	f.spec.Model.APIKeyEnv = "THEA_BUS_KEY"
+	f.spec.Model.Config = testModel{Name: "main", APIKeyEnv: "THEA_BUS_KEY"}
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", SecretEnv: []string{"THEA_BUS_TOKEN"}, Redact: []string{`pw-[0-9]+`}}
 	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
 		return engine.Envelope{Success: true, Value: map[string]any{

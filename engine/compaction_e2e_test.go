@@ -63,7 +63,7 @@ func TestTwoThousandTurnsStayWithinTheWindow(t *testing.T) {
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 6000, 1000
 	c.KeepRecentTurns, c.KeepRecentTokens, c.ToolResultMaxChars = 4, 1500, 600
 	c.MaxInputChars, c.MaxSummaryRounds = 4000, 3
-	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
+	c.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
 	keeper := &factKeeper{}
 	f.compact = &recorder{inner: keeper, name: "summariser"}
 	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {

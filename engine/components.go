@@ -94,9 +94,6 @@ type ToolsetKind struct {
 	// decoded into schema.Toolset.Config (see schema.Descriptor).
 	Config any
 	CUE    string
-	// Blocks are fields the kind checks against its own CUE (see
-	// schema.Descriptor.Blocks); the spec reference documents them.
-	Blocks []schema.Block
 	// InProcess: the kind's tools run in the harness (nothing to start).
 	InProcess bool
 	Validate  func(*schema.Check)
@@ -139,7 +136,7 @@ func (c *Components) ToolsetKinds() []ToolsetKind {
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
 	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
-		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE, Blocks: k.Blocks}
+		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the
@@ -194,32 +191,77 @@ func (k StageKind) Describe() schema.Descriptor {
 	return schema.Descriptor{Kind: schema.KindStage, Name: k.Name, Doc: k.Doc, After: k.After, Required: k.Required, Validate: k.Validate}
 }
 
-// ProviderKind is a model provider ("openai", "script").
+// ProviderKind is a model provider ("openai", "script"). Config is its
+// config type (a zero value) and CUE its fields' definition: each model
+// section naming it is checked against them and decoded into
+// schema.Model.Config (see schema.Descriptor). TypedProvider builds one over
+// its own config type.
 type ProviderKind struct {
 	Name     string
 	Doc      string
+	Config   any
+	CUE      string
 	Validate func(*schema.Check)
-	// New builds a model from its spec section; dir is the spec's directory.
-	New func(cfg schema.Model, dir string) (model.Model, error)
+	// New builds a model from its spec section (its Config decoded); dir is
+	// the spec's directory.
+	New func(m schema.Model, dir string) (model.Model, error)
 }
 
 // Describe implements Component.
 func (k ProviderKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindProvider, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+	return schema.Descriptor{Kind: schema.KindProvider, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Config: k.Config, CUE: k.CUE}
+}
+
+// TypedProvider is a provider over its own config type T: validate and
+// build receive the model section and its Config as a T (T's zero value
+// when the section carries none, as one built in Go may). validate may be
+// nil.
+func TypedProvider[T any](name, doc, cue string, validate func(c *schema.Check, m schema.Model, cfg T),
+	build func(m schema.Model, cfg T, dir string) (model.Model, error)) ProviderKind {
+	var zero T
+	k := ProviderKind{Name: name, Doc: doc, Config: zero, CUE: cue,
+		New: func(m schema.Model, dir string) (model.Model, error) {
+			cfg, _ := m.Config.(T)
+			return build(m, cfg, dir)
+		}}
+	if validate != nil {
+		k.Validate = schema.Typed(validate)
+	}
+	return k
 }
 
 // UserChannelKind is the person at the other end of query_user and
-// notify_user ("terminal", "script", "none").
+// notify_user ("terminal", "script", "none"). Config and CUE are its own
+// fields, as a provider's are; TypedUserChannel builds one over its config
+// type.
 type UserChannelKind struct {
 	Name     string
 	Doc      string
+	Config   any
+	CUE      string
 	Validate func(*schema.Check)
-	New      func(cfg schema.User, dir string) (UserChannel, error)
+	New      func(u schema.User, dir string) (UserChannel, error)
 }
 
 // Describe implements Component.
 func (k UserChannelKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindUserChannel, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+	return schema.Descriptor{Kind: schema.KindUserChannel, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Config: k.Config, CUE: k.CUE}
+}
+
+// TypedUserChannel is a user channel over its own config type T (see
+// TypedProvider).
+func TypedUserChannel[T any](name, doc, cue string, validate func(c *schema.Check, u schema.User, cfg T),
+	build func(u schema.User, cfg T, dir string) (UserChannel, error)) UserChannelKind {
+	var zero T
+	k := UserChannelKind{Name: name, Doc: doc, Config: zero, CUE: cue,
+		New: func(u schema.User, dir string) (UserChannel, error) {
+			cfg, _ := u.Config.(T)
+			return build(u, cfg, dir)
+		}}
+	if validate != nil {
+		k.Validate = schema.Typed(validate)
+	}
+	return k
 }
 
 var (

@@ -146,7 +146,7 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 	f.spec = &schema.Spec{
 		Name:         "test",
 		SystemPrompt: "You control a robot through tools. One tool call per turn.",
-		Model:        schema.Model{Provider: "test", Name: "main"},
+		Model:        schema.Model{Provider: "test", Config: testModel{Name: "main"}},
 		Embodiment:   schema.Embodiment{Name: "testbot", Limits: schema.Limits{MaxTranslationM: 1}},
 		Observation:  schema.ObservationSource{Tool: "observe"},
 		Toolsets:     map[string]schema.Toolset{"core": {Kind: "builtin"}},
@@ -209,7 +209,7 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 		}
 		must(t, c.Add(k))
 	}
-	must(t, c.Add(engine.ProviderKind{Name: "test", New: func(cfg schema.Model, _ string) (model.Model, error) {
+	must(t, c.Add(engine.TypedProvider("test", "the fixture's scripted models", "", nil, func(_ schema.Model, cfg testModel, _ string) (model.Model, error) {
 		if cfg.Name == "summariser" && f.compact != nil {
 			return f.compact, nil
 		}
@@ -217,7 +217,7 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 			return f.decideModel, nil
 		}
 		return f.decide, nil
-	}}))
+	})))
 	return engine.Options{
 		Components: c, Skills: f.skills,
 		Policy: func(engine.PolicyEnv) (engine.Policy, error) { return f.policy, nil },
@@ -311,3 +311,13 @@ func imageCount(req model.Request) int {
 	}
 	return n
 }
+
+// testModel is the "test" provider's config: the model's name (the run log
+// shows "test/<name>") and the variable of its key, as a real provider's.
+type testModel struct {
+	Name      string `json:"name,omitempty"`
+	APIKeyEnv string `json:"api_key_env,omitempty"`
+}
+
+// ModelName implements schema.ModelNamer.
+func (m testModel) ModelName() string { return m.Name }

@@ -141,7 +141,7 @@ func (h *Harness) build(ctx context.Context) error {
 
 func (h *Harness) buildCompactor() error {
 	c := h.spec.Context.Compaction
-	h.compactor = lifetimes.NewCompactor(c, h.model, modelName(h.spec.Model))
+	h.compactor = lifetimes.NewCompactor(c, h.model, h.spec.Model.Label())
 	if !c.Enabled {
 		return nil
 	}
@@ -160,16 +160,9 @@ func (h *Harness) buildCompactor() error {
 		if err != nil {
 			return fmt.Errorf("context.compaction.compaction_model: %w", err)
 		}
-		h.compactor.SetModel(m, modelName(*c.CompactionModel))
+		h.compactor.SetModel(m, c.CompactionModel.Label())
 	}
 	return nil
-}
-
-func modelName(m schema.Model) string {
-	if m.Name != "" {
-		return m.Provider + "/" + m.Name
-	}
-	return m.Provider
 }
 
 // buildStages builds the pipeline in the order of loop.stages. The order,

@@ -27,7 +27,7 @@ func TestOrderBeforeEveryModelCall(t *testing.T) {
 	f.spec.Context.Compaction.ReserveTokens = 19990 // ... so every turn is due
 	f.spec.Context.Compaction.KeepRecentTurns = 0
 	f.spec.Context.Compaction.KeepRecentTokens = 0
-	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
+	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
 	f.compact = &recorder{inner: mustScript(t, compactEntries(10)...), name: "summariser", log: f.log}
 	rep, err := f.harness(t).Run(t.Context(), "tidy up")
 	if err != nil || rep.Reason != engine.DoneFinal || rep.Text != "done" {

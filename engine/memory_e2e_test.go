@@ -29,7 +29,7 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 		return engine.Envelope{Success: true}
 	}
 	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 60, Consolidation: schema.Consolidation{
-		Enabled: true, Threshold: 0.7, Model: &schema.Model{Provider: "test", Name: "summariser"}}}
+		Enabled: true, Threshold: 0.7, Model: &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}}}
 	cons, err := script.FromEntries("consolidate script",
 		script.Entry{Purpose: model.PurposeConsolidate, Text: "```json\n" + `{"candidates":[
 			{"scope":"tool","tool":"move","entry":"Moves longer than 1 m fail; split them.","confidence":0.9},
@@ -89,7 +89,7 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 func TestCancelledTaskNotConsolidated(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))
 	f.spec.Memory = schema.Memory{Dir: "mem", Consolidation: schema.Consolidation{Enabled: true, Threshold: 0.7,
-		Model: &schema.Model{Provider: "test", Name: "summariser"}}}
+		Model: &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}}}
 	f.compact = &recorder{inner: script.FromResponses(), name: "consolidator", log: f.log}
 	h := f.harness(t)
 	ctx, cancel := context.WithCancel(t.Context())

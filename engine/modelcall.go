@@ -161,7 +161,7 @@ func (h *Harness) newModel(cfg schema.Model) (model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recordedModel{m: m, h: h, name: modelName(cfg)}, nil
+	return recordedModel{m: m, h: h, name: cfg.Label()}, nil
 }
 
 // recordedModel is the one door between the session and a provider. It

@@ -21,7 +21,7 @@ func TestEveryModelCallIsRecorded(t *testing.T) {
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 6000, 1000
 	c.KeepRecentTurns, c.KeepRecentTokens, c.ToolResultMaxChars = 4, 1500, 600
 	c.MaxInputChars, c.MaxSummaryRounds = 4000, 3
-	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
+	c.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
 	f.compact = &recorder{inner: &factKeeper{}, name: "summariser"}
 	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
 		return engine.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}

@@ -55,10 +55,10 @@ func redactionFixture(t *testing.T) *fixture {
 	vault := call("vault", `{"open":true}`)
 	f := newFixture(t, toolResp("", vault), toolResp("", vault), toolResp("", vault), toolResp("", vault),
 		toolResp("the vault is open"), toolResp("", vault), toolResp("checked again"))
-	f.spec.Model.APIKeyEnv = "THEA_RED_MAIN_KEY"
+	f.spec.Model.Config = testModel{Name: "main", APIKeyEnv: "THEA_RED_MAIN_KEY"}
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", SecretEnv: []string{"THEA_RED_PIN", "THEA_RED_TOKEN"},
 		Redact: []string{`4111[0-9]{12}`}}
-	summariser := &schema.Model{Provider: "test", Name: "summariser", APIKeyEnv: "THEA_RED_CONS_KEY"}
+	summariser := &schema.Model{Provider: "test", Config: testModel{Name: "summariser", APIKeyEnv: "THEA_RED_CONS_KEY"}}
 	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 400, Consolidation: schema.Consolidation{
 		Enabled: true, Threshold: 0.5, Model: summariser}}
 	c := &f.spec.Context.Compaction
@@ -233,7 +233,7 @@ func BenchmarkTurnAt1000Redacted(b *testing.B) {
 	b.Setenv("THEA_BENCH_KEY", redMainKey)
 	b.Setenv("THEA_BENCH_TOKEN", redToken)
 	benchTurns(b, 1000, 500, func(f *fixture) {
-		f.spec.Model.APIKeyEnv = "THEA_BENCH_KEY"
+		f.spec.Model.Config = testModel{Name: "main", APIKeyEnv: "THEA_BENCH_KEY"}
 		f.spec.RunLog.SecretEnv = []string{"THEA_BENCH_TOKEN"}
 		f.spec.RunLog.Redact = []string{`4111[0-9]{12}`, `pw-[0-9]+`}
 	})

@@ -18,7 +18,7 @@ func TestRunLogWritesEventsImagesAndNoSecrets(t *testing.T) {
 	const key = "sk-test-7f3a9c1d"
 	t.Setenv("THEA_TEST_KEY", key)
 	f := newFixture(t, toolResp("the key is "+key, call("move", `{"token":"tok-12345"}`)), toolResp("done; password=hunter2"))
-	f.spec.Model.APIKeyEnv = "THEA_TEST_KEY"
+	f.spec.Model.Config = testModel{Name: "main", APIKeyEnv: "THEA_TEST_KEY"}
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", Redact: []string{`password=\S+`, `tok-\d+`}}
 	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
 		return engine.Envelope{Success: true, Value: map[string]any{"summary": "hall"},

@@ -112,7 +112,7 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 3000, 500
 	c.KeepRecentTurns, c.KeepRecentTokens, c.ToolResultMaxChars = 2, 600, 600
 	c.MaxInputChars, c.MaxSummaryRounds = 8000, 3
-	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
+	c.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
 	f.compact = &recorder{inner: &factKeeper{}, name: "summariser"}
 	observeSteps(f, map[int]bool{5: true, 17: true, 33: true})
 	compactedAt := map[int]bool{}

@@ -187,7 +187,7 @@ func ReplaySpec(spec *schema.Spec, ep *replay.Episode, memDir string) (*schema.S
 		return nil, fmt.Errorf("replay %s: %w", ep.Path, err)
 	}
 	rm := func(m schema.Model) schema.Model {
-		return schema.Model{Provider: "replay", Script: path, Timeout: m.Timeout}
+		return schema.Model{Provider: "replay", Timeout: m.Timeout, Retries: m.Retries, Config: replay.Config{Script: path}}
 	}
 	s.Model = rm(spec.Model)
 	for _, m := range []**schema.Model{&s.Evaluator.Model, &s.Context.Compaction.CompactionModel, &s.Memory.Consolidation.Model} {

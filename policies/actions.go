@@ -36,24 +36,47 @@ func block(reason string) Step {
 	return Step{Decision: engine.DecisionBlock, Reason: reason, Stop: true, Block: true}
 }
 
-// PreActionKind is a pre-hook action as a component: its name, what it
-// needs in the hook's section, and what it does.
+// PreActionKind is a pre-hook action as a component: its name, its own
+// fields in the hook's section (Config, CUE; see schema.Descriptor), what
+// it needs of them, and what it does. TypedPreAction builds one over its
+// config type.
 type PreActionKind struct {
 	Name     string
 	Doc      string
+	Config   any
+	CUE      string
 	Validate func(*schema.Check)
 	Run      PreAction
 }
 
 // Describe implements engine.Component.
 func (k PreActionKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindPreAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+	return schema.Descriptor{Kind: schema.KindPreAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Config: k.Config, CUE: k.CUE}
+}
+
+// TypedPreAction is a pre-hook action over its own config type T: validate
+// (which may be nil) and run receive the hook's Config as a T (T's zero
+// value when the hook carries none, as one built in Go may).
+func TypedPreAction[T any](name, doc, cue string, validate func(c *schema.Check, h schema.PreHook, cfg T),
+	run func(ctx context.Context, c *PreCall, cfg T) Step) PreActionKind {
+	var zero T
+	k := PreActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
+		Run: func(ctx context.Context, c *PreCall) Step {
+			cfg, _ := c.Hook.Config.(T)
+			return run(ctx, c, cfg)
+		}}
+	if validate != nil {
+		k.Validate = schema.Typed(validate)
+	}
+	return k
 }
 
 // PostActionKind is a post-hook action as a component.
 type PostActionKind struct {
 	Name     string
 	Doc      string
+	Config   any
+	CUE      string
 	Validate func(*schema.Check)
 	Run      PostAction
 	// Judge: the action decides the call's verdict, so it fails closed: a
@@ -63,7 +86,23 @@ type PostActionKind struct {
 
 // Describe implements engine.Component.
 func (k PostActionKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindPostAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate}
+	return schema.Descriptor{Kind: schema.KindPostAction, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Config: k.Config, CUE: k.CUE}
+}
+
+// TypedPostAction is a post-hook action over its own config type T (see
+// TypedPreAction).
+func TypedPostAction[T any](name, doc, cue string, validate func(c *schema.Check, h schema.PostHook, cfg T),
+	run func(ctx context.Context, c *PostCall, cfg T) engine.HookVerdict) PostActionKind {
+	var zero T
+	k := PostActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
+		Run: func(ctx context.Context, c *PostCall) engine.HookVerdict {
+			cfg, _ := c.Hook.Config.(T)
+			return run(ctx, c, cfg)
+		}}
+	if validate != nil {
+		k.Validate = schema.Typed(validate)
+	}
+	return k
 }
 
 // Components are the hook actions this package provides: allow, block,
@@ -72,44 +111,40 @@ func Components() []engine.Component {
 	return []engine.Component{
 		PreActionKind{Name: "allow", Doc: "allow the call when rule holds (ends the chain)", Run: actAllow},
 		PreActionKind{Name: "block", Doc: "block the call when rule holds", Run: actBlock},
-		PreActionKind{Name: "rewrite", Doc: "set arguments to expr values", Run: actRewrite, Validate: needs("rewrite", "a rewrite hook needs rewrite: {arg: expr}")},
-		PreActionKind{Name: "clamp", Doc: "limit a numeric argument to [min, max]", Run: actClamp, Validate: validateClamp},
-		PreActionKind{Name: "confirm", Doc: "ask the user to confirm the call", Run: actConfirm},
+		TypedPreAction("rewrite", "set arguments to expr values", rewriteCUE, validateRewrite, actRewrite),
+		TypedPreAction("clamp", "limit a numeric argument to [min, max]", clampCUE, validateClamp, actClamp),
+		TypedPreAction("confirm", "ask the user to confirm the call", confirmCUE, nil, actConfirm),
 		PostActionKind{Name: "evaluate", Doc: "judge the tool's post-condition (hidden evaluator)", Run: actEvaluate, Judge: true},
-		PostActionKind{Name: "note", Doc: "add a line to the Task Notes timeline", Run: actNote, Validate: needs("note", "a note hook needs note")},
+		TypedPostAction("note", "add a line to the Task Notes timeline", noteCUE, validateNote, actNote),
 	}
 }
 
-// needs reports a hook whose action needs a field left empty.
-func needs(field, msg string) func(*schema.Check) {
-	return func(c *schema.Check) {
-		empty := false
-		switch h := c.Section.(type) {
-		case *schema.PreHook:
-			empty = field == "rewrite" && len(h.Rewrite) == 0
-		case *schema.PostHook:
-			empty = field == "note" && h.Note == ""
-		}
-		if empty {
-			c.ErrorfAtKey(".action", "%s", msg)
-		}
+func validateRewrite(c *schema.Check, _ schema.PreHook, cfg RewriteConfig) {
+	if len(cfg.Rewrite) == 0 {
+		c.ErrorfAtKey(".action", "a rewrite hook needs rewrite: {arg: expr}")
 	}
 }
 
-func validateClamp(c *schema.Check) {
-	h := c.Section.(*schema.PreHook)
+func validateNote(c *schema.Check, _ schema.PostHook, cfg NoteConfig) {
+	if cfg.Note == "" {
+		c.ErrorfAtKey(".action", "a note hook needs note")
+	}
+}
+
+func validateClamp(c *schema.Check, _ schema.PreHook, cfg ClampConfig) {
+	cl := cfg.Clamp
 	switch {
-	case h.Clamp == nil:
+	case cl == nil:
 		c.ErrorfAtKey(".action", "a clamp hook needs clamp: {arg, min, max}")
-	case h.Clamp.Min == "" && h.Clamp.Max == "":
+	case cl.Min == "" && cl.Max == "":
 		c.ErrorfAtKey(".clamp", "a clamp needs min, max or both")
-	case h.Clamp.Min == "" || h.Clamp.Max == "":
+	case cl.Min == "" || cl.Max == "":
 		missing, given, example := "min", "max", "a negative value (backwards motion) passes unchanged"
-		if h.Clamp.Max == "" {
+		if cl.Max == "" {
 			missing, given, example = "max", "min", "any large value passes unchanged"
 		}
 		c.WarnfAtKey(".clamp", "the clamp of %q has %s but no %s: %s; bound it both ways (a value the clamp would have to flip in sign is blocked)",
-			h.Clamp.Arg, given, missing, example)
+			cl.Arg, given, missing, example)
 	}
 }
 
@@ -157,16 +192,12 @@ func actBlock(_ context.Context, c *PreCall) Step {
 
 // actRewrite evaluates every new value against the arguments as they were
 // before the hook, then sets them all.
-func actRewrite(_ context.Context, c *PreCall) Step {
-	keys := make([]string, 0, len(c.Rules.Rewrite))
-	for k := range c.Rules.Rewrite {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+func actRewrite(_ context.Context, c *PreCall, cfg RewriteConfig) Step {
+	keys := slices.Sorted(maps.Keys(cfg.Rewrite))
 	before := make(map[string]any, len(keys))
 	after := make(map[string]any, len(keys))
 	for _, k := range keys {
-		v, err := c.Eval(c.Rules.Rewrite[k])
+		v, err := c.Eval(c.Rules.Exprs["rewrite."+k])
 		if err != nil {
 			return block(fmt.Sprintf("hook %q: rewrite of %q failed: %v", c.Hook.Name, k, err))
 		}
@@ -182,11 +213,11 @@ func actRewrite(_ context.Context, c *PreCall) Step {
 // actClamp limits a numeric argument to [min, max]. A missing or non-numeric
 // argument, an empty range or a clamp that would reverse the argument's sign
 // (e.g. an admissible distance below zero) blocks: fail closed.
-func actClamp(_ context.Context, c *PreCall) Step {
-	if c.Hook.Clamp == nil || c.Hook.Clamp.Arg == "" {
+func actClamp(_ context.Context, c *PreCall, cfg ClampConfig) Step {
+	if cfg.Clamp == nil || cfg.Clamp.Arg == "" {
 		return block(fmt.Sprintf("hook %q: a clamp hook needs clamp.arg; the call is blocked", c.Hook.Name))
 	}
-	arg := c.Hook.Clamp.Arg
+	arg := cfg.Clamp.Arg
 	raw, ok := c.Args[arg]
 	if !ok {
 		return block(fmt.Sprintf("hook %q: argument %q is missing, cannot clamp it", c.Hook.Name, arg))
@@ -197,13 +228,13 @@ func actClamp(_ context.Context, c *PreCall) Step {
 	}
 	lo, hi := math.Inf(-1), math.Inf(1)
 	var err error
-	if c.Rules.ClampMin != nil {
-		if lo, err = c.evalFloat(c.Rules.ClampMin); err != nil {
+	if p := c.Rules.Exprs["clamp.min"]; p != nil {
+		if lo, err = c.evalFloat(p); err != nil {
 			return block(fmt.Sprintf("hook %q: clamp min: %v", c.Hook.Name, err))
 		}
 	}
-	if c.Rules.ClampMax != nil {
-		if hi, err = c.evalFloat(c.Rules.ClampMax); err != nil {
+	if p := c.Rules.Exprs["clamp.max"]; p != nil {
+		if hi, err = c.evalFloat(p); err != nil {
 			return block(fmt.Sprintf("hook %q: clamp max: %v", c.Hook.Name, err))
 		}
 	}
@@ -248,12 +279,12 @@ var ErrNoConfirmChannel = errors.New("the call needs the user's confirmation and
 
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
 // at all, blocks: a "yes" typed as an instruction never approves a call.
-func actConfirm(ctx context.Context, c *PreCall) Step {
+func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
 	noChannel := block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel))
 	if c.Confirm == nil {
 		return noChannel
 	}
-	prompt := c.Hook.Prompt
+	prompt := cfg.Prompt
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}

@@ -12,7 +12,7 @@ import (
 // stream) never approves a confirm, even answering "yes": it blocks, saying
 // why.
 func TestConfirmNeedsAConfirmationChannel(t *testing.T) {
-	s := chainSpec(schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
+	s := chainSpec(schema.PreHook{Name: "ask", Action: "confirm", Config: ConfirmConfig{Prompt: "Move?"}})
 	p := newPolicy(t, s, &fakeTools{}, nil, askOnlyUser{answer: "yes"})
 	var evs []engine.Event
 	res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 0.2}, &evs))
@@ -26,19 +26,19 @@ func TestConfirmNeedsAConfirmationChannel(t *testing.T) {
 func TestClampNeverFlipsSign(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		clamp    schema.Clamp
+		clamp    Clamp
 		value    float64
 		allowed  bool
 		want     float64
 		contains string
 	}{
-		{"forward beyond a negative max", schema.Clamp{Arg: "distance_m", Max: "-0.1"}, 0.5, false, 0, "without reversing"},
-		{"backward below a positive min", schema.Clamp{Arg: "distance_m", Min: "0.05", Max: "1"}, -0.5, false, 0, "without reversing"},
-		{"backward within a two-sided clamp", schema.Clamp{Arg: "distance_m", Min: "-0.05", Max: "1"}, -50, true, -0.05, ""},
+		{"forward beyond a negative max", Clamp{Arg: "distance_m", Max: "-0.1"}, 0.5, false, 0, "without reversing"},
+		{"backward below a positive min", Clamp{Arg: "distance_m", Min: "0.05", Max: "1"}, -0.5, false, 0, "without reversing"},
+		{"backward within a two-sided clamp", Clamp{Arg: "distance_m", Min: "-0.05", Max: "1"}, -50, true, -0.05, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.clamp
-			s := chainSpec(schema.PreHook{Name: "c", Action: "clamp", Clamp: &c})
+			s := chainSpec(schema.PreHook{Name: "c", Action: "clamp", Config: ClampConfig{Clamp: &c}})
 			p := newPolicy(t, s, &fakeTools{}, nil, nil)
 			var evs []engine.Event
 			res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": tc.value}, &evs))
@@ -57,8 +57,8 @@ func TestClampNeverFlipsSign(t *testing.T) {
 // so a channel can show what it would allow.
 func TestConfirmNamesTheHeldCall(t *testing.T) {
 	s := chainSpec(
-		schema.PreHook{Name: "c", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Max: "0.5"}},
-		schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
+		schema.PreHook{Name: "c", Action: "clamp", Config: ClampConfig{Clamp: &Clamp{Arg: "distance_m", Max: "0.5"}}},
+		schema.PreHook{Name: "ask", Action: "confirm", Config: ConfirmConfig{Prompt: "Move?"}})
 	u := &fakeUser{answer: "yes"}
 	p := newPolicy(t, s, &fakeTools{}, nil, u)
 	var evs []engine.Event

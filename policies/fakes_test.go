@@ -113,8 +113,8 @@ func householdSpec() *schema.Spec {
 				{Name: "boxed_in", When: "tool.name == 'navigate'", Action: "block",
 					Rule: "!clearance.any_admissible", Reason: "no direction is admissible"},
 				{Name: "translation", When: "tool.name == 'move_base'", Action: "clamp",
-					Clamp: &schema.Clamp{Arg: "distance_m", Min: "0",
-						Max: "min([clearance.toward(args.direction) - limits.safety_margin_m, limits.max_translation_m])"},
+					Config: ClampConfig{Clamp: &Clamp{Arg: "distance_m", Min: "0",
+						Max: "min([clearance.toward(args.direction) - limits.safety_margin_m, limits.max_translation_m])"}},
 					Reason: "too close to an obstacle"},
 			},
 			Post: []schema.PostHook{

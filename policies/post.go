@@ -82,8 +82,8 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 }
 
 // actNote adds the hook's note, or a one-line outcome, to the Task Notes.
-func actNote(_ context.Context, c *PostCall) engine.HookVerdict {
-	text := c.Hook.Note
+func actNote(_ context.Context, c *PostCall, cfg NoteConfig) engine.HookVerdict {
+	text := cfg.Note
 	if text == "" {
 		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
 	}

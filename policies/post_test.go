@@ -299,7 +299,7 @@ func TestPostSelectionAndOnce(t *testing.T) {
 		{Name: "evaluate_run", When: "'manipulation' in tool.tags", Action: "evaluate"},
 		{Name: "again", Action: "evaluate"},
 		{Name: "timeline", Action: "note"},
-		{Name: "custom", When: "!result.success", Action: "note", Note: "something failed"},
+		{Name: "custom", When: "!result.success", Action: "note", Config: NoteConfig{Note: "something failed"}},
 	}
 	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "failure", "reason": "mug dropped", "confidence": 0.9}`}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/expr-lang/expr/vm"
+
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
@@ -70,12 +72,11 @@ func RunRuleTestsSummary(ctx context.Context, s *schema.Spec) ([]schema.Diagnost
 func countRules(r *schema.Rules) int {
 	n := len(r.Checks)
 	for _, p := range r.Pre {
-		for _, x := range []bool{p.When != nil, p.Rule != nil, p.ClampMin != nil, p.ClampMax != nil} {
-			if x {
+		for _, x := range append([]*vm.Program{p.When, p.Rule}, slices.Collect(maps.Values(p.Exprs))...) {
+			if x != nil {
 				n++
 			}
 		}
-		n += len(p.Rewrite)
 	}
 	for _, p := range r.Post {
 		if p.When != nil {

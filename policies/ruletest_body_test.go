@@ -25,9 +25,9 @@ func armSpec(tests ...schema.RuleTest) *schema.Spec {
 		Hooks: schema.Hooks{Pre: []schema.PreHook{
 			{Name: "curtain", When: "tool.physical", Action: "block", Rule: "clearance.curtain < limits.min_clearance_m || clearance.toward('operator_side') < limits.min_clearance_m"},
 			{Name: "holding", When: "tool.name == 'grasp'", Action: "block", Rule: "observation.held != '' || observation.gripper?.closed ?? false"},
-			{Name: "grip", When: "tool.name == 'grasp'", Action: "clamp", Clamp: &schema.Clamp{Arg: "force_n", Min: "1", Max: "limits.max_force_n"}},
-			{Name: "first", When: "tool.name == 'grasp'", Action: "confirm", Prompt: "first?"},
-			{Name: "second", When: "tool.name == 'grasp'", Action: "confirm", Prompt: "second?"},
+			{Name: "grip", When: "tool.name == 'grasp'", Action: "clamp", Config: ClampConfig{Clamp: &Clamp{Arg: "force_n", Min: "1", Max: "limits.max_force_n"}}},
+			{Name: "first", When: "tool.name == 'grasp'", Action: "confirm", Config: ConfirmConfig{Prompt: "first?"}},
+			{Name: "second", When: "tool.name == 'grasp'", Action: "confirm", Config: ConfirmConfig{Prompt: "second?"}},
 		}},
 		Tests: tests,
 	}

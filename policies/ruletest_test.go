@@ -11,9 +11,9 @@ func ruleTestSpec(tests ...schema.RuleTest) *schema.Spec {
 	s := householdSpec()
 	s.Hooks.Pre = append(s.Hooks.Pre,
 		schema.PreHook{Name: "slow", When: "'manipulation' in tool.tags", Action: "rewrite",
-			Rewrite: map[string]string{"speed": "limits.max_speed_mps"}},
+			Config: RewriteConfig{Rewrite: map[string]string{"speed": "limits.max_speed_mps"}}},
 		schema.PreHook{Name: "knife", When: "tool.name == 'pick_up' && args.object_name == 'knife'", Action: "confirm",
-			Prompt: "Pick up the knife?"},
+			Config: ConfirmConfig{Prompt: "Pick up the knife?"}},
 	)
 	s.Tests = tests
 	return s
@@ -114,13 +114,13 @@ func TestHouseholdExampleRules(t *testing.T) {
 		Hooks: schema.Hooks{
 			Pre: []schema.PreHook{
 				{Name: "boxed_in", When: "'base_motion' in tool.tags", Action: "block", Rule: "!clearance.any_admissible", Reason: "No direction has enough clearance"},
-				{Name: "clamp_translation", When: "tool.name == 'move_base'", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Min: "0",
-					Max: "min(limits.max_translation_m, clearance.toward(args.direction) - limits.safety_margin_m)"}},
-				{Name: "confirm_nothing", When: "false", Action: "confirm", Prompt: "Allow this call?"},
+				{Name: "clamp_translation", When: "tool.name == 'move_base'", Action: "clamp", Config: ClampConfig{Clamp: &Clamp{Arg: "distance_m", Min: "0",
+					Max: "min(limits.max_translation_m, clearance.toward(args.direction) - limits.safety_margin_m)"}}},
+				{Name: "confirm_nothing", When: "false", Action: "confirm", Config: ConfirmConfig{Prompt: "Allow this call?"}},
 			},
 			Post: []schema.PostHook{
 				{Name: "evaluate_manipulation", When: "'manipulation' in tool.tags", Action: "evaluate"},
-				{Name: "note_navigation", When: "tool.name == 'navigate_to' && result.success", Action: "note", Note: "Arrived"},
+				{Name: "note_navigation", When: "tool.name == 'navigate_to' && result.success", Action: "note", Config: NoteConfig{Note: "Arrived"}},
 			},
 		},
 		Tests: []schema.RuleTest{

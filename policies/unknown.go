@@ -20,11 +20,13 @@ func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *schema.
 	case "allow":
 		return Step{Decision: engine.DecisionSkip, Reason: why + "; the call is not allowed by this hook"}
 	case "confirm":
-		hook := *h.hook
-		if hook.Prompt == "" {
-			hook.Prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
+		cfg, _ := h.hook.Config.(ConfirmConfig) // the confirm action's own
+		if cfg.Prompt == "" {
+			cfg.Prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 		}
-		hook.Prompt = fmt.Sprintf("%s (%v, so the rule cannot be checked.)", hook.Prompt, m)
+		cfg.Prompt = fmt.Sprintf("%s (%v, so the rule cannot be checked.)", cfg.Prompt, m)
+		hook := *h.hook
+		hook.Config = cfg
 		asked := *c
 		asked.Hook = &hook
 		step := h.action(ctx, &asked)

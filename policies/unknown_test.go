@@ -66,9 +66,9 @@ func TestMissingReadingFailsClosed(t *testing.T) {
 			hook:   schema.PreHook{Name: "w", Action: "block", When: "observation.state.armed"},
 			reason: "observation.state is missing", decisions: "block"},
 		{name: "confirm asks", obs: `{}`, user: &fakeUser{answer: "yes"}, allowed: true, decisions: "confirm",
-			hook: schema.PreHook{Name: "ask", Action: "confirm", Rule: "observation.state.person_near == true", Prompt: "Move?"}},
+			hook: schema.PreHook{Name: "ask", Action: "confirm", Rule: "observation.state.person_near == true", Config: ConfirmConfig{Prompt: "Move?"}}},
 		{name: "confirm refused", obs: `{}`, user: &fakeUser{answer: "no"}, reason: "observation.state is missing", decisions: "block",
-			hook: schema.PreHook{Name: "ask", Action: "confirm", Rule: "observation.state.person_near == true", Prompt: "Move?"}},
+			hook: schema.PreHook{Name: "ask", Action: "confirm", Rule: "observation.state.person_near == true", Config: ConfirmConfig{Prompt: "Move?"}}},
 		{name: "allow does not allow on an unknown", obs: `{}`, allowed: true, decisions: "skip",
 			hook: schema.PreHook{Name: "ok", Action: "allow", Rule: "observation.state.docked == true"}},
 	}

@@ -20,11 +20,29 @@ type Check struct {
 	Path string
 	// Dir is the spec's directory; relative paths resolve against it.
 	Dir string
-	// Section is the instance's typed config: Toolset (toolset kinds: its
-	// Config is the kind's own section, as the kind's registered type),
-	// *Model (providers), *PreHook or *PostHook (actions), User (user
-	// channels), or the stage's name (stages).
-	Section any
+	// Name is the component's name as the spec gives it ("mcp", "openai",
+	// "clamp", "script", "observe").
+	Name string
+
+	// section is the instance's fields every section of its kind has
+	// (Toolset, Model, PreHook, PostHook, User), and config the component's
+	// own, decoded at load into the type its descriptor registers: Typed
+	// hands both to the component's check, typed.
+	section, config any
+}
+
+// Typed adapts a component's check to its instance, typed: s is the
+// section's fields every section of its kind has (Toolset, Model, PreHook,
+// PostHook or User), and cfg the component's own section, decoded at load
+// into the type its descriptor registers (T's zero value when it registers
+// none). The descriptor is the one place the section is typed: a component
+// never asserts it.
+func Typed[S, T any](f func(c *Check, s S, cfg T)) func(*Check) {
+	return func(c *Check) {
+		s, _ := c.section.(S)
+		cfg, _ := c.config.(T)
+		f(c, s, cfg)
+	}
 }
 
 // at joins a path relative to the instance ("" is the instance itself, a

@@ -68,25 +68,20 @@ type Descriptor struct {
 	// an instance starts nothing (`thea context --offline` keeps it).
 	InProcess bool
 
-	// Config (toolset kinds) is the kind's config type, as a zero value: an
-	// instance's section is decoded into it (Toolset.Config). Nil: the kind
-	// has no fields of its own.
+	// Config (toolset kinds, model providers, hook actions, user channels:
+	// the components a section names) is the component's config type, as a
+	// zero value: an instance's section is decoded into it once, at load
+	// (Toolset.Config, Model.Config, PreHook.Config, PostHook.Config,
+	// User.Config). Nil: the component has no fields of its own.
 	Config any
-	// CUE (toolset kinds) is the kind's own fields as a CUE struct (it may
-	// embed #Transport, the body layer's fields); the generated schema adds kind,
-	// tools, timeout and max_result_bytes and names it #Toolset_<name>.
+	// CUE is the component's own fields as CUE (a toolset kind may embed
+	// #Transport, the body layer's fields), and any definitions they use,
+	// kept to the component (#Tool in a kind's CUE is #Toolset_<kind>_Tool
+	// in the generated schema). The generated schema adds the fields every
+	// such section has (#ToolsetCommon, #ModelCommon, ...) and names it
+	// #Toolset_<name>, #Model_<name>, #PreHook_<name>, #PostHook_<name> or
+	// #User_<name>.
 	CUE string
-	// Blocks (toolset kinds) are fields CUE leaves open and the kind checks
-	// itself (rosbridge's rosbridge block), each with the CUE the kind
-	// checks it against, so the spec reference documents them too.
-	Blocks []Block
-}
-
-// Block is one field of a toolset kind's section that the kind checks
-// against its own CUE: the field, the CUE source, and the definition in it
-// that the field's value must satisfy.
-type Block struct {
-	Field, Def, CUE string
 }
 
 // Descriptors are what validation knows of the components a build ships,
@@ -116,8 +111,15 @@ func (c *Descriptors) Register(d Descriptor) error {
 	if _, dup := byName[d.Name]; dup {
 		return fmt.Errorf("%s %q registered twice", d.Kind, d.Name)
 	}
-	if d.Kind == KindToolset && !kindName.MatchString(d.Name) {
-		return fmt.Errorf("toolset kind %q: a name is lower-case letters, digits and '_', starting with a letter", d.Name)
+	if sk := sectionKindOf(d.Kind); sk != nil {
+		if !kindName.MatchString(d.Name) {
+			return fmt.Errorf("%s %q: a name is lower-case letters, digits and '_', starting with a letter", d.Kind, d.Name)
+		}
+		if _, _, err := ownCUE(sk.KindDef(d.Name), d.CUE); err != nil {
+			return fmt.Errorf("%s %q: its CUE: %w", d.Kind, d.Name, err)
+		}
+	} else if d.Config != nil || d.CUE != "" {
+		return fmt.Errorf("%s %q: a %s has no section of its own to configure", d.Kind, d.Name, d.Kind)
 	}
 	for _, a := range d.After {
 		if a == d.Name {
@@ -172,21 +174,24 @@ type schemaForm int
 
 const (
 	// formLoad leaves component names plain strings (Load checks them in Go,
-	// with suggestions) and selects a toolset's definition by its kind.
+	// with suggestions) and selects a section's definition by the component
+	// it names (a toolset's kind, a model's provider).
 	formLoad schemaForm = iota
 	// formCUE narrows the names to the registered ones (thea schema).
 	formCUE
-	// formJSON is formCUE with #Toolset a disjunction of the kinds'
-	// definitions, which JSON Schema renders as oneOf.
+	// formJSON is formCUE with each sectioned definition (#Toolset,
+	// #Model, ...) a disjunction of its components' definitions, which JSON
+	// Schema renders as oneOf.
 	formJSON
 )
 
-// schemaFor is the embedded schema completed by the descriptors: each toolset
-// kind's definition and, narrowed, the registered names.
+// schemaFor is the embedded schema completed by the descriptors: each
+// sectioned component's definition and, narrowed, the registered names.
 func schemaFor(c *Descriptors, form schemaForm) []byte {
 	src := append([]byte(nil), schemaSource...)
-	src = append(src, "\n// The toolset kinds registered in this build.\n"...)
-	src = append(src, c.toolsetDefs(form == formJSON)...)
+	// Register checked each component's CUE: it parses.
+	defs, _ := c.sectionDefs(form == formJSON)
+	src = append(src, defs...)
 	if form == formLoad || c == nil {
 		return src
 	}
@@ -194,49 +199,9 @@ func schemaFor(c *Descriptors, form schemaForm) []byte {
 	return append(src, c.enums()...)
 }
 
-// kindName is what a toolset kind may be called: a CUE identifier's tail.
+// kindName is what a sectioned component may be called: a CUE
+// identifier's tail (#Toolset_<name>, #Model_<name>).
 var kindName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
-// toolsetDefs defines #Toolset_<kind> for each registered toolset kind (the
-// common fields, its kind, its own fields) and #Toolset, the definition a
-// toolset's kind selects: by a comprehension on kind, so Load reports each
-// problem at the user's field, or (disjunction) as alternatives for JSON
-// Schema. A kind nothing registers leaves its fields unchecked here: Load
-// reports the kind by name.
-func (c *Descriptors) toolsetDefs(disjunction bool) string {
-	names := c.Names(KindToolset)
-	var b strings.Builder
-	for _, n := range names {
-		d, _ := c.Lookup(KindToolset, n)
-		if d.Doc != "" {
-			fmt.Fprintf(&b, "\n// %s\n", strings.ReplaceAll(d.Doc, "\n", " "))
-		}
-		fmt.Fprintf(&b, "#Toolset_%s: {\n\t#ToolsetCommon\n\tkind!: %q\n", n, n)
-		if own := strings.TrimSpace(d.CUE); own != "" {
-			fmt.Fprintf(&b, "\t%s\n", strings.ReplaceAll(own, "\n", "\n\t"))
-		}
-		b.WriteString("}\n")
-	}
-	if disjunction && len(names) > 0 {
-		alts := make([]string, len(names))
-		for i, n := range names {
-			alts[i] = "#Toolset_" + n
-		}
-		fmt.Fprintf(&b, "\n#Toolset: %s\n", strings.Join(alts, " | "))
-		return b.String()
-	}
-	b.WriteString("\n#Toolset: {\n\tkind!: #ToolsetKind\n")
-	var others []string
-	for _, n := range names {
-		fmt.Fprintf(&b, "\tif kind == %q {#Toolset_%s}\n", n, n)
-		others = append(others, fmt.Sprintf("kind != %q", n))
-	}
-	if len(others) == 0 {
-		others = []string{"true"}
-	}
-	fmt.Fprintf(&b, "\tif %s {\n\t\t#ToolsetCommon\n\t\t...\n\t}\n}\n", strings.Join(others, " && "))
-	return b.String()
-}
 
 func mapKeys[K comparable, V any](m map[K]V) []K {
 	out := make([]K, 0, len(m))

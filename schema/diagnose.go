@@ -29,7 +29,11 @@ func (l *loader) checkFields(schema cue.Value, decls []ast.Decl, path, file stri
 			}
 			p := joinPath(path, label)
 			if !schema.Allows(cue.Str(label)) {
-				l.errorf(tokenPos(d.Label.Pos()), p, "unknown field %q%s", label, suggest(label, fieldNames(schema)))
+				hint := l.othersField(p)
+				if hint == "" {
+					hint = suggest(label, fieldNames(schema))
+				}
+				l.errorf(tokenPos(d.Label.Pos()), p, "unknown field %q%s", label, hint)
 				l.unknownFields[p] = true
 				continue
 			}
@@ -46,8 +50,11 @@ func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
 	}
 	switch x := x.(type) {
 	case *ast.StructLit:
-		// A struct chosen by its kind (a toolset) is known once kind is.
-		if schema = l.ofKind(schema, literalKind(x)); schema.IncompleteKind()&cue.StructKind != 0 {
+		// A section's fields are known once the component it names is.
+		if sk := sectionAt(path); sk != nil {
+			schema = l.selectSchema(schema, path, sk, literalString(x, sk.Selector))
+		}
+		if schema.IncompleteKind()&cue.StructKind != 0 {
 			l.checkFields(schema, x.Elts, path, file)
 		}
 	case *ast.ListLit:
@@ -65,28 +72,14 @@ func (l *loader) checkExpr(schema cue.Value, x ast.Expr, path, file string) {
 	}
 }
 
-// ofKind is the schema of a struct whose fields depend on its kind (a
-// toolset): the schema with kind set, so its kind's own fields are known.
-// Any other struct, or a kind not given as a string, keeps the schema.
-func (l *loader) ofKind(schema cue.Value, kind string) cue.Value {
-	if kind == "" || !schemaField(schema, "kind").Exists() {
-		return schema
-	}
-	v := schema.Unify(l.ctx.CompileString(fmt.Sprintf("{kind: %q}", kind)))
-	if v.Err() != nil {
-		return schema
-	}
-	return v
-}
-
-// literalKind is the string a struct literal gives its kind field, or "".
-func literalKind(x *ast.StructLit) string {
+// literalString is the string a struct literal gives field, or "".
+func literalString(x *ast.StructLit, field string) string {
 	for _, e := range x.Elts {
 		f, ok := e.(*ast.Field)
 		if !ok {
 			continue
 		}
-		if label, ok := fieldLabel(f.Label); !ok || label != "kind" {
+		if label, ok := fieldLabel(f.Label); !ok || label != field {
 			continue
 		}
 		if lit, ok := f.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -128,8 +121,9 @@ func fieldNames(schema cue.Value) []string {
 func (l *loader) checkRequired(schema, user cue.Value, path string) {
 	switch user.IncompleteKind() {
 	case cue.StructKind:
-		if k, err := user.LookupPath(cue.MakePath(cue.Str("kind"))).String(); err == nil {
-			schema = l.ofKind(schema, k)
+		if sk := sectionAt(path); sk != nil {
+			name, _ := user.LookupPath(cue.MakePath(cue.Str(sk.Selector))).String()
+			schema = l.selectSchema(schema, path, sk, name)
 		}
 		if it, err := schema.Fields(cue.Optional(true)); err == nil {
 			for it.Next() {
@@ -184,8 +178,11 @@ func (l *loader) convertErrors(err error) {
 		format, args := e.Msg()
 		msg := fmt.Sprintf(format, args...)
 		switch {
-		case strings.Contains(msg, "field is required but not present"):
-			continue // checkRequired reports these, at the user's position
+		case strings.Contains(msg, "field is required but not present"), strings.HasPrefix(msg, "required field missing"):
+			// checkRequired reports these, at the user's position (the
+			// second form is a section's missing selector, read to pick
+			// its component's fields).
+			continue
 		case strings.HasPrefix(msg, "undefined field: ") && path == "embodiment":
 			msg += suggest(strings.TrimPrefix(msg, "undefined field: "), sortedKeys(l.opts.Profiles)) +
 				" (bundled profiles: " + strings.Join(sortedKeys(l.opts.Profiles), ", ") + ")"
@@ -217,9 +214,9 @@ func (l *loader) convertErrors(err error) {
 			continue // a consequence of an error reported at another path
 		}
 		if !g.disjunct {
-			for _, m := range g.msgs {
-				l.errorf(g.pos, path, "%s", durationHint(path, crossFieldNote(path, humanize(m))))
-			}
+			// One problem per field: a value breaking two constraints
+			// (#Type & =~"/srv/") is reported by the first.
+			l.errorf(g.pos, path, "%s", durationHint(path, crossFieldNote(path, humanize(g.msgs[0]))))
 			continue
 		}
 		l.errorf(g.pos, path, "%s", crossFieldNote(path, humanize(l.summariseDisjunction(path, g.msgs))))
@@ -277,12 +274,18 @@ func (l *loader) summariseDisjunction(path string, msgs []string) string {
 // constraints for list indexes and map keys.
 func (l *loader) schemaAt(path string) cue.Value {
 	v := l.schema
+	at := ""
 	for _, sel := range splitPath(path) {
 		if _, err := strconv.Atoi(sel); err == nil {
 			v = v.LookupPath(cue.MakePath(cue.AnyIndex))
-			continue
+			at += "[" + sel + "]"
+		} else {
+			v = schemaField(v, sel)
+			at = joinPath(at, sel)
 		}
-		v = schemaField(v, sel)
+		if s, ok := l.selections[at]; ok {
+			v = l.selectSchema(v, at, s.sk, s.name)
+		}
 	}
 	return v
 }

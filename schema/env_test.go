@@ -7,7 +7,7 @@ import "testing"
 // (not admissible), the safe side, never a run-time type error in Go words.
 func TestTowardTakesAnyArgument(t *testing.T) {
 	s := ruleSpec([]PreHook{
-		{Name: "toward", Action: "clamp", Clamp: &Clamp{Arg: "distance_m", Min: "0", Max: "clearance.toward(args.direction)"}},
+		{Name: "toward", Action: "clamp", Config: testClamp{Arg: "distance_m", Min: "0", Max: "clearance.toward(args.direction)"}},
 		{Name: "admissible", Action: "block", Rule: "!clearance.admissible(args.direction)"},
 	}, nil)
 	r, errs := CompileRules(s)
@@ -27,7 +27,7 @@ func TestTowardTakesAnyArgument(t *testing.T) {
 		{map[string]any{"direction": "up"}, 0, true},
 	} {
 		env.Args = tc.args
-		got, err := RunRule(nil, r.Pre[0].ClampMax, env)
+		got, err := RunRule(nil, r.Pre[0].Exprs["clamp.max"], env)
 		if err != nil || got != tc.toward {
 			t.Errorf("toward with args %v = %v, %v; want %v", tc.args, got, err, tc.toward)
 		}

@@ -219,21 +219,16 @@ func ruleSource(s *Spec, path string) string {
 			return ""
 		}
 		h := s.Hooks.Pre[i]
-		switch sels[3] {
+		switch field := strings.Join(sels[3:], "."); field {
 		case "when":
 			return h.When
 		case "rule":
 			return h.Rule
-		case "rewrite":
-			if len(sels) == 5 {
-				return h.Rewrite[sels[4]]
-			}
-		case "clamp":
-			if h.Clamp != nil && len(sels) == 5 {
-				if sels[4] == "min" {
-					return h.Clamp.Min
+		default:
+			for _, e := range h.hookExprs() {
+				if e.Field == field {
+					return e.Src
 				}
-				return h.Clamp.Max
 			}
 		}
 	case len(sels) == 4 && sels[0] == "hooks" && sels[1] == "post" && sels[3] == "when":

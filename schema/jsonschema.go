@@ -154,8 +154,25 @@ func fixup(x any) {
 // fields: openapi also lists fields that have defaults, which an editor would
 // then demand.
 func setRequired(node map[string]any, v cue.Value) {
+	// A definition that embeds others (#Model_openai embeds #ModelCommon)
+	// keeps its own fields in one of allOf's parts.
+	for _, part := range asList(node["allOf"]) {
+		if p, ok := part.(map[string]any); ok && p["$ref"] == nil {
+			setRequired(p, v)
+		}
+	}
 	props, ok := node["properties"].(map[string]any)
 	if !ok {
+		// A part that only lists required fields keeps the required ones.
+		var req []any
+		for _, r := range asList(node["required"]) {
+			if label, ok := r.(string); ok && requiredField(v, label) {
+				req = append(req, label)
+			}
+		}
+		if _, listed := node["required"]; listed {
+			node["required"] = req
+		}
 		return
 	}
 	it, err := v.Fields(cue.Optional(true))
@@ -176,6 +193,20 @@ func setRequired(node map[string]any, v cue.Value) {
 	if len(req) > 0 {
 		node["required"] = req
 	}
+}
+
+// requiredField reports whether v's field label is required (!).
+func requiredField(v cue.Value, label string) bool {
+	it, err := v.Fields(cue.Optional(true))
+	if err != nil {
+		return false
+	}
+	for it.Next() {
+		if it.Selector().Unquoted() == label {
+			return it.Selector().ConstraintType() == cue.RequiredConstraint
+		}
+	}
+	return false
 }
 
 // reachable keeps the definitions root refers to, directly or not.

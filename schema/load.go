@@ -93,9 +93,13 @@ type loader struct {
 	// unknownFields are the paths checkFields reported.
 	unknownFields map[string]bool
 	schema        cue.Value // #Spec
-	diags         []Diagnostic
-	spec          *Spec               // the (possibly partial) plan being cross-checked
-	lines         map[string][]string // user files' lines, for rule positions
+	root          cue.Value // the whole schema, its definitions at the top
+	// selections are the components the sections name, by path, as
+	// checkFields found them (see selectSchema).
+	selections map[string]selection
+	diags      []Diagnostic
+	spec       *Spec               // the (possibly partial) plan being cross-checked
+	lines      map[string][]string // user files' lines, for rule positions
 }
 
 func (l *loader) errorf(p Pos, path, format string, args ...any) {
@@ -130,6 +134,7 @@ func (l *loader) load(paths []string) *Spec {
 	// The component names stay plain strings here: they are checked against
 	// the registered descriptors in Go (crossCheck), with suggestions CUE cannot give.
 	compiled := l.ctx.CompileBytes(schemaFor(l.opts.Descriptors, formLoad), cue.Filename(schemaFile))
+	l.root = compiled
 	l.schema = compiled.LookupPath(cue.ParsePath("#Spec"))
 	if err := errors.Join(compiled.Err(), l.schema.Err()); err != nil {
 		l.errorf(Pos{}, "", "internal: compiling the schema: %v", err)
@@ -148,9 +153,8 @@ func (l *loader) load(paths []string) *Spec {
 	if l.failed() {
 		// Still cross-check the sections that are valid on their own.
 		partial, ok := partialSpec(l.ctx, unified)
-		if ok.all("toolsets") || ok[someToolsets] {
-			l.decodeConfigs(partial, unified)
-		}
+		// Only sections valid on their own are in partial: they decode.
+		l.decodeConfigs(partial, unified)
 		l.crossCheck(partial, ok)
 		return nil
 	}
@@ -176,28 +180,6 @@ func (l *loader) load(paths []string) *Spec {
 	spec.Rules = rules
 	spec.argPos = l.argPositions(&spec)
 	return &spec
-}
-
-// decodeConfigs decodes each toolset's section into its kind's config type
-// (Toolset.Config); false when one does not decode.
-func (l *loader) decodeConfigs(s *Spec, unified cue.Value) bool {
-	ok := true
-	for _, name := range sortedKeys(s.Toolsets) {
-		ts := s.Toolsets[name]
-		d, found := l.opts.Descriptors.Lookup(KindToolset, ts.Kind)
-		if !found || d.Config == nil {
-			continue
-		}
-		cfg := reflect.New(reflect.TypeOf(d.Config))
-		if err := unified.LookupPath(cue.MakePath(cue.Str("toolsets"), cue.Str(name))).Decode(cfg.Interface()); err != nil {
-			l.errorf(l.pos.lookup("toolsets."+name), "toolsets."+name, "decoding the %s toolset's fields: %v", ts.Kind, err)
-			ok = false
-			continue
-		}
-		ts.Config = cfg.Elem().Interface()
-		s.Toolsets[name] = ts
-	}
-	return ok
 }
 
 // classify decides between CUE (any number of .cue files) and one data file.

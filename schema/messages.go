@@ -13,6 +13,9 @@ var (
 	mismatch   = regexp.MustCompile(`^conflicting values (.+) and (.+) \(mismatched types (\w+) and (\w+)\)$`)
 	outOfBound = regexp.MustCompile(`^invalid value (.+) \(out of bound (.+)\)$`)
 	noMatch    = regexp.MustCompile(`^invalid value (.+) \(out of bound =~"(.+)"\)$`)
+	// urlScheme is a URL field's pattern: ^https?:// (mcp's url), ^wss?://
+	// (rosbridge's).
+	urlScheme = regexp.MustCompile(`^\^([a-z]+)s\?://$`)
 )
 
 // humanize rewrites CUE's wording of common errors in the user's terms:
@@ -28,6 +31,9 @@ func humanize(msg string) string {
 	if m := noMatch.FindStringSubmatch(msg); m != nil {
 		if m[2] == durationPattern {
 			return fmt.Sprintf("invalid duration %s (want a Go duration such as \"30s\" or \"1m30s\")", m[1])
+		}
+		if u := urlScheme.FindStringSubmatch(m[2]); u != nil {
+			return fmt.Sprintf("%s does not start with %s:// or %ss://", m[1], u[1], u[1])
 		}
 		return fmt.Sprintf("%s does not match the pattern %q", m[1], m[2])
 	}

@@ -45,14 +45,11 @@ func (s *Spec) ArgReads() []ArgRead {
 		p := indexPath("hooks.pre", i)
 		add(p+".when", h.When, "", i)
 		add(p+".rule", h.Rule, "", i)
-		for _, k := range sortedKeys(h.Rewrite) {
-			out = append(out, ArgRead{Path: p + ".rewrite." + k, Arg: k, At: s.Pos(p + ".rewrite." + k), PreHook: i})
-			add(p+".rewrite."+k, h.Rewrite[k], "", i)
+		for _, a := range h.hookArgs() {
+			out = append(out, ArgRead{Path: p + "." + a.Field, Arg: a.Arg, At: s.Pos(p + "." + a.Field), PreHook: i})
 		}
-		if h.Clamp != nil {
-			out = append(out, ArgRead{Path: p + ".clamp.arg", Arg: h.Clamp.Arg, At: s.Pos(p + ".clamp.arg"), PreHook: i})
-			add(p+".clamp.min", h.Clamp.Min, "", i)
-			add(p+".clamp.max", h.Clamp.Max, "", i)
+		for _, e := range h.hookExprs() {
+			add(p+"."+e.Field, e.Src, "", i)
 		}
 	}
 	for _, name := range sortedKeys(s.Tools) {

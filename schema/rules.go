@@ -18,11 +18,11 @@ type Rules struct {
 
 // PreRules are the compiled expressions of one pre-hook.
 type PreRules struct {
-	When     *vm.Program
-	Rule     *vm.Program
-	Rewrite  map[string]*vm.Program
-	ClampMin *vm.Program
-	ClampMax *vm.Program
+	When *vm.Program
+	Rule *vm.Program
+	// Exprs are the action's own expressions (HookExprs), by their field
+	// ("rewrite.speed", "clamp.max"); an empty one is nil.
+	Exprs map[string]*vm.Program
 	// ReadsClearance is true when any expression of the hook (its when
 	// included) reads `clearance`: the chain takes a fresh reading first.
 	ReadsClearance bool

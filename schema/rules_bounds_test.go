@@ -60,11 +60,11 @@ func TestBoundedRules(t *testing.T) {
 // limit, even one that costs expr little (many references to one string).
 func TestRuleValueBounded(t *testing.T) {
 	rules, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite",
-		Rewrite: map[string]string{"x": `map(1..1000, repeat('a', 1000))`}}}}})
+		Config: testRewrite{"x": `map(1..1000, repeat('a', 1000))`}}}}})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if _, err := RunRule(nil, rules.Pre[0].Rewrite["x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
+	if _, err := RunRule(nil, rules.Pre[0].Exprs["rewrite.x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
 		t.Fatalf("got %v, want the value-size error", err)
 	}
 }

@@ -3,9 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -123,30 +121,29 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 	pr.When = c.compile(path+".when", h.When, CallEnv{}, expr.AsBool())
 	pr.Rule = c.compile(path+".rule", h.Rule, CallEnv{}, expr.AsBool())
 	// What an action needs in its hook (a clamp's bounds, a rewrite's
-	// values) is checked by the action's own Validate.
-	if len(h.Rewrite) > 0 {
-		pr.Rewrite = make(map[string]*vm.Program, len(h.Rewrite))
-		for _, k := range sortedKeys(h.Rewrite) {
-			p := c.compile(path+".rewrite."+k, h.Rewrite[k], CallEnv{})
-			if p == nil && h.Rewrite[k] == "" {
-				c.fail(path+".rewrite."+k, 0, 0, "empty expression")
-			}
-			pr.Rewrite[k] = p
+	// values) is checked by the action's own Validate; its expressions are
+	// compiled here, with the rest.
+	progs := []*vm.Program{pr.When, pr.Rule}
+	for _, e := range h.hookExprs() {
+		var opts []expr.Option
+		if e.Number {
+			// AsFloat64 rejects a bound of a known non-numeric type at load
+			// time; a bound of unknown type (an argument) is checked when it
+			// runs.
+			opts = append(opts, expr.AsFloat64())
 		}
+		p := c.compile(path+"."+e.Field, e.Src, CallEnv{}, opts...)
+		if p == nil && e.Src == "" && e.NonEmpty {
+			c.fail(path+"."+e.Field, 0, 0, "empty expression")
+		}
+		if pr.Exprs == nil {
+			pr.Exprs = map[string]*vm.Program{}
+		}
+		pr.Exprs[e.Field] = p
+		progs = append(progs, p)
 	}
-	if h.Clamp != nil {
-		// AsFloat64 rejects a bound of a known non-numeric type at load time;
-		// a bound of unknown type (an argument) is checked when it runs.
-		pr.ClampMin = c.compile(path+".clamp.min", h.Clamp.Min, CallEnv{}, expr.AsFloat64())
-		pr.ClampMax = c.compile(path+".clamp.max", h.Clamp.Max, CallEnv{}, expr.AsFloat64())
-	}
-	for _, p := range []*vm.Program{pr.When, pr.Rule, pr.ClampMin, pr.ClampMax} {
+	for _, p := range progs {
 		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
-	}
-	for _, p := range pr.Rewrite {
-		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
-	}
-	for _, p := range append([]*vm.Program{pr.When, pr.Rule, pr.ClampMin, pr.ClampMax}, slices.Collect(maps.Values(pr.Rewrite))...) {
 		pr.ReadsReadings = pr.ReadsReadings || ReadsIdent(p, "readings")
 	}
 	return pr

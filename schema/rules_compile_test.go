@@ -39,7 +39,7 @@ func TestCompileRulesErrors(t *testing.T) {
 		{
 			name: "clamp max must be numeric",
 			pre: []PreHook{{Name: "c", Action: "clamp",
-				Clamp: &Clamp{Arg: "distance_m", Max: "tool.name"}}},
+				Config: testClamp{Arg: "distance_m", Max: "tool.name"}}},
 			path: "hooks.pre[0].clamp.max", contains: "expected float64",
 		},
 		{
@@ -50,7 +50,7 @@ func TestCompileRulesErrors(t *testing.T) {
 		{
 			name: "rewrite value unknown field",
 			pre: []PreHook{{Name: "r", Action: "rewrite",
-				Rewrite: map[string]string{"distance_m": "limits.max_translatoin_m"}}},
+				Config: testRewrite{"distance_m": "limits.max_translatoin_m"}}},
 			path: "hooks.pre[0].rewrite.distance_m", line: 1, contains: "max_translatoin_m",
 		},
 		{
@@ -135,8 +135,8 @@ func TestCompileRulesValid(t *testing.T) {
 		{Name: "user", Action: "allow", When: "tool.name == 'pick_up'"},
 		{Name: "nav", Action: "block", When: "'base_motion' in tool.tags", Rule: "!clearance.any_admissible", Reason: "boxed in"},
 		{Name: "clamp", Action: "clamp", When: "'base_motion' in tool.tags",
-			Clamp: &Clamp{Arg: "distance_m", Min: "0", Max: "clearance.toward(args.direction) - limits.safety_margin_m"}},
-		{Name: "speed", Action: "rewrite", Rewrite: map[string]string{"speed": "min([args.speed, limits.max_speed_mps])", "mode": "'safe'"}},
+			Config: testClamp{Arg: "distance_m", Min: "0", Max: "clearance.toward(args.direction) - limits.safety_margin_m"}},
+		{Name: "speed", Action: "rewrite", Config: testRewrite{"speed": "min([args.speed, limits.max_speed_mps])", "mode": "'safe'"}},
 		{Name: "ask", Action: "confirm", When: "tool.physical && args.object_name == 'knife'"},
 	}, []PostHook{
 		{Name: "evaluate", Action: "evaluate", When: "'manipulation' in tool.tags && result.success"},
@@ -157,11 +157,11 @@ func TestCompileRulesValid(t *testing.T) {
 	if r.Pre[0].Rule != nil || r.Pre[0].When == nil {
 		t.Errorf("empty rule must compile to nil, a when to a program")
 	}
-	if r.Pre[2].ClampMin == nil || r.Pre[2].ClampMax == nil {
+	if r.Pre[2].Exprs["clamp.min"] == nil || r.Pre[2].Exprs["clamp.max"] == nil {
 		t.Errorf("clamp bounds not compiled")
 	}
-	if len(r.Pre[3].Rewrite) != 2 {
-		t.Errorf("rewrite programs = %d, want 2", len(r.Pre[3].Rewrite))
+	if len(r.Pre[3].Exprs) != 2 {
+		t.Errorf("rewrite programs = %d, want 2", len(r.Pre[3].Exprs))
 	}
 	if r.Checks["pick_up"] == nil || r.Checks["move_base"] != nil {
 		t.Errorf("checks = %v, want only pick_up", r.Checks)

@@ -21,8 +21,8 @@ func FuzzCompileRule(f *testing.F) {
 		}
 		specs := []*Spec{
 			{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}},
-			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite", Rewrite: map[string]string{"x": src}}}}},
-			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "clamp", Clamp: &Clamp{Arg: "x", Max: src}}}}},
+			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite", Config: testRewrite{"x": src}}}}},
+			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "clamp", Config: testClamp{Arg: "x", Max: src}}}}},
 			{Tools: map[string]ToolContract{"t": {Check: src}}},
 		}
 		machine := NewRuleVM()
@@ -41,7 +41,7 @@ func FuzzCompileRule(f *testing.F) {
 			}
 			var progs []*vm.Program
 			for _, pr := range rules.Pre {
-				progs = append(progs, pr.When, pr.Rewrite["x"], pr.ClampMax)
+				progs = append(progs, pr.When, pr.Exprs["rewrite.x"], pr.Exprs["clamp.max"])
 			}
 			for _, p := range progs {
 				if p != nil {

@@ -16,15 +16,25 @@ type futureConfig struct {
 	NotAName string         `json:"label"`
 }
 
+// endpoint is a provider's config with its key's variable.
+type endpoint struct {
+	Name      string `json:"name"`
+	APIKeyEnv string `json:"api_key_env"`
+}
+
+func withKey(env string) schema.Model {
+	return schema.Model{Provider: "openai", Config: endpoint{Name: "m", APIKeyEnv: env}}
+}
+
 // Every field ending in _env names a secret, wherever it stands: each
 // model's api_key_env, run_log.secret_env, a kind's own typed or open
 // section; a value that is no variable name, and other fields, are not.
 func TestSecretEnvIsEveryEnvField(t *testing.T) {
 	s := &schema.Spec{
-		Model:     schema.Model{Provider: "openai", APIKeyEnv: "MAIN_KEY"},
-		Evaluator: schema.Evaluator{Model: &schema.Model{APIKeyEnv: "EVAL_KEY"}},
-		Context:   schema.ContextConfig{Compaction: schema.Compaction{CompactionModel: &schema.Model{APIKeyEnv: "COMPACT_KEY"}}},
-		Memory:    schema.Memory{Consolidation: schema.Consolidation{Model: &schema.Model{APIKeyEnv: "CONS_KEY"}}},
+		Model:     withKey("MAIN_KEY"),
+		Evaluator: schema.Evaluator{Model: new(withKey("EVAL_KEY"))},
+		Context:   schema.ContextConfig{Compaction: schema.Compaction{CompactionModel: new(withKey("COMPACT_KEY"))}},
+		Memory:    schema.Memory{Consolidation: schema.Consolidation{Model: new(withKey("CONS_KEY"))}},
 		RunLog:    schema.RunLog{SecretEnv: []string{"ARM_TOKEN", "MAIN_KEY"}},
 		Toolsets: map[string]schema.Toolset{
 			"ros": {Kind: "rosbridge", Config: struct {

@@ -43,38 +43,37 @@ type Spec struct {
 	argPos map[string]Pos
 }
 
-// Model selects a model provider and its settings. Secrets never live in the
-// spec: APIKeyEnv names the environment variable that holds the key.
+// Model selects a model provider. Its provider (a registered component)
+// decides what else it has: Config holds the provider's own section, decoded
+// into the provider's registered config type (see Descriptor.Config), so each
+// provider validates exactly its own fields. Secrets never live in the spec:
+// a provider names the environment variable that holds its key.
 type Model struct {
-	Provider    string   `json:"provider"` // openai | anthropic | ollama | google | script | replay | human
-	Name        string   `json:"name,omitempty"`
-	BaseURL     string   `json:"base_url,omitempty"`
-	APIKeyEnv   string   `json:"api_key_env,omitempty"`
-	Temperature *float64 `json:"temperature,omitempty"` // nil: none set, the model family's default applies
-	MaxTokens   int      `json:"max_tokens"`
-	Timeout     Duration `json:"timeout"`
-	Retries     int      `json:"retries"`
-	// Script is the file of scripted model turns (provider "script"), or the run
-	// log to replay (provider "replay"); relative to Spec.Dir.
-	Script string `json:"script,omitempty"`
-	// Wire overrides how requests are shaped where the provider's table of
-	// model families does not know the model.
-	Wire ModelWire `json:"wire,omitzero"`
+	Provider string `json:"provider"`
+	// Timeout and Retries bound each request of a provider that calls a
+	// server; they are every provider's, so a spec keeps them when it swaps
+	// its provider.
+	Timeout Duration `json:"timeout"`
+	Retries int      `json:"retries"`
+
+	// Config is the provider's own section as its registered config type (a
+	// value, not a pointer); nil for a provider that registers none.
+	Config any `json:"-"`
 }
 
-// ModelWire is the spec's override of a model's request shape: for a model
-// the family table cannot recognise by name (an Azure deployment, a router's
-// alias). Empty fields leave the family's rule.
-type ModelWire struct {
-	// Family treats the model as one of the provider's families
-	// ("openai_reasoning", "gemini_3", "standard").
-	Family string `json:"family,omitempty"`
-	// TokenLimitField is the field max_tokens travels in: "max_tokens" or
-	// "max_completion_tokens".
-	TokenLimitField string `json:"token_limit_field,omitempty"`
-	// Temperature is "send" (the spec's, or the family's default) or "omit"
-	// (none: the server's default).
-	Temperature string `json:"temperature,omitempty"`
+// ModelNamer is a provider's config that names the model it calls: the run
+// log and the trace show "<provider>/<name>".
+type ModelNamer interface {
+	ModelName() string
+}
+
+// Label is how the run log and the trace name the model: its provider, and
+// the model's name when its provider's config gives one.
+func (m Model) Label() string {
+	if n, ok := m.Config.(ModelNamer); ok && n.ModelName() != "" {
+		return m.Provider + "/" + n.ModelName()
+	}
+	return m.Provider
 }
 
 // Evaluator configures the hidden evaluate_run post-hook.
@@ -140,28 +139,24 @@ type Hooks struct {
 	Post []PostHook `json:"post,omitempty"`
 }
 
-// PreHook preflights a call. When selects it (expr over CallEnv); Action says
-// what it does. A rule that errors at run time fails closed (blocks).
+// PreHook preflights a call. When selects it (expr over CallEnv); Action
+// (a registered component) says what it does, and Config holds the action's
+// own fields, decoded into its registered config type. A rule that errors at
+// run time fails closed (blocks).
 type PreHook struct {
 	Name   string `json:"name"`
 	When   string `json:"when"`   // bool expr over CallEnv; default "true"
 	Action string `json:"action"` // allow | block | rewrite | clamp | confirm
-	// Rule is a bool expr over CallEnv: block blocks when it holds, allow ends
-	// the chain allowing the call when it holds; default "true".
+	// Rule is a bool expr over CallEnv: the action applies only when it
+	// holds (block blocks, allow ends the chain allowing the call); default
+	// "true".
 	Rule   string `json:"rule"`
 	Reason string `json:"reason,omitempty"`
-	// Rewrite maps an argument name to an expr giving its new value.
-	Rewrite map[string]string `json:"rewrite,omitempty"`
-	Clamp   *Clamp            `json:"clamp,omitempty"`
-	// Prompt is the question a confirm hook asks the user.
-	Prompt string `json:"prompt,omitempty"`
-}
 
-// Clamp limits one numeric argument to bounds given as expr over CallEnv.
-type Clamp struct {
-	Arg string `json:"arg"`
-	Min string `json:"min,omitempty"`
-	Max string `json:"max,omitempty"`
+	// Config is the action's own section as its registered config type; nil
+	// for an action that registers none. An action whose fields are
+	// expressions implements HookExprs, so they are compiled with the rest.
+	Config any `json:"-"`
 }
 
 // PostHook runs after a completed call.
@@ -169,8 +164,10 @@ type PostHook struct {
 	Name   string `json:"name"`
 	When   string `json:"when"`   // bool expr over CallEnv (+ result); default "true"
 	Action string `json:"action"` // evaluate | note
-	// Note is the text a note hook adds to the Task Notes timeline.
-	Note string `json:"note,omitempty"`
+
+	// Config is the action's own section as its registered config type; nil
+	// for an action that registers none.
+	Config any `json:"-"`
 }
 
 // ContextConfig configures the context store.
@@ -254,13 +251,16 @@ type LoopDetection struct {
 	Repeats int  `json:"repeats"`
 }
 
-// User configures the channel of query_user and notify_user.
+// User configures the channel of query_user and notify_user. Its channel
+// (a registered component) decides what else it has (Config).
 type User struct {
 	Channel string `json:"channel"` // terminal | script | none
-	// Script is a file of answers (channel "script"), relative to Spec.Dir.
-	Script string `json:"script,omitempty"`
 	// Timeout bounds how long query_user waits; zero waits until cancelled.
 	Timeout Duration `json:"timeout"`
+
+	// Config is the channel's own section as its registered config type;
+	// nil for a channel that registers none.
+	Config any `json:"-"`
 }
 
 // Loop declares the turn pipeline.

@@ -27,7 +27,7 @@ func (l *loader) checkStages(stages []string) {
 			}
 		}
 		if d.Validate != nil {
-			d.Validate(&Check{l: l, Spec: l.spec, Path: p, Dir: l.dir(), Section: st})
+			d.Validate(&Check{l: l, Spec: l.spec, Path: p, Dir: l.dir(), Name: st})
 		}
 	}
 	var missing []string

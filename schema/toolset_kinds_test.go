@@ -90,10 +90,10 @@ func TestToolsetKindsValidateTheirOwnFields(t *testing.T) {
 		got = append(got, strings.TrimPrefix(d.String(), filepath.Dir(path)+"/"))
 	}
 	for _, want := range []string{
-		`spec.yaml:8:28: toolsets.ros.url: "http://robot:9090" does not match the pattern "^wss?://"`,
+		`spec.yaml:8:28: toolsets.ros.url: "http://robot:9090" does not start with ws:// or wss://`,
 		`spec.yaml:8:49: toolsets.ros.comand: unknown field "comand"`,
-		`spec.yaml:9:25: toolsets.core.stop: unknown field "stop"`,
-		`spec.yaml:10:25: toolsets.sim.url: "ws://localhost:9000/mcp" does not match the pattern "^https?://"`,
+		`spec.yaml:9:25: toolsets.core.stop: unknown field "stop": toolset kind "builtin" has no such field (mcp has it)`,
+		`spec.yaml:10:25: toolsets.sim.url: "ws://localhost:9000/mcp" does not start with http:// or https://`,
 		`spec.yaml:10:52: toolsets.sim.comand: unknown field "comand" (did you mean "command"?)`,
 	} {
 		if !slices.Contains(got, want) {

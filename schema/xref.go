@@ -86,17 +86,17 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	l.spec = s
 	dir := filepath.Dir(l.paths[0])
 	errs0 := l.errorCount()
-	check := func(path string, section any) *Check {
-		return &Check{l: l, Spec: s, Path: path, Dir: dir, Section: section}
-	}
 	if ok.all("loop") {
 		l.checkStages(s.Loop.Stages)
 	}
-	if ok.all("toolsets") || ok[someToolsets] {
-		for _, name := range sortedKeys(s.Toolsets) {
-			ts := s.Toolsets[name]
-			l.validate(KindToolset, ts.Kind, check("toolsets."+name, ts))
+	// Each component checks the sections that name it, typed.
+	for _, in := range s.instances() {
+		top, _, _ := strings.Cut(in.path, ".")
+		top, _, _ = strings.Cut(top, "[")
+		if !ok[top] && (top != "toolsets" || !ok[someToolsets]) {
+			continue
 		}
+		l.validate(in.kind, in.name, &Check{l: l, Spec: s, Path: in.path, Dir: dir, Name: in.name, section: in.section(), config: in.config()})
 	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
@@ -123,34 +123,12 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 				l.errorf(l.valuePos(p+".name"), p+".name", "another pre-hook is already named %q (rule tests and the run log name hooks)", h.Name)
 			}
 			seen[h.Name] = true
-			l.validate(KindPreAction, h.Action, check(p, h))
-		}
-		for i := range s.Hooks.Post {
-			h := &s.Hooks.Post[i]
-			l.validate(KindPostAction, h.Action, check(indexPath("hooks.post", i), h))
 		}
 	}
 	if ok.all("skills") {
 		for i, d := range s.Skills.Dirs {
 			l.checkDir(dir, indexPath("skills.dirs", i), d)
 		}
-	}
-	models := []struct {
-		section, path string
-		m             *Model
-	}{
-		{"model", "model", &s.Model},
-		{"evaluator", "evaluator.model", s.Evaluator.Model},
-		{"context", "context.compaction.compaction_model", s.Context.Compaction.CompactionModel},
-		{"memory", "memory.consolidation.model", s.Memory.Consolidation.Model},
-	}
-	for _, m := range models {
-		if ok.all(m.section) && m.m != nil {
-			l.validate(KindProvider, m.m.Provider, check(m.path, m.m))
-		}
-	}
-	if ok.all("user") {
-		l.validate(KindUserChannel, s.User.Channel, check("user", s.User))
 	}
 	if ok.all("run_log") {
 		for i, r := range s.RunLog.Redact {

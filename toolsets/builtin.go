@@ -108,8 +108,9 @@ func builtinArgs(_ schema.Toolset, tool string) ([]string, bool) {
 
 // validateBuiltin checks the tools list; the builtin kind has no fields of
 // its own, so its definition refuses command, url or stop.
-func validateBuiltin(c *schema.Check) {
-	ts := c.Section.(schema.Toolset)
+func validateBuiltin(c *schema.Check) { schema.Typed(checkBuiltin)(c) }
+
+func checkBuiltin(c *schema.Check, ts schema.Toolset, _ struct{}) {
 	have := BuiltinToolNames()
 	for i, t := range ts.Tools {
 		if !slices.Contains(have, t) {

@@ -74,9 +74,10 @@ func warnOpenTools(c *schema.Check, ts schema.Toolset, mc MCPConfig) {
 	c.Warnf("", "no tools list: every tool the back-end has is offered to the model, also ones nobody reviewed, and tool names in contracts, hooks and tests are checked only by `thea validate --live`; list the tools to offer (tools: [...])")
 }
 
-func validateMCP(c *schema.Check) {
-	ts := c.Section.(schema.Toolset)
-	mc := mcpConfig(ts)
+// validateMCP checks an mcp toolset and its own section, typed.
+func validateMCP(c *schema.Check) { schema.Typed(checkMCP)(c) }
+
+func checkMCP(c *schema.Check, ts schema.Toolset, mc MCPConfig) {
 	switch {
 	case len(mc.Command) == 0 && mc.URL == "":
 		c.ErrorfAtKey("", "an mcp toolset needs command (stdio) or url (streamable HTTP)")

@@ -48,9 +48,3 @@ func (c MCPConfig) WithCommandLine(argv []string) any {
 	c.Command = slices.Clone(argv)
 	return c
 }
-
-// mcpConfig is the mcp section of ts (zero when none was decoded).
-func mcpConfig(ts schema.Toolset) MCPConfig {
-	c, _ := ts.Config.(MCPConfig)
-	return c
-}

@@ -14,7 +14,7 @@ import (
 )
 
 // TestEveryFieldDocumented walks the compiled schema from #Spec down (and
-// each toolset kind's definition, and the back-end results), independently
+// each sectioned component's definition, and the back-end results), independently
 // of the generator's reading of the source, and requires that every field
 // has a doc comment and an anchor in the reference.
 func TestEveryFieldDocumented(t *testing.T) {
@@ -32,8 +32,6 @@ func TestEveryFieldDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	have := anchors(out)
-	common := map[string]bool{}
-	fields(t, v.LookupPath(cue.ParsePath("#ToolsetCommon")), func(name string, _ cue.Value) { common[name] = true })
 
 	type root struct {
 		schema          cue.Value
@@ -41,17 +39,14 @@ func TestEveryFieldDocumented(t *testing.T) {
 		skip            map[string]bool
 	}
 	roots := []root{{schema: v, def: "#Spec"}}
-	for _, k := range c.Names(schema.KindToolset) {
-		tail := " (" + k + ")"
-		roots = append(roots, root{schema: v, def: "#Toolset_" + k, path: "toolsets.<name>", tail: tail, skip: common})
-		// The fields a kind checks itself, against its own CUE.
-		d, _ := c.Lookup(schema.KindToolset, k)
-		for _, b := range d.Blocks {
-			bv := cuecontext.New().CompileString(b.CUE)
-			if err := bv.Err(); err != nil {
-				t.Fatalf("toolset kind %s, block %s: %v", k, b.Field, err)
-			}
-			roots = append(roots, root{schema: bv, def: b.Def, path: "toolsets.<name>." + b.Field, tail: tail})
+	// Each component a section names: its own fields, under every place
+	// its section stands (the first: the reference links the others there).
+	paths := map[string]string{"Model": "model", "Toolset": "toolsets.<name>", "PreHook": "hooks.pre[]", "PostHook": "hooks.post[]", "User": "user"}
+	for _, sk := range schema.SectionKinds() {
+		common := map[string]bool{}
+		fields(t, v.LookupPath(cue.ParsePath("#"+sk.Def+"Common")), func(name string, _ cue.Value) { common[name] = true })
+		for _, k := range c.Names(sk.Kind) {
+			roots = append(roots, root{schema: v, def: sk.KindDef(k), path: paths[sk.Def], tail: " (" + k + ")", skip: common})
 		}
 	}
 	for _, d := range schema.ContractDefs {
@@ -134,10 +129,13 @@ func (w *fieldWalker) walk(v cue.Value, path string) {
 				return
 			}
 			w.seen[key] = true
-			// A toolset's kind selects its fields: the reference lists
-			// every toolset's here and each kind's in its own section.
-			if key == "#Toolset" {
-				elem = w.schema.LookupPath(cue.ParsePath("#ToolsetCommon"))
+			// A section's component selects its fields: the reference
+			// lists every such section's here and each component's in its
+			// own section.
+			for _, sk := range schema.SectionKinds() {
+				if key == "#"+sk.Def {
+					elem = w.schema.LookupPath(cue.ParsePath("#" + sk.Def + "Common"))
+				}
 			}
 		}
 		w.walk(elem, ep)

@@ -38,7 +38,8 @@ var contractDefs = []string{"#Envelope", "#Observation", "#Clearance", "#Verdict
 
 // Markdown is the spec reference of the embedded schema, completed by the
 // catalog c: every field from #Spec down with its type, default and doc,
-// each toolset kind's own fields, the back-end results, and the registered
+// each component's own fields (a toolset kind's, a provider's, a hook
+// action's, a user channel's), the back-end results, and the registered
 // components.
 func Markdown(c *schema.Descriptors) ([]byte, error) {
 	kinds := map[string]string{}
@@ -54,19 +55,12 @@ func Markdown(c *schema.Descriptors) ([]byte, error) {
 		return nil, fmt.Errorf("the schema has no #Spec struct")
 	}
 	w := newWalker(f, "")
-	var errs []error
-	w.expand["#Toolset"] = func(path string, level int) *section {
-		s, err := toolsets(f, w, c, path, level)
-		if err != nil {
-			errs = append(errs, err)
-			return &section{level: level, title: "`" + path + "`"}
+	for _, sk := range schema.SectionKinds() {
+		w.expand["#"+sk.Def] = func(path string, level int) *section {
+			return sectioned(f, w, c, sk, path, level)
 		}
-		return s
 	}
 	root := w.object(2, "Top level", "", "The fields of a spec file.", spec)
-	if len(errs) > 0 {
-		return nil, errs[0]
-	}
 
 	var b bytes.Buffer
 	header(&b)
@@ -86,56 +80,31 @@ func Markdown(c *schema.Descriptors) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// toolsets documents toolsets.<name>: every toolset's fields, then a
-// subsection per registered kind with exactly that kind's own fields.
-func toolsets(f *file, w *walker, c *schema.Descriptors, path string, level int) (*section, error) {
-	common, _ := f.defs["#ToolsetCommon"].(*ast.StructLit)
-	s := w.object(level, "`"+path+"`", path, f.docs["#ToolsetCommon"], common)
-	for _, n := range c.Names(schema.KindToolset) {
-		d, _ := c.Lookup(schema.KindToolset, n)
-		st, ok := f.defs["#Toolset_"+n].(*ast.StructLit)
+// sectioned documents a section that names a component (toolsets.<name>,
+// model, hooks.pre[], user): the fields every such section has, then a
+// subsection per registered component with exactly that component's own
+// fields (and the objects they hold).
+func sectioned(f *file, w *walker, c *schema.Descriptors, sk schema.SectionKind, path string, level int) *section {
+	common := "#" + sk.Def + "Common"
+	st, _ := f.defs[common].(*ast.StructLit)
+	s := w.object(level, "`"+path+"`", path, f.docs[common], st)
+	word := strings.ToUpper(string(sk.Kind)[:1]) + string(sk.Kind)[1:]
+	for _, n := range c.Names(sk.Kind) {
+		d, _ := c.Lookup(sk.Kind, n)
+		kst, ok := f.defs[sk.KindDef(n)].(*ast.StructLit)
 		if !ok {
 			continue
 		}
 		kw := newWalker(f, " ("+n+")")
-		kw.skip["#ToolsetCommon"], kw.skip["kind"] = true, true
-		doc := fmt.Sprintf("`kind: %q`: %s. Its fields beside every toolset's:", n, d.Doc)
-		ks := kw.object(childLevel(level), "Toolset kind `"+n+"`", path, doc, st)
+		kw.skip[common], kw.skip[sk.Selector] = true, true
+		doc := fmt.Sprintf("`%s: %q`: %s. Its fields beside every %s's:", sk.Selector, n, d.Doc, sk.Noun)
+		ks := kw.object(childLevel(level), word+" `"+n+"`", path, doc, kst)
 		if len(ks.rows) == 0 {
-			ks.doc = fmt.Sprintf("`kind: %q`: %s. It has no fields beside every toolset's.", n, d.Doc)
-		}
-		for _, bl := range d.Blocks {
-			if err := block(ks, kw.tail, path, bl, f.kinds); err != nil {
-				return nil, fmt.Errorf("toolset kind %q: %w", n, err)
-			}
+			ks.doc = fmt.Sprintf("`%s: %q`: %s. It has no fields beside every %s's.", sk.Selector, n, d.Doc, sk.Noun)
 		}
 		s.children = append(s.children, ks)
 	}
-	return s, nil
-}
-
-// block documents a field of a kind's section that the kind checks against
-// its own CUE, in place of the open struct the schema declares.
-func block(ks *section, tail, path string, bl schema.Block, kinds map[string]string) error {
-	bf, err := parse(bl.Field+".cue", []byte(bl.CUE), kinds)
-	if err != nil {
-		return err
-	}
-	st, ok := bf.defs[bl.Def].(*ast.StructLit)
-	if !ok {
-		return fmt.Errorf("block %s: no struct %s in its CUE", bl.Field, bl.Def)
-	}
-	fp := join(path, bl.Field)
-	bw := newWalker(bf, tail)
-	bs := bw.object(childLevel(ks.level), "`"+fp+"`"+tail, fp, bf.docs[bl.Def], st)
-	for i := range ks.rows {
-		if ks.rows[i].name == bl.Field {
-			ks.rows[i].link, ks.rows[i].anchor = bs.anchor(), ""
-			ks.rows[i].typ = "object"
-		}
-	}
-	ks.children = append(ks.children, bs)
-	return nil
+	return s
 }
 
 // contractSection documents what back-end tools return.

@@ -107,6 +107,13 @@ func (f *file) ident(name string) shape {
 	if w, ok := scalarWords[name]; ok {
 		return shape{text: w}
 	}
+	// A component's own definition (#Toolset_rosbridge_Expr) is the value
+	// type of its last word.
+	if strings.Count(name, "_") >= 2 {
+		if w, ok := scalarWords["#"+name[strings.LastIndex(name, "_")+1:]]; ok {
+			return shape{text: w}
+		}
+	}
 	if k, ok := f.kinds[name]; ok {
 		return shape{text: k}
 	}

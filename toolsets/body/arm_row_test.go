@@ -32,11 +32,11 @@ func rosbridgeArmTransport() transport {
 	tr.toolset = func(self, dir string) schema.Toolset {
 		return schema.Toolset{Kind: "rosbridge", StartTimeout: schema.Duration(testtime.Scale(3 * time.Second)),
 			Config: rosbridge.Section{URL: superviseRosRobot(self, dir, rosbridgetest.RobotArm) + ignoreCancel,
-				Rosbridge: armFaultSection("ok", testtime.Scale(2*time.Second))}}
+				Rosbridge: rosBlock(armFaultSection("ok", testtime.Scale(2*time.Second)))}}
 	}
 	tr.stop = func(ts *schema.Toolset, mode string, timeout time.Duration) {
 		sec := ts.Config.(rosbridge.Section)
-		sec.Rosbridge = armFaultSection(mode, timeout)
+		sec.Rosbridge = rosBlock(armFaultSection(mode, timeout))
 		ts.Config = sec
 	}
 	tr.yaml = func(self, dir, stop, stopTimeout string) (string, []string) {
@@ -146,7 +146,7 @@ func BenchmarkArmStopLatency(b *testing.B) {
 	// latency, reported beside it.
 	const cancelTimeout = 20 * time.Millisecond
 	sec := cfg.Config.(rosbridge.Section)
-	sec.Rosbridge["cancel_timeout"] = cancelTimeout.String()
+	sec.Rosbridge.CancelTimeout = cancelTimeout.String()
 	cfg.Config = sec
 	spec.Toolsets["base"] = cfg
 	var evs events

@@ -60,7 +60,7 @@ func rosbridgeTransport() transport {
 		kind: rosbridge.Kind,
 		toolset: func(self, dir string) schema.Toolset {
 			return schema.Toolset{Kind: "rosbridge", StartTimeout: schema.Duration(testtime.Scale(3 * time.Second)),
-				Config: rosbridge.Section{URL: superviseRosFault(self, dir) + ignoreCancel, Rosbridge: rosFaultSection(testtime.Scale(100 * time.Millisecond))}}
+				Config: rosbridge.Section{URL: superviseRosFault(self, dir) + ignoreCancel, Rosbridge: rosBlock(rosFaultSection(testtime.Scale(100 * time.Millisecond)))}}
 		},
 		stop: func(ts *schema.Toolset, mode string, timeout time.Duration) {
 			sec := ts.Config.(rosbridge.Section)
@@ -69,7 +69,7 @@ func rosbridgeTransport() transport {
 			if mode == "ok" {
 				sec.URL = base
 			}
-			sec.Rosbridge = rosFaultSection(timeout)
+			sec.Rosbridge = rosBlock(rosFaultSection(timeout))
 			ts.Config = sec
 		},
 		yaml: func(self, dir, stop, stopTimeout string) (string, []string) {
@@ -106,6 +106,17 @@ func rosbridgeTransport() transport {
 		linger:       func(*schema.Toolset) {}, // the kind starts no process to linger
 		serve:        serveRosFault,
 	}
+}
+
+// rosBlock is a rosbridge block decoded as Load decodes it, defaults
+// filled in; the fault contract's blocks are fixed, so one that does not
+// decode is the test's own mistake.
+func rosBlock(m map[string]any) rosbridge.Config {
+	cfg, err := rosbridge.DecodeConfig(m)
+	if err != nil {
+		panic(fmt.Sprintf("the fault contract's rosbridge block does not decode: %v", err))
+	}
+	return cfg
 }
 
 // rosFaultSection is the rosbridge block of the fault contract's toolset;

@@ -12,6 +12,10 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 )
 
+// configCUE is the rosbridge block's definitions (toolsets.<name>.rosbridge):
+// with section.cue, the kind's CUE. Its definitions are the kind's own
+// (#Tool is #Toolset_rosbridge_Tool in the schema the build generates).
+//
 //go:embed config.cue
 var configCUE string
 
@@ -205,12 +209,15 @@ func (e FieldError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// DecodeConfig checks a rosbridge section against config.cue and decodes
+// DecodeConfig checks a rosbridge block given as a map (a Go test's, a
+// drafted spec's) against config.cue and decodes
 // it with its defaults. Every problem is a FieldError (errors.Join).
 func DecodeConfig(section map[string]any) (Config, error) {
 	var cfg Config
 	ctx := cuecontext.New()
-	def := ctx.CompileString(configCUE, cue.Filename("toolsets/rosbridge/config.cue")).LookupPath(cue.ParsePath("#Rosbridge"))
+	// config.cue reads the spec schema's #NonEmpty; alone, it gets its own.
+	src := "import \"strings\"\n\n#NonEmpty: string & strings.MinRunes(1)\n\n" + configCUE
+	def := ctx.CompileString(src, cue.Filename("toolsets/rosbridge/config.cue")).LookupPath(cue.ParsePath("#Rosbridge"))
 	if err := def.Err(); err != nil {
 		return cfg, fmt.Errorf("rosbridge config schema: %w", err)
 	}

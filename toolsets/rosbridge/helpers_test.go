@@ -3,6 +3,7 @@ package rosbridge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -181,17 +182,22 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 	t.Helper()
 	evs := &events{}
 	deps := body.Shared{OnSafety: evs.add}.WithDefaults()
-	sec := rosbridge.Section{URL: url, Rosbridge: rb}
-	ts := schema.Toolset{Kind: "rosbridge", Config: sec,
+	if o.stopTimeout > 0 {
+		rb["cancel_timeout"] = o.stopTimeout.String()
+	}
+	if o.tokenEnv != "" {
+		rb["token_env"] = o.tokenEnv
+	}
+	// The block decoded as Load decodes it: its schema problems end here,
+	// before any connection, as they end a spec's load.
+	cfg, err := rosbridge.DecodeConfig(rb)
+	if err != nil {
+		return nil, fmt.Errorf("rosbridge toolset %q: %w", "robot", err)
+	}
+	ts := schema.Toolset{Kind: "rosbridge", Config: rosbridge.Section{URL: url, Rosbridge: cfg},
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),
 		Restart:   schema.Restart{MaxRestarts: 5, Backoff: schema.Duration(time.Millisecond)},
 		StopGrace: schema.Duration(o.stopGrace)}
-	if o.stopTimeout > 0 {
-		sec.Rosbridge["cancel_timeout"] = o.stopTimeout.String()
-	}
-	if o.tokenEnv != "" {
-		sec.Rosbridge["token_env"] = o.tokenEnv
-	}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Lock: schema.BodyLock{Dir: t.TempDir()}, Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
 		Contract: func(tool string) schema.ToolContract {

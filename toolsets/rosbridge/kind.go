@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
@@ -21,9 +20,8 @@ func Kind(deps body.Shared) engine.ToolsetKind {
 		Name:     "rosbridge",
 		Doc:      "a ROS 2 robot behind rosbridge_server (url ws://…): actions, services and bounded publishes as tools, observation and clearance from topics",
 		Config:   Section{},
-		CUE:      sectionCUE,
-		Blocks:   []schema.Block{{Field: "rosbridge", Def: "#Rosbridge", CUE: configCUE}},
-		Validate: validate,
+		CUE:      kindCUE(),
+		Validate: schema.Typed(validate),
 		Provides: provides,
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
@@ -66,54 +64,34 @@ func Start(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*bod
 	return ts, nil
 }
 
-// load decodes and compiles a toolset's rosbridge section.
-func load(ts schema.Toolset) (*plan, error) {
-	cfg, err := DecodeConfig(sectionOf(ts).Rosbridge)
-	if err != nil {
-		return nil, err
-	}
-	return compile(cfg)
-}
+// load compiles a toolset's rosbridge block, decoded once at load.
+func load(ts schema.Toolset) (*plan, error) { return compile(sectionOf(ts).Rosbridge) }
 
 // provides lists the declared tools and the observation, clearance and
 // readings tools, without connecting. It reads the names alone, so a section with
 // other problems still provides its tools (its problems are reported once,
 // at their own fields).
 func provides(_ string, ts schema.Toolset) ([]string, bool) {
-	sec := sectionOf(ts).Rosbridge
-	tools, _ := sec["tools"].(map[string]any)
-	names := slices.Sorted(maps.Keys(tools))
-	for field, def := range map[string]string{"observation": "observe", "clearance": "clearance", "readings": "readings"} {
-		m, ok := sec[field].(map[string]any)
-		if !ok {
-			continue
-		}
-		if t, ok := m["tool"].(string); ok && t != "" {
-			def = t
-		}
-		names = append(names, def)
+	cfg := sectionOf(ts).Rosbridge
+	names := slices.Sorted(maps.Keys(cfg.Tools))
+	if o := cfg.Observation; o != nil {
+		names = append(names, o.Tool)
+	}
+	if c := cfg.Clearance; c != nil {
+		names = append(names, c.Tool)
+	}
+	if r := cfg.Readings; r != nil {
+		names = append(names, r.Tool)
 	}
 	sort.Strings(names)
 	return names, false
 }
 
-// validate checks a rosbridge toolset at the user's positions: the url,
-// the fields that belong to other kinds, the rosbridge section against
-// config.cue, every expr, and the sectors and cameras against the
-// embodiment.
-func validate(c *schema.Check) {
-	ts := c.Section.(schema.Toolset)
-	// The fields of other kinds (command, stop, …) are refused by
-	// section.cue at their positions; the url's scheme is checked here, so
-	// a wrong one is reported beside the rosbridge block's problems.
-	if u := sectionOf(ts).URL; !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
-		c.Errorf(".url", "a rosbridge url is ws:// or wss:// (rosbridge_server listens on ws://<robot>:9090)")
-	}
-	if sectionOf(ts).Rosbridge == nil {
-		c.ErrorfAtKey("", "a rosbridge toolset needs its rosbridge section (tools: the actions, services and publishes the model may use)")
-		return
-	}
-	p, err := load(ts)
+// validate checks a rosbridge toolset at the user's positions beyond its
+// CUE (which checks the url and the rosbridge block's fields): every expr,
+// and the sectors and cameras against the embodiment.
+func validate(c *schema.Check, _ schema.Toolset, sec Section) {
+	p, err := compile(sec.Rosbridge)
 	for _, e := range flatten(err) {
 		var fe FieldError
 		if errors.As(e, &fe) {

@@ -37,7 +37,11 @@ func liveAgainst(tb testing.TB, defs func(string) []rosbridgetest.TypeDef) []eng
 
 func liveCheckAt(tb testing.TB, url string) []engine.LiveProblem {
 	tb.Helper()
-	tc := engine.ToolsetConfig{Name: "robot", Section: schema.Toolset{Kind: "rosbridge", Config: Section{URL: url, Rosbridge: goalSection()},
+	cfg, err := DecodeConfig(goalSection())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tc := engine.ToolsetConfig{Name: "robot", Section: schema.Toolset{Kind: "rosbridge", Config: Section{URL: url, Rosbridge: cfg},
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second))}}
 	return liveCheck(tb.Context(), tc)
 }

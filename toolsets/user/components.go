@@ -6,35 +6,42 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
+// ScriptConfig is the script channel's own fields (schema.User.Config).
+type ScriptConfig struct {
+	// Script is the file of answers, relative to the spec's directory.
+	Script string `json:"script,omitempty"`
+}
+
+const scriptCUE = `// The file of answers, relative to the spec's directory.
+script?: #NonEmpty
+`
+
 // ScriptChannel is the "script" user channel: answers read from a file, for
 // tests and demos.
 func ScriptChannel() engine.UserChannelKind {
-	return engine.UserChannelKind{
-		Name: "script",
-		Doc:  "answers from a file (tests, demos)",
-		Validate: func(c *schema.Check) {
-			u := c.Section.(schema.User)
-			if u.Script == "" {
-				c.ErrorfAtKey(".channel", "the script channel needs script: a file of answers")
-				return
-			}
-			c.File(".script", u.Script, readfile.Answers)
-			// Its content too, as run reads it: a problem is reported in the
-			// answers file, at its line. A file run could not read is
-			// reported by File already.
-			path := c.Resolve(u.Script)
-			b, err := readfile.Read(c.Context(), path, readfile.Answers)
-			if err != nil {
-				return
-			}
-			_, probs := ParseScript(b)
-			for _, p := range probs {
-				c.ErrorfInFile(".script", schema.Pos{File: path, Line: p.Line, Col: p.Col}, "%s", p.Message)
-			}
-		},
-		New: func(cfg schema.User, dir string) (engine.UserChannel, error) {
+	return engine.TypedUserChannel("script", "answers from a file (tests, demos)", scriptCUE, validateScript,
+		func(_ schema.User, cfg ScriptConfig, dir string) (engine.UserChannel, error) {
 			return LoadScript(schema.ResolvePath(dir, cfg.Script))
-		},
+		})
+}
+
+// validateScript checks the answers file as run reads it: a problem is
+// reported in the file, at its line.
+func validateScript(c *schema.Check, _ schema.User, cfg ScriptConfig) {
+	if cfg.Script == "" {
+		c.ErrorfAtKey(".channel", "the script channel needs script: a file of answers")
+		return
+	}
+	c.File(".script", cfg.Script, readfile.Answers)
+	// A file run could not read is reported by File already.
+	path := c.Resolve(cfg.Script)
+	b, err := readfile.Read(c.Context(), path, readfile.Answers)
+	if err != nil {
+		return
+	}
+	_, probs := ParseScript(b)
+	for _, p := range probs {
+		c.ErrorfInFile(".script", schema.Pos{File: path, Line: p.Line, Col: p.Col}, "%s", p.Message)
 	}
 }
 

@@ -121,10 +121,7 @@ func TestInitFromROSEveryPhysicalToolGuarded(t *testing.T) {
 	if !ok {
 		t.Fatalf("toolset robot is a %T", spec.Toolsets["robot"].Config)
 	}
-	cfg, err := rosbridge.DecodeConfig(sec.Rosbridge)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := sec.Rosbridge
 	var physical []string
 	for name, decl := range cfg.Tools {
 		if decl.IsPhysical() || spec.Tools[name].Physical {

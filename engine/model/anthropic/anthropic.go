@@ -35,20 +35,20 @@ type Model struct {
 
 var _ model.Model = (*Model)(nil)
 
-// New builds the model a spec's model section describes; dir is unused.
-func New(cfg schema.Model, dir string) (model.Model, error) {
-	m, err := NewWithOptions(cfg, call.Options{})
+// New builds the model a spec's model section describes.
+func New(m schema.Model, cfg Config) (model.Model, error) {
+	built, err := NewWithOptions(m, cfg, call.Options{})
 	if err != nil {
 		return nil, err // not a typed nil inside the interface
 	}
-	return m, nil
+	return built, nil
 }
 
 // NewWithOptions is New with an injected HTTP client, sleep and jitter.
-func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
+func NewWithOptions(m schema.Model, cfg Config, o call.Options) (*Model, error) {
 	const provider = "anthropic"
-	if cfg.Provider != "" && cfg.Provider != provider {
-		return nil, fmt.Errorf("anthropic adapter: provider %q is not served here", cfg.Provider)
+	if m.Provider != "" && m.Provider != provider {
+		return nil, fmt.Errorf("anthropic adapter: provider %q is not served here", m.Provider)
 	}
 	if cfg.Name == "" {
 		return nil, fmt.Errorf("%s: model.name is required (e.g. claude-sonnet-4-5)", provider)
@@ -60,14 +60,16 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 	if temperature < 0 || temperature > 1 {
 		return nil, fmt.Errorf("%s: temperature %v is outside the API's range [0, 1]", provider, temperature)
 	}
-	if err := checkWire(cfg.Wire); err != nil {
-		return nil, fmt.Errorf("%s: %w", provider, err)
+	switch cfg.Wire.Temperature {
+	case "", "send", "omit":
+	default:
+		return nil, fmt.Errorf(`%s: model.wire.temperature %q is neither "send" nor "omit"`, provider, cfg.Wire.Temperature)
 	}
 	if cfg.MaxTokens < 0 {
 		return nil, fmt.Errorf("%s: max_tokens must not be negative", provider)
 	}
 	base := cfg.BaseURL
-	key, err := call.APIKey(provider, cfg, base == "", false)
+	key, err := call.APIKey(provider, cfg.Endpoint, base == "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +88,7 @@ func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
 		lcanthropic.WithToken(token),
 		lcanthropic.WithModel(cfg.Name),
 		lcanthropic.WithBaseURL(strings.TrimSuffix(base, "/")),
-		lcanthropic.WithHTTPClient(call.New(call.PolicyFor(provider, cfg), o, header)),
+		lcanthropic.WithHTTPClient(call.New(call.PolicyFor(provider, m, cfg.Endpoint), o, header)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", provider, err)
@@ -226,41 +228,30 @@ func renderTools(defs []model.ToolDef, names model.ToolNames) ([]llms.Tool, erro
 }
 
 // Provider is the "anthropic" model provider (the Messages API).
-func Provider() engine.ProviderKind {
-	return engine.ProviderKind{Name: "anthropic", Doc: "Anthropic's Messages API", Validate: validate, New: New}
+func Provider() engine.ProviderKind { return ProviderWith(call.Options{}) }
+
+// ProviderWith is Provider whose models' HTTP clients take o (an injected
+// client, sleep and jitter).
+func ProviderWith(o call.Options) engine.ProviderKind {
+	return engine.TypedProvider("anthropic", "Anthropic's Messages API", configCUE, validate,
+		func(m schema.Model, cfg Config, _ string) (model.Model, error) {
+			built, err := NewWithOptions(m, cfg, o)
+			if err != nil {
+				return nil, err // not a typed nil inside the interface
+			}
+			return built, nil
+		})
 }
 
-// validate checks what New would refuse, at the spec's positions.
-func validate(c *schema.Check) {
-	m := c.Section.(*schema.Model)
-	if m.Name == "" {
+// validate checks what New would refuse, at the spec's positions; the
+// temperature's range and the wire's one field are the schema's.
+func validate(c *schema.Check, m schema.Model, cfg Config) {
+	if cfg.Name == "" {
 		c.ErrorfAtKey(".provider", "provider %q needs name: the model id (e.g. claude-sonnet-4-5)", m.Provider)
 	}
-	if m.BaseURL == "" && m.APIKeyEnv == "" {
+	if cfg.BaseURL == "" && cfg.APIKeyEnv == "" {
 		c.ErrorfAtKey(".provider", "provider %q needs api_key_env: the name of the environment variable holding the key", m.Provider)
 	}
-	if m.Temperature != nil && *m.Temperature > 1 {
-		c.Errorf(".temperature", "anthropic accepts a temperature from 0 to 1, not %v", *m.Temperature)
-	}
-	if m.Wire.Family != "" {
-		c.Errorf(".wire.family", "%v", checkWire(schema.ModelWire{Family: m.Wire.Family}))
-	}
-	if m.Wire.TokenLimitField != "" {
-		c.Errorf(".wire.token_limit_field", "%v", checkWire(schema.ModelWire{TokenLimitField: m.Wire.TokenLimitField}))
-	}
-}
-
-// checkWire refuses the parts of model.wire that mean nothing on the
-// Messages API: it has one token-limit field and no family rules here; only
-// wire.temperature ("omit" sends none) applies.
-func checkWire(w schema.ModelWire) error {
-	switch {
-	case w.Family != "":
-		return fmt.Errorf("model.wire.family does not apply to anthropic (it has no model families with rules of their own)")
-	case w.TokenLimitField != "":
-		return fmt.Errorf("model.wire.token_limit_field does not apply to anthropic (the Messages API has one field, max_tokens)")
-	}
-	return nil
 }
 
 // paramHint names the tool a rejected field is in ("tools.3.custom.name").

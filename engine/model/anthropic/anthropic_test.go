@@ -22,17 +22,14 @@ var png = []byte("\x89PNG\r\n\x1a\nfake")
 
 const pngBlock = `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgpmYWtl"}}`
 
-func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
+func testConfig(t *testing.T, f *wiretest.Server) section {
 	t.Setenv("THEA_TEST_KEY", "sk-ant-test-secret")
-	return schema.Model{
-		Provider: "anthropic", Name: "claude-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
-		Temperature: new(0.2), MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
-	}
+	return section{Model: schema.Model{Provider: "anthropic", Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2}, Config: Config{Endpoint: call.Endpoint{Name: "claude-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY", Temperature: new(0.2), MaxTokens: 256}}}
 }
 
 func newModel(t *testing.T, f *wiretest.Server, s *wiretest.Sleeps) *Model {
 	t.Helper()
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
+	m, err := build(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +183,7 @@ func TestSlowAnswerPastTimeout(t *testing.T) {
 	cfg := testConfig(t, f)
 	timeout := testtime.Scale(30 * time.Millisecond) // each attempt reaches the server on a loaded machine
 	cfg.Timeout, cfg.Retries = schema.Duration(timeout), 1
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +200,7 @@ func TestCancellationMidRequest(t *testing.T) {
 	s := &wiretest.Sleeps{}
 	cfg := testConfig(t, f)
 	cfg.Timeout = schema.Duration(time.Minute) // only the cancel can end it
-	m, err := NewWithOptions(cfg, wiretest.Options(s))
+	m, err := build(cfg, wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +241,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	// ANTHROPIC_API_KEY set.
 	cfg := testConfig(t, f)
 	cfg.APIKeyEnv = ""
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +253,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	}
 	// The default base URL is the Messages API.
 	t.Setenv("THEA_TEST_KEY", "k1")
-	m, err = NewWithOptions(schema.Model{Provider: "anthropic", Name: "claude-test", APIKeyEnv: "THEA_TEST_KEY"}, call.Options{HTTP: f.Redirect()})
+	m, err = build(section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude-test", APIKeyEnv: "THEA_TEST_KEY"}}}, call.Options{HTTP: f.Redirect()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,15 +270,15 @@ func TestConstructionErrors(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-from-env")
 	t.Setenv("THEA_EMPTY", "")
 	for _, tc := range []struct {
-		cfg  schema.Model
+		cfg  section
 		want string
 	}{
-		{schema.Model{Provider: "anthropic", Name: "claude"}, "anthropic: model.api_key_env is required"},
-		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "THEA_EMPTY"}, "names THEA_EMPTY, but that environment variable is empty or unset"},
-		{schema.Model{Provider: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY"}, "anthropic: model.name is required"},
-		{schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "ANTHROPIC_API_KEY", Temperature: new(1.5)}, "temperature 1.5 is outside the API's range [0, 1]"},
+		{section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude"}}}, "anthropic: model.api_key_env is required"},
+		{section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude", APIKeyEnv: "THEA_EMPTY"}}}, "names THEA_EMPTY, but that environment variable is empty or unset"},
+		{section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{APIKeyEnv: "ANTHROPIC_API_KEY"}}}, "anthropic: model.name is required"},
+		{section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude", APIKeyEnv: "ANTHROPIC_API_KEY", Temperature: new(1.5)}}}, "temperature 1.5 is outside the API's range [0, 1]"},
 	} {
-		m, err := New(tc.cfg, "")
+		m, err := New(tc.cfg.Model, tc.cfg.Config)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
 			t.Errorf("%+v: model %v, err %v, want %q", tc.cfg, m, err, tc.want)
 		}
@@ -324,7 +321,7 @@ func TestProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("THEA_TEST_KEY", "k")
-	if _, err := c.NewModel(schema.Model{Provider: "anthropic", Name: "claude", APIKeyEnv: "THEA_TEST_KEY"}, ""); err != nil {
+	if _, err := c.NewModel(section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude", APIKeyEnv: "THEA_TEST_KEY"}}}.spec(), ""); err != nil {
 		t.Fatal(err)
 	}
 }

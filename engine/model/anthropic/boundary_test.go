@@ -7,7 +7,6 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/internal/wiretest"
-	"github.com/thea-harness/thea/schema"
 )
 
 // A tool named outside ^[a-zA-Z0-9_-]{1,64}$ is offered under its alias (a
@@ -79,13 +78,14 @@ func TestErrorsSayWhatToFix(t *testing.T) {
 	}
 }
 
-// wire.temperature "omit" sends no temperature; the parts of wire that mean
-// nothing on the Messages API are refused at validate and at start.
+// wire.temperature "omit" sends no temperature. The parts of wire that mean
+// nothing on the Messages API are not in its config: the schema refuses
+// them (schema/testdata/invalid/foreign_fields.yaml).
 func TestWireOverride(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
 	cfg := testConfig(t, f)
-	cfg.Wire = schema.ModelWire{Temperature: "omit"}
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	cfg.Wire = Wire{Temperature: "omit"}
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,14 +95,10 @@ func TestWireOverride(t *testing.T) {
 	if got := wiretest.Field(t, f.Requests()[0].Body, "temperature"); got != nil {
 		t.Fatalf("temperature %v sent", got)
 	}
-	cfg.Wire = schema.ModelWire{TokenLimitField: "max_completion_tokens"}
-	if _, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{})); err == nil || !strings.Contains(err.Error(), "token_limit_field does not apply to anthropic") {
-		t.Fatalf("err %v", err)
-	}
 	// No temperature in the spec: 0, as before.
 	cfg = testConfig(t, f)
 	cfg.Temperature = nil
-	m, err = NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err = build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,10 +46,10 @@ type Policy struct {
 	MaxRetryAfter time.Duration
 }
 
-// PolicyFor takes the timeout and retries from a spec's model section and
-// fills in the defaults.
-func PolicyFor(provider string, cfg schema.Model) Policy {
-	p := Policy{Provider: provider, KeyEnv: cfg.APIKeyEnv, Timeout: time.Duration(cfg.Timeout), Retries: cfg.Retries}
+// PolicyFor takes the timeout and retries from a spec's model section (and
+// the key's variable from its endpoint) and fills in the defaults.
+func PolicyFor(provider string, m schema.Model, e Endpoint) Policy {
+	p := Policy{Provider: provider, KeyEnv: e.APIKeyEnv, Timeout: time.Duration(m.Timeout), Retries: m.Retries}
 	if p.Timeout <= 0 {
 		p.Timeout = DefaultTimeout
 	}

@@ -22,7 +22,9 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/internal/wiretest"
+	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/livecheck"
@@ -286,8 +288,8 @@ func TestGemini3SignaturesOverTheWire(t *testing.T) {
 	t.Cleanup(hs.Close)
 	spec, brain := household(t)
 	srv = &server{t: t, wire: openaiWire(), brain: brain}
-	spec.Model = schema.Model{Provider: "google", Name: "gemini-3-pro-preview", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
-		MaxTokens: 1024, Timeout: spec.Model.Timeout, Retries: 1}
+	spec.Model = schema.Model{Provider: "google", Timeout: spec.Model.Timeout, Retries: 1, Config: openai.Config{Endpoint: call.Endpoint{
+		Name: "gemini-3-pro-preview", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024}}}
 	t.Setenv("THEA_E2E_KEY", key)
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)

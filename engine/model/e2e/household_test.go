@@ -21,6 +21,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
@@ -107,7 +108,11 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts, err := components.Session(components.Options{Logger: logger})
 	must(t, err)
-	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
+	sc, ok := spec.User.Config.(user.ScriptConfig)
+	if !ok {
+		t.Fatalf("the spec's user channel is %q, not a script", spec.User.Channel)
+	}
+	answers, err := user.LoadScript(filepath.Join(spec.Dir, sc.Script))
 	must(t, err)
 	opts.User, opts.RunLogDir = answers, runs
 	h, err := engine.New(t.Context(), spec, opts)
@@ -178,7 +183,11 @@ func household(t *testing.T) (*schema.Spec, model.Model) {
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}
-	brain, err := script.New(spec.Model, spec.Dir)
+	sc, ok := spec.Model.Config.(script.Config)
+	if !ok {
+		t.Fatalf("the household model is %q, not a script", spec.Model.Provider)
+	}
+	brain, err := script.New(sc, spec.Dir)
 	must(t, err)
 	spec.Model.Timeout = schema.Duration(testtime.Scale(20 * time.Second))
 	return spec, brain
@@ -190,8 +199,8 @@ func runEpisode(t *testing.T, w wire) {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = schema.Model{Provider: w.provider, Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
-		MaxTokens: 1024, Timeout: schema.Duration(testtime.Scale(20 * time.Second)), Retries: 1}
+	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
+		schema.Duration(testtime.Scale(20*time.Second)), 1)
 
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)

@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
@@ -42,15 +43,16 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	if len(diags) > 0 || spec == nil {
 		t.Fatalf("household spec: %v", diags)
 	}
-	brain, err := script.New(spec.Model, spec.Dir)
+	turns, _ := spec.Model.Config.(script.Config)
+	brain, err := script.New(turns, spec.Dir)
 	must(t, err)
 	w := openaiWire()
 	srv := &server{t: t, wire: w, brain: brain}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = schema.Model{Provider: w.provider, Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
-		MaxTokens: 1024, Timeout: schema.Duration(testtime.Scale(20 * time.Second)), Retries: 1}
+	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
+		schema.Duration(testtime.Scale(20*time.Second)), 1)
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")

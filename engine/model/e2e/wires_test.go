@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/model/anthropic"
+	"github.com/thea-harness/thea/engine/model/call"
+	"github.com/thea-harness/thea/engine/model/openai"
+	"github.com/thea-harness/thea/schema"
 )
 
 // wire is what the episode test needs to know of one provider's wire.
@@ -22,11 +26,19 @@ type wire struct {
 	images *regexp.Regexp
 	// answered fails unless every tool call id of the request is answered.
 	answered func(t *testing.T, n int, body []byte)
+	// config is the provider's own section for an endpoint.
+	config func(call.Endpoint) any
+}
+
+// model is the provider's model section: e, and the fields every section has.
+func (w wire) model(e call.Endpoint, timeout schema.Duration, retries int) schema.Model {
+	return schema.Model{Provider: w.provider, Timeout: timeout, Retries: retries, Config: w.config(e)}
 }
 
 func openaiWire() wire {
 	return wire{
 		provider: "openai", path: "/v1/chat/completions",
+		config:    func(e call.Endpoint) any { return openai.Config{Endpoint: e} },
 		keyHeader: "Authorization", keyValue: "Bearer " + key,
 		images: regexp.MustCompile(`data:image/[a-z]+;base64,[A-Za-z0-9+/=]+`),
 		answer: func(n, size int, resp model.Response) any {
@@ -78,6 +90,7 @@ func openaiWire() wire {
 func anthropicWire() wire {
 	return wire{
 		provider: "anthropic", path: "/v1/messages",
+		config:    func(e call.Endpoint) any { return anthropic.Config{Endpoint: e} },
 		keyHeader: "X-Api-Key", keyValue: key,
 		images: regexp.MustCompile(`"media_type":"image/[a-z]+","data":"[A-Za-z0-9+/=]+"`),
 		answer: func(n, size int, resp model.Response) any {

@@ -30,11 +30,6 @@ func Provider(c Console) engine.ProviderKind {
 	return engine.ProviderKind{
 		Name: "human",
 		Doc:  "a person at the terminal plays the model (debugging, recording a reference episode by hand)",
-		Validate: func(c *schema.Check) {
-			if m := c.Section.(*schema.Model); m.Script != "" {
-				c.Warnf(".script", "provider %q reads no script: the person at the terminal answers", m.Provider)
-			}
-		},
 		New: func(schema.Model, string) (model.Model, error) {
 			if c == nil {
 				return nil, errors.New("human provider: no terminal")

@@ -14,8 +14,7 @@ import (
 // client's buffering and the decode of a tool-call answer.
 func BenchmarkTurn(b *testing.B) {
 	b.Setenv("THEA_TEST_KEY", "sk-bench")
-	m, err := NewWithOptions(schema.Model{Provider: "openai", Name: "gpt-test", BaseURL: "http://bench.invalid/v1",
-		APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 1024}, call.Options{HTTP: wiretest.Canned(toolCallReply)})
+	m, err := build(section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-test", BaseURL: "http://bench.invalid/v1", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 1024}}}, call.Options{HTTP: wiretest.Canned(toolCallReply)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestGemini3ThoughtSignaturesRoundTrip(t *testing.T) {
 	f := wiretest.New(t, g.Handler(callsReply("move")))
 	cfg := testConfig(t, f)
 	cfg.Provider, cfg.Name, cfg.Temperature = "google", "gemini-3-pro-preview", nil
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestGemini3MissingSignatureIsNamed(t *testing.T) {
 	f := wiretest.New(t, g.Handler(callsReply("move")))
 	cfg := testConfig(t, f)
 	cfg.Provider, cfg.Name = "google", "gemini-3-flash-preview"
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestToolNameAliases(t *testing.T) {
 	long := "warehouse.arm." + strings.Repeat("calibrate_", 7) + "gripper"
 	longWire := model.WireToolName(long)
 	f := wiretest.New(t, wiretest.StrictOpenAI(wiretest.OpenAIRules{}, callsReply("arm_status")))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestToolNameAliases(t *testing.T) {
 // names the tool.
 func TestErrorsSayWhatToFix(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(401, `{"error":{"message":"Incorrect API key provided: sk-te***ret.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestErrorsSayWhatToFix(t *testing.T) {
 		t.Fatalf("err %v\nwant %s", err, want)
 	}
 	f = wiretest.New(t, wiretest.Reply(400, `{"error":{"message":"Invalid schema for function 'look': In context=(), 'additionalProperties' is required.","type":"invalid_request_error","param":"tools[1].function.parameters","code":"invalid_function_parameters"}}`))
-	m, err = NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err = build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestRetriesReportedThroughTheAdapter(t *testing.T) {
 	cfg := testConfig(t, f)
 	cfg.Retries = 3
 	s := &wiretest.Sleeps{}
-	m, err := NewWithOptions(cfg, wiretest.Options(s))
+	m, err := build(cfg, wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}

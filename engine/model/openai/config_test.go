@@ -17,16 +17,16 @@ func TestProviderDefaults(t *testing.T) {
 	t.Setenv("THEA_TEST_KEY", "k1")
 	t.Setenv("THEA_EMPTY", "")
 	for _, tc := range []struct {
-		cfg              schema.Model
+		cfg              section
 		host, path, auth string
 		maxField         string
 	}{
-		{schema.Model{Provider: "openai", Name: "gpt-4o", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}, "api.openai.com", "/v1/chat/completions", "Bearer k1", "max_completion_tokens"},
-		{schema.Model{Provider: "ollama", Name: "qwen2.5vl", MaxTokens: 9}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
-		{schema.Model{Provider: "ollama", Name: "qwen2.5vl", APIKeyEnv: "THEA_EMPTY", MaxTokens: 9}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
-		{schema.Model{Provider: "google", Name: "gemini-2.5-flash", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}, "generativelanguage.googleapis.com", "/v1beta/openai/chat/completions", "Bearer k1", "max_tokens"},
+		{section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-4o", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "api.openai.com", "/v1/chat/completions", "Bearer k1", "max_completion_tokens"},
+		{section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
+		{section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", APIKeyEnv: "THEA_EMPTY", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
+		{section{Model: schema.Model{Provider: "google"}, Config: Config{Endpoint: call.Endpoint{Name: "gemini-2.5-flash", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "generativelanguage.googleapis.com", "/v1beta/openai/chat/completions", "Bearer k1", "max_tokens"},
 	} {
-		m, err := NewWithOptions(tc.cfg, call.Options{HTTP: f.Redirect()})
+		m, err := build(tc.cfg, call.Options{HTTP: f.Redirect()})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cfg.Provider, err)
 		}
@@ -45,16 +45,16 @@ func TestConstructionErrors(t *testing.T) {
 	t.Setenv("THEA_EMPTY", "")
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
 	for _, tc := range []struct {
-		cfg  schema.Model
+		cfg  section
 		want string
 	}{
-		{schema.Model{Provider: "openai", Name: "gpt-4o"}, "openai: model.api_key_env is required"},
-		{schema.Model{Provider: "openai", Name: "gpt-4o", APIKeyEnv: "THEA_EMPTY"}, "openai: model.api_key_env names THEA_EMPTY, but that environment variable is empty or unset"},
-		{schema.Model{Provider: "google", Name: "gemini-2.5-flash"}, "google: model.api_key_env is required"},
-		{schema.Model{Provider: "openai", APIKeyEnv: "OPENAI_API_KEY"}, "openai: model.name is required"},
-		{schema.Model{Provider: "anthropic", Name: "x"}, `provider "anthropic" is not served here`},
+		{section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-4o"}}}, "openai: model.api_key_env is required"},
+		{section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-4o", APIKeyEnv: "THEA_EMPTY"}}}, "openai: model.api_key_env names THEA_EMPTY, but that environment variable is empty or unset"},
+		{section{Model: schema.Model{Provider: "google"}, Config: Config{Endpoint: call.Endpoint{Name: "gemini-2.5-flash"}}}, "google: model.api_key_env is required"},
+		{section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{APIKeyEnv: "OPENAI_API_KEY"}}}, "openai: model.name is required"},
+		{section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "x"}}}, `provider "anthropic" is not served here`},
 	} {
-		m, err := New(tc.cfg, "")
+		m, err := New(tc.cfg.Model, tc.cfg.Config)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
 			t.Errorf("%+v: model %v, err %v, want %q", tc.cfg, m, err, tc.want)
 		}
@@ -64,7 +64,7 @@ func TestConstructionErrors(t *testing.T) {
 // One model serves concurrent calls (the evaluator shares the loop's model).
 func TestConcurrentCalls(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestComponents(t *testing.T) {
 	if err := c.Add(Components()...); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.NewModel(schema.Model{Provider: "ollama", Name: "qwen2.5vl"}, ""); err != nil {
+	if _, err := c.NewModel(section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl"}}}.spec(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Add(Components()...); err == nil {
@@ -110,7 +110,7 @@ func TestReasoningModelsGetNoTemperature(t *testing.T) {
 	for name, want := range map[string]bool{"o4-mini": false, "o1": false, "openai/o3": false, "gpt-5-mini": false, "gpt-4o": true, "ollama-7b": true} {
 		cfg := testConfig(t, f)
 		cfg.Name = name
-		m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+		m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 		if err != nil {
 			t.Fatal(err)
 		}

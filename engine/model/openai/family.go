@@ -3,8 +3,6 @@ package openai
 import (
 	"fmt"
 	"strings"
-
-	"github.com/thea-harness/thea/schema"
 )
 
 // A model family is a set of models that take the same request shape on this
@@ -67,7 +65,7 @@ func familyNames() []string {
 
 // familyFor is the spec's wire.family if set, else the first row that
 // claims the model's name.
-func familyFor(cfg schema.Model) (family, error) {
+func familyFor(cfg Config) (family, error) {
 	fs := families()
 	if want := cfg.Wire.Family; want != "" {
 		for _, f := range fs {
@@ -120,7 +118,7 @@ type shape struct {
 
 // decideShape applies the spec's override, the model's family and the
 // provider's default, in that order.
-func decideShape(p provider, cfg schema.Model) (shape, error) {
+func decideShape(p provider, cfg Config) (shape, error) {
 	f, err := familyFor(cfg)
 	if err != nil {
 		return shape{}, fmt.Errorf("model.wire.family: %w", err)

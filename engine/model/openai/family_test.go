@@ -7,7 +7,6 @@ import (
 
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/internal/wiretest"
-	"github.com/thea-harness/thea/schema"
 )
 
 // A reasoning model is recognised by its name wherever it is served: behind
@@ -19,7 +18,7 @@ func TestReasoningModelBehindAProxy(t *testing.T) {
 	for _, name := range []string{"gpt-5", "gpt-5-mini", "o4-mini", "o1", "o3-pro", "openai/o4-mini", "ft:o4-mini-2025-04-16:acme::x1"} {
 		cfg := testConfig(t, f) // base_url: the proxy
 		cfg.Name = name
-		m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+		m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +32,7 @@ func TestReasoningModelBehindAProxy(t *testing.T) {
 		}
 	}
 	// A standard model behind the proxy keeps max_tokens and its temperature.
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +53,7 @@ func TestWireOverrideForAnUnknownName(t *testing.T) {
 	f := wiretest.New(t, wiretest.StrictOpenAI(reasoning, wiretest.Reply(200, toolCallReply)))
 	cfg := testConfig(t, f)
 	cfg.Name = "prod-chat"
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +63,12 @@ func TestWireOverrideForAnUnknownName(t *testing.T) {
 		!strings.Contains(err.Error(), `— the server refuses max_tokens for "prod-chat" (family standard): set model.wire.token_limit_field: "max_completion_tokens"`) {
 		t.Fatalf("err %v", err)
 	}
-	for _, w := range []schema.ModelWire{
+	for _, w := range []Wire{
 		{Family: "openai_reasoning"},
 		{TokenLimitField: "max_completion_tokens", Temperature: "omit"},
 	} {
 		cfg.Wire = w
-		m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+		m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,8 +77,8 @@ func TestWireOverrideForAnUnknownName(t *testing.T) {
 		}
 	}
 	// With only the token field fixed, the temperature is next: named too.
-	cfg.Wire = schema.ModelWire{TokenLimitField: "max_completion_tokens"}
-	m, err = NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	cfg.Wire = Wire{TokenLimitField: "max_completion_tokens"}
+	m, err = build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +94,8 @@ func TestWireOverrideForAnUnknownName(t *testing.T) {
 func TestWireTemperatureSend(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
 	cfg := testConfig(t, f)
-	cfg.Name, cfg.Wire = "gpt-5-chat-latest", schema.ModelWire{Temperature: "send"}
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	cfg.Name, cfg.Wire = "gpt-5-chat-latest", Wire{Temperature: "send"}
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +123,7 @@ func TestGemini3Temperature(t *testing.T) {
 	} {
 		cfg := testConfig(t, f)
 		cfg.Provider, cfg.Name, cfg.Temperature = "google", tc.name, tc.temp
-		m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+		m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,12 +145,12 @@ func TestFamilyTable(t *testing.T) {
 		"gemini-3-pro-preview": "gemini_3", "google/gemini-3-flash": "gemini_3",
 		"gpt-4o": "standard", "gpt-4.1-mini": "standard", "gemini-2.5-pro": "standard", "ollama": "standard", "o": "standard", "qwen2.5vl:7b": "standard",
 	} {
-		f, err := familyFor(schema.Model{Name: name})
+		f, err := familyFor(Config{Endpoint: call.Endpoint{Name: name}})
 		if err != nil || f.name != want {
 			t.Errorf("%s: family %q (%v), want %q", name, f.name, err, want)
 		}
 	}
-	if _, err := familyFor(schema.Model{Name: "x", Wire: schema.ModelWire{Family: "o-series"}}); err == nil ||
+	if _, err := familyFor(Config{Endpoint: call.Endpoint{Name: "x"}, Wire: Wire{Family: "o-series"}}); err == nil ||
 		!strings.Contains(err.Error(), `unknown family "o-series": this provider knows openai_reasoning, gemini_3, standard`) {
 		t.Fatalf("err %v", err)
 	}

@@ -29,27 +29,27 @@ type Model struct {
 
 var _ model.Model = (*Model)(nil)
 
-// New builds the model a spec's model section describes. cfg.Provider is
-// "openai", "ollama" or "google"; dir is unused.
-func New(cfg schema.Model, dir string) (model.Model, error) {
-	m, err := NewWithOptions(cfg, call.Options{})
+// New builds the model a spec's model section describes: m.Provider is
+// "openai", "ollama" or "google", cfg its own fields.
+func New(m schema.Model, cfg Config) (model.Model, error) {
+	built, err := NewWithOptions(m, cfg, call.Options{})
 	if err != nil {
 		return nil, err // not a typed nil inside the interface
 	}
-	return m, nil
+	return built, nil
 }
 
 // NewWithOptions is New with an injected HTTP client, sleep and jitter.
-func NewWithOptions(cfg schema.Model, o call.Options) (*Model, error) {
-	p, err := providerNamed(cfg.Provider)
+func NewWithOptions(m schema.Model, cfg Config, o call.Options) (*Model, error) {
+	p, err := providerNamed(m.Provider)
 	if err != nil {
 		return nil, err
 	}
-	return p.build(cfg, o)
+	return p.build(m, cfg, o)
 }
 
 // build makes the model for provider p.
-func (p provider) build(cfg schema.Model, o call.Options) (*Model, error) {
+func (p provider) build(m schema.Model, cfg Config, o call.Options) (*Model, error) {
 	if cfg.Name == "" {
 		return nil, fmt.Errorf("%s: model.name is required (the model id the server knows, e.g. gpt-4o)", p.name)
 	}
@@ -60,7 +60,7 @@ func (p provider) build(cfg schema.Model, o call.Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
-	key, err := call.APIKey(p.name, cfg, p.keyRequired(cfg), p.keyless)
+	key, err := call.APIKey(p.name, cfg.Endpoint, p.keyRequired(cfg), p.keyless)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (p provider) build(cfg schema.Model, o call.Options) (*Model, error) {
 	if base == "" {
 		base = p.baseURL
 	}
-	client := call.New(call.PolicyFor(p.name, cfg), o, header)
+	client := call.New(call.PolicyFor(p.name, m, cfg.Endpoint), o, header)
 	llm, err := lcopenai.New(
 		lcopenai.WithToken(token),
 		lcopenai.WithModel(cfg.Name),

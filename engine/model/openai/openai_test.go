@@ -43,7 +43,7 @@ const toolCallReply = `{"id":"c1","object":"chat.completion","model":"gpt-test",
 // id, arguments and usage (cached tokens included).
 func TestToolCallAndImage(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func must(b []byte, err error) []byte {
 func TestToolResultSentBack(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":"Done: in the kitchen.","reasoning_content":"The map says so."},"finish_reason":"stop"}],
 	 "usage":{"prompt_tokens":1200,"completion_tokens":9}}`))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestSeveralAndMalformedToolCalls(t *testing.T) {
 	 {"id":"a","type":"function","function":{"name":"move","arguments":"{\"x\":1}"}},
 	 {"id":"b","type":"function","function":{"name":"grasp","arguments":"{\"object\": \"cup"}},
 	 {"id":"c","type":"function","function":{"name":"look","arguments":""}}]},"finish_reason":"tool_calls"}]}`))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	}
 	f := wiretest.New(t, limited, wiretest.Reply(200, toolCallReply))
 	s := &wiretest.Sleeps{}
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
+	m, err := build(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 func TestServerErrorUntilRetriesRunOut(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(500, `{"error":{"message":"The server had an error while processing your request","type":"server_error"}}`))
 	s := &wiretest.Sleeps{}
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(s))
+	m, err := build(testConfig(t, f), wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestSlowAnswerPastTimeout(t *testing.T) {
 	cfg := testConfig(t, f)
 	timeout := testtime.Scale(30 * time.Millisecond) // each attempt reaches the server on a loaded machine
 	cfg.Timeout, cfg.Retries = schema.Duration(timeout), 1
-	m, err := NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestCancellationMidRequest(t *testing.T) {
 	s := &wiretest.Sleeps{}
 	cfg := testConfig(t, f)
 	cfg.Timeout = schema.Duration(time.Minute) // only the cancel can end it
-	m, err := NewWithOptions(cfg, wiretest.Options(s))
+	m, err := build(cfg, wiretest.Options(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	t.Setenv("OPENAI_MODEL", "env-model")
 	t.Setenv("OPENAI_ORGANIZATION", "org-env")
 	f := wiretest.New(t, wiretest.Reply(200, toolCallReply))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	// with OPENAI_API_KEY set.
 	cfg := testConfig(t, f)
 	cfg.APIKeyEnv = ""
-	m, err = NewWithOptions(cfg, wiretest.Options(&wiretest.Sleeps{}))
+	m, err = build(cfg, wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,19 +294,16 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 
 // testConfig is an OpenAI-compatible server at the fake, keyed by
 // THEA_TEST_KEY.
-func testConfig(t *testing.T, f *wiretest.Server) schema.Model {
+func testConfig(t *testing.T, f *wiretest.Server) section {
 	t.Setenv("THEA_TEST_KEY", "sk-test-secret")
-	return schema.Model{
-		Provider: "openai", Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY",
-		Temperature: new(0.2), MaxTokens: 256, Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2,
-	}
+	return section{Model: schema.Model{Provider: "openai", Timeout: schema.Duration(testtime.Scale(5 * time.Second)), Retries: 2}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-test", BaseURL: f.URL + "/v1", APIKeyEnv: "THEA_TEST_KEY", Temperature: new(0.2), MaxTokens: 256}}}
 }
 
 // Reasoning under either name (reasoning_content: DeepSeek, older vLLM;
 // reasoning: newer vLLM, Ollama) reaches Response.Reasoning.
 func TestReasoningAlias(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":"ok","reasoning":"thought \"hard\""}}]}`))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +317,7 @@ func TestReasoningAlias(t *testing.T) {
 // so, not an empty final answer.
 func TestCutOffAtMaxTokens(t *testing.T) {
 	f := wiretest.New(t, wiretest.Reply(200, `{"choices":[{"message":{"role":"assistant","content":""},"finish_reason":"length"}]}`))
-	m, err := NewWithOptions(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
+	m, err := build(testConfig(t, f), wiretest.Options(&wiretest.Sleeps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

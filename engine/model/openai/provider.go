@@ -25,13 +25,13 @@ type provider struct {
 	name, doc string
 	baseURL   string
 	// keyRequired: the spec must name api_key_env.
-	keyRequired func(cfg schema.Model) bool
+	keyRequired func(cfg Config) bool
 	// keyless: a named variable that is empty or unset is no error (a local
 	// server that needs no key).
 	keyless bool
 	// tokenLimitField is the field max_tokens travels in for a model no
 	// family claims.
-	tokenLimitField func(cfg schema.Model) string
+	tokenLimitField func(cfg Config) string
 }
 
 func providers() []provider {
@@ -39,11 +39,11 @@ func providers() []provider {
 		{
 			name: "openai", baseURL: OpenAIBaseURL,
 			doc:         "OpenAI's chat completions, or any OpenAI-compatible server at base_url (vLLM, llama.cpp, LM Studio)",
-			keyRequired: func(cfg schema.Model) bool { return cfg.BaseURL == "" }, // a local server may need none
+			keyRequired: func(cfg Config) bool { return cfg.BaseURL == "" }, // a local server may need none
 			// OpenAI's own API takes the current field; compatible servers
 			// (vLLM, llama.cpp, LM Studio, Azure's older API versions) know
 			// the older one.
-			tokenLimitField: func(cfg schema.Model) string {
+			tokenLimitField: func(cfg Config) string {
 				if cfg.BaseURL == "" || strings.Contains(cfg.BaseURL, "api.openai.com") {
 					return fieldMaxCompletionTokens
 				}
@@ -53,14 +53,14 @@ func providers() []provider {
 		{
 			name: "ollama", baseURL: OllamaBaseURL, keyless: true,
 			doc:             "a local Ollama server through its OpenAI-compatible endpoint (default " + OllamaBaseURL + ")",
-			keyRequired:     func(schema.Model) bool { return false },
-			tokenLimitField: func(schema.Model) string { return fieldMaxTokens },
+			keyRequired:     func(Config) bool { return false },
+			tokenLimitField: func(Config) string { return fieldMaxTokens },
 		},
 		{
 			name: "google", baseURL: GoogleBaseURL,
 			doc:             "Gemini through its OpenAI-compatible endpoint",
-			keyRequired:     func(schema.Model) bool { return true },
-			tokenLimitField: func(schema.Model) string { return fieldMaxTokens },
+			keyRequired:     func(Config) bool { return true },
+			tokenLimitField: func(Config) string { return fieldMaxTokens },
 		},
 	}
 }
@@ -92,39 +92,40 @@ func Providers() []string {
 // Components are the providers this package serves: "openai" (and any
 // OpenAI-compatible server through base_url), "ollama" and "google" (their
 // OpenAI-compatible endpoints).
-func Components() []engine.Component {
+func Components() []engine.Component { return ComponentsWith(call.Options{}) }
+
+// ComponentsWith is Components whose models' HTTP clients take o (an
+// injected client, sleep and jitter).
+func ComponentsWith(o call.Options) []engine.Component {
 	var out []engine.Component
 	for _, p := range providers() {
-		out = append(out, engine.ProviderKind{Name: p.name, Doc: p.doc, Validate: p.validate, New: p.new})
+		out = append(out, engine.TypedProvider(p.name, p.doc, configCUE, p.validate,
+			func(m schema.Model, cfg Config, _ string) (model.Model, error) {
+				built, err := p.build(m, cfg, o)
+				if err != nil {
+					return nil, err // not a typed nil inside the interface
+				}
+				return built, nil
+			}))
 	}
 	return out
 }
 
-// new is the constructor the engine calls; dir is unused.
-func (p provider) new(cfg schema.Model, dir string) (model.Model, error) {
-	m, err := p.build(cfg, call.Options{})
-	if err != nil {
-		return nil, err // not a typed nil inside the interface
-	}
-	return m, nil
-}
-
 // validate checks what New would refuse, at the spec's positions, and warns
 // of a setting the model's family will not send.
-func (p provider) validate(c *schema.Check) {
-	m := c.Section.(*schema.Model)
-	if m.Name == "" {
+func (p provider) validate(c *schema.Check, m schema.Model, cfg Config) {
+	if cfg.Name == "" {
 		c.ErrorfAtKey(".provider", "provider %q needs name: the model id the server knows (e.g. gpt-4o)", m.Provider)
 	}
-	if p.keyRequired(*m) && m.APIKeyEnv == "" {
+	if p.keyRequired(cfg) && cfg.APIKeyEnv == "" {
 		c.ErrorfAtKey(".provider", "provider %q needs api_key_env: the name of the environment variable holding the key", m.Provider)
 	}
-	f, err := familyFor(*m)
+	f, err := familyFor(cfg)
 	if err != nil {
 		c.Errorf(".wire.family", "%v", err)
 		return
 	}
-	if m.Temperature != nil && f.noTemperature && m.Wire.Temperature == "" {
-		c.WarnfAtKey(".temperature", "temperature %v is not sent: %s accept only their default (set wire.temperature: \"send\" to send it anyway)", *m.Temperature, f.about)
+	if cfg.Temperature != nil && f.noTemperature && cfg.Wire.Temperature == "" {
+		c.WarnfAtKey(".temperature", "temperature %v is not sent: %s accept only their default (set wire.temperature: \"send\" to send it anyway)", *cfg.Temperature, f.about)
 	}
 }

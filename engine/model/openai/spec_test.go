@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/components/componentstest"
+	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/schema"
 )
 
-// The override as a user writes it: decoded into the typed section, the
-// temperature left unset (nil) when the spec sets none.
+// The override as a user writes it: decoded once, at load, into the
+// provider's typed config (defaults filled in), the temperature left unset
+// (nil) when the spec sets none.
 func TestWireInASpec(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	err := os.WriteFile(path, []byte(`name: azure
@@ -35,10 +37,18 @@ toolsets:
 	if s == nil || len(diags) > 0 {
 		t.Fatalf("diagnostics %v", diags)
 	}
-	if m := s.Model; m.Temperature != nil || m.Wire != (schema.ModelWire{Family: "openai_reasoning"}) {
-		t.Fatalf("model %+v", m)
+	m, ok := s.Model.Config.(openai.Config)
+	if !ok || m.Temperature != nil || m.Wire != (openai.Wire{Family: "openai_reasoning"}) || m.Name != "prod-chat" || m.MaxTokens != 4096 {
+		t.Fatalf("model %+v", s.Model)
 	}
-	if e := s.Evaluator.Model; e == nil || e.Temperature == nil || *e.Temperature != 0.5 || e.Wire.Temperature != "send" {
-		t.Fatalf("evaluator model %+v", e)
+	if s.Evaluator.Model == nil {
+		t.Fatal("no evaluator model")
+	}
+	e, ok := s.Evaluator.Model.Config.(openai.Config)
+	if !ok || e.Temperature == nil || *e.Temperature != 0.5 || e.Wire.Temperature != "send" {
+		t.Fatalf("evaluator model %+v", s.Evaluator.Model)
+	}
+	if got := s.Evaluator.Model.Label(); got != "google/gemini-3-flash-preview" {
+		t.Fatalf("evaluator label %q", got)
 	}
 }

@@ -23,33 +23,42 @@ type Model struct {
 
 var _ model.Model = (*Model)(nil)
 
+// Config is a replay model section's own fields (schema.Model.Config).
+type Config struct {
+	// Script is the recorded episode: its folder or its events.jsonl,
+	// relative to the spec's directory.
+	Script string `json:"script,omitempty"`
+}
+
+// configCUE is Config's fields, for the schema the build generates.
+const configCUE = `// The episode whose model responses are fed back: its folder or its
+// events.jsonl, relative to the spec's directory.
+script?: #NonEmpty
+`
+
 // Provider is the "replay" model provider: model.script names a recorded
 // episode (its folder or its events.jsonl).
 func Provider() engine.ProviderKind {
-	return engine.ProviderKind{
-		Name: "replay",
-		Doc:  "the model responses of a recorded episode, fed back in order (thea test)",
-		Validate: func(c *schema.Check) {
-			m := c.Section.(*schema.Model)
-			if m.Script == "" {
+	return engine.TypedProvider("replay", "the model responses of a recorded episode, fed back in order (thea test)", configCUE,
+		func(c *schema.Check, m schema.Model, cfg Config) {
+			if cfg.Script == "" {
 				c.ErrorfAtKey(".provider", "provider %q needs script: the episode to replay (its folder or its %s)", m.Provider, EventsFile)
 				return
 			}
-			err := Check(c.Resolve(m.Script))
+			err := Check(c.Resolve(cfg.Script))
 			switch {
 			case err == nil:
 			case errors.Is(err, fs.ErrNotExist):
-				c.Errorf(".script", "episode %q does not exist (relative to the spec's directory): name its folder or its %s", m.Script, EventsFile)
+				c.Errorf(".script", "episode %q does not exist (relative to the spec's directory): name its folder or its %s", cfg.Script, EventsFile)
 			default:
-				c.Errorf(".script", "episode %q cannot be read: %v", m.Script, err)
+				c.Errorf(".script", "episode %q cannot be read: %v", cfg.Script, err)
 			}
 		},
-		New: New,
-	}
+		func(_ schema.Model, cfg Config, dir string) (model.Model, error) { return New(cfg, dir) })
 }
 
 // New loads the episode cfg.Script (relative to dir).
-func New(cfg schema.Model, dir string) (model.Model, error) {
+func New(cfg Config, dir string) (model.Model, error) {
 	if cfg.Script == "" {
 		return nil, errors.New("replay provider: model.script names no episode")
 	}

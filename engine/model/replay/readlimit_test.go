@@ -7,7 +7,6 @@ import (
 
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/internal/readfile/readfiletest"
-	"github.com/thea-harness/thea/schema"
 )
 
 // An episode file that is a FIFO, a device, a link out of its folder or
@@ -20,7 +19,7 @@ func TestLoadRefusesHostileEpisodes(t *testing.T) {
 	})
 	readfiletest.Refuses(t, EventsFile, Check)
 	readfiletest.Refuses(t, EventsFile, func(p string) error {
-		_, err := New(schema.Model{Provider: "replay", Script: p}, "")
+		_, err := New(Config{Script: p}, "")
 		return err
 	})
 	dir := t.TempDir()

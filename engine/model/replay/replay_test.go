@@ -9,7 +9,6 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/replay"
-	"github.com/thea-harness/thea/schema"
 )
 
 const episode = `{"kind":"task_start","turn":0,"text":"tidy up","episode":{"spec_digest":"sha256:ab","seed":"7"}}
@@ -30,7 +29,7 @@ func TestReplayFeedsResponsesPerPurpose(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ep", replay.EventsFile), []byte(episode), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := replay.New(schema.Model{Provider: "replay", Script: "ep"}, dir)
+	m, err := replay.New(replay.Config{Script: "ep"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +55,10 @@ func TestReplayFeedsResponsesPerPurpose(t *testing.T) {
 	if _, err := m.Generate(ctx, model.Request{Purpose: model.PurposeCompact}); !errors.Is(err, replay.ErrExhausted) {
 		t.Fatalf("compact never recorded: %v", err)
 	}
-	if _, err := replay.New(schema.Model{Provider: "replay", Script: "missing"}, dir); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := replay.New(replay.Config{Script: "missing"}, dir); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing episode: %v", err)
 	}
-	if _, err := replay.New(schema.Model{Provider: "replay"}, dir); err == nil {
+	if _, err := replay.New(replay.Config{}, dir); err == nil {
 		t.Error("no script accepted")
 	}
 }

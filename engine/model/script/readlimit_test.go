@@ -4,12 +4,11 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/internal/readfile/readfiletest"
-	"github.com/thea-harness/thea/schema"
 )
 
 func TestScriptRefusesNonRegular(t *testing.T) {
 	readfiletest.Refuses(t, "turns.yaml", func(path string) error {
-		_, err := New(schema.Model{Provider: "script", Script: path}, "")
+		_, err := New(Config{Script: path}, "")
 		return err
 	})
 }

@@ -44,27 +44,35 @@ type Model struct {
 
 var _ model.Model = (*Model)(nil)
 
+// Config is a script model section's own fields (schema.Model.Config).
+type Config struct {
+	// Script is the file of scripted model turns, relative to the spec's
+	// directory.
+	Script string `json:"script,omitempty"`
+}
+
+// configCUE is Config's fields, for the schema the build generates.
+const configCUE = `// The file of scripted model turns, relative to the spec's directory.
+script?: #NonEmpty
+`
+
 // Provider is the "script" model provider: a file of scripted model turns,
 // one queue per purpose.
 func Provider() engine.ProviderKind {
-	return engine.ProviderKind{
-		Name: "script",
-		Doc:  "scripted model turns from a file (tests, demos, CI)",
-		Validate: func(c *schema.Check) {
-			m := c.Section.(*schema.Model)
-			if m.Script == "" {
+	return engine.TypedProvider("script", "scripted model turns from a file (tests, demos, CI)", configCUE,
+		func(c *schema.Check, m schema.Model, cfg Config) {
+			if cfg.Script == "" {
 				c.ErrorfAtKey(".provider", "provider %q needs script: the file of model turns", m.Provider)
 				return
 			}
-			c.File(".script", m.Script, readfile.Script)
+			c.File(".script", cfg.Script, readfile.Script)
 		},
-		New: New,
-	}
+		func(_ schema.Model, cfg Config, dir string) (model.Model, error) { return New(cfg, dir) })
 }
 
 // New loads the script file cfg.Script (relative to dir). Files ending in
 // .jsonl hold one entry per line; anything else is a YAML list of entries.
-func New(cfg schema.Model, dir string) (model.Model, error) {
+func New(cfg Config, dir string) (model.Model, error) {
 	if cfg.Script == "" {
 		return nil, errors.New("script provider: model.script names no file")
 	}

@@ -13,13 +13,13 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-func write(t *testing.T, name, body string) (schema.Model, string) {
+func write(t *testing.T, name, body string) (script.Config, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return schema.Model{Provider: "script", Script: name}, dir
+	return script.Config{Script: name}, dir
 }
 
 func TestYAMLQueuesPerPurpose(t *testing.T) {
@@ -99,10 +99,10 @@ func TestParseErrorsNameFileAndEntry(t *testing.T) {
 			t.Errorf("%q: error = %v, want %q", tc.body, err, tc.want)
 		}
 	}
-	if _, err := script.New(schema.Model{Provider: "script"}, t.TempDir()); err == nil {
+	if _, err := script.New(script.Config{}, t.TempDir()); err == nil {
 		t.Error("a script provider without a file must fail")
 	}
-	if _, err := script.New(schema.Model{Provider: "script", Script: "missing.yaml"}, t.TempDir()); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+	if _, err := script.New(script.Config{Script: "missing.yaml"}, t.TempDir()); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Errorf("missing file error = %v", err)
 	}
 }
@@ -116,7 +116,7 @@ func TestRegisterAndFromResponses(t *testing.T) {
 		t.Fatal("registering twice must fail")
 	}
 	cfg, dir := write(t, "s.yaml", "- text: hi\n")
-	m, err := c.NewModel(cfg, dir)
+	m, err := c.NewModel(schema.Model{Provider: "script", Config: cfg}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

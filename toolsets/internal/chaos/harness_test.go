@@ -17,7 +17,6 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/openai"
 	"github.com/thea-harness/thea/engine/trace"
@@ -109,11 +108,11 @@ func catalog(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Shared{Logger: logger}),
-		engine.ProviderKind{Name: "openai", Doc: "OpenAI's wire, no waits between retries",
-			New: func(cfg schema.Model, _ string) (model.Model, error) {
-				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})
-			}},
 		user.NoneChannel()); err != nil {
+		return nil, fmt.Errorf("components: %w", err)
+	}
+	// OpenAI's wire, no waits between retries.
+	if err := c.Add(openai.ComponentsWith(call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})...); err != nil {
 		return nil, fmt.Errorf("components: %w", err)
 	}
 	if err := c.Add(policies.Components()...); err != nil {
