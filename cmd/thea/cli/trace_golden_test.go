@@ -15,7 +15,7 @@ import (
 
 var updateTrace = flag.Bool("update-trace", false, "rewrite the expected output of testdata/trace/*.txt")
 
-// Secrets the golden specs declare (api_key_env, run_log.secret_env, and a
+// Secrets the golden specs declare (run_log.secret_env, and a
 // value the pattern pw-[0-9]+ matches): none may reach stdout, stderr or a
 // file under the run directory.
 const (
