@@ -83,7 +83,7 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Enve
 	// value (of whatever Go types its rule gave), checked as the tool
 	// receives them.
 	var env Envelope
-	if rewritten(pre.Verdicts) {
+	if rewritten(pre.Decisions) {
 		env = h.invoke(ctx, rt, raw)
 	} else {
 		env = h.invokeParsed(ctx, rt, raw, call.Args)
@@ -98,7 +98,7 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Enve
 }
 
 // rewritten reports whether a pre-hook changed the call's arguments.
-func rewritten(vs []HookVerdict) bool {
+func rewritten(vs []Decision) bool {
 	for _, v := range vs {
 		if v.Decision == DecisionRewrite || v.Decision == DecisionClamp {
 			return true

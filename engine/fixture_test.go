@@ -136,7 +136,7 @@ type fixture struct {
 	log         *effects
 	skills      engine.SkillCatalog
 	wrap        bool // wrap stages to log their order
-	host        engine.Host
+	host        engine.TaskStream
 }
 
 func newFixture(t testing.TB, rs ...model.Response) *fixture {

@@ -56,12 +56,12 @@ type Question struct {
 	Candidates []Candidate  `json:"candidates,omitempty"`
 	// Call is the call a confirm hook holds (nil for the model's questions),
 	// so a channel can show what it would allow.
-	Call *HeldCall `json:"call,omitempty"`
+	Call *ConfirmCall `json:"call,omitempty"`
 }
 
-// HeldCall is a call waiting on a confirmation: its tool, its arguments as
+// ConfirmCall is a call waiting on a confirmation: its tool, its arguments as
 // the hooks before the asking one left them, and the hook that asks.
-type HeldCall struct {
+type ConfirmCall struct {
 	Tool string         `json:"tool"`
 	Args map[string]any `json:"args,omitempty"`
 	Hook string         `json:"hook"`

@@ -226,9 +226,9 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 	f.spec.Tools["grasp"] = schema.ToolContract{PostCondition: secret, Description: "Grasp carefully."}
 	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
 		if cc.Call.Tool == "move" {
-			v := engine.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
+			v := engine.Decision{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
 			cc.Emit(engine.Event{Kind: engine.EventHook, Hook: &v})
-			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []engine.HookVerdict{v}}
+			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Decisions: []engine.Decision{v}}
 		}
 		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
 	}

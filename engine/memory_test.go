@@ -14,8 +14,8 @@ func TestMemoryTraceEvidence(t *testing.T) {
 	var tr memoryTrace
 	for _, ev := range []Event{
 		{Kind: EventModel, Turn: 1, Text: "thinking"},
-		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &HookVerdict{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
-		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &HookVerdict{Hook: "log", Decision: "allow"}},
+		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &Decision{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
+		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &Decision{Hook: "log", Decision: "allow"}},
 		{Kind: EventToolResult, Turn: 2, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}, Result: &Envelope{Success: true,
 			Verdict: &schema.Verdict{Status: "failure", Reason: "gripper empty", Evidence: "wrist camera"}}},
 		{Kind: EventQuestion, Turn: 3, Tool: "query_user", Text: "Which mug?", Args: map[string]any{"question": "Which mug?", "answer": "the red one"}},

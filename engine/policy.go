@@ -60,7 +60,7 @@ type PreResult struct {
 	Reason string
 	Hook   string
 	// Verdicts are every hook's decision, in order (also emitted as events).
-	Verdicts []HookVerdict
+	Decisions []Decision
 }
 
 // PostResult is the outcome of the post-execution chain.
@@ -73,28 +73,28 @@ type PostResult struct {
 	Notes []string
 }
 
-// HookVerdict is one hook's decision on one call.
-type HookVerdict struct {
+// Decision is one hook's decision on one call.
+type Decision struct {
 	Hook     string         `json:"hook"`
 	Phase    string         `json:"phase"` // pre | post
-	Decision HookDecision   `json:"decision"`
+	Decision DecisionKind   `json:"decision"`
 	Reason   string         `json:"reason,omitempty"`
 	Before   map[string]any `json:"before,omitempty"`
 	After    map[string]any `json:"after,omitempty"`
 }
 
-// HookDecision is what one hook did to one call.
-type HookDecision string
+// DecisionKind is what one hook did to one call.
+type DecisionKind string
 
 // The decisions of the standard hook actions.
 const (
-	DecisionAllow    HookDecision = "allow"
-	DecisionBlock    HookDecision = "block"
-	DecisionRewrite  HookDecision = "rewrite"
-	DecisionClamp    HookDecision = "clamp"
-	DecisionConfirm  HookDecision = "confirm"
-	DecisionEvaluate HookDecision = "evaluate"
-	DecisionNote     HookDecision = "note"
+	DecisionAllow    DecisionKind = "allow"
+	DecisionBlock    DecisionKind = "block"
+	DecisionRewrite  DecisionKind = "rewrite"
+	DecisionClamp    DecisionKind = "clamp"
+	DecisionConfirm  DecisionKind = "confirm"
+	DecisionEvaluate DecisionKind = "evaluate"
+	DecisionNote     DecisionKind = "note"
 	// DecisionSkip: the hook's when or rule did not hold.
-	DecisionSkip HookDecision = "skip"
+	DecisionSkip DecisionKind = "skip"
 )

@@ -40,7 +40,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}
 		set, err := StartToolset(ctx, kind, ToolsetConfig{
-			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
+			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Stream: taskStream{h},
 			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty, Redactor: h.redactor,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
 		}, h.log)

@@ -13,7 +13,7 @@ import (
 // tools are listed, and any that reaches for a session is refused.
 type noSession struct{}
 
-var _ engine.Host = noSession{}
+var _ engine.TaskStream = noSession{}
 
 func (noSession) User() engine.UserChannel { return noUser{} }
 func (noSession) LoadSkill(string) (string, error) {

@@ -19,11 +19,11 @@ import (
 type PreAction func(ctx context.Context, c *PreCall) Step
 
 // PostAction is what one post-hook does after a completed call.
-type PostAction func(ctx context.Context, c *PostCall) engine.HookVerdict
+type PostAction func(ctx context.Context, c *PostCall) engine.Decision
 
 // Step is one pre-hook's outcome.
 type Step struct {
-	Decision engine.HookDecision
+	Decision engine.DecisionKind
 	Reason   string
 	Before   map[string]any
 	After    map[string]any
@@ -257,7 +257,7 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	held := &engine.HeldCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
+	held := &engine.ConfirmCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
 	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: held})
 	if errors.Is(err, ErrNoConfirmChannel) {
 		return noChannel

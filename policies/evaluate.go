@@ -15,9 +15,9 @@ import (
 
 // actEvaluate is the hidden evaluate_run hook: it judges a completed call by
 // the tool's check or the evaluator model, once per call.
-func actEvaluate(ctx context.Context, c *PostCall) engine.HookVerdict {
+func actEvaluate(ctx context.Context, c *PostCall) engine.Decision {
 	if c.Verdict != nil {
-		return engine.HookVerdict{Decision: engine.DecisionSkip, Reason: "already evaluated"}
+		return engine.Decision{Decision: engine.DecisionSkip, Reason: "already evaluated"}
 	}
 	v := c.policy.evaluate(ctx, c)
 	v = scrub(v, c.policy.contract(c.CC).PostCondition)
@@ -27,7 +27,7 @@ func actEvaluate(ctx context.Context, c *PostCall) engine.HookVerdict {
 	if v.Reason != "" {
 		r += ": " + v.Reason
 	}
-	return engine.HookVerdict{Decision: engine.DecisionEvaluate, Reason: r}
+	return engine.Decision{Decision: engine.DecisionEvaluate, Reason: r}
 }
 
 func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {

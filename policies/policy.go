@@ -198,9 +198,9 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		h := &p.pre[i]
 		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
-		v := engine.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
+		v := engine.Decision{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
 			Reason: step.Reason, Before: step.Before, After: step.After}
-		res.Verdicts = append(res.Verdicts, v)
+		res.Decisions = append(res.Decisions, v)
 		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
 		if step.Decision != "skip" {
 			res.Hook = h.hook.Name

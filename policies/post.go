@@ -47,11 +47,11 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.E
 	return engine.PostResult{Verdict: pc.Verdict, Evidence: pc.Evidence, Notes: pc.Notes}
 }
 
-func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.HookVerdict) {
-	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip}
+func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.Decision) {
+	v = engine.Decision{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip}
 	defer func() {
 		if r := recover(); r != nil {
-			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip,
+			v = engine.Decision{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip,
 				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
 			// An evaluation that panicked confirmed nothing: fail closed.
 			if h.judge && pc.Verdict == nil {
@@ -82,13 +82,13 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 }
 
 // actNote adds the hook's note, or a one-line outcome, to the Task Notes.
-func actNote(_ context.Context, c *PostCall) engine.HookVerdict {
+func actNote(_ context.Context, c *PostCall) engine.Decision {
 	text := c.Hook.Note
 	if text == "" {
 		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
 	}
 	c.Notes = append(c.Notes, text)
-	return engine.HookVerdict{Decision: engine.DecisionNote, Reason: text}
+	return engine.Decision{Decision: engine.DecisionNote, Reason: text}
 }
 
 func outcome(res *engine.Envelope, v *schema.Verdict) string {

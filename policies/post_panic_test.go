@@ -42,7 +42,7 @@ func TestJudgeFailsClosedByItsDescriptor(t *testing.T) {
 		}
 		s.Rules = rules
 		actions := NewActions()
-		actions.Post["grade"] = func(context.Context, *PostCall) engine.HookVerdict { panic("grader bug") }
+		actions.Post["grade"] = func(context.Context, *PostCall) engine.Decision { panic("grader bug") }
 		actions.Judges["grade"] = judge
 		p, err := NewWithActions(engine.PolicyEnv{Spec: s, Tools: &fakeTools{}}, actions)
 		if err != nil {

@@ -73,7 +73,7 @@ func hostileRun(t *testing.T) string {
 		{Event: engine.Event{Kind: engine.EventContext, Time: at(1), Task: 3, Turn: 1, Tokens: tokens(1000, 800, 50)}},
 		{Event: engine.Event{Kind: engine.EventModel, Time: at(2), Task: 3, Turn: 1, Text: hostile, Tool: "move_base",
 			Args: map[string]any{"direction": "javascript:alert(1)", "distance_m": 1.0}}},
-		{Event: engine.Event{Kind: engine.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &engine.HookVerdict{
+		{Event: engine.Event{Kind: engine.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &engine.Decision{
 			Hook: "clamp" + hostile, Phase: "pre", Decision: engine.DecisionClamp, Reason: hostile,
 			Before: map[string]any{"distance_m": 1.0}, After: map[string]any{"distance_m": 0.4}}}},
 		{Event: engine.Event{Kind: engine.EventToolCall, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Args: map[string]any{"distance_m": 0.4}}},

@@ -25,7 +25,7 @@ type Pending struct {
 	Candidates []CandidateView `json:"candidates,omitempty"`
 	// Call is the call a confirmation holds: tool, arguments, the hook
 	// that asks.
-	Call *engine.HeldCall `json:"call,omitempty"`
+	Call *engine.ConfirmCall `json:"call,omitempty"`
 	// Frames are the cameras' latest frames when the question was asked:
 	// what the robot saw.
 	Frames []Frame `json:"frames,omitempty"`

@@ -70,7 +70,7 @@ type lookupArgs struct {
 	Query string `json:"query" jsonschema:"an object name, a class or a room"`
 }
 
-func builtinTools(host engine.Host) []*builtinTool {
+func builtinTools(host engine.TaskStream) []*builtinTool {
 	return []*builtinTool{
 		{
 			def: model.ToolDef{
@@ -219,7 +219,7 @@ func plain[T any](v []T) ([]any, error) {
 
 // candidates checks a question's refs against the Scene Graph and describes
 // each, with its last view when one is kept.
-func candidates(host engine.Host, refs []string) ([]engine.Candidate, error) {
+func candidates(host engine.TaskStream, refs []string) ([]engine.Candidate, error) {
 	lines, err := host.SceneDescribe(refs)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ func TestTraceNeutralisesInjectedLines(t *testing.T) {
 		{Kind: engine.EventTaskStart, Task: 1, Text: "go " + inject},
 		{Kind: engine.EventModel, Turn: 1, Text: inject, Tool: "pick_up" + inject, Args: map[string]any{"k" + inject: inject}},
 		{Kind: engine.EventNotify, Turn: 1, Text: inject},
-		{Kind: engine.EventHook, Turn: 1, Tool: "x", Hook: &engine.HookVerdict{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
+		{Kind: engine.EventHook, Turn: 1, Tool: "x", Hook: &engine.Decision{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
 		{Kind: engine.EventToolResult, Turn: 1, Tool: "pick_up" + inject, Result: &engine.Envelope{Reason: inject}},
 		{Kind: engine.EventToolResult, Turn: 1, Tool: "ok", Result: &engine.Envelope{Success: true, Value: map[string]any{"v": inject + "\u009b2J"}}},
 		{Kind: engine.EventObservation, Turn: 2, Text: "observation unavailable: " + inject},

@@ -14,7 +14,7 @@ var benchTurn = []engine.Event{
 		Detections: []schema.Detection{{Name: "mug", Visible: true}}}},
 	{Kind: engine.EventContext, Turn: 3, Tokens: &engine.TokenCounts{Total: 4000}},
 	{Kind: engine.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},
-	{Kind: engine.EventHook, Turn: 3, Hook: &engine.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
+	{Kind: engine.EventHook, Turn: 3, Hook: &engine.Decision{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
 		Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}, Reason: "clamped"}},
 	{Kind: engine.EventToolResult, Turn: 3, Tool: "move_base", Result: &engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
 }

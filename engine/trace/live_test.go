@@ -37,7 +37,7 @@ func liveRender(t *testing.T, evs []engine.Event, ticks ...time.Time) string {
 	return b.String()
 }
 
-// The live view shows the turn, tool and arguments, hook verdicts (blocked,
+// The live view shows the turn, tool and arguments, hook decisions (blocked,
 // clamped, confirmed), evaluator verdicts, compaction, a spinner with the
 // elapsed time while the model thinks, and the tokens used; the spinner's
 // line is erased before the next line.
@@ -49,15 +49,15 @@ func TestLiveShowsTheTurn(t *testing.T) {
 		{Kind: engine.EventContext, Turn: 1, Time: t0, Tokens: &engine.TokenCounts{Total: 12345}},
 		{Kind: engine.EventModel, Turn: 1, Time: t0.Add(3 * time.Second), Text: "closer", Tool: "move_base", Args: map[string]any{"distance_m": 1},
 			Usage: &model.Usage{InputTokens: 1200, OutputTokens: 30}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
 			Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "speed", Decision: engine.DecisionClamp,
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: "speed", Decision: engine.DecisionClamp,
 			Before: map[string]any{"v": 1}, After: map[string]any{"v": 1}, Reason: "v within bounds"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "ask_first", Decision: engine.DecisionConfirm, Reason: "the user confirmed"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "far", Decision: engine.DecisionSkip}},
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: "ask_first", Decision: engine.DecisionConfirm, Reason: "the user confirmed"}},
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: "far", Decision: engine.DecisionSkip}},
 		{Kind: engine.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &schema.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
 		{Kind: engine.EventToolResult, Turn: 1, Tool: "move_base", Result: &engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
-		{Kind: engine.EventHook, Turn: 2, Hook: &engine.HookVerdict{Phase: "pre", Hook: "boxed_in", Decision: engine.DecisionBlock, Reason: "no room"}},
+		{Kind: engine.EventHook, Turn: 2, Hook: &engine.Decision{Phase: "pre", Hook: "boxed_in", Decision: engine.DecisionBlock, Reason: "no room"}},
 		{Kind: engine.EventCompaction, Turn: 2, Compaction: &engine.CompactionInfo{OK: true, MessagesBefore: 40, MessagesAfter: 12, TokensBefore: 150000, TokensAfter: 20000, Rounds: 1}},
 		{Kind: engine.EventModel, Turn: 2, Text: "done", Usage: &model.Usage{InputTokens: 800, OutputTokens: 20}},
 		{Kind: engine.EventDone, Turn: 2, Time: t0.Add(5 * time.Second), Done: &engine.Report{Reason: engine.DoneFinal, Turns: 2, Text: "done"}},
@@ -103,9 +103,9 @@ func TestLiveNeutralisesInjectedLines(t *testing.T) {
 		{Kind: engine.EventObservation, Turn: 1, Text: inject},
 		{Kind: engine.EventContext, Turn: 1},
 		{Kind: engine.EventModel, Turn: 1, Text: inject, Tool: "x" + inject, Args: map[string]any{inject: inject}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: inject, Decision: engine.DecisionBlock, Reason: inject}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: inject, Decision: engine.DecisionClamp, Before: map[string]any{"a": inject}}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "post", Hook: inject, Decision: engine.HookDecision(inject), Reason: inject}},
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: inject, Decision: engine.DecisionBlock, Reason: inject}},
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "pre", Hook: inject, Decision: engine.DecisionClamp, Before: map[string]any{"a": inject}}},
+		{Kind: engine.EventHook, Turn: 1, Hook: &engine.Decision{Phase: "post", Hook: inject, Decision: engine.DecisionKind(inject), Reason: inject}},
 		{Kind: engine.EventEvaluation, Turn: 1, Tool: inject, Verdict: &schema.Verdict{Status: schema.VerdictStatus(inject), Source: inject, Reason: inject}},
 		{Kind: engine.EventToolResult, Turn: 1, Tool: inject, Result: &engine.Envelope{Reason: inject}},
 		{Kind: engine.EventNotify, Turn: 1, Text: inject},

@@ -39,7 +39,7 @@ type SafetyEvent struct {
 
 // safetySink delivers safety events to the process's hook and to the
 // session's event stream (as EventSafety), without blocking the caller.
-func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
+func safetySink(hook func(SafetyEvent), host engine.TaskStream) func(SafetyEvent) {
 	return func(ev SafetyEvent) {
 		if hook != nil {
 			hook(ev)

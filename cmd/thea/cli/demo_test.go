@@ -37,7 +37,7 @@ func TestHouseholdDemo(t *testing.T) {
 	}
 	var results []step
 	var verdicts []step
-	var clamp *engine.HookVerdict
+	var clamp *engine.Decision
 	var done *engine.Report
 	notified := false
 	for _, ev := range evs {
