@@ -15,8 +15,8 @@ type hold struct {
 }
 
 // Hold registers a hold on the running task; see TaskStream.Hold.
-func (a hostAdapter) Hold(what string, within time.Duration) func() {
-	h := a.h
+func (s taskStream) Hold(what string, within time.Duration) func() {
+	h := s.h
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	t := h.task

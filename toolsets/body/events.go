@@ -39,12 +39,12 @@ type SafetyEvent struct {
 
 // safetySink delivers safety events to the process's hook and to the
 // session's event stream (as EventSafety), without blocking the caller.
-func safetySink(hook func(SafetyEvent), host engine.TaskStream) func(SafetyEvent) {
+func safetySink(hook func(SafetyEvent), stream engine.TaskStream) func(SafetyEvent) {
 	return func(ev SafetyEvent) {
 		if hook != nil {
 			hook(ev)
 		}
-		if host == nil {
+		if stream == nil {
 			return
 		}
 		text := ev.Kind + ":"
@@ -61,6 +61,6 @@ func safetySink(hook func(SafetyEvent), host engine.TaskStream) func(SafetyEvent
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
+		stream.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
 	}
 }
