@@ -59,7 +59,7 @@ type PreResult struct {
 	Args   map[string]any
 	Reason string
 	Hook   string
-	// Verdicts are every hook's decision, in order (also emitted as events).
+	// Decisions are every hook's, in order (also emitted as events).
 	Decisions []Decision
 }
 
@@ -73,7 +73,9 @@ type PostResult struct {
 	Notes []string
 }
 
-// Decision is one hook's decision on one call.
+// Decision is one hook's decision on one call: the payload of an EventHook.
+// It is never a verdict: a verdict is the evaluator's judgement of a call's
+// outcome (schema.Verdict, EventEvaluation).
 type Decision struct {
 	Hook     string         `json:"hook"`
 	Phase    string         `json:"phase"` // pre | post
@@ -83,7 +85,8 @@ type Decision struct {
 	After    map[string]any `json:"after,omitempty"`
 }
 
-// DecisionKind is what one hook did to one call.
+// DecisionKind is what one hook did to one call (the action it took, or
+// skip).
 type DecisionKind string
 
 // The decisions of the standard hook actions.
