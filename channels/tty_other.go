@@ -1,6 +1,6 @@
 //go:build !linux
 
-package user
+package channels
 
 // isTerminal is false outside Linux: confirm then always opens the
 // controlling terminal itself.

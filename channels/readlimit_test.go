@@ -1,4 +1,4 @@
-package user
+package channels
 
 import (
 	"testing"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package user
+package channels
 
 import "golang.org/x/sys/unix"
 

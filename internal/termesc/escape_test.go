@@ -1,4 +1,4 @@
-package trace_test
+package termesc_test
 
 import (
 	"bytes"

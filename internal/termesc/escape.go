@@ -1,4 +1,4 @@
-package trace
+package termesc
 
 import (
 	"fmt"
