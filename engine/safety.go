@@ -5,11 +5,6 @@ import (
 	"strings"
 )
 
-// SafetyOperatorClear: an operator cleared the body's uncertain state (after
-// checking the robot). Emitted between tasks, it opens the next task's
-// stream and run log.
-const SafetyOperatorClear SafetyKind = "operator_clear"
-
 // UncertaintyClearer is a toolset whose body's "state uncertain" block an
 // operator can clear (the MCP toolsets: the body is shared by all of them).
 type UncertaintyClearer interface {

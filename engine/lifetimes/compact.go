@@ -11,10 +11,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// CheckpointKind is the stable kind of a compaction checkpoint message
-// (Message.Meta["kind"]), so later compactions and run-log readers find it.
-const CheckpointKind = "compaction_checkpoint"
-
 const compactInstruction = "You maintain the checkpoint summary of an embodied agent's earlier task history. " +
 	"Update the previous checkpoint with the new messages, oldest first. Keep every fact needed to continue: " +
 	"instructions and goals, user answers, where objects are, what succeeded and what failed and why. " +
@@ -35,20 +31,6 @@ func NewCompactor(cfg schema.Compaction, m model.Model, name string) Compactor {
 
 // SetModel replaces the summary model (a compaction_model of its own).
 func (c *Compactor) SetModel(m model.Model, name string) { c.model, c.modelName = m, name }
-
-// CompactionInfo describes one compaction attempt.
-type CompactionInfo struct {
-	OK             bool   `json:"ok"`
-	Error          string `json:"error,omitempty"`
-	Rounds         int    `json:"rounds"`
-	MessagesBefore int    `json:"messages_before"`
-	MessagesAfter  int    `json:"messages_after"`
-	TokensBefore   int    `json:"tokens_before"`
-	TokensAfter    int    `json:"tokens_after"`
-	// Kind and Source are the checkpoint's stable metadata (as on its message).
-	Kind   string `json:"kind,omitempty"`
-	Source string `json:"source,omitempty"`
-}
 
 // Compact replaces an older prefix of s's Accumulated context by one
 // checkpoint made with c; current is the group of the turn in progress,

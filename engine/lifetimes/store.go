@@ -234,14 +234,6 @@ func (s *Store) Total() int {
 	return s.residentTokens + s.toolTokens + s.accTokens + s.refreshedTokens()
 }
 
-// TokenCounts are estimated tokens per context lifetime of one request.
-type TokenCounts struct {
-	Resident    int `json:"resident"`
-	Refreshed   int `json:"refreshed"`
-	Accumulated int `json:"accumulated"`
-	Total       int `json:"total"`
-}
-
 // Counts are the estimated tokens of each lifetime of the next request.
 func (s *Store) Counts() TokenCounts {
 	r := s.refreshedTokens()

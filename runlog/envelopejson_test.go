@@ -1,4 +1,4 @@
-package engine
+package runlog
 
 import (
 	"encoding/json"

@@ -1,9 +1,8 @@
-package engine
+package runlog
 
 import (
 	"time"
 
-	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
@@ -90,16 +89,6 @@ type Event struct {
 	Images []schema.Image `json:"-"`
 }
 
-// TokenCounts are estimated tokens per context lifetime of one request.
-type TokenCounts = lifetimes.TokenCounts
-
-// CompactionInfo describes one compaction attempt.
-type CompactionInfo = lifetimes.CompactionInfo
-
-// CheckpointKind is the stable kind of a compaction checkpoint message
-// (Message.Meta["kind"]), so later compactions and run-log readers find it.
-const CheckpointKind = lifetimes.CheckpointKind
-
 // Report ends a task: the final text and why it ended.
 type Report struct {
 	Text   string     `json:"text"`
@@ -161,3 +150,34 @@ const (
 
 // Millis is d in milliseconds, to the microsecond (StopCall.DurationMS).
 func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// SafetyOperatorClear: an operator cleared the body's uncertain state (after
+// checking the robot). Emitted between tasks, it opens the next task's
+// stream and run log.
+const SafetyOperatorClear SafetyKind = "operator_clear"
+
+// TokenCounts are estimated tokens per context lifetime of one request.
+type TokenCounts struct {
+	Resident    int `json:"resident"`
+	Refreshed   int `json:"refreshed"`
+	Accumulated int `json:"accumulated"`
+	Total       int `json:"total"`
+}
+
+// CompactionInfo describes one compaction attempt.
+type CompactionInfo struct {
+	OK             bool   `json:"ok"`
+	Error          string `json:"error,omitempty"`
+	Rounds         int    `json:"rounds"`
+	MessagesBefore int    `json:"messages_before"`
+	MessagesAfter  int    `json:"messages_after"`
+	TokensBefore   int    `json:"tokens_before"`
+	TokensAfter    int    `json:"tokens_after"`
+	// Kind and Source are the checkpoint's stable metadata (as on its message).
+	Kind   string `json:"kind,omitempty"`
+	Source string `json:"source,omitempty"`
+}
+
+// CheckpointKind is the stable kind of a compaction checkpoint message
+// (Message.Meta["kind"]), so later compactions and run-log readers find it.
+const CheckpointKind = "compaction_checkpoint"
