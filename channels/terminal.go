@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // Terminal asks questions on an io.Writer and reads answers line by line from
@@ -69,18 +69,18 @@ func (t *Terminal) Ask(ctx context.Context, q engine.Question) (string, error) {
 	defer t.ask.Unlock()
 	t.startReader()
 	var b strings.Builder
-	fmt.Fprintf(&b, "? %s\n", trace.Escape(q.Text)) // model text: terminal-safe
+	fmt.Fprintf(&b, "? %s\n", termesc.Escape(q.Text)) // model text: terminal-safe
 	for i, c := range q.Choices {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, trace.Escape(c))
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, termesc.Escape(c))
 	}
 	switch {
 	case len(q.Candidates) > 0:
 		b.WriteString("  about:\n")
 		for _, c := range q.Candidates {
-			fmt.Fprintf(&b, "    %s\n", trace.Escape(c.Line))
+			fmt.Fprintf(&b, "    %s\n", termesc.Escape(c.Line))
 		}
 	case len(q.Refs) > 0:
-		fmt.Fprintf(&b, "  (about: %s)\n", trace.Escape(strings.Join(q.Refs, ", ")))
+		fmt.Fprintf(&b, "  (about: %s)\n", termesc.Escape(strings.Join(q.Refs, ", ")))
 	}
 	b.WriteString("> ")
 	if err := t.Printf("%s", b.String()); err != nil {
@@ -134,7 +134,7 @@ func pickChoice(answer string, choices []string) string {
 func (t *Terminal) Notify(_ context.Context, text string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := fmt.Fprintf(t.out, "i %s\n", trace.Escape(text)); err != nil {
+	if _, err := fmt.Fprintf(t.out, "i %s\n", termesc.Escape(text)); err != nil {
 		return fmt.Errorf("terminal: writing a notification: %w", err)
 	}
 	return nil

@@ -8,13 +8,14 @@ import (
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // episodeInfo describes the session for the task_start event.
-func (h *Harness) episodeInfo() *EpisodeInfo {
-	info := &EpisodeInfo{}
-	if d, err := SpecDigest(h.spec.Files); err != nil {
+func (h *Harness) episodeInfo() *runlog.EpisodeInfo {
+	info := &runlog.EpisodeInfo{}
+	if d, err := runlog.SpecDigest(h.spec.Files); err != nil {
 		h.log.Warn("episode: spec digest", "err", err)
 	} else {
 		info.SpecDigest = d
@@ -35,7 +36,7 @@ func (h *Harness) episodeInfo() *EpisodeInfo {
 			info.Toolsets = map[string][]string{}
 		}
 		info.Toolsets[name] = cmd
-		if s, ok := SeedArg(cmd); ok && info.Seed == "" {
+		if s, ok := runlog.SeedArg(cmd); ok && info.Seed == "" {
 			info.Seed = s
 		}
 	}
@@ -75,7 +76,7 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	}
 	ctx = model.WithRetryReport(ctx, func(rt model.Retry) {
 		rt.Purpose = p
-		r.h.queueQuiet(Event{Kind: EventModelRetry, Text: string(p), Retry: &rt})
+		r.h.queueQuiet(runlog.Event{Kind: runlog.EventModelRetry, Text: string(p), Retry: &rt})
 	})
 	release := func() {}
 	if p == model.PurposeDecide {
@@ -85,13 +86,13 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	}
 	resp, err := r.m.Generate(ctx, req)
 	release()
-	mc := ModelCall{Purpose: p, Model: r.name}
+	mc := runlog.ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
 		mc.Error = err.Error()
 	} else {
-		mc = NewModelCall(p, r.name, resp)
+		mc = runlog.NewModelCall(p, r.name, resp)
 	}
-	r.h.queueQuiet(Event{Kind: EventModelCall, Text: string(p), ModelCall: &mc})
+	r.h.queueQuiet(runlog.Event{Kind: runlog.EventModelCall, Text: string(p), ModelCall: &mc})
 	return resp, err
 }
 
@@ -100,7 +101,7 @@ func (r recordedModel) Unwrap() model.Model { return r.m }
 
 // queueQuiet queues an event for the running task; outside a task (a
 // preview) it is dropped without a warning.
-func (h *Harness) queueQuiet(ev Event) {
+func (h *Harness) queueQuiet(ev runlog.Event) {
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	if h.task != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -13,7 +14,7 @@ import (
 // Success false and a Reason the model can act on.
 type Tool interface {
 	Def() model.ToolDef
-	Call(ctx context.Context, args json.RawMessage) Envelope
+	Call(ctx context.Context, args json.RawMessage) runlog.Envelope
 }
 
 // ContextBound marks a tool that returns as soon as its context ends (a

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -35,7 +36,7 @@ func (c *Compactor) SetModel(m model.Model, name string) { c.model, c.modelName 
 // Compact replaces an older prefix of s's Accumulated context by one
 // checkpoint made with c; current is the group of the turn in progress,
 // always retained. On any failure Accumulated context is left as it was.
-func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (CompactionInfo, error) {
+func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (runlog.CompactionInfo, error) {
 	out, info, err := c.run(ctx, s.acc, current)
 	if err != nil {
 		return info, err
@@ -104,8 +105,8 @@ func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 // run compacts acc; on any failure it returns the error and acc is not
 // touched (the caller keeps its slice). On success it returns the new
 // slice, built in acc's array: the caller's acc is not used again.
-func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
-	info := CompactionInfo{MessagesBefore: len(acc)}
+func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, runlog.CompactionInfo, error) {
+	info := runlog.CompactionInfo{MessagesBefore: len(acc)}
 	tailStart, pinned := c.plan(acc, current)
 	from := 0
 	prev, first := "", -1
@@ -145,7 +146,7 @@ func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry,
 	out := rebuild(acc, cut, cp, pinned)
 	info.OK = true
 	info.MessagesAfter = len(out)
-	info.Kind = CheckpointKind
+	info.Kind = runlog.CheckpointKind
 	info.Source = cp.msg.Meta["source"]
 	return out, info, nil
 }
@@ -351,7 +352,7 @@ func (c *Compactor) checkpoint(summary string, first, last, messages, rounds int
 		Role:  model.RoleUser,
 		Parts: []model.Part{{Text: text}},
 		Meta: map[string]string{
-			"kind": CheckpointKind, "source": source,
+			"kind": runlog.CheckpointKind, "source": source,
 			"first_turn": strconv.Itoa(first), "last_turn": strconv.Itoa(last),
 			"model": c.modelName, "rounds": strconv.Itoa(rounds),
 		},

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -235,9 +236,9 @@ func (s *Store) Total() int {
 }
 
 // Counts are the estimated tokens of each lifetime of the next request.
-func (s *Store) Counts() TokenCounts {
+func (s *Store) Counts() runlog.TokenCounts {
 	r := s.refreshedTokens()
-	return TokenCounts{
+	return runlog.TokenCounts{
 		Resident: s.residentTokens + s.toolTokens, Refreshed: r,
 		Accumulated: s.accTokens, Total: s.residentTokens + s.toolTokens + s.accTokens + r,
 	}

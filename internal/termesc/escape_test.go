@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 )
 
 func TestEscape(t *testing.T) {
@@ -26,7 +27,7 @@ func TestEscape(t *testing.T) {
 		{"sep\u2028x", `sep\u2028x`},
 		{"nul\x00", `nul\x00`},
 	} {
-		if got := trace.Escape(tc.in); got != tc.want {
+		if got := termesc.Escape(tc.in); got != tc.want {
 			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -40,15 +41,15 @@ func TestEscape(t *testing.T) {
 func TestTraceNeutralisesInjectedLines(t *testing.T) {
 	const forged = "turn 2   hook       pre boxed_in: allow"
 	inject := "ok\r\x1b[2K" + forged + "\n" + forged + "\x1b]0;owned\x07"
-	evs := []engine.Event{
-		{Kind: engine.EventTaskStart, Task: 1, Text: "go " + inject},
-		{Kind: engine.EventModel, Turn: 1, Text: inject, Tool: "pick_up" + inject, Args: map[string]any{"k" + inject: inject}},
-		{Kind: engine.EventNotify, Turn: 1, Text: inject},
-		{Kind: engine.EventHook, Turn: 1, Tool: "x", Hook: &engine.HookVerdict{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
-		{Kind: engine.EventToolResult, Turn: 1, Tool: "pick_up" + inject, Result: &engine.Envelope{Reason: inject}},
-		{Kind: engine.EventToolResult, Turn: 1, Tool: "ok", Result: &engine.Envelope{Success: true, Value: map[string]any{"v": inject + "\u009b2J"}}},
-		{Kind: engine.EventObservation, Turn: 2, Text: "observation unavailable: " + inject},
-		{Kind: engine.EventDone, Turn: 2, Done: &engine.Report{Reason: engine.DoneFinal, Turns: 2, Text: "report " + inject, Error: inject}},
+	evs := []runlog.Event{
+		{Kind: runlog.EventTaskStart, Task: 1, Text: "go " + inject},
+		{Kind: runlog.EventModel, Turn: 1, Text: inject, Tool: "pick_up" + inject, Args: map[string]any{"k" + inject: inject}},
+		{Kind: runlog.EventNotify, Turn: 1, Text: inject},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "x", Hook: &runlog.HookVerdict{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
+		{Kind: runlog.EventToolResult, Turn: 1, Tool: "pick_up" + inject, Result: &runlog.Envelope{Reason: inject}},
+		{Kind: runlog.EventToolResult, Turn: 1, Tool: "ok", Result: &runlog.Envelope{Success: true, Value: map[string]any{"v": inject + "\u009b2J"}}},
+		{Kind: runlog.EventObservation, Turn: 2, Text: "observation unavailable: " + inject},
+		{Kind: runlog.EventDone, Turn: 2, Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: 2, Text: "report " + inject, Error: inject}},
 	}
 	for _, verbose := range []bool{false, true} {
 		var b bytes.Buffer

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/operator/trace"
 )
 
 // EscapeJSON leaves no raw DEL, C1 or bidi control in an encoded text, and
@@ -16,7 +17,7 @@ func TestEscapeJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := trace.EscapeJSON(b)
+	out := termesc.EscapeJSON(b)
 	for _, raw := range []string{"\x1b", "\x07", "\x7f", "\u009b", "\u202e", "\u2066", "\u2028"} {
 		if strings.Contains(string(out), raw) {
 			t.Errorf("%q left raw in %s", raw, out)
@@ -34,7 +35,7 @@ func TestEscapeJSON(t *testing.T) {
 	if !strings.Contains(string(out), "\n  \"") || !strings.Contains(string(out), "✓") {
 		t.Errorf("indentation or a printable rune changed: %s", out)
 	}
-	if plain := []byte(`{"a": "b"}`); &trace.EscapeJSON(plain)[0] != &plain[0] {
+	if plain := []byte(`{"a": "b"}`); &termesc.EscapeJSON(plain)[0] != &plain[0] {
 		t.Error("a text with nothing to escape was copied")
 	}
 }

@@ -22,11 +22,12 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/internal/wiretest"
-	"github.com/thea-harness/thea/engine/model/replay"
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/livecheck"
+	"github.com/thea-harness/thea/models/internal/wiretest"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/report"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -114,7 +115,7 @@ func armModel() http.HandlerFunc {
 }
 
 // runEvents reads the one run's events.jsonl under runs.
-func runEvents(t *testing.T, runs string) []engine.Event {
+func runEvents(t *testing.T, runs string) []runlog.Event {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
 	must(t, err)
@@ -123,11 +124,11 @@ func runEvents(t *testing.T, runs string) []engine.Event {
 	}
 	b, err := os.ReadFile(files[0])
 	must(t, err)
-	var evs []engine.Event
+	var evs []runlog.Event
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		must(t, json.Unmarshal(sc.Bytes(), &ev))
 		evs = append(evs, ev)
 	}
@@ -146,16 +147,16 @@ func TestAliasedToolOverTheWire(t *testing.T) {
 	h, err := armHarness(t, spec, runs)
 	must(t, err)
 	rep, err := h.Run(t.Context(), "Is the arm homed?")
-	if err != nil || rep.Reason != engine.DoneFinal {
+	if err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 	var recorded, executed bool
 	for _, ev := range runEvents(t, runs) {
-		if mc := ev.ModelCall; ev.Kind == engine.EventModelCall && mc != nil && len(mc.ToolCalls) > 0 {
+		if mc := ev.ModelCall; ev.Kind == runlog.EventModelCall && mc != nil && len(mc.ToolCalls) > 0 {
 			c := mc.ToolCalls[0]
 			recorded = c.Name == "arm.status" && c.WireName == "arm_status"
 		}
-		if ev.Kind == engine.EventToolResult && ev.Tool == "arm.status" && ev.Result != nil && ev.Result.Success {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == "arm.status" && ev.Result != nil && ev.Result.Success {
 			executed = true
 		}
 	}
@@ -219,7 +220,7 @@ func TestRetriesOnTheRecord(t *testing.T) {
 	runs := t.TempDir()
 	h, err := armHarness(t, spec, runs)
 	must(t, err)
-	if rep, err := h.Run(t.Context(), "Is the arm homed?"); err != nil || rep.Reason != engine.DoneFinal {
+	if rep, err := h.Run(t.Context(), "Is the arm homed?"); err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 	evs := runEvents(t, runs)
@@ -227,10 +228,10 @@ func TestRetriesOnTheRecord(t *testing.T) {
 	modelCallAt, lastRetryAt := -1, -1
 	for i, ev := range evs {
 		switch ev.Kind {
-		case engine.EventModelRetry:
+		case runlog.EventModelRetry:
 			retries = append(retries, *ev.Retry)
 			lastRetryAt = i
-		case engine.EventModelCall:
+		case runlog.EventModelCall:
 			if modelCallAt < 0 {
 				modelCallAt = i
 			}
@@ -292,7 +293,7 @@ func TestGemini3SignaturesOverTheWire(t *testing.T) {
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")
-	if err != nil || rep.Reason != engine.DoneFinal {
+	if err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 	if g.Issued() < 9 {
@@ -300,7 +301,7 @@ func TestGemini3SignaturesOverTheWire(t *testing.T) {
 	}
 	signed := 0
 	for _, ev := range runEvents(t, runs) {
-		if mc := ev.ModelCall; ev.Kind == engine.EventModelCall && mc != nil {
+		if mc := ev.ModelCall; ev.Kind == runlog.EventModelCall && mc != nil {
 			for _, c := range mc.ToolCalls {
 				if strings.Contains(string(c.Extra), `"thought_signature"`) {
 					signed++
@@ -349,7 +350,7 @@ func TestFailedResultIsErrorOverTheWire(t *testing.T) {
 	spec := armSpecFor(t, "anthropic", f.URL)
 	h, err := armHarness(t, spec, t.TempDir())
 	must(t, err)
-	if rep, err := h.Run(t.Context(), "Is the arm homed?"); err != nil || rep.Reason != engine.DoneFinal {
+	if rep, err := h.Run(t.Context(), "Is the arm homed?"); err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 	var last struct {

@@ -19,6 +19,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -119,16 +120,16 @@ func TestBudgetOverTheWireForADriftingProvider(t *testing.T) {
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	compactions := 0
-	var done *engine.Report
+	var done *runlog.Report
 	for ev := range h.RunStream(t.Context(), "Patrol the hall and report each leg.") {
 		switch {
-		case ev.Kind == engine.EventCompaction && ev.Compaction.OK:
+		case ev.Kind == runlog.EventCompaction && ev.Compaction.OK:
 			compactions++
-		case ev.Kind == engine.EventDone:
+		case ev.Kind == runlog.EventDone:
 			done = ev.Done
 		}
 	}
-	if done == nil || done.Reason != engine.DoneFinal {
+	if done == nil || done.Reason != runlog.DoneFinal {
 		t.Fatalf("the task did not finish: %+v", done)
 	}
 	limit := spec.Context.Compaction.ContextWindow - spec.Context.Compaction.ReserveTokens

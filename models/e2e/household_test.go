@@ -16,16 +16,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/cmd/thea/cli"
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 func TestMain(m *testing.M) {
@@ -107,7 +108,7 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts, err := components.Session(components.Options{Logger: logger})
 	must(t, err)
-	answers, err := user.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
+	answers, err := channels.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
 	must(t, err)
 	opts.User, opts.RunLogDir = answers, runs
 	h, err := engine.New(t.Context(), spec, opts)
@@ -196,7 +197,7 @@ func runEpisode(t *testing.T, w wire) {
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")
-	if err != nil || rep.Reason != engine.DoneFinal || !strings.HasPrefix(rep.Text, "Done: the mug is in the top drawer") {
+	if err != nil || rep.Reason != runlog.DoneFinal || !strings.HasPrefix(rep.Text, "Done: the mug is in the top drawer") {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 

@@ -12,11 +12,11 @@ import (
 
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -54,7 +54,7 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")
-	if err != nil || rep.Reason != engine.DoneFinal {
+	if err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("report %+v, err %v", rep, err)
 	}
 	srv.mu.Lock()
@@ -72,16 +72,16 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	sc.Buffer(nil, 1<<20)
 	recorded := map[model.Purpose]int{}
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		must(t, json.Unmarshal(sc.Bytes(), &ev))
-		if ev.Kind == engine.EventModelCall {
+		if ev.Kind == runlog.EventModelCall {
 			recorded[ev.ModelCall.Purpose]++
 			if ev.ModelCall.Model != "openai/e2e-model" {
 				t.Errorf("model_call names model %q", ev.ModelCall.Model)
 			}
 		}
 		has := strings.Contains(sc.Text(), private)
-		if want := ev.Kind == engine.EventModelCall && ev.ModelCall.Purpose == model.PurposeEvaluate; has != want {
+		if want := ev.Kind == runlog.EventModelCall && ev.ModelCall.Purpose == model.PurposeEvaluate; has != want {
 			t.Errorf("private text in a %s event: %v, want %v", ev.Kind, has, want)
 		}
 	}

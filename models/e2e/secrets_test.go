@@ -18,10 +18,10 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // vaultArg makes the test binary serve vaultBackend over stdio: a real MCP
@@ -133,13 +133,13 @@ func TestNoSecretLeavesOrPersists(t *testing.T) {
 	if !strings.Contains(traceOut, "[redacted]") {
 		t.Errorf("the trace shows no redaction:\n%s", traceOut)
 	}
-	var result *engine.Envelope
+	var result *runlog.Envelope
 	sc := bufio.NewScanner(strings.NewReader(jsonOut))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		must(t, json.Unmarshal(sc.Bytes(), &ev))
-		if ev.Kind == engine.EventToolResult && ev.Tool == "open_vault" {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == "open_vault" {
 			result = ev.Result
 		}
 	}

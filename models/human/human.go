@@ -13,12 +13,12 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/schema"
 )
 
 // Console is the terminal the person sits at: the process's shared
-// terminal (toolsets/user.Terminal), whose line router hands the person's
+// terminal (channels.Terminal), whose line router hands the person's
 // lines to the provider's questions before the session's instruction reader.
 type Console interface {
 	Printf(format string, a ...any) error
@@ -122,7 +122,7 @@ func (m *Model) decide(ctx context.Context, req model.Request) (model.Response, 
 		}
 		checkers[t.Name] = c
 		names = append(names, t.Name)
-		fmt.Fprintf(&b, "%3d) %s — %s\n     arguments: %s\n", i+1, trace.Escape(t.Name), trace.Escape(firstLine(t.Description)), trace.Escape(string(t.InputSchema)))
+		fmt.Fprintf(&b, "%3d) %s — %s\n     arguments: %s\n", i+1, termesc.Escape(t.Name), termesc.Escape(firstLine(t.Description)), termesc.Escape(string(t.InputSchema)))
 	}
 	b.WriteString("Type TOOL {JSON arguments} (a tool's name or number), or /final TEXT to end the task with TEXT as the report.\n")
 	if err := m.c.Printf("%s", b.String()); err != nil {
@@ -137,7 +137,7 @@ func (m *Model) decide(ctx context.Context, req model.Request) (model.Response, 
 		if problem == "" {
 			return resp, nil
 		}
-		if err := m.c.Printf("✗ %s\n", trace.Escape(problem)); err != nil {
+		if err := m.c.Printf("✗ %s\n", termesc.Escape(problem)); err != nil {
 			return model.Response{}, fmt.Errorf("human provider: %w", err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/human"
+	"github.com/thea-harness/thea/models/human"
 	"github.com/thea-harness/thea/schema"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // maxPartChars bounds one text part on the screen; the rest is elided.
@@ -16,18 +16,18 @@ const maxPartChars = 4000
 func writeMessage(b *strings.Builder, m model.Message) {
 	fmt.Fprintf(b, "── %s", m.Role)
 	if m.ToolCallID != "" {
-		fmt.Fprintf(b, " (answers %s)", trace.Escape(m.ToolCallID))
+		fmt.Fprintf(b, " (answers %s)", termesc.Escape(m.ToolCallID))
 	}
 	b.WriteString("\n")
 	for _, p := range m.Parts {
 		if p.Image != nil {
-			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", trace.Escape(p.Image.Camera), trace.Escape(p.Image.MIME), p.Image.Width, p.Image.Height)
+			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", termesc.Escape(p.Image.Camera), termesc.Escape(p.Image.MIME), p.Image.Width, p.Image.Height)
 			continue
 		}
 		writeText(b, p.Text)
 	}
 	for _, c := range m.ToolCalls {
-		fmt.Fprintf(b, "→ call %s %s\n", trace.Escape(c.Name), trace.Escape(c.RawArguments()))
+		fmt.Fprintf(b, "→ call %s %s\n", termesc.Escape(c.Name), termesc.Escape(c.RawArguments()))
 	}
 }
 
@@ -37,7 +37,7 @@ func writeText(b *strings.Builder, s string) {
 		s = s[:maxPartChars] + fmt.Sprintf("… (%d more characters)", len(s)-maxPartChars)
 	}
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		b.WriteString(trace.Escape(l))
+		b.WriteString(termesc.Escape(l))
 		b.WriteString("\n")
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/internal/wiretest"
+	"github.com/thea-harness/thea/models/internal/wiretest"
 )
 
 // callsReply answers each request with two tool calls of fresh ids (a

@@ -7,7 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/engine/model/internal/wiretest"
+	"github.com/thea-harness/thea/models/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/engine/model/internal/wiretest"
+	"github.com/thea-harness/thea/models/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/engine/model/internal/wiretest"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/models/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
 )
 

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // EventsFile is the name of an episode's event log inside its folder.
@@ -22,11 +22,11 @@ const EventsFile = "events.jsonl"
 // Line is one event of an episode as recorded: the typed fields a replay
 // needs, and the raw JSON the comparison reads.
 type Line struct {
-	Kind      engine.EventKind    `json:"kind"`
+	Kind      runlog.EventKind    `json:"kind"`
 	Turn      int                 `json:"turn"`
 	Text      string              `json:"text"`
-	ModelCall *engine.ModelCall   `json:"model_call"`
-	Episode   *engine.EpisodeInfo `json:"episode"`
+	ModelCall *runlog.ModelCall   `json:"model_call"`
+	Episode   *runlog.EpisodeInfo `json:"episode"`
 	Raw       json.RawMessage     `json:"-"`
 }
 
@@ -38,9 +38,9 @@ type Episode struct {
 	Instruction string
 	// Info is what produced the run; nil in a log recorded before episodes
 	// carried it.
-	Info *engine.EpisodeInfo
+	Info *runlog.EpisodeInfo
 	// Calls are the model calls in the order they were made.
-	Calls []engine.ModelCall
+	Calls []runlog.ModelCall
 	// Events are every recorded event, in order.
 	Events []Line
 }
@@ -145,16 +145,16 @@ func (ep *Episode) add(n int, line []byte) error {
 		return fmt.Errorf("%s:%d: event without a kind", path, n)
 	}
 	l.Raw = append(json.RawMessage(nil), raw...)
-	if len(ep.Events) == 0 && l.Kind != engine.EventTaskStart {
+	if len(ep.Events) == 0 && l.Kind != runlog.EventTaskStart {
 		return fmt.Errorf("%s:%d: an episode starts with a task_start event, not %q", path, n, l.Kind)
 	}
 	switch l.Kind {
-	case engine.EventTaskStart:
+	case runlog.EventTaskStart:
 		if len(ep.Events) > 0 {
 			return fmt.Errorf("%s:%d: a second task_start: an episode holds one task", path, n)
 		}
 		ep.Instruction, ep.Info = l.Text, l.Episode
-	case engine.EventModelCall:
+	case runlog.EventModelCall:
 		if l.ModelCall == nil {
 			return fmt.Errorf("%s:%d: model_call event without its model_call", path, n)
 		}

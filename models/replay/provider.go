@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +18,7 @@ import (
 type Model struct {
 	source string
 	mu     sync.Mutex
-	queues map[model.Purpose][]engine.ModelCall
+	queues map[model.Purpose][]runlog.ModelCall
 	used   map[model.Purpose]int
 }
 
@@ -65,7 +66,7 @@ func New(cfg schema.Model, dir string) (model.Model, error) {
 
 // FromEpisode builds the model of a loaded episode.
 func FromEpisode(ep *Episode) *Model {
-	m := &Model{source: ep.Path, queues: map[model.Purpose][]engine.ModelCall{}, used: map[model.Purpose]int{}}
+	m := &Model{source: ep.Path, queues: map[model.Purpose][]runlog.ModelCall{}, used: map[model.Purpose]int{}}
 	for _, c := range ep.Calls {
 		m.queues[c.Purpose] = append(m.queues[c.Purpose], c)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/schema"
 )
 

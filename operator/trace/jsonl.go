@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // JSONL writes each event as one line of JSON: the raw stream for programs
@@ -21,7 +22,7 @@ var _ engine.Sink = (*JSONL)(nil)
 func NewJSONL(w io.Writer) *JSONL { return &JSONL{enc: json.NewEncoder(w)} }
 
 // Write implements engine.Sink.
-func (j *JSONL) Write(ev engine.Event) error {
+func (j *JSONL) Write(ev runlog.Event) error {
 	if err := j.enc.Encode(ev); err != nil {
 		return fmt.Errorf("writing event %s: %w", ev.Kind, err)
 	}

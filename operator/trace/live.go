@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Live renders a task's events for a person at a terminal: the turn, the
@@ -57,69 +59,69 @@ const (
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // Write renders one event; it returns the first error writing to w.
-func (l *Live) Write(ev engine.Event) error {
+func (l *Live) Write(ev runlog.Event) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.clearStatus()
 	switch ev.Kind {
-	case engine.EventTaskStart:
+	case runlog.EventTaskStart:
 		l.start, l.usage, l.turn = ev.Time, usageTotals{}, 0
-		l.printf("%s── task %d%s %s\n", bold, ev.Task, reset, Escape(ev.Text))
-	case engine.EventContext:
+		l.printf("%s── task %d%s %s\n", bold, ev.Task, reset, termesc.Escape(ev.Text))
+	case runlog.EventContext:
 		l.thinking, l.since, l.turn = true, ev.Time, ev.Turn
 		if ev.Tokens != nil {
 			l.context = ev.Tokens.Total
 		}
 		l.drawStatus(ev.Time)
-	case engine.EventModel:
+	case runlog.EventModel:
 		l.thinking = false
 		l.model(ev)
-	case engine.EventObservation:
+	case runlog.EventObservation:
 		if ev.Observation != nil {
 			l.line(ev, dim+"observe"+reset, observationLine(ev))
 		} else if ev.Text != "" {
-			l.line(ev, yellow+"observe"+reset, Escape(ev.Text))
+			l.line(ev, yellow+"observe"+reset, termesc.Escape(ev.Text))
 		}
-	case engine.EventHook:
+	case runlog.EventHook:
 		l.hook(ev)
-	case engine.EventToolResult:
+	case runlog.EventToolResult:
 		l.result(ev)
-	case engine.EventEvaluation:
+	case runlog.EventEvaluation:
 		if v := ev.Verdict; v != nil {
 			mark := green + "✓" + reset
 			if v.Status != "success" {
 				mark = red + "✗" + reset
 			}
-			text := fmt.Sprintf("verdict %s %s %s (by %s)", mark, Escape(ev.Tool), Escape(string(v.Status)), Escape(v.Source))
+			text := fmt.Sprintf("verdict %s %s %s (by %s)", mark, termesc.Escape(ev.Tool), termesc.Escape(string(v.Status)), termesc.Escape(v.Source))
 			if v.Reason != "" {
 				text += " — " + oneLine(v.Reason, 160)
 			}
 			l.after = append(l.after, l.format(ev, text))
 		}
-	case engine.EventCompaction:
+	case runlog.EventCompaction:
 		if c := ev.Compaction; c != nil && c.OK {
 			l.line(ev, cyan+"compact"+reset, fmt.Sprintf("%d → %d messages, ~%s → ~%s tokens in %d round(s)",
 				c.MessagesBefore, c.MessagesAfter, kilo(c.TokensBefore), kilo(c.TokensAfter), c.Rounds))
 		} else if c != nil {
-			l.line(ev, yellow+"compact"+reset, "failed, context unchanged: "+Escape(c.Error))
+			l.line(ev, yellow+"compact"+reset, "failed, context unchanged: "+termesc.Escape(c.Error))
 		}
-	case engine.EventNotify:
+	case runlog.EventNotify:
 		l.line(ev, cyan+"notify"+reset, oneLine(ev.Text, 200))
-	case engine.EventQuestion:
+	case runlog.EventQuestion:
 		l.line(ev, cyan+"asked"+reset, oneLine(ev.Text, 200))
-	case engine.EventReplan:
+	case runlog.EventReplan:
 		l.line(ev, cyan+"replan"+reset, oneLine(ev.Text, 200))
-	case engine.EventCancel:
+	case runlog.EventCancel:
 		l.line(ev, yellow+"cancel"+reset, oneLine(ev.Text, 200))
-	case engine.EventMemory:
+	case runlog.EventMemory:
 		l.line(ev, dim+"memory"+reset, oneLine(ev.Text, 200))
-	case engine.EventSinkError:
+	case runlog.EventSinkError:
 		l.line(ev, red+"sink"+reset, oneLine(ev.Text, 200))
-	case engine.EventModelRetry:
+	case runlog.EventModelRetry:
 		if l.verbose && ev.Retry != nil {
 			l.line(ev, yellow+"retry"+reset, RetryText(*ev.Retry))
 		}
-	case engine.EventDone:
+	case runlog.EventDone:
 		l.done(ev)
 	}
 	return l.err
@@ -182,12 +184,12 @@ func (l *Live) drawStatus(now time.Time) {
 	l.status = true
 }
 
-func (l *Live) format(ev engine.Event, text string) string {
+func (l *Live) format(ev runlog.Event, text string) string {
 	return fmt.Sprintf("%s%3d │%s %s\n", dim, ev.Turn, reset, text)
 }
 
 // line prints one line; kind carries its own colour, text is escaped.
-func (l *Live) line(ev engine.Event, kind, text string) {
+func (l *Live) line(ev runlog.Event, kind, text string) {
 	l.printf("%s", l.format(ev, kind+" "+text))
 }
 
@@ -198,7 +200,7 @@ func (l *Live) flushAfter() {
 	l.after = l.after[:0]
 }
 
-func (l *Live) model(ev engine.Event) {
+func (l *Live) model(ev runlog.Event) {
 	if s := foldSpace(ev.Text, 160); s != "" {
 		l.line(ev, "model", fmt.Sprintf("%q", s)) // %q is terminal-safe
 	}
@@ -207,39 +209,39 @@ func (l *Live) model(ev engine.Event) {
 		l.line(ev, dim+"tokens"+reset, dim+u.String()+reset)
 	}
 	if ev.Tool != "" {
-		l.line(ev, bold+"→ "+Escape(ev.Tool)+reset, compactJSON(ev.Args, 160))
+		l.line(ev, bold+"→ "+termesc.Escape(ev.Tool)+reset, compactJSON(ev.Args, 160))
 	} else if ev.Text == "" {
 		l.line(ev, "model", "(no text, no tool call)")
 	}
 }
 
-func (l *Live) hook(ev engine.Event) {
+func (l *Live) hook(ev runlog.Event) {
 	h := ev.Hook
 	if h == nil {
 		return
 	}
-	name := Escape(h.Hook)
+	name := termesc.Escape(h.Hook)
 	var text string
 	switch h.Decision {
-	case engine.DecisionBlock:
+	case runlog.DecisionBlock:
 		text = red + "⛔ blocked by " + name + reset
-	case engine.DecisionClamp, engine.DecisionRewrite:
+	case runlog.DecisionClamp, runlog.DecisionRewrite:
 		before, after := compactJSON(h.Before, 80), compactJSON(h.After, 80)
-		verb := map[engine.HookDecision]string{engine.DecisionClamp: "clamped", engine.DecisionRewrite: "rewritten"}[h.Decision]
+		verb := map[runlog.HookDecision]string{runlog.DecisionClamp: "clamped", runlog.DecisionRewrite: "rewritten"}[h.Decision]
 		if before == after {
 			text = dim + name + ": not " + verb + reset // within bounds: nothing changed
 		} else {
 			text = yellow + verb + " by " + name + reset + " " + before + " → " + after
 		}
-	case engine.DecisionConfirm:
+	case runlog.DecisionConfirm:
 		text = green + "confirmed by " + name + reset
-	case engine.DecisionSkip, engine.DecisionEvaluate:
+	case runlog.DecisionSkip, runlog.DecisionEvaluate:
 		if !l.verbose {
 			return // the verdict line reports an evaluate hook's outcome
 		}
-		text = dim + Escape(h.Phase) + " " + name + ": " + Escape(string(h.Decision)) + reset
+		text = dim + termesc.Escape(h.Phase) + " " + name + ": " + termesc.Escape(string(h.Decision)) + reset
 	default:
-		text = Escape(h.Phase) + " " + name + ": " + Escape(string(h.Decision))
+		text = termesc.Escape(h.Phase) + " " + name + ": " + termesc.Escape(string(h.Decision))
 	}
 	if h.Reason != "" {
 		text += " — " + oneLine(h.Reason, 160)
@@ -251,20 +253,20 @@ func (l *Live) hook(ev engine.Event) {
 	l.line(ev, "hook", text)
 }
 
-func (l *Live) result(ev engine.Event) {
+func (l *Live) result(ev runlog.Event) {
 	r := ev.Result
 	if r == nil {
 		return
 	}
 	if r.Success {
-		l.line(ev, green+"✓"+reset, Escape(ev.Tool)+" "+compactJSON(r.Value, 140))
+		l.line(ev, green+"✓"+reset, termesc.Escape(ev.Tool)+" "+compactJSON(r.Value, 140))
 	} else {
-		l.line(ev, red+"✗"+reset, Escape(ev.Tool)+" "+oneLine(r.Reason, 160))
+		l.line(ev, red+"✗"+reset, termesc.Escape(ev.Tool)+" "+oneLine(r.Reason, 160))
 	}
 	l.flushAfter()
 }
 
-func (l *Live) done(ev engine.Event) {
+func (l *Live) done(ev runlog.Event) {
 	l.thinking = false
 	l.flushAfter()
 	d := ev.Done
@@ -272,10 +274,10 @@ func (l *Live) done(ev engine.Event) {
 		return
 	}
 	colour := green
-	if d.Reason != engine.DoneFinal {
+	if d.Reason != runlog.DoneFinal {
 		colour = yellow
 	}
-	text := fmt.Sprintf("%s── done: %s%s after %d turn(s)", bold, colour+Escape(string(d.Reason)), reset+bold, d.Turns)
+	text := fmt.Sprintf("%s── done: %s%s after %d turn(s)", bold, colour+termesc.Escape(string(d.Reason)), reset+bold, d.Turns)
 	if !l.start.IsZero() && !ev.Time.IsZero() {
 		text += fmt.Sprintf(" · %.1fs", ev.Time.Sub(l.start).Seconds())
 	}
@@ -284,11 +286,11 @@ func (l *Live) done(ev engine.Event) {
 	}
 	l.printf("%s%s\n", text, reset)
 	if d.Error != "" {
-		l.printf("%serror:%s %s\n", red, reset, Escape(d.Error))
+		l.printf("%serror:%s %s\n", red, reset, termesc.Escape(d.Error))
 	}
 	l.printf("report: %s\n", Block(d.Text))
 	if d.RunDir != "" {
-		l.printf("%srun log: %s%s\n", dim, Escape(d.RunDir), reset)
+		l.printf("%srun log: %s%s\n", dim, termesc.Escape(d.RunDir), reset)
 	}
 }
 

@@ -4,19 +4,19 @@ import (
 	"io"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
-var benchTurn = []engine.Event{
-	{Kind: engine.EventObservation, Turn: 3, Observation: &schema.Observation{Clearance: schema.Clearance{"front": 1}, Pose: &schema.Pose{Room: "kitchen"},
+var benchTurn = []runlog.Event{
+	{Kind: runlog.EventObservation, Turn: 3, Observation: &schema.Observation{Clearance: schema.Clearance{"front": 1}, Pose: &schema.Pose{Room: "kitchen"},
 		Detections: []schema.Detection{{Name: "mug", Visible: true}}}},
-	{Kind: engine.EventContext, Turn: 3, Tokens: &engine.TokenCounts{Total: 4000}},
-	{Kind: engine.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},
-	{Kind: engine.EventHook, Turn: 3, Hook: &engine.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
+	{Kind: runlog.EventContext, Turn: 3, Tokens: &runlog.TokenCounts{Total: 4000}},
+	{Kind: runlog.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},
+	{Kind: runlog.EventHook, Turn: 3, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
 		Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}, Reason: "clamped"}},
-	{Kind: engine.EventToolResult, Turn: 3, Tool: "move_base", Result: &engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
+	{Kind: runlog.EventToolResult, Turn: 3, Tool: "move_base", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
 }
 
 // One turn's events through the live view and through the plain trace.

@@ -6,16 +6,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // ownCodes are the only control sequences the live view may print.
 var ownCodes = strings.NewReplacer("\r\x1b[2K", "", "\x1b[1m", "", "\x1b[2m", "", "\x1b[31m", "", "\x1b[32m", "", "\x1b[33m", "", "\x1b[36m", "", "\x1b[0m", "")
 
-func liveRender(t *testing.T, evs []engine.Event, ticks ...time.Time) string {
+func liveRender(t *testing.T, evs []runlog.Event, ticks ...time.Time) string {
 	t.Helper()
 	var b bytes.Buffer
 	l := trace.NewLive(&b, false)
@@ -23,7 +23,7 @@ func liveRender(t *testing.T, evs []engine.Event, ticks ...time.Time) string {
 		if err := l.Write(ev); err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == engine.EventContext {
+		if ev.Kind == runlog.EventContext {
 			for _, now := range ticks {
 				if err := l.Tick(now); err != nil {
 					t.Fatal(err)
@@ -43,24 +43,24 @@ func liveRender(t *testing.T, evs []engine.Event, ticks ...time.Time) string {
 // line is erased before the next line.
 func TestLiveShowsTheTurn(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	evs := []engine.Event{
-		{Kind: engine.EventTaskStart, Task: 1, Time: t0, Text: "fetch the mug"},
-		{Kind: engine.EventObservation, Turn: 1, Observation: &schema.Observation{Pose: &schema.Pose{Room: "kitchen"}}},
-		{Kind: engine.EventContext, Turn: 1, Time: t0, Tokens: &engine.TokenCounts{Total: 12345}},
-		{Kind: engine.EventModel, Turn: 1, Time: t0.Add(3 * time.Second), Text: "closer", Tool: "move_base", Args: map[string]any{"distance_m": 1},
+	evs := []runlog.Event{
+		{Kind: runlog.EventTaskStart, Task: 1, Time: t0, Text: "fetch the mug"},
+		{Kind: runlog.EventObservation, Turn: 1, Observation: &schema.Observation{Pose: &schema.Pose{Room: "kitchen"}}},
+		{Kind: runlog.EventContext, Turn: 1, Time: t0, Tokens: &runlog.TokenCounts{Total: 12345}},
+		{Kind: runlog.EventModel, Turn: 1, Time: t0.Add(3 * time.Second), Text: "closer", Tool: "move_base", Args: map[string]any{"distance_m": 1},
 			Usage: &model.Usage{InputTokens: 1200, OutputTokens: 30}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: engine.DecisionClamp,
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
 			Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "speed", Decision: engine.DecisionClamp,
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "speed", Decision: runlog.DecisionClamp,
 			Before: map[string]any{"v": 1}, After: map[string]any{"v": 1}, Reason: "v within bounds"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "ask_first", Decision: engine.DecisionConfirm, Reason: "the user confirmed"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "far", Decision: engine.DecisionSkip}},
-		{Kind: engine.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &schema.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
-		{Kind: engine.EventToolResult, Turn: 1, Tool: "move_base", Result: &engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
-		{Kind: engine.EventHook, Turn: 2, Hook: &engine.HookVerdict{Phase: "pre", Hook: "boxed_in", Decision: engine.DecisionBlock, Reason: "no room"}},
-		{Kind: engine.EventCompaction, Turn: 2, Compaction: &engine.CompactionInfo{OK: true, MessagesBefore: 40, MessagesAfter: 12, TokensBefore: 150000, TokensAfter: 20000, Rounds: 1}},
-		{Kind: engine.EventModel, Turn: 2, Text: "done", Usage: &model.Usage{InputTokens: 800, OutputTokens: 20}},
-		{Kind: engine.EventDone, Turn: 2, Time: t0.Add(5 * time.Second), Done: &engine.Report{Reason: engine.DoneFinal, Turns: 2, Text: "done"}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "ask_first", Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "far", Decision: runlog.DecisionSkip}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &schema.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
+		{Kind: runlog.EventToolResult, Turn: 1, Tool: "move_base", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
+		{Kind: runlog.EventHook, Turn: 2, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "boxed_in", Decision: runlog.DecisionBlock, Reason: "no room"}},
+		{Kind: runlog.EventCompaction, Turn: 2, Compaction: &runlog.CompactionInfo{OK: true, MessagesBefore: 40, MessagesAfter: 12, TokensBefore: 150000, TokensAfter: 20000, Rounds: 1}},
+		{Kind: runlog.EventModel, Turn: 2, Text: "done", Usage: &model.Usage{InputTokens: 800, OutputTokens: 20}},
+		{Kind: runlog.EventDone, Turn: 2, Time: t0.Add(5 * time.Second), Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: 2, Text: "done"}},
 	}
 	out := liveRender(t, evs, t0.Add(1500*time.Millisecond))
 	plain := ownCodes.Replace(out)
@@ -98,19 +98,19 @@ func TestLiveShowsTheTurn(t *testing.T) {
 // view: the only codes in its output are its own.
 func TestLiveNeutralisesInjectedLines(t *testing.T) {
 	inject := "ok\r\x1b[2Kturn 2 forged\n\x1b]0;owned\x07\u009b2J\u202e"
-	evs := []engine.Event{
-		{Kind: engine.EventTaskStart, Task: 1, Text: inject},
-		{Kind: engine.EventObservation, Turn: 1, Text: inject},
-		{Kind: engine.EventContext, Turn: 1},
-		{Kind: engine.EventModel, Turn: 1, Text: inject, Tool: "x" + inject, Args: map[string]any{inject: inject}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: inject, Decision: engine.DecisionBlock, Reason: inject}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: inject, Decision: engine.DecisionClamp, Before: map[string]any{"a": inject}}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "post", Hook: inject, Decision: engine.HookDecision(inject), Reason: inject}},
-		{Kind: engine.EventEvaluation, Turn: 1, Tool: inject, Verdict: &schema.Verdict{Status: schema.VerdictStatus(inject), Source: inject, Reason: inject}},
-		{Kind: engine.EventToolResult, Turn: 1, Tool: inject, Result: &engine.Envelope{Reason: inject}},
-		{Kind: engine.EventNotify, Turn: 1, Text: inject},
-		{Kind: engine.EventCompaction, Turn: 1, Compaction: &engine.CompactionInfo{Error: inject}},
-		{Kind: engine.EventDone, Turn: 1, Done: &engine.Report{Reason: engine.DoneReason(inject), Text: inject, Error: inject, RunDir: inject}},
+	evs := []runlog.Event{
+		{Kind: runlog.EventTaskStart, Task: 1, Text: inject},
+		{Kind: runlog.EventObservation, Turn: 1, Text: inject},
+		{Kind: runlog.EventContext, Turn: 1},
+		{Kind: runlog.EventModel, Turn: 1, Text: inject, Tool: "x" + inject, Args: map[string]any{inject: inject}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: inject, Decision: runlog.DecisionBlock, Reason: inject}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: inject, Decision: runlog.DecisionClamp, Before: map[string]any{"a": inject}}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "post", Hook: inject, Decision: runlog.HookDecision(inject), Reason: inject}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: inject, Verdict: &schema.Verdict{Status: schema.VerdictStatus(inject), Source: inject, Reason: inject}},
+		{Kind: runlog.EventToolResult, Turn: 1, Tool: inject, Result: &runlog.Envelope{Reason: inject}},
+		{Kind: runlog.EventNotify, Turn: 1, Text: inject},
+		{Kind: runlog.EventCompaction, Turn: 1, Compaction: &runlog.CompactionInfo{Error: inject}},
+		{Kind: runlog.EventDone, Turn: 1, Done: &runlog.Report{Reason: runlog.DoneReason(inject), Text: inject, Error: inject, RunDir: inject}},
 	}
 	plain := ownCodes.Replace(liveRender(t, evs))
 	for _, bad := range []string{"\r", "\x1b", "\x07", "\u009b", "\u202e"} {

@@ -6,20 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // A recorded model call (an evaluator's answer, a consolidation proposal)
 // is for the run log: neither terminal renderer prints it, verbose or not.
 func TestModelCallsAreNotPrinted(t *testing.T) {
 	const private = "post-condition judged: EVALUATOR-ONLY"
-	evs := []engine.Event{
-		{Kind: engine.EventModelCall, Time: time.Unix(0, 0), Turn: 3, Text: "evaluate",
-			ModelCall: &engine.ModelCall{Purpose: model.PurposeEvaluate, Text: private, Reasoning: private}},
-		{Kind: engine.EventModelCall, Time: time.Unix(0, 0), Turn: 3, Text: "consolidate",
-			ModelCall: &engine.ModelCall{Purpose: model.PurposeConsolidate, Text: private}},
+	evs := []runlog.Event{
+		{Kind: runlog.EventModelCall, Time: time.Unix(0, 0), Turn: 3, Text: "evaluate",
+			ModelCall: &runlog.ModelCall{Purpose: model.PurposeEvaluate, Text: private, Reasoning: private}},
+		{Kind: runlog.EventModelCall, Time: time.Unix(0, 0), Turn: 3, Text: "consolidate",
+			ModelCall: &runlog.ModelCall{Purpose: model.PurposeConsolidate, Text: private}},
 	}
 	for _, verbose := range []bool{false, true} {
 		var plain, live bytes.Buffer

@@ -6,6 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // Preview renders a request as an integrator reads it (`thea context`): each lifetime
@@ -34,7 +35,7 @@ func Preview(p engine.Preview) string {
 	}
 	fmt.Fprintf(&b, "\n═══ Tool definitions (%d)\n", len(p.Request.Tools))
 	for _, t := range p.Request.Tools {
-		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", Escape(t.Name), Lines(t.Description), Escape(string(t.InputSchema)))
+		fmt.Fprintf(&b, "── %s\n%s\ninput: %s\n", termesc.Escape(t.Name), Lines(t.Description), termesc.Escape(string(t.InputSchema)))
 	}
 	fmt.Fprintf(&b, "\n═══ Total ~%d tokens\n", p.Tokens.Total)
 	return b.String()
@@ -46,27 +47,27 @@ func Preview(p engine.Preview) string {
 func Lines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = Escape(l)
+		lines[i] = termesc.Escape(l)
 	}
 	return strings.Join(lines, "\n")
 }
 
 func writeMessage(b *strings.Builder, m model.Message) {
-	fmt.Fprintf(b, "── %s", Escape(string(m.Role)))
+	fmt.Fprintf(b, "── %s", termesc.Escape(string(m.Role)))
 	if m.ToolCallID != "" {
-		fmt.Fprintf(b, " (answers %s)", Escape(m.ToolCallID))
+		fmt.Fprintf(b, " (answers %s)", termesc.Escape(m.ToolCallID))
 	}
 	b.WriteString("\n")
 	for _, p := range m.Parts {
 		switch {
 		case p.Image != nil:
-			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", Escape(p.Image.Camera), Escape(p.Image.MIME), p.Image.Width, p.Image.Height)
+			fmt.Fprintf(b, "[image: %s camera, %s, %dx%d]\n", termesc.Escape(p.Image.Camera), termesc.Escape(p.Image.MIME), p.Image.Width, p.Image.Height)
 		default:
 			b.WriteString(Lines(p.Text))
 			b.WriteString("\n")
 		}
 	}
 	for _, c := range m.ToolCalls {
-		fmt.Fprintf(b, "→ call %s %s\n", Escape(c.Name), Escape(string(c.Arguments)))
+		fmt.Fprintf(b, "→ call %s %s\n", termesc.Escape(c.Name), termesc.Escape(string(c.Arguments)))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // RetryText is one retried attempt of a model call in a line: who failed,
@@ -12,9 +13,9 @@ import (
 // message is escaped (a provider wrote it).
 func RetryText(r model.Retry) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s attempt %d failed", Escape(r.Provider), r.Attempt)
+	fmt.Fprintf(&b, "%s attempt %d failed", termesc.Escape(r.Provider), r.Attempt)
 	if r.Purpose != "" && r.Purpose != model.PurposeDecide {
-		fmt.Fprintf(&b, " (%s call)", Escape(string(r.Purpose)))
+		fmt.Fprintf(&b, " (%s call)", termesc.Escape(string(r.Purpose)))
 	}
 	if r.Status != 0 {
 		fmt.Fprintf(&b, ": HTTP %d", r.Status)

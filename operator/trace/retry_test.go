@@ -5,19 +5,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // A retried model call shows with --verbose in both renderers: the attempt,
 // the HTTP status, the provider's message (escaped) and the wait; without
 // --verbose it stays in the run log.
 func TestRetriesShowWhenVerbose(t *testing.T) {
-	evs := []engine.Event{
-		{Kind: engine.EventModelRetry, Turn: 2, Retry: &model.Retry{Provider: "openai", Purpose: model.PurposeDecide, Attempt: 1, Status: 429,
+	evs := []runlog.Event{
+		{Kind: runlog.EventModelRetry, Turn: 2, Retry: &model.Retry{Provider: "openai", Purpose: model.PurposeDecide, Attempt: 1, Status: 429,
 			WaitMS: 7000, RetryAfter: true, Message: "Rate limit reached\x1b[31m for gpt-4o"}},
-		{Kind: engine.EventModelRetry, Turn: 2, Retry: &model.Retry{Provider: "openai", Purpose: model.PurposeEvaluate, Attempt: 2,
+		{Kind: runlog.EventModelRetry, Turn: 2, Retry: &model.Retry{Provider: "openai", Purpose: model.PurposeEvaluate, Attempt: 2,
 			WaitMS: 1250, Message: "no answer within 1m0s"}},
 	}
 	want := []string{

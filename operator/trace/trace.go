@@ -11,6 +11,8 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -38,56 +40,56 @@ func New(w io.Writer, verbose bool) *Writer {
 }
 
 // Write prints one event; it returns the first error writing to w.
-func (t *Writer) Write(ev engine.Event) error {
+func (t *Writer) Write(ev runlog.Event) error {
 	switch ev.Kind {
-	case engine.EventTaskStart:
-		t.printf("── task %d: %s\n", ev.Task, Escape(ev.Text))
-	case engine.EventObservation:
+	case runlog.EventTaskStart:
+		t.printf("── task %d: %s\n", ev.Task, termesc.Escape(ev.Text))
+	case runlog.EventObservation:
 		t.observation(ev)
-	case engine.EventModel:
+	case runlog.EventModel:
 		t.model(ev)
-	case engine.EventHook:
+	case runlog.EventHook:
 		t.hook(ev)
-	case engine.EventToolCall:
+	case runlog.EventToolCall:
 		if t.verbose {
-			t.line(ev, "call", Escape(ev.Tool)+" "+compactJSON(ev.Args, 160))
+			t.line(ev, "call", termesc.Escape(ev.Tool)+" "+compactJSON(ev.Args, 160))
 		}
-	case engine.EventToolResult:
+	case runlog.EventToolResult:
 		t.result(ev)
-	case engine.EventEvaluation:
+	case runlog.EventEvaluation:
 		t.verdict(ev)
-	case engine.EventCompaction:
+	case runlog.EventCompaction:
 		t.compaction(ev)
-	case engine.EventNotify:
+	case runlog.EventNotify:
 		t.line(ev, "notify", oneLine(ev.Text, 200))
-	case engine.EventQuestion:
+	case runlog.EventQuestion:
 		t.line(ev, "question", oneLine(ev.Text, 200))
-	case engine.EventReplan:
+	case runlog.EventReplan:
 		t.line(ev, "replan", oneLine(ev.Text, 200))
-	case engine.EventCancel:
+	case runlog.EventCancel:
 		t.line(ev, "cancel", oneLine(ev.Text, 200))
-	case engine.EventScene:
+	case runlog.EventScene:
 		// A confirmed call's effects follow its result; the Brief itself is
 		// in the run log, too long for a trace line.
 		if ev.Tool != "" {
-			t.later(ev, "scene", Escape(ev.Tool)+": "+oneLine(ev.Text, 200))
+			t.later(ev, "scene", termesc.Escape(ev.Tool)+": "+oneLine(ev.Text, 200))
 		}
-	case engine.EventMemory:
+	case runlog.EventMemory:
 		t.line(ev, "memory", oneLine(ev.Text, 200))
-	case engine.EventSinkError:
+	case runlog.EventSinkError:
 		t.line(ev, "sink", oneLine(ev.Text, 200))
-	case engine.EventSafety:
+	case runlog.EventSafety:
 		t.line(ev, "safety", oneLine(ev.Text, 200))
-	case engine.EventModelRetry:
+	case runlog.EventModelRetry:
 		if t.verbose && ev.Retry != nil {
 			t.line(ev, "retry", RetryText(*ev.Retry))
 		}
-	case engine.EventContext:
+	case runlog.EventContext:
 		if t.verbose && ev.Tokens != nil {
 			c := ev.Tokens
 			t.line(ev, "context", fmt.Sprintf("~%d tokens (resident %d, refreshed %d, accumulated %d)", c.Total, c.Resident, c.Refreshed, c.Accumulated))
 		}
-	case engine.EventDone:
+	case runlog.EventDone:
 		t.done(ev)
 	}
 	return t.err
@@ -106,12 +108,12 @@ func (t *Writer) printf(format string, a ...any) {
 }
 
 // line prints one trace line; text must already be escaped.
-func (t *Writer) line(ev engine.Event, kind, text string) {
+func (t *Writer) line(ev runlog.Event, kind, text string) {
 	t.printf("%s", formatLine(ev, kind, text))
 }
 
 // later holds a line until the call's result is printed.
-func (t *Writer) later(ev engine.Event, kind, text string) {
+func (t *Writer) later(ev runlog.Event, kind, text string) {
 	t.after = append(t.after, formatLine(ev, kind, text))
 }
 
@@ -122,20 +124,20 @@ func (t *Writer) flushAfter() {
 	t.after = t.after[:0]
 }
 
-func formatLine(ev engine.Event, kind, text string) string {
+func formatLine(ev runlog.Event, kind, text string) string {
 	return fmt.Sprintf("turn %-3d %-10s %s\n", ev.Turn, kind, text)
 }
 
-func (t *Writer) observation(ev engine.Event) {
+func (t *Writer) observation(ev runlog.Event) {
 	switch {
 	case ev.Observation != nil:
 		t.line(ev, "observe", observationLine(ev))
 	case ev.Text != "":
-		t.line(ev, "observe", Escape(ev.Text))
+		t.line(ev, "observe", termesc.Escape(ev.Text))
 	}
 }
 
-func (t *Writer) model(ev engine.Event) {
+func (t *Writer) model(ev runlog.Event) {
 	line := ""
 	if s := foldSpace(ev.Text, 160); s != "" {
 		// %q is terminal-safe on its own (it escapes every non-printable
@@ -146,7 +148,7 @@ func (t *Writer) model(ev engine.Event) {
 		if line != "" {
 			line += " "
 		}
-		line += "→ " + Escape(ev.Tool) + " " + compactJSON(ev.Args, 160)
+		line += "→ " + termesc.Escape(ev.Tool) + " " + compactJSON(ev.Args, 160)
 	}
 	if line == "" {
 		line = "(no text, no tool call)"
@@ -157,12 +159,12 @@ func (t *Writer) model(ev engine.Event) {
 	}
 }
 
-func (t *Writer) hook(ev engine.Event) {
+func (t *Writer) hook(ev runlog.Event) {
 	h := ev.Hook
-	if h == nil || ((h.Decision == engine.DecisionSkip || h.Decision == engine.DecisionEvaluate) && !t.verbose) {
+	if h == nil || ((h.Decision == runlog.DecisionSkip || h.Decision == runlog.DecisionEvaluate) && !t.verbose) {
 		return // the evaluation line reports an evaluate hook's outcome
 	}
-	line := fmt.Sprintf("%s %s: %s", Escape(h.Phase), Escape(h.Hook), Escape(string(h.Decision)))
+	line := fmt.Sprintf("%s %s: %s", termesc.Escape(h.Phase), termesc.Escape(h.Hook), termesc.Escape(string(h.Decision)))
 	if h.Before != nil || h.After != nil {
 		line += fmt.Sprintf(" %s → %s", compactJSON(h.Before, 80), compactJSON(h.After, 80))
 	}
@@ -176,58 +178,58 @@ func (t *Writer) hook(ev engine.Event) {
 	}
 }
 
-func (t *Writer) result(ev engine.Event) {
+func (t *Writer) result(ev runlog.Event) {
 	r := ev.Result
 	if r == nil {
 		return
 	}
 	if r.Success {
-		t.line(ev, "result", fmt.Sprintf("%s ✓ %s", Escape(ev.Tool), compactJSON(r.Value, 140)))
+		t.line(ev, "result", fmt.Sprintf("%s ✓ %s", termesc.Escape(ev.Tool), compactJSON(r.Value, 140)))
 	} else {
-		t.line(ev, "result", fmt.Sprintf("%s ✗ %s", Escape(ev.Tool), oneLine(r.Reason, 160)))
+		t.line(ev, "result", fmt.Sprintf("%s ✗ %s", termesc.Escape(ev.Tool), oneLine(r.Reason, 160)))
 	}
 	t.flushAfter()
 }
 
-func (t *Writer) verdict(ev engine.Event) {
+func (t *Writer) verdict(ev runlog.Event) {
 	v := ev.Verdict
 	if v == nil {
 		return
 	}
-	line := fmt.Sprintf("%s: %s (by %s)", Escape(ev.Tool), Escape(string(v.Status)), Escape(v.Source))
+	line := fmt.Sprintf("%s: %s (by %s)", termesc.Escape(ev.Tool), termesc.Escape(string(v.Status)), termesc.Escape(v.Source))
 	if v.Reason != "" {
 		line += " — " + oneLine(v.Reason, 160)
 	}
 	t.later(ev, "verdict", line)
 }
 
-func (t *Writer) compaction(ev engine.Event) {
+func (t *Writer) compaction(ev runlog.Event) {
 	c := ev.Compaction
 	switch {
 	case c == nil:
 	case c.OK:
 		t.line(ev, "compact", fmt.Sprintf("%d → %d messages, ~%d → ~%d tokens in %d round(s)", c.MessagesBefore, c.MessagesAfter, c.TokensBefore, c.TokensAfter, c.Rounds))
 	default:
-		t.line(ev, "compact", "failed, context unchanged: "+Escape(c.Error))
+		t.line(ev, "compact", "failed, context unchanged: "+termesc.Escape(c.Error))
 	}
 }
 
-func (t *Writer) done(ev engine.Event) {
+func (t *Writer) done(ev runlog.Event) {
 	d := ev.Done
 	if d == nil {
 		return
 	}
 	t.flushAfter()
-	t.printf("── done: %s after %d turn(s)\n", Escape(string(d.Reason)), d.Turns)
+	t.printf("── done: %s after %d turn(s)\n", termesc.Escape(string(d.Reason)), d.Turns)
 	if u := d.Usage; u.InputTokens > 0 || u.OutputTokens > 0 {
 		t.printf("tokens: %s\n", usageText(u))
 	}
 	if d.Error != "" {
-		t.printf("error: %s\n", Escape(d.Error))
+		t.printf("error: %s\n", termesc.Escape(d.Error))
 	}
 	t.printf("report: %s\n", Block(strings.TrimSpace(d.Text)))
 	if d.RunDir != "" {
-		t.printf("run log: %s\n", Escape(d.RunDir))
+		t.printf("run log: %s\n", termesc.Escape(d.RunDir))
 	}
 }
 
@@ -247,19 +249,19 @@ func usageText(u model.Usage) string {
 func Block(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = Escape(l)
+		lines[i] = termesc.Escape(l)
 	}
 	return strings.Join(lines, "\n  ")
 }
 
-func observationLine(ev engine.Event) string {
+func observationLine(ev runlog.Event) string {
 	o := ev.Observation
 	var parts []string
 	if c := o.Clearance; len(c) > 0 {
 		parts = append(parts, ClearanceText(c))
 	}
 	if o.Pose != nil && o.Pose.Room != "" {
-		parts = append(parts, "in "+Escape(o.Pose.Room))
+		parts = append(parts, "in "+termesc.Escape(o.Pose.Room))
 	}
 	// What the gripper holds only when the back-end said (held "" is
 	// nothing; no held at all is unknown, and not shown).
@@ -268,12 +270,12 @@ func observationLine(ev engine.Event) string {
 		if held == "" {
 			held = "nothing"
 		}
-		parts = append(parts, "holding "+Escape(held))
+		parts = append(parts, "holding "+termesc.Escape(held))
 	}
 	var seen []string
 	for _, d := range o.Detections {
 		if d.Visible {
-			seen = append(seen, Escape(d.Name))
+			seen = append(seen, termesc.Escape(d.Name))
 		}
 	}
 	sort.Strings(seen)
@@ -302,7 +304,7 @@ func compactJSON(v any, limit int) string {
 // oneLine folds whitespace, bounds a string keeping its start, and escapes
 // it for the terminal.
 func oneLine(s string, limit int) string {
-	return Escape(foldSpace(s, limit))
+	return termesc.Escape(foldSpace(s, limit))
 }
 
 // foldSpace folds runs of whitespace into one space and bounds the result
@@ -328,7 +330,7 @@ func ClearanceText(c schema.Clearance) string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(c)) {
 		if _, ok := base[k]; !ok {
-			fmt.Fprintf(&b, " %s %.2f", Escape(k), c[k])
+			fmt.Fprintf(&b, " %s %.2f", termesc.Escape(k), c[k])
 		}
 	}
 	return b.String()

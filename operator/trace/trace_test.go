@@ -5,30 +5,30 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // The trace reads call → result → verdict: post-execution lines wait for
 // the result; verbose adds calls, context sizes and skipped hooks.
 func TestWriterOrderAndVerbose(t *testing.T) {
-	evs := []engine.Event{
-		{Kind: engine.EventTaskStart, Task: 1, Text: "fetch the mug"},
-		{Kind: engine.EventContext, Turn: 1, Tokens: &engine.TokenCounts{Resident: 1, Refreshed: 2, Accumulated: 3, Total: 6}},
-		{Kind: engine.EventObservation, Turn: 1, Observation: withHeldKnown(schema.Observation{
+	evs := []runlog.Event{
+		{Kind: runlog.EventTaskStart, Task: 1, Text: "fetch the mug"},
+		{Kind: runlog.EventContext, Turn: 1, Tokens: &runlog.TokenCounts{Resident: 1, Refreshed: 2, Accumulated: 3, Total: 6}},
+		{Kind: runlog.EventObservation, Turn: 1, Observation: withHeldKnown(schema.Observation{
 			Clearance: schema.Clearance{"front": 1, "back": 2, "left": 3, "right": 4}, Pose: &schema.Pose{Room: "kitchen"},
 			Detections: []schema.Detection{{Name: "mug", Visible: true}, {Name: "mug", Visible: true}, {Name: "ghost"}},
 		}), Images: []schema.Image{{Camera: "head"}}},
-		{Kind: engine.EventModel, Turn: 1, Text: "grab  it", Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "pre", Hook: "far", Decision: "skip"}},
-		{Kind: engine.EventToolCall, Turn: 1, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
-		{Kind: engine.EventEvaluation, Turn: 1, Tool: "pick_up", Verdict: &schema.Verdict{Status: "success", Source: "check"}},
-		{Kind: engine.EventHook, Turn: 1, Hook: &engine.HookVerdict{Phase: "post", Hook: "note_it", Decision: "note", Reason: "noted"}},
-		{Kind: engine.EventToolResult, Turn: 1, Tool: "pick_up", Result: &engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}},
-		{Kind: engine.EventCompaction, Turn: 2, Compaction: &engine.CompactionInfo{OK: false, Error: "summary empty"}},
-		{Kind: engine.EventSinkError, Turn: 2, Text: "run log incomplete from turn 2: disk full"},
-		{Kind: engine.EventDone, Turn: 2, Done: &engine.Report{Reason: engine.DoneMaxTurns, Turns: 2, Text: "Task ended.\n- turn 1: picked", RunDir: "/runs/x"}},
+		{Kind: runlog.EventModel, Turn: 1, Text: "grab  it", Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "far", Decision: "skip"}},
+		{Kind: runlog.EventToolCall, Turn: 1, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "pick_up", Verdict: &schema.Verdict{Status: "success", Source: "check"}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "post", Hook: "note_it", Decision: "note", Reason: "noted"}},
+		{Kind: runlog.EventToolResult, Turn: 1, Tool: "pick_up", Result: &runlog.Envelope{Success: true, Value: map[string]any{"held": "mug"}}},
+		{Kind: runlog.EventCompaction, Turn: 2, Compaction: &runlog.CompactionInfo{OK: false, Error: "summary empty"}},
+		{Kind: runlog.EventSinkError, Turn: 2, Text: "run log incomplete from turn 2: disk full"},
+		{Kind: runlog.EventDone, Turn: 2, Done: &runlog.Report{Reason: runlog.DoneMaxTurns, Turns: 2, Text: "Task ended.\n- turn 1: picked", RunDir: "/runs/x"}},
 	}
 	want := `── task 1: fetch the mug
 turn 1   observe    clearance F 1.00 B 2.00 L 3.00 R 4.00 · in kitchen · holding nothing · sees mug · 1 image(s)
@@ -88,7 +88,7 @@ func TestObservationLineWithoutHeld(t *testing.T) {
 	line := func(o *schema.Observation) string {
 		var b bytes.Buffer
 		tw := trace.New(&b, false)
-		if err := tw.Write(engine.Event{Kind: engine.EventObservation, Turn: 1, Observation: o}); err != nil {
+		if err := tw.Write(runlog.Event{Kind: runlog.EventObservation, Turn: 1, Observation: o}); err != nil {
 			t.Fatal(err)
 		}
 		if err := tw.Close(); err != nil {
