@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/internal/termesc"
-	"github.com/thea-harness/thea/operator/trace"
 )
 
 // EscapeJSON leaves no raw DEL, C1 or bidi control in an encoded text, and
@@ -37,12 +36,5 @@ func TestEscapeJSON(t *testing.T) {
 	}
 	if plain := []byte(`{"a": "b"}`); &termesc.EscapeJSON(plain)[0] != &plain[0] {
 		t.Error("a text with nothing to escape was copied")
-	}
-}
-
-// Lines keeps a text's own line breaks and escapes each line.
-func TestLines(t *testing.T) {
-	if got, want := trace.Lines("one\r\x1b[2Ktwo\nthree\u202e"), "one\\r\\x1b[2Ktwo\nthree\\u202e"; got != want {
-		t.Errorf("Lines = %q, want %q", got, want)
 	}
 }

@@ -172,7 +172,7 @@ func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 // the model behind a wire.
 func household(t *testing.T) (*schema.Spec, model.Model) {
 	t.Helper()
-	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
+	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "examples", "household", "spec.cue"))
 	c, err := components.Default(components.Options{})
 	must(t, err)
 	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})

@@ -25,7 +25,7 @@ import (
 // is in the run log's model_call event, in no decide or consolidate request.
 func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	const private = "EVALUATOR-ONLY-5531"
-	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "..", "examples", "household", "spec.cue"))
+	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "examples", "household", "spec.cue"))
 	ep := filepath.Join(filepath.Dir(path), "episode.yaml")
 	b, err := os.ReadFile(ep)
 	must(t, err)

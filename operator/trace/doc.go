@@ -2,6 +2,6 @@
 // the plain trace, one line per turn step (`thea run` off a terminal; the
 // HTML report reuses its text), the live view on a terminal, and the raw
 // JSONL stream (--json); and a request as `thea context` previews it. It
-// owns Escape, which makes every untrusted string safe to print on a
-// terminal.
+// sits beside the operator's views (an application: it reads run-log events
+// through runlog and escapes untrusted text with internal/termesc).
 package trace
