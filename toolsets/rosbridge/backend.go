@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
@@ -81,7 +82,7 @@ func (b *backend) Profile() body.Profile {
 		timeout += sp.timeout
 		name += ", then the declared stop (" + sp.describe() + ")"
 	}
-	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel, Name: name, Timeout: timeout}}
+	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: runlog.StopViaCancel, Name: name, Timeout: timeout}}
 }
 
 // cancelTimeout bounds a motion's cancel.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/thea-harness/thea/components/componentstest"
 	"github.com/thea-harness/thea/embodiments"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
@@ -82,9 +82,9 @@ func TestInitFromROSRunsAScriptedTask(t *testing.T) {
 			var results, confirms []string
 			for _, ev := range evs {
 				switch {
-				case ev.Kind == engine.EventToolResult && ev.Result != nil:
+				case ev.Kind == runlog.EventToolResult && ev.Result != nil:
 					results = append(results, fmt.Sprintf("%s %v", ev.Tool, ev.Result.Success))
-				case ev.Kind == engine.EventHook && ev.Hook != nil && ev.Hook.Hook == "review_confirm":
+				case ev.Kind == runlog.EventHook && ev.Hook != nil && ev.Hook.Hook == "review_confirm":
 					confirms = append(confirms, fmt.Sprintf("%s %s", ev.Tool, ev.Hook.Decision))
 				}
 			}
