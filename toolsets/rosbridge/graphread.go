@@ -49,6 +49,7 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 		e := Endpoint{Name: name, Type: g.typeOf("/rosapi/action_type", "action", name)}
 		if e.Type != "" {
 			e.Goal, e.Why = g.message("/rosapi/action_goal_details", e.Type)
+			e.Response, _ = g.message("/rosapi/action_result_details", e.Type)
 		}
 		out.Actions = append(out.Actions, e)
 	}
@@ -95,7 +96,8 @@ type Endpoint struct {
 	// could not describe it (Why says why).
 	Goal *Message
 	Why  string
-	// Response is a service's response (nil for an action, or unknown).
+	// Response is a service's response or an action's result (nil when
+	// unknown).
 	Response *Message
 }
 
