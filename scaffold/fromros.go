@@ -44,6 +44,9 @@ type Drafted struct {
 	// Tools, Cameras, Readings count what was drafted; Review counts the
 	// REVIEW lines.
 	Tools, Cameras, Readings, Review int
+	// Perception names what the observation reads beside cameras ("pose
+	// from TF", "joints", "detections /detections", "held").
+	Perception []string
 }
 
 // draftFiles are the files a draft writes.
@@ -89,7 +92,7 @@ func FromROS(ctx context.Context, o FromROSOptions) (Drafted, error) {
 		return Drafted{}, err
 	}
 	out := Drafted{Tools: len(d.Tools), Cameras: len(d.Cameras), Readings: len(d.Readings),
-		Review: strings.Count(string(spec), "// REVIEW:")}
+		Review: strings.Count(string(spec), "// REVIEW:"), Perception: d.Perception.summary()}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return Drafted{}, fmt.Errorf("folder %s: %w", o.Dir, err)
 	}

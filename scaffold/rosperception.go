@@ -269,3 +269,30 @@ func (d *draft) usesTF() bool {
 	}
 	return slices.ContainsFunc(p.Detections, func(x detectionSource) bool { return x.Frame != "" })
 }
+
+// summary names what the observation reads beside cameras, for the
+// command's report.
+func (p perception) summary() []string {
+	var out []string
+	describe := func(what string, s *poseSource) {
+		switch {
+		case s == nil:
+		case s.Parent != "":
+			out = append(out, fmt.Sprintf("%s from TF (%s in %s)", what, s.Child, s.Parent))
+		default:
+			out = append(out, fmt.Sprintf("%s from %s", what, s.Topic))
+		}
+	}
+	describe("pose", p.Pose)
+	if p.Joints != "" {
+		out = append(out, "joints")
+	}
+	describe("end effector", p.EndEffector)
+	for _, d := range p.Detections {
+		out = append(out, "detections from "+d.Topic)
+	}
+	if p.Held != nil {
+		out = append(out, "held")
+	}
+	return out
+}

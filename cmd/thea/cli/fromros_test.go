@@ -42,7 +42,7 @@ func draftFromSim(t *testing.T, args ...string) (string, string) {
 	t.Helper()
 	url := startSim(t, args...)
 	dir := filepath.Join(t.TempDir(), "bot")
-	code, out, errs := run(t, "init", "--from-ros", url, "bot", "--dir", dir)
+	code, out, errs := run(t, "init", "--from-ros", url, "bot", "--dir", dir, "--sample-window", testtime.Scale(3*time.Second).String())
 	if code != 0 || !strings.Contains(out, "drafted "+dir) || !strings.Contains(out, "REVIEW lines") {
 		t.Fatalf("init --from-ros: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
