@@ -14,7 +14,8 @@ import (
 // ReadGraph is the running graph as rosapi describes it, for a spec drafted
 // from it (`thea init --from-ros`): every topic with its type, and the
 // services and action servers an integrator may want as tools, each with
-// its type and the definition of its request or goal. It reads through the
+// its type and the definitions of its request and response, or its goal
+// and result. It reads through the
 // same rosapi client as `thea validate --live`, and it is bounded: at most
 // MaxEndpoints services and actions are looked up, and a definition is
 // followed at most MaxDepth messages deep (a cycle ends there too).
