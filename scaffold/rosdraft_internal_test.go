@@ -203,6 +203,27 @@ func TestDraftArmGraphUnheard(t *testing.T) {
 	}
 }
 
+// With no Odometry and no TF, a PoseStamped whose name says pose is the
+// pose (in the frame it came in), one whose name says tool the end
+// effector; a goal target's PoseStamped is neither.
+func TestDraftPoseStamped(t *testing.T) {
+	g := &rosbridge.Graph{Topics: map[string]string{
+		"/goal_pose": "geometry_msgs/msg/PoseStamped", "/robot_pose": "geometry_msgs/msg/PoseStamped",
+		"/tool_pose": "geometry_msgs/msg/PoseStamped", "/joint_states": "sensor_msgs/msg/JointState",
+	}, Services: []rosbridge.Endpoint{{Name: "/halt", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request")}}}
+	s := readSamples(g.Topics, map[string][]json.RawMessage{"/robot_pose": {json.RawMessage(`{"header": {"frame_id": "/odom"}}`)}})
+	_, spec := loadDraft(t, newDraft("p", "ws://x:9090", "", g, s))
+	wantAll(t, spec,
+		`pose: {topic: "/robot_pose", type: "geometry_msgs/msg/PoseStamped"}`,
+		"the pose reads the PoseStamped /robot_pose (in odom)",
+		`end_effector: {topic: "/tool_pose", type: "geometry_msgs/msg/PoseStamped"}`,
+		`frames: [{name: "odom", description: "the odom frame, metres"}]`,
+	)
+	if strings.Contains(spec, "tf:") {
+		t.Error("TF declared on a graph without it")
+	}
+}
+
 // A Bool's polarity: from a whole word of its name (safety is not safe),
 // else from its value while drafting, else true is unsafe; a value that
 // disagrees with the name is said.
