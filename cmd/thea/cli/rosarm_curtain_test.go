@@ -3,6 +3,8 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -65,14 +67,30 @@ func (c *cell) call(service string, args any) json.RawMessage {
 
 func (c *cell) state() rosbridgetest.State {
 	c.t.Helper()
-	var st rosbridgetest.State
-	if err := json.Unmarshal(c.call(rosbridgetest.ServiceState, nil), &st); err != nil {
+	st, err := c.stateErr()
+	if err != nil {
 		c.t.Fatal(err)
 	}
-	if st.Arm == nil {
-		c.t.Fatal("the fake is not the arm")
-	}
 	return st
+}
+
+// stateErr is the fake arm's State; unlike state it may be called from any
+// goroutine.
+func (c *cell) stateErr() (rosbridgetest.State, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(10*time.Second))
+	defer cancel()
+	var st rosbridgetest.State
+	raw, err := c.cl.CallService(ctx, rosbridgetest.ServiceState, nil)
+	if err != nil {
+		return st, fmt.Errorf("%s: %w", rosbridgetest.ServiceState, err)
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return st, fmt.Errorf("%s: %w", rosbridgetest.ServiceState, err)
+	}
+	if st.Arm == nil {
+		return st, errors.New("the fake is not the arm")
+	}
+	return st, nil
 }
 
 // setCurtain breaks or clears the light curtain, and returns once every
@@ -87,6 +105,31 @@ func (c *cell) setCurtain(broken bool, maxAge time.Duration) {
 	testtime.Wait(c.t, "the curtain's former state stale and its new one published", func() bool {
 		return time.Since(changed) > maxAge && c.state().Published[rosbridgetest.TopicLightCurtain] >= n+2
 	})
+}
+
+// rosArmSession builds a session of the spec through the Go API, with the
+// wiring call the CLI makes; Close ends it with the test.
+func rosArmSession(t *testing.T, spec string) (*engine.Harness, *schema.Spec) {
+	t.Helper()
+	opts, err := components.Session(components.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: opts.Components.Descriptors()})
+	if s == nil {
+		t.Fatalf("load: %v", diags)
+	}
+	opts.RunLogDir = t.TempDir()
+	h, err := engine.New(t.Context(), s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := h.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return h, s
 }
 
 // curtainMaxAge is the example's max_age of its light curtain reading.
@@ -121,25 +164,8 @@ func TestROSArmCurtainBreaksAfterTheDecision(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(spec), "episode.yaml"), []byte(rosArmCurtainEpisode), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts, err := components.Session(components.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, diags := schema.Load([]string{spec}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: opts.Components.Descriptors()})
-	if s == nil {
-		t.Fatalf("load: %v", diags)
-	}
+	h, s := rosArmSession(t, spec)
 	maxAge := curtainMaxAge(t, s)
-	opts.RunLogDir = t.TempDir()
-	h, err := engine.New(t.Context(), s, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := h.Close(); err != nil {
-			t.Error(err)
-		}
-	})
 	c := dialCell(t, url)
 
 	var evs []engine.Event

@@ -21,10 +21,11 @@ import (
 const rosArmInstruction = "Put the mug in the bin, then move the arm home."
 
 // rosArmCopy copies examples/ros-arm into a temp folder, its url pointed at
-// a fake arm started for the test; it returns the spec's path and the URL.
-func rosArmCopy(t *testing.T) (spec, url string) {
+// a fake arm started for the test (with the fake's fault flags); it returns
+// the spec's path and the URL.
+func rosArmCopy(t *testing.T, faults ...string) (spec, url string) {
 	t.Helper()
-	url = startSim(t, "-robot", "arm", "-arm-motion", "300ms")
+	url = startSim(t, append([]string{"-robot", "arm", "-arm-motion", "300ms"}, faults...)...)
 	dir := copyExample(t, "ros-arm")
 	spec = filepath.Join(dir, "spec.cue")
 	b, err := os.ReadFile(spec)
