@@ -214,6 +214,20 @@ func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
 	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
 }
 
+// callAfterRestart calls a tool of a toolset whose back-end was just killed:
+// a restart is bounded by start_timeout, not by the call, so on a loaded
+// machine the first calls may be told "restarting ...; try again" while it
+// goes on. It tries again, as the model is told to, until another answer.
+func callAfterRestart(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+	t.Helper()
+	var env engine.Envelope
+	testtime.Wait(t, name+" answering after the back-end's restart", func() bool {
+		env = call(t, ts, name, args)
+		return env.Success || !strings.Contains(env.Reason, "is restarting after a crash; try again")
+	})
+	return env
+}
+
 func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
