@@ -17,6 +17,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
@@ -168,16 +169,16 @@ func TestROSArmCurtainBreaksAfterTheDecision(t *testing.T) {
 	maxAge := curtainMaxAge(t, s)
 	c := dialCell(t, url)
 
-	var evs []engine.Event
+	var evs []runlog.Event
 	places := 0
 	for ev := range h.RunStream(t.Context(), rosArmInstruction) {
 		evs = append(evs, ev)
 		switch {
-		case ev.Kind == engine.EventModel && ev.Tool == "place":
+		case ev.Kind == runlog.EventModel && ev.Tool == "place":
 			if places++; places == 1 {
 				c.setCurtain(true, maxAge)
 			}
-		case ev.Kind == engine.EventHook && ev.Hook != nil && ev.Hook.Hook == "light_curtain" && ev.Hook.Decision == engine.DecisionBlock:
+		case ev.Kind == runlog.EventHook && ev.Hook != nil && ev.Hook.Hook == "light_curtain" && ev.Hook.Decision == runlog.DecisionBlock:
 			c.setCurtain(false, maxAge)
 		}
 	}
@@ -187,16 +188,16 @@ func TestROSArmCurtainBreaksAfterTheDecision(t *testing.T) {
 	if obs := observationAt(evs, 2); obs == nil || obs.Held != "mug" {
 		t.Fatalf("turn 2 observation: %+v", obs)
 	}
-	var blocked []engine.HookVerdict
+	var blocked []runlog.HookVerdict
 	var results []string
 	for _, ev := range evs {
 		switch {
-		case ev.Kind == engine.EventHook && ev.Hook != nil && ev.Hook.Decision == engine.DecisionBlock:
+		case ev.Kind == runlog.EventHook && ev.Hook != nil && ev.Hook.Decision == runlog.DecisionBlock:
 			blocked = append(blocked, *ev.Hook)
 			if ev.Tool != "place" || ev.Turn != 2 {
 				t.Errorf("turn %d: %s blocked", ev.Turn, ev.Tool)
 			}
-		case ev.Kind == engine.EventToolResult && ev.Result != nil:
+		case ev.Kind == runlog.EventToolResult && ev.Result != nil:
 			results = append(results, ev.Tool+" "+map[bool]string{true: "ok", false: "failed"}[ev.Result.Success])
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 )
 
@@ -30,21 +30,21 @@ func TestROSArmStopEndsAHungPick(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
-	var evs []engine.Event
+	var evs []runlog.Event
 	for ev := range h.RunStream(ctx, rosArmInstruction) {
 		evs = append(evs, ev)
 	}
 
-	var stop *engine.Event
+	var stop *runlog.Event
 	for i, ev := range evs {
-		if ev.Kind == engine.EventSafety && ev.Safety == rosbridge.SafetyDeclaredStop {
+		if ev.Kind == runlog.EventSafety && ev.Safety == rosbridge.SafetyDeclaredStop {
 			stop = &evs[i]
 		}
 	}
-	if stop == nil || stop.Tool != "pick" || stop.Stop == nil || !stop.Stop.OK || stop.Stop.Via != engine.StopViaDeclared {
+	if stop == nil || stop.Tool != "pick" || stop.Stop == nil || !stop.Stop.OK || stop.Stop.Via != runlog.StopViaDeclared {
 		t.Fatalf("no successful declared stop of the pick in the task's events: %+v", stop)
 	}
-	if done := doneOf(evs); done == nil || done.Reason != engine.DoneCancelled {
+	if done := doneOf(evs); done == nil || done.Reason != runlog.DoneCancelled {
 		t.Errorf("done = %+v, want cancelled", done)
 	}
 	st := c.state()

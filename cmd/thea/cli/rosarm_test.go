@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -54,9 +54,9 @@ func briefLine(brief, prefix string) string {
 
 // observationAt is the harness's observation of a turn (the one the model
 // decided on).
-func observationAt(evs []engine.Event, turn int) *schema.Observation {
+func observationAt(evs []runlog.Event, turn int) *schema.Observation {
 	for _, ev := range evs {
-		if ev.Kind == engine.EventObservation && ev.Turn == turn && ev.Tool != "" && ev.Observation != nil {
+		if ev.Kind == runlog.EventObservation && ev.Turn == turn && ev.Tool != "" && ev.Observation != nil {
 			return ev.Observation
 		}
 	}
@@ -102,7 +102,7 @@ func TestROSArmExampleEpisode(t *testing.T) {
 
 	var results []string
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolResult && ev.Result != nil {
+		if ev.Kind == runlog.EventToolResult && ev.Result != nil {
 			if !ev.Result.Success {
 				t.Errorf("%s failed: %s", ev.Tool, ev.Result.Reason)
 			}
@@ -118,7 +118,7 @@ func TestROSArmExampleEpisode(t *testing.T) {
 	if n := countHooks(evs, "confirm_joint_path", "confirm"); n != 1 {
 		t.Errorf("the joint path was confirmed %d times, want once", n)
 	}
-	if done := doneOf(evs); done == nil || done.Reason != engine.DoneFinal || done.Turns != 4 {
+	if done := doneOf(evs); done == nil || done.Reason != runlog.DoneFinal || done.Turns != 4 {
 		t.Errorf("done = %+v, want a final answer after 4 turns", done)
 	}
 
