@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // CallHandle is what one call of an in-process tool reaches of its session,
@@ -22,7 +23,7 @@ type CallHandle struct {
 	Scene SceneReader
 	// Emit adds an event to the task's stream (a question with its answer,
 	// a notification); the engine stamps its task, turn and time.
-	Emit func(Event)
+	Emit func(runlog.Event)
 }
 
 // InProcessTool is a tool that runs in the harness (the builtin kind's).
@@ -30,7 +31,7 @@ type CallHandle struct {
 // one, answers outside a session (a live check lists tools and calls none).
 type InProcessTool interface {
 	Tool
-	CallWith(ctx context.Context, h *CallHandle, args json.RawMessage) Envelope
+	CallWith(ctx context.Context, h *CallHandle, args json.RawMessage) runlog.Envelope
 }
 
 // TaskSkills are the skills of the call's task. Both fail once that task
@@ -69,7 +70,7 @@ type TaskStream interface {
 	// Emit sends an event to the running task's stream (a late reply, a
 	// killed back-end, a goal's feedback); between tasks it waits for the
 	// next one.
-	Emit(Event)
+	Emit(runlog.Event)
 	// Hold keeps the running task's done event back until release is
 	// called, or at most within: work the task started whose events belong
 	// to it (a motion's stop path: the stop tool, the late reply, a kill)

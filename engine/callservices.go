@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // callHandle makes the handle of one call of an in-process tool, bound to
@@ -133,9 +134,9 @@ var _ TaskStream = taskStream{}
 // Emit queues an event for the running task's stream; the loop delivers it
 // at its next step. Without a running task (a motion's late reply after the
 // final answer, a back-end's stdout between tasks) it waits for the next one.
-func (s taskStream) Emit(ev Event) { s.h.queue(ev) }
+func (s taskStream) Emit(ev runlog.Event) { s.h.queue(ev) }
 
-func (h *Harness) queue(ev Event) {
+func (h *Harness) queue(ev runlog.Event) {
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	if h.task == nil {

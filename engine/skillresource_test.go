@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/skills"
 )
 
@@ -35,23 +36,23 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		toolResp("done again"),
 	)
 	f.skills = cat
-	f.addInProcessTool("core", "load_skill", func(_ context.Context, h *engine.CallHandle, args map[string]any) engine.Envelope {
+	f.addInProcessTool("core", "load_skill", func(_ context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope {
 		if _, err := h.Skills.Load(args["name"].(string)); err != nil {
-			return engine.Failure(err.Error())
+			return runlog.Failure(err.Error())
 		}
-		return engine.Envelope{Success: true}
+		return runlog.Envelope{Success: true}
 	})
 	var got []string
 	var last *engine.CallHandle
-	f.addInProcessTool("core", "read", func(ctx context.Context, h *engine.CallHandle, args map[string]any) engine.Envelope {
+	f.addInProcessTool("core", "read", func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope {
 		last = h
 		text, err := h.Skills.Resource(ctx, args["skill"].(string), args["path"].(string))
 		if err != nil {
 			got = append(got, "error: "+err.Error())
-			return engine.Failure(err.Error())
+			return runlog.Failure(err.Error())
 		}
 		got = append(got, text)
-		return engine.Envelope{Success: true, Value: map[string]any{"content": text}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"content": text}}
 	})
 	h := f.harness(t)
 	for _, in := range []string{"open the drawer", "again"} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // reaches the session only through its call's handle.
 type builtinTool struct {
 	def model.ToolDef
-	run func(ctx context.Context, h *engine.CallHandle, args json.RawMessage) engine.Envelope
+	run func(ctx context.Context, h *engine.CallHandle, args json.RawMessage) runlog.Envelope
 	// selfTimed: the toolset's timeout does not apply (see SelfTimed).
 	selfTimed bool
 }
@@ -34,21 +35,21 @@ func (b *builtinTool) ReturnsOnCancel() {}
 var _ engine.InProcessTool = (*builtinTool)(nil)
 
 // CallWith runs the tool with its call's handle.
-func (b *builtinTool) CallWith(ctx context.Context, h *engine.CallHandle, args json.RawMessage) engine.Envelope {
+func (b *builtinTool) CallWith(ctx context.Context, h *engine.CallHandle, args json.RawMessage) runlog.Envelope {
 	return b.run(ctx, h, args)
 }
 
 // Call is a call without a session (the engine always passes a handle).
-func (b *builtinTool) Call(context.Context, json.RawMessage) engine.Envelope {
-	return engine.Failure(b.def.Name + " runs only inside a session")
+func (b *builtinTool) Call(context.Context, json.RawMessage) runlog.Envelope {
+	return runlog.Failure(b.def.Name + " runs only inside a session")
 }
 
 // typed decodes the (already validated) arguments into A before calling f.
-func typed[A any](name string, f func(context.Context, *engine.CallHandle, A) engine.Envelope) func(context.Context, *engine.CallHandle, json.RawMessage) engine.Envelope {
-	return func(ctx context.Context, h *engine.CallHandle, raw json.RawMessage) engine.Envelope {
+func typed[A any](name string, f func(context.Context, *engine.CallHandle, A) runlog.Envelope) func(context.Context, *engine.CallHandle, json.RawMessage) runlog.Envelope {
+	return func(ctx context.Context, h *engine.CallHandle, raw json.RawMessage) runlog.Envelope {
 		var a A
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return engine.Failure(fmt.Sprintf("invalid arguments for %s: %v", name, err))
+			return runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", name, err))
 		}
 		return f(ctx, h, a)
 	}
