@@ -12,32 +12,52 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 )
 
-// fakeTool is an in-process tool whose behaviour a test supplies.
+// fakeTool is a tool whose behaviour a test supplies; its calls get no
+// handle (see inProcessTool).
 type fakeTool struct {
 	def   model.ToolDef
-	fn    func(ctx context.Context, args map[string]any) engine.Envelope
+	fn    func(ctx context.Context, args map[string]any) runlog.Envelope
 	calls atomic.Int64
 	log   *effects
 }
 
 func (f *fakeTool) Def() model.ToolDef { return f.def }
 
-func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) engine.Envelope {
+func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) runlog.Envelope {
+	return f.run(ctx, raw, f.fn)
+}
+
+// run counts and logs the call, then runs fn (nil: succeed).
+func (f *fakeTool) run(ctx context.Context, raw json.RawMessage, fn func(context.Context, map[string]any) runlog.Envelope) runlog.Envelope {
 	f.calls.Add(1)
 	f.log.add("tool:" + f.def.Name)
 	var args map[string]any
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return engine.Failure("bad args: " + err.Error())
+		return runlog.Failure("bad args: " + err.Error())
 	}
-	if f.fn == nil {
-		return engine.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
+	if fn == nil {
+		return runlog.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
 	}
-	return f.fn(ctx, args)
+	return fn(ctx, args)
+}
+
+// inProcessTool is a fake tool that runs in the harness: each call gets
+// its handle.
+type inProcessTool struct {
+	*fakeTool
+	fnh func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope
+}
+
+var _ engine.InProcessTool = inProcessTool{}
+
+func (f inProcessTool) CallWith(ctx context.Context, h *engine.CallHandle, raw json.RawMessage) runlog.Envelope {
+	return f.run(ctx, raw, func(ctx context.Context, args map[string]any) runlog.Envelope { return f.fnh(ctx, h, args) })
 }
 
 // fakeSet is a toolset of fake tools that counts Close calls.
@@ -105,7 +125,7 @@ func (r *recorder) requests() []model.Request {
 // passPolicy allows every call unless pre says otherwise; post may judge.
 type passPolicy struct {
 	pre  func(cc *engine.CallContext) engine.PreResult
-	post func(cc *engine.CallContext, env *engine.Envelope) engine.PostResult
+	post func(cc *engine.CallContext, env *runlog.Envelope) engine.PostResult
 }
 
 func (p passPolicy) Pre(_ context.Context, cc *engine.CallContext) engine.PreResult {
@@ -115,7 +135,7 @@ func (p passPolicy) Pre(_ context.Context, cc *engine.CallContext) engine.PreRes
 	return engine.PreResult{Allowed: true, Args: cc.Call.Args}
 }
 
-func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *engine.Envelope) engine.PostResult {
+func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *runlog.Envelope) engine.PostResult {
 	if p.post != nil {
 		return p.post(cc, env)
 	}
@@ -136,7 +156,7 @@ type fixture struct {
 	log         *effects
 	skills      engine.SkillCatalog
 	wrap        bool // wrap stages to log their order
-	host        engine.Host
+	stream      engine.TaskStream
 }
 
 func newFixture(t testing.TB, rs ...model.Response) *fixture {
@@ -161,8 +181,8 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 		Dir: t.TempDir(),
 	}
 	f.decide = &recorder{inner: script.FromResponses(rs...), name: "model", log: log}
-	f.addTool("core", "observe", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.addTool("core", "observe", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"detections": []any{map[string]any{"name": "mug", "class": "cup", "relation": "on", "target": "table", "room": "kitchen", "visible": true}},
 			"summary":    "kitchen",
 		}}
@@ -171,10 +191,16 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 	return f
 }
 
-func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) engine.Envelope) *fakeTool {
+func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) runlog.Envelope) *fakeTool {
 	tool := &fakeTool{def: model.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, fn: fn, log: f.log}
 	f.tools[set] = append(f.tools[set], tool)
 	return tool
+}
+
+// addInProcessTool adds a tool whose calls get their handle.
+func (f *fixture) addInProcessTool(set, name string, fn func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope) {
+	tool := &fakeTool{def: model.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, log: f.log}
+	f.tools[set] = append(f.tools[set], inProcessTool{fakeTool: tool, fnh: fn})
 }
 
 func (f *fixture) tool(name string) *fakeTool {
@@ -194,7 +220,7 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	t.Helper()
 	c := engine.NewComponents()
 	must(t, c.Add(engine.ToolsetKind{Name: "builtin", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
-		f.host = cfg.Host
+		f.stream = cfg.Stream
 		f.opens.Add(1)
 		return &fakeSet{name: cfg.Name, tools: f.tools[cfg.Name], closes: &f.closes}, nil
 	}}))
@@ -259,26 +285,26 @@ func toolResp(text string, calls ...model.ToolCall) model.Response {
 	return model.Response{Text: text, ToolCalls: calls}
 }
 
-func collect(seq func(func(engine.Event) bool)) []engine.Event {
-	var evs []engine.Event
+func collect(seq func(func(runlog.Event) bool)) []runlog.Event {
+	var evs []runlog.Event
 	for ev := range seq {
 		evs = append(evs, ev)
 	}
 	return evs
 }
 
-func kinds(evs []engine.Event) []engine.EventKind {
-	out := make([]engine.EventKind, len(evs))
+func kinds(evs []runlog.Event) []runlog.EventKind {
+	out := make([]runlog.EventKind, len(evs))
 	for i, e := range evs {
 		out[i] = e.Kind
 	}
 	return out
 }
 
-func countDone(evs []engine.Event) int {
+func countDone(evs []runlog.Event) int {
 	n := 0
 	for _, e := range evs {
-		if e.Kind == engine.EventDone {
+		if e.Kind == runlog.EventDone {
 			n++
 		}
 	}

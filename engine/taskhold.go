@@ -2,21 +2,22 @@ package engine
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"sync"
 	"time"
 )
 
 // hold is work a task started whose events belong to it (a motion's stop
-// path), registered by Host.Hold: the task's done waits for it.
+// path), registered by TaskStream.Hold: the task's done waits for it.
 type hold struct {
 	what     string
 	within   time.Duration
 	deadline time.Time
 }
 
-// Hold registers a hold on the running task; see Host.Hold.
-func (a hostAdapter) Hold(what string, within time.Duration) func() {
-	h := a.h
+// Hold registers a hold on the running task; see TaskStream.Hold.
+func (s taskStream) Hold(what string, within time.Duration) func() {
+	h := s.h
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	t := h.task
@@ -67,9 +68,9 @@ func (h *Harness) awaitHolds(t *task) {
 		}
 		h.hostMu.Unlock()
 		for _, hd := range expired {
-			h.emit(t, Event{Kind: EventSafety, Safety: SafetyStopPending,
+			h.emit(t, runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyStopPending,
 				Text: fmt.Sprintf("%s: %s had not ended within %s when the task ended; what it reports later reaches the next task",
-					SafetyStopPending, hd.what, hd.within)})
+					runlog.SafetyStopPending, hd.what, hd.within)})
 		}
 		if next.IsZero() {
 			h.flush(t) // what was queued before the last release

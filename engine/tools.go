@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -40,7 +41,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}
 		set, err := StartToolset(ctx, kind, ToolsetConfig{
-			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
+			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Stream: taskStream{h},
 			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty, Redactor: h.redactor,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
 		}, h.log)
@@ -155,40 +156,54 @@ func (h *Harness) Lookup(name string) (*RegisteredTool, bool) { return h.tools.l
 // CallTool calls a registered tool directly, for the harness's own use
 // (observation, clearance, evidence); it never raises: an unknown tool or
 // unencodable arguments come back as a failure envelope.
-func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) Envelope {
+func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope {
 	rt, ok := h.tools.lookup(name)
 	if !ok {
-		return Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
+		return runlog.Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
 	}
 	if args == nil {
 		args = map[string]any{}
 	}
 	raw, err := anyjson.Marshal(args)
 	if err != nil {
-		return Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
+		return runlog.Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
 	}
 	return h.invoke(ctx, rt, raw)
 }
 
 // invoke calls a tool. Every registered tool is guarded (StartToolset): a
 // panic is already a failure envelope, so the session never crashes on one.
-func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) Envelope {
+// An in-process tool gets a handle made for the call.
+func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
 	start := time.Now()
-	env := rt.Tool.Call(ctx, raw)
+	var env runlog.Envelope
+	if g, ok := rt.Tool.(*guarded); ok {
+		env = g.CallWith(ctx, h.handleFor(g), raw)
+	} else {
+		env = rt.Tool.Call(ctx, raw)
+	}
 	env.Duration = time.Since(start)
 	return env
+}
+
+// handleFor is the handle of one call of g: nil unless g is in-process.
+func (h *Harness) handleFor(g *guarded) *CallHandle {
+	if !g.inProcess {
+		return nil
+	}
+	return h.callHandle()
 }
 
 // invokeParsed calls a tool with arguments the engine already parsed
 // (value is raw decoded): the guard validates value instead of parsing raw
 // again.
-func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) Envelope {
+func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) runlog.Envelope {
 	g, ok := rt.Tool.(*guarded)
 	if !ok {
 		return h.invoke(ctx, rt, raw)
 	}
 	start := time.Now()
-	env := g.callParsed(ctx, raw, value)
+	env := g.callParsed(ctx, h.handleFor(g), raw, value)
 	env.Duration = time.Since(start)
 	return env
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Load reads an episode (its folder or its events.jsonl) for thea test and
@@ -28,7 +28,7 @@ func Load(ctx context.Context, p string) (*replay.Episode, error) {
 
 // Check refuses an episode whose recorded values are out of type: a seed
 // that is not a whole number (it reaches the back-ends' command lines), a
-// negative turn, a user's answer that is not text, a hook verdict that is
+// negative turn, a user's answer that is not text, a hook decision that is
 // not an object. Errors name the file and the line.
 func Check(ctx context.Context, ep *replay.Episode) error {
 	for i, l := range ep.Events {
@@ -45,13 +45,13 @@ func checkLine(l replay.Line) string {
 		return fmt.Sprintf("turn %d is negative", l.Turn)
 	}
 	switch l.Kind {
-	case engine.EventTaskStart:
+	case runlog.EventTaskStart:
 		if l.Episode != nil && l.Episode.Seed != "" {
 			if _, err := ParseSeed(l.Episode.Seed); err != nil {
 				return "episode.seed: " + err.Error()
 			}
 		}
-	case engine.EventQuestion:
+	case runlog.EventQuestion:
 		var q struct {
 			Args struct {
 				Answer *string `json:"answer"`
@@ -60,12 +60,12 @@ func checkLine(l replay.Line) string {
 		if err := json.Unmarshal(l.Raw, &q); err != nil {
 			return "args.answer: want text: " + err.Error()
 		}
-	case engine.EventHook:
+	case runlog.EventHook:
 		var h struct {
-			Hook *engine.HookVerdict `json:"hook"`
+			Hook *runlog.Decision `json:"hook"`
 		}
 		if err := json.Unmarshal(l.Raw, &h); err != nil {
-			return "hook: want a hook verdict: " + err.Error()
+			return "hook: want a hook decision: " + err.Error()
 		}
 	}
 	return ""

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -19,11 +20,11 @@ import (
 type PreAction func(ctx context.Context, c *PreCall) Step
 
 // PostAction is what one post-hook does after a completed call.
-type PostAction func(ctx context.Context, c *PostCall) engine.HookVerdict
+type PostAction func(ctx context.Context, c *PostCall) runlog.Decision
 
 // Step is one pre-hook's outcome.
 type Step struct {
-	Decision engine.HookDecision
+	Decision runlog.DecisionKind
 	Reason   string
 	Before   map[string]any
 	After    map[string]any
@@ -33,7 +34,7 @@ type Step struct {
 }
 
 func block(reason string) Step {
-	return Step{Decision: engine.DecisionBlock, Reason: reason, Stop: true, Block: true}
+	return Step{Decision: runlog.DecisionBlock, Reason: reason, Stop: true, Block: true}
 }
 
 // PreActionKind is a pre-hook action as a component: its name, its own
@@ -92,10 +93,10 @@ func (k PostActionKind) Describe() schema.Descriptor {
 // TypedPostAction is a post-hook action over its own config type T (see
 // TypedPreAction).
 func TypedPostAction[T any](name, doc, cue string, validate func(c *schema.Check, h schema.PostHook, cfg T),
-	run func(ctx context.Context, c *PostCall, cfg T) engine.HookVerdict) PostActionKind {
+	run func(ctx context.Context, c *PostCall, cfg T) runlog.Decision) PostActionKind {
 	var zero T
 	k := PostActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
-		Run: func(ctx context.Context, c *PostCall) engine.HookVerdict {
+		Run: func(ctx context.Context, c *PostCall) runlog.Decision {
 			cfg, _ := c.Hook.Config.(T)
 			return run(ctx, c, cfg)
 		}}
@@ -179,7 +180,7 @@ func actionsOf(comps []engine.Component) (*Actions, error) {
 }
 
 func actAllow(_ context.Context, c *PreCall) Step {
-	return Step{Decision: engine.DecisionAllow, Reason: c.Hook.Reason, Stop: true}
+	return Step{Decision: runlog.DecisionAllow, Reason: c.Hook.Reason, Stop: true}
 }
 
 func actBlock(_ context.Context, c *PreCall) Step {
@@ -207,7 +208,7 @@ func actRewrite(_ context.Context, c *PreCall, cfg RewriteConfig) Step {
 	for k, v := range after {
 		c.Args[k] = v
 	}
-	return Step{Decision: engine.DecisionRewrite, Before: before, After: after}
+	return Step{Decision: runlog.DecisionRewrite, Before: before, After: after}
 }
 
 // actClamp limits a numeric argument to [min, max]. A missing or non-numeric
@@ -248,7 +249,7 @@ func actClamp(_ context.Context, c *PreCall, cfg ClampConfig) Step {
 	if (v > 0 && nv < 0) || (v < 0 && nv > 0) {
 		return block(fmt.Sprintf("%s: %s %.3g cannot be clamped without reversing it (admissible bound %.3g)", reason(c.Hook), arg, v, nv))
 	}
-	step := Step{Decision: engine.DecisionClamp, Before: map[string]any{arg: raw}, After: map[string]any{arg: nv}}
+	step := Step{Decision: runlog.DecisionClamp, Before: map[string]any{arg: raw}, After: map[string]any{arg: nv}}
 	if nv != v {
 		step.Reason = fmt.Sprintf("%s clamped from %g to %g", arg, v, nv)
 		c.Args[arg] = nv
@@ -278,7 +279,7 @@ var ErrNoConfirmChannel = errors.New("the call needs the user's confirmation and
 	"(answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)")
 
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
-// at all, blocks: a "yes" typed as an instruction never approves a call.
+// at all, blocks: a "yes" typed as an instruction never confirms a call.
 func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
 	noChannel := block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel))
 	if c.Confirm == nil {
@@ -288,8 +289,8 @@ func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	held := &engine.HeldCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
-	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: held})
+	call := &engine.ConfirmCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: call})
 	if errors.Is(err, ErrNoConfirmChannel) {
 		return noChannel
 	}
@@ -303,7 +304,7 @@ func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
 		}
 		return block(fmt.Sprintf("%s (answer %q)", r, ans))
 	}
-	return Step{Decision: engine.DecisionConfirm, Reason: "the user confirmed"}
+	return Step{Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}
 }
 
 // toFloat reads a JSON or Go number.

@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // A user channel that only answers questions (its input is the instruction
-// stream) never approves a confirm, even answering "yes": it blocks, saying
+// stream) never confirms a call, even answering "yes": it blocks, saying
 // why.
 func TestConfirmNeedsAConfirmationChannel(t *testing.T) {
 	s := chainSpec(schema.PreHook{Name: "ask", Action: "confirm", Config: ConfirmConfig{Prompt: "Move?"}})
 	p := newPolicy(t, s, &fakeTools{}, nil, askOnlyUser{answer: "yes"})
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 0.2}, &evs))
 	if res.Allowed || !strings.Contains(res.Reason, "no confirmation channel") || !strings.Contains(res.Reason, "never from the instructions") {
 		t.Fatalf("allowed %v, reason %q", res.Allowed, res.Reason)
@@ -40,7 +40,7 @@ func TestClampNeverFlipsSign(t *testing.T) {
 			c := tc.clamp
 			s := chainSpec(schema.PreHook{Name: "c", Action: "clamp", Config: ClampConfig{Clamp: &c}})
 			p := newPolicy(t, s, &fakeTools{}, nil, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": tc.value}, &evs))
 			if res.Allowed != tc.allowed || !strings.Contains(res.Reason, tc.contains) {
 				t.Fatalf("allowed %v (reason %q), want %v", res.Allowed, res.Reason, tc.allowed)
@@ -52,16 +52,16 @@ func TestClampNeverFlipsSign(t *testing.T) {
 	}
 }
 
-// A confirmation names the call it holds: the tool, its arguments as the
-// hooks before the asking one left them (here clamped), and the asking hook,
-// so a channel can show what it would allow.
-func TestConfirmNamesTheHeldCall(t *testing.T) {
+// A confirmation names the call it asks about: the tool, its arguments as
+// the hooks before the confirm hook left them (here clamped), and the confirm
+// hook, so a channel can show what it would allow.
+func TestConfirmNamesTheCall(t *testing.T) {
 	s := chainSpec(
 		schema.PreHook{Name: "c", Action: "clamp", Config: ClampConfig{Clamp: &Clamp{Arg: "distance_m", Max: "0.5"}}},
 		schema.PreHook{Name: "ask", Action: "confirm", Config: ConfirmConfig{Prompt: "Move?"}})
 	u := &fakeUser{answer: "yes"}
 	p := newPolicy(t, s, &fakeTools{}, nil, u)
-	var evs []engine.Event
+	var evs []runlog.Event
 	if res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 2.0}, &evs)); !res.Allowed {
 		t.Fatalf("blocked: %s", res.Reason)
 	}
@@ -70,6 +70,6 @@ func TestConfirmNamesTheHeldCall(t *testing.T) {
 	}
 	c := u.asked[0].Call
 	if c.Tool != "move_base" || c.Hook != "ask" || c.Args["distance_m"] != 0.5 {
-		t.Errorf("held call %+v, want move_base clamped to 0.5 by hook ask", c)
+		t.Errorf("call to confirm %+v, want move_base clamped to 0.5 by hook ask", c)
 	}
 }

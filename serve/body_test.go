@@ -2,11 +2,10 @@ package serve
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // Every body is one JSON object with known keys, each once; the refusal
@@ -53,7 +52,7 @@ func TestStrictJSON(t *testing.T) {
 }
 
 // A confirmation whose body gives "confirm" twice is refused with 400 and
-// leaves the call held: last-one-wins decoding would have approved it. The
+// leaves the call unconfirmed: last-one-wins decoding would have confirmed it. The
 // same holds for every other endpoint that reads a body.
 func TestServeRefusesAmbiguousBodies(t *testing.T) {
 	f := start(t, `hooks:
@@ -99,8 +98,8 @@ func TestServeRefusesAmbiguousBodies(t *testing.T) {
 	}
 	for _, m := range s.rest() {
 		if m.event == "tool_result" {
-			if r := decodeAs[engine.Event](t, m).Result; r.Success || !strings.Contains(r.Reason, "blocked by hook ask_first") {
-				t.Errorf("the held call ran: %+v", r)
+			if r := decodeAs[runlog.Event](t, m).Result; r.Success || !strings.Contains(r.Reason, "blocked by hook ask_first") {
+				t.Errorf("the call to confirm ran: %+v", r)
 			}
 		}
 	}

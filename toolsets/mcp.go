@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
 )
@@ -94,7 +95,7 @@ func (b *mcpBackend) Profile() body.Profile {
 		if timeout <= 0 {
 			timeout = defaultStopTimeout
 		}
-		p.Stop = &body.StopPath{Via: engine.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
+		p.Stop = &body.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
 	}
 	return p
 }
@@ -138,15 +139,15 @@ func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 }
 
 // Stop calls the declared stop tool with its arguments.
-func (c *conn) Stop(ctx context.Context, _ *body.Motion) (engine.Envelope, error) {
+func (c *conn) Stop(ctx context.Context, _ *body.Motion) (runlog.Envelope, error) {
 	st := c.b.cfg.Stop
 	args, err := json.Marshal(st.Args)
 	if err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	res, err := c.client.CallTool(ctx, mcpCallRequest(st.Tool, args))
 	if err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	return toEnvelope(st.Tool, res), nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Close while a call is in flight: the call returns a failure saying the
@@ -14,7 +14,7 @@ import (
 func TestMCPCloseDuringCall(t *testing.T) {
 	f := newFixture(t)
 	ts := f.start(t)
-	done := make(chan engine.Envelope, 1)
+	done := make(chan runlog.Envelope, 1)
 	go func() {
 		done <- toolByName(t, ts, "move").Call(t.Context(), json.RawMessage(`{"ms":60000}`))
 	}()

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Backend is one toolset's way to its robot back-end: it starts
@@ -42,7 +42,7 @@ type Conn interface {
 	// Stop asks the back-end to stop the motion m now (an MCP stop tool,
 	// an action's cancel); called only when Profile.Stop is set, at most
 	// once per motion, bounded by ctx.
-	Stop(ctx context.Context, m *Motion) (engine.Envelope, error)
+	Stop(ctx context.Context, m *Motion) (runlog.Envelope, error)
 	// Alive is the liveness check after a call timed out: an answer the
 	// back-end's own loop gives, not a worker a hung call may hold.
 	Alive(ctx context.Context) error
@@ -71,7 +71,7 @@ type Request struct {
 
 // Reply is the back-end's answer to one call.
 type Reply struct {
-	Envelope engine.Envelope
+	Envelope runlog.Envelope
 	// Malformed says why the reply is not the one JSON object an
 	// observation must be ("" when it is).
 	Malformed string
@@ -91,7 +91,7 @@ type Profile struct {
 
 // StopPath is a kind's way to stop a motion before the kill.
 type StopPath struct {
-	// Via is how, on the record (engine.StopViaTool, engine.StopViaCancel).
+	// Via is how, on the record (runlog.StopViaTool, runlog.StopViaCancel).
 	Via string
 	// Tool is the stop tool called, on the record (Via tool).
 	Tool string

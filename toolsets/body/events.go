@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // SafetyEvent kinds.
 const (
-	SafetyLateReply          = string(engine.SafetyLateReply) // an abandoned physical call answered
+	SafetyLateReply          = string(runlog.SafetyLateReply) // an abandoned physical call answered
 	SafetyStop               = "stop"                         // the kind's stop was called (a stop tool, a cancel)
 	SafetyKilled             = "backend_killed"               // no reply within stop_grace: back-end killed
 	SafetyObservationFailed  = "observation_failed"           // the observation did not decode
@@ -28,23 +29,23 @@ type SafetyEvent struct {
 	Tool    string // the physical call concerned (or the observation tool)
 	// Envelope is the late reply, the stop's result or the failed
 	// observation (its Reason holds the raw text, bounded).
-	Envelope engine.Envelope
+	Envelope runlog.Envelope
 	// After is the time since the physical call started.
 	After time.Duration
 	Text  string
 	// Stop is how the motion was stopped (stop and backend_killed events
 	// of a stop path): the kind's stop or a kill, its outcome and duration.
-	Stop *engine.StopCall
+	Stop *runlog.StopCall
 }
 
 // safetySink delivers safety events to the process's hook and to the
 // session's event stream (as EventSafety), without blocking the caller.
-func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
+func safetySink(hook func(SafetyEvent), stream engine.TaskStream) func(SafetyEvent) {
 	return func(ev SafetyEvent) {
 		if hook != nil {
 			hook(ev)
 		}
-		if host == nil {
+		if stream == nil {
 			return
 		}
 		text := ev.Kind + ":"
@@ -61,6 +62,6 @@ func safetySink(hook func(SafetyEvent), host engine.Host) func(SafetyEvent) {
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
+		stream.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
 )
@@ -55,7 +55,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 		if ts.Uncertain() != "" {
 			t.Fatal("still uncertain after the operator's clear")
 		}
-		wantSuccess(t, call(t, ts, "move_base", `{"ms":1}`))
+		wantSuccess(t, callAfterRestart(t, ts, "move_base", `{"ms":1}`))
 
 		cfg := spec.Toolsets["base"]
 		cfg.OnUncertain = "continue"
@@ -66,7 +66,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 		if ts2.Uncertain() != "" {
 			t.Fatalf("on_uncertain continue still refuses: %s", ts2.Uncertain())
 		}
-		wantSuccess(t, call(t, ts2, "move_base", `{"ms":1}`))
+		wantSuccess(t, callAfterRestart(t, ts2, "move_base", `{"ms":1}`))
 		noOverlaps(t, dir)
 	})
 }
@@ -80,14 +80,14 @@ func TestFaultCloseDuringCall(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		ts := startFault(t, tr, spec, "base", body.Shared{})
-		done := make(chan engine.Envelope, 1)
+		done := make(chan runlog.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
 		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
 		waitLog(t, dir, "start", 1)
 		if err := ts.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var env engine.Envelope
+		var env runlog.Envelope
 		select {
 		case env = <-done:
 		case <-time.After(testtime.Scale(10 * time.Second)):

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
@@ -49,13 +50,13 @@ type transport struct {
 	// of the tools a session offers none of (their contracts hidden).
 	yaml func(self, dir, stop, stopTimeout string) (section string, hidden []string)
 	// stopRecord is how the record names the stop path of a mode: its
-	// via and tool (engine.StopCall) and its name in sentences.
+	// via and tool (runlog.StopCall) and its name in sentences.
 	stopRecord func(mode string) (via, tool, name string)
 	// stopFailed is what the record's outcome of a failed stop path of
 	// mode says.
 	stopFailed func(mode string) string
 	// stopped reports whether a motion's reply says the stop path ended it.
-	stopped func(engine.Envelope) bool
+	stopped func(runlog.Envelope) bool
 	// killSays is how a timed-out motion's reason names the kill path of a
 	// toolset with no working stop.
 	killSays string
@@ -140,9 +141,9 @@ func withStop(tr transport, spec *schema.Spec, name, mode string, timeout time.D
 }
 
 // configFor is the ToolsetConfig the engine would build for spec's toolset.
-func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetConfig {
+func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.ToolsetConfig {
 	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
-		Observation: spec.Observation.Tool, Host: host, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
+		Observation: spec.Observation.Tool, Stream: stream, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
 }
 
@@ -209,12 +210,26 @@ func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
 	return nil
 }
 
-func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+func call(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
 	t.Helper()
 	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
 }
 
-func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
+// callAfterRestart calls a tool of a toolset whose back-end was just killed:
+// a restart is bounded by start_timeout, not by the call, so on a loaded
+// machine the first calls may be told "restarting ...; try again" while it
+// goes on. It tries again, as the model is told to, until another answer.
+func callAfterRestart(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
+	t.Helper()
+	var env runlog.Envelope
+	testtime.Wait(t, name+" answering after the back-end's restart", func() bool {
+		env = call(t, ts, name, args)
+		return env.Success || !strings.Contains(env.Reason, "is restarting after a crash; try again")
+	})
+	return env
+}
+
+func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
 		t.Fatalf("want failure, got success %v", env.Value)
@@ -226,7 +241,7 @@ func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
 	}
 }
 
-func wantSuccess(t *testing.T, env engine.Envelope) {
+func wantSuccess(t *testing.T, env runlog.Envelope) {
 	t.Helper()
 	if !env.Success {
 		t.Fatalf("want success, got failure %q", env.Reason)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
@@ -81,7 +82,7 @@ func (b *backend) Profile() body.Profile {
 		timeout += sp.timeout
 		name += ", then the declared stop (" + sp.describe() + ")"
 	}
-	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: engine.StopViaCancel, Name: name, Timeout: timeout}}
+	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: runlog.StopViaCancel, Name: name, Timeout: timeout}}
 }
 
 // cancelTimeout bounds a motion's cancel.
@@ -218,7 +219,9 @@ func (b *backend) reconnected(r wire.Reconnect) {
 
 // drop drops cl's socket for a kill. The toolset counts as down from now
 // (not from when the client notices), so the restart that follows waits
-// for the new socket instead of using the dropped one.
+// for the new socket instead of using the dropped one. The drop closes
+// politely within zeroTimeout, so the stop just sent reaches rosbridge
+// before anything sent on the new socket (wire.Client.Drop).
 func (b *backend) drop(cl *wire.Client) {
 	b.mu.Lock()
 	if b.client == cl && cl.Connected() {
@@ -229,7 +232,7 @@ func (b *backend) drop(cl *wire.Client) {
 		}
 	}
 	b.mu.Unlock()
-	cl.Drop()
+	cl.Drop(zeroTimeout)
 }
 
 // Close ends the client.
