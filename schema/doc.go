@@ -1,5 +1,8 @@
-// Package schema owns the spec language: the embedded CUE schema, loading .cue,
-// .yaml and .json specs, unification and defaults, positioned diagnostics, the
-// typed plan (Spec), compiled expr rules, and the JSON Schema export. It runs nothing.
+// Package schema owns the spec language: the embedded CUE schema, completed by
+// each registered component's own definition (a toolset kind's, a provider's,
+// a hook action's, a user channel's), loading .cue, .yaml and .json specs,
+// unification and defaults, positioned diagnostics, the typed plan (Spec,
+// each component's section decoded once into its own type), compiled expr
+// rules, and the JSON Schema export. It runs nothing.
 // Its subpackage reference turns the same schema into the Markdown spec reference.
 package schema

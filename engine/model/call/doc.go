@@ -4,5 +4,7 @@
 // clear error when the retries run out. It works as the HTTP Doer handed to a
 // langchaingo client, so the in-flight request is aborted at once on timeout
 // or cancellation, and a per-call Trace (carried in the request context) lets
-// an adapter rewrite the request body and read the failure.
+// an adapter rewrite the request body and read the failure. Endpoint is the
+// part of such a provider's config every one has (model name, base URL, key
+// variable, temperature, token limit), with its CUE.
 package call
