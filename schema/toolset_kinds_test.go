@@ -107,7 +107,8 @@ func TestToolsetKindsValidateTheirOwnFields(t *testing.T) {
 
 // `thea schema` and the JSON Schema show each kind with exactly its own
 // fields: an editor accepts a ws:// url for the WebSocket kind and refuses
-// it for mcp, and refuses a field no kind's definition has.
+// it for mcp, and refuses a field no kind's definition has; so for every
+// component a section names (a provider's wire is refused on script).
 func TestJSONSchemaHasEachKindsFields(t *testing.T) {
 	cat := kindsDescriptors(t)
 	cueText := string(schema.CUESchema(cat))
@@ -131,6 +132,14 @@ func TestJSONSchemaHasEachKindsFields(t *testing.T) {
 	for kind, want := range map[string]string{
 		"Toolset_builtin": "kind max_result_bytes timeout tools",
 		"Toolset_wsdemo":  "kind max_result_bytes on_uncertain restart start_timeout stop_grace timeout token_env tools url",
+		// Every component a section names, not only toolset kinds.
+		"Model_script":    "provider retries script timeout",
+		"Model_human":     "provider retries timeout",
+		"Model_openai":    "api_key_env base_url max_tokens name provider retries temperature timeout wire",
+		"PreHook_confirm": "action name prompt reason rule when",
+		"PreHook_block":   "action name reason rule when",
+		"PostHook_note":   "action name note when",
+		"User_script":     "channel script timeout",
 	} {
 		if got := strings.Join(slices.Sorted(maps.Keys(doc.Defs[kind].Properties)), " "); got != want {
 			t.Errorf("%s fields: %s, want %s", kind, got, want)
@@ -154,6 +163,24 @@ func TestJSONSchemaHasEachKindsFields(t *testing.T) {
 			t.Fatal(err)
 		}
 		return v
+	}
+	model := func(m string) any {
+		var v any
+		if err := json.Unmarshal([]byte(`{"name":"k","model":`+m+`,"embodiment":{"name":"b","limits":{"min_clearance_m":0.3,"safety_margin_m":0.1}}}`), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for m, ok := range map[string]bool{
+		`{"provider":"script","script":"t.yaml","retries":0}`:                           true,
+		`{"provider":"openai","name":"gpt-4o","wire":{"family":"standard"}}`:            true,
+		`{"provider":"script","script":"t.yaml","wire":{"family":"standard"}}`:          false,
+		`{"provider":"anthropic","name":"c","wire":{"token_limit_field":"max_tokens"}}`: false,
+		`{"provider":"human","script":"t.yaml"}`:                                        false,
+	} {
+		if err := sch.Validate(model(m)); (err == nil) != ok {
+			t.Errorf("model %s: valid %v, want %v (%v)", m, err == nil, ok, err)
+		}
 	}
 	for toolset, ok := range map[string]bool{
 		`{"kind":"wsdemo","url":"ws://robot:9090"}`:        true,
