@@ -95,7 +95,7 @@ func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetC
 
 func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
 	t.Helper()
-	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", h), nil)
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", h), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestBuiltinRestriction(t *testing.T) {
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
 	}
-	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}), nil)
+	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "teleport") {
 		t.Fatalf("err = %v", err)
 	}

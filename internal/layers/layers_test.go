@@ -30,7 +30,7 @@ const (
 // core is the engine's own packages; every other package under engine/model
 // is a provider (an implementation).
 var corePackages = []string{"engine", "engine/lifetimes", "engine/model", "engine/model/call",
-	"engine/memory", "engine/redact", "engine/scenegraph", "engine/trace"}
+	"engine/memory", "engine/redact", "engine/scenegraph", "engine/trace", "engine/body"}
 
 // engineParts are the core packages the engine package is built from: none
 // of them imports it (engine/trace, which reads the engine's events, does).
@@ -193,7 +193,9 @@ func TestAllowed(t *testing.T) {
 		{"engine/lifetimes", "engine/redact", true},
 		{"stages", "engine/lifetimes", true},
 		{"engine", "stages", false},
-		{"toolsets/rosbridge", "toolsets/body", true},
+		{"toolsets/rosbridge", "engine/body", true},
+		{"engine/body", "engine", true},
+		{"engine/body", "toolsets", false},
 		{"stages", "policies", false},
 		{"engine/model/openai", "engine/model/call", true},
 		{"engine/model/openai", "engine/model/anthropic", false},
@@ -219,7 +221,7 @@ func TestLinksFake(t *testing.T) {
 		{"components", "components/componentstest", true},
 		{"engine/model/openai", "engine/model/internal/wiretest", true},
 		{"toolsets", "toolsets/internal/faultserver", true},
-		{"toolsets/body", "internal/testtime", true},
+		{"engine/body", "internal/testtime", true},
 		{"serve", "internal/testutil", true},
 		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", false},
 		{"toolsets/rosbridge/rosbridgetest", "toolsets/internal/faultserver", false},

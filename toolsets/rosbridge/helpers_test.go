@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
@@ -102,16 +102,16 @@ func state(t testing.TB, url string) rosbridgetest.State {
 
 type events struct {
 	mu  sync.Mutex
-	evs []body.SafetyEvent
+	evs []engine.SafetyEvent
 }
 
-func (e *events) add(ev body.SafetyEvent) {
+func (e *events) add(ev engine.SafetyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
 }
 
-func (e *events) find(kind string) (body.SafetyEvent, bool) {
+func (e *events) find(kind string) (engine.SafetyEvent, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, ev := range e.evs {
@@ -119,7 +119,7 @@ func (e *events) find(kind string) (body.SafetyEvent, bool) {
 			return ev, true
 		}
 	}
-	return body.SafetyEvent{}, false
+	return engine.SafetyEvent{}, false
 }
 
 func (e *events) has(kind string) func() bool {
@@ -180,7 +180,6 @@ func loadErr(t testing.TB, rb map[string]any) error {
 func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, error) {
 	t.Helper()
 	evs := &events{}
-	deps := body.Shared{OnSafety: evs.add}.WithDefaults()
 	sec := rosbridge.Section{URL: url, Rosbridge: rb}
 	ts := schema.Toolset{Kind: "rosbridge", Config: sec,
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),
@@ -200,7 +199,7 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 			}
 			return schema.ToolContract{}
 		}}
-	g, err := engine.StartToolset(t.Context(), rosbridge.Kind(deps), tc, nil)
+	g, err := engine.StartToolset(t.Context(), rosbridge.Kind(), tc, body.NewLayer(body.Shared{OnSafety: evs.add}), nil)
 	if err != nil {
 		return nil, err
 	}

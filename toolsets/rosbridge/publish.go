@@ -7,13 +7,12 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // callPublish is a bounded command: the message at rate_hz for the
 // duration computed from args, then one explicit zero message, also when
 // the harness stops it early or the caller gave up.
-func (c *conn) callPublish(ctx context.Context, tp *toolPlan, args map[string]any, key *body.Motion) (engine.Envelope, error) {
+func (c *conn) callPublish(ctx context.Context, tp *toolPlan, args map[string]any, key *engine.Motion) (engine.Envelope, error) {
 	pd := tp.decl.Publish
 	msg, err := run(tp.build, "args", args)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -152,7 +151,7 @@ func (b *backend) runStop(ctx context.Context, cl *wire.Client, tool, why string
 		outcome = "it failed: " + env.Reason
 	}
 	b.env.Logger.Warn("declared stop called", "stop", sp.describe(), "tool", tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
-	b.env.Emit(body.SafetyEvent{Kind: SafetyDeclaredStop, Tool: tool, Envelope: env, After: after,
+	b.env.Emit(engine.SafetyEvent{Kind: SafetyDeclaredStop, Tool: tool, Envelope: env, After: after,
 		Text: fmt.Sprintf("the declared stop (%s) was called because %s: %s in %s", sp.describe(), why, outcome, took.Round(time.Millisecond)),
 		Stop: &engine.StopCall{Via: engine.StopViaDeclared, Tool: sp.describe(), Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
 	return env
@@ -239,7 +238,7 @@ func (sp *stopPlan) callService(ctx context.Context, cl *wire.Client, req any) e
 // its outcome is the stop path's. Without a declared stop (or with only
 // cmd_vel's legacy one, which waits for the kill) the cancel's outcome
 // stands.
-func (c *conn) stopAfterCancel(ctx context.Context, key *body.Motion, cancelEnv engine.Envelope, cancelErr error) (engine.Envelope, error) {
+func (c *conn) stopAfterCancel(ctx context.Context, key *engine.Motion, cancelEnv engine.Envelope, cancelErr error) (engine.Envelope, error) {
 	sp := c.b.plan.stop
 	m := c.handle(key)
 	if sp == nil || sp.legacy || m == nil {

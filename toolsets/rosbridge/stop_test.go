@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 )
 

@@ -17,6 +17,7 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/engine/model/openai"
@@ -26,7 +27,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/user"
 )
@@ -104,11 +104,12 @@ scene_graph:
 // nothing between retries, so a schedule's time is the faults' own.
 func catalog(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 	c := engine.NewComponents()
+	c.SetBody(body.NewLayer(body.Shared{Logger: logger}))
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Shared{Logger: logger}),
+	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(),
 		engine.ProviderKind{Name: "openai", Doc: "OpenAI's wire, no waits between retries",
 			New: func(cfg schema.Model, _ string) (model.Model, error) {
 				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})

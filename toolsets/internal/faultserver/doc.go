@@ -9,7 +9,7 @@
 // two were ever active at once.
 //
 // Its tools and files are also the contract of the body layer's fault suite
-// (toolsets/body): a transport's row there needs a fault server that keeps
+// (toolsets/bodysuite): a transport's row there needs a fault server that keeps
 // it over that transport — the tools move_base (ms, fault: freeze, gate,
 // crash, hang), crash, probe (fault: crash, freeze, hang, escape, inject,
 // error), observe (as ObserveFile says), pid, and a stop (cancel_motion here)

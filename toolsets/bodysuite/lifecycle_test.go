@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"encoding/json"
@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // The restart budget: each crash is restarted on the next call until

@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"bufio"
@@ -14,13 +14,13 @@ import (
 
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/user"
 )
 
@@ -83,9 +83,10 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 		t.Fatal(err)
 	}
 	cat := engine.NewComponents()
+	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Shared{}), script.Provider(), user.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), user.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 type reply struct {
-	r   Reply
+	r   engine.BackendReply
 	err error
 }
 
@@ -55,7 +55,7 @@ func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) engine.En
 		return engine.Failure(fmt.Sprintf("%s did not run: the %s toolset is closed", name, ts.name))
 	}
 	go func() {
-		r, err := c.Call(dctx, Request{Tool: name, Args: args, Motion: m})
+		r, err := c.Call(dctx, engine.BackendCall{Tool: name, Args: args, Motion: &m.Motion})
 		f.done <- reply{r, err}
 	}()
 	select {
@@ -93,7 +93,7 @@ func (t *tool) answered(c *link, r reply) engine.Envelope {
 	case ts.isClosed():
 		ts.markUncertain(name, "was interrupted by the session closing")
 		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", name, ts.name))
-	case errors.Is(r.err, ErrCrashed):
+	case errors.Is(r.err, engine.ErrBackendCrashed):
 		why := ts.crashed(c, name, r.err)
 		ts.markUncertain(name, "crashed")
 		return engine.Failure(why)

@@ -61,13 +61,13 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		switch {
 		case r.err == nil:
 			env = r.r.Envelope
-		case errors.Is(r.err, ErrCrashed) && !ts.isClosed():
+		case errors.Is(r.err, engine.ErrBackendCrashed) && !ts.isClosed():
 			env = engine.Failure(ts.crashed(f.conn, m.Tool, r.err))
 		default:
 			env = engine.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
 		}
 		ts.logger.Warn("late reply of an abandoned physical call", "tool", m.Tool, "after", time.Since(m.Start), "success", env.Success, "reason", env.Reason)
-		ts.emit(SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
 			Text: fmt.Sprintf("%s answered %s after it %s", m.Tool, time.Since(m.Start).Round(time.Millisecond), what)})
 	case <-timer.C:
 		reason := fmt.Sprintf("%s and did not answer within stop_grace %s", why, grace)
@@ -78,7 +78,7 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		f.cancel()          // a transport that cannot kill abandons the request instead
 		<-f.done
 		took := time.Since(start)
-		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: engine.Failure(reason),
+		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: engine.Failure(reason),
 			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
 			Stop: &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
 	}
@@ -98,7 +98,7 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 		ctx, cancel := context.WithTimeout(f.base, st.Timeout)
 		defer cancel()
 		start := time.Now()
-		env, err := f.conn.Stop(ctx, f.motion)
+		env, err := f.conn.Stop(ctx, &f.motion.Motion)
 		took := time.Since(start)
 		if err != nil {
 			env = engine.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
@@ -108,7 +108,7 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 			outcome = "it failed"
 		}
 		ts.logger.Warn("stop called", "stop", st.Name, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
-		ts.emit(SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
 			Text: fmt.Sprintf("%s called because %s: %s in %s", st.Name, why, outcome, roundShort(took)),
 			Stop: &engine.StopCall{Via: st.Via, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
 	})
@@ -139,7 +139,7 @@ func (ts *Toolset) closeFlights(flights []*flight) {
 		start := time.Now()
 		f.conn.Kill() // a motion still running ends with its back-end
 		took := time.Since(start)
-		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
 			Envelope: engine.Failure(f.motion.Tool + " was in flight when " + why),
 			Text:     fmt.Sprintf("the %s back-end was killed because %s with %s in flight; it exited %s after the kill", ts.name, why, f.motion.Tool, roundShort(took)),
 			Stop:     &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
