@@ -88,7 +88,7 @@ type transport struct {
 
 // transports is the suite's table: a transport adds one row.
 func transports() []transport {
-	return []transport{mcpTransport(), rosbridgeTransport(), rosbridgeArmTransport()}
+	return []transport{mcpTransport(), rosbridgeTransport(), rosbridgeArmTransport(), bareTransport()}
 }
 
 // eachTransport runs test once per transport, as a subtest.
