@@ -5,8 +5,10 @@
 // task lifecycle, events and the run log; the tool
 // protocol (Tool, the flat registry, the Envelope) and the guarantees every
 // tool of every kind gets (argument checks, result caps, one panic
-// recovery); and the interfaces its implementations satisfy (stages,
-// toolset kinds, model providers, policies, user channels). It knows no
+// recovery); the back-end contract a transport kind implements, which it
+// starts only under the host's body layer (engine/body: motion safety); and
+// the interfaces its implementations satisfy (stages, toolset kinds, model
+// providers, policies, user channels). It knows no
 // robot, tool or rule by name: implementations arrive as Components, which
 // one wiring package fills. The three context lifetimes (the store, the
 // request it renders, the token estimate, compaction's mechanics, the

@@ -32,17 +32,17 @@ func (c *Components) StartToolset(ctx context.Context, cfg ToolsetConfig, logger
 }
 
 // StartToolset builds one toolset and guards its tools (GuardToolset): a
-// transport kind's back-end under body, the body layer, or an in-process
+// transport kind's back-end under layer, the body layer, or an in-process
 // kind's tools, none of them physical. The session and `thea validate
 // --live` start toolsets here (through Components.StartToolset), so what
 // validates runs the same tools, and every start error passes
 // cfg.Redactor here: a back-end that dies at start leaves its stderr in
 // the error, and every command prints that error.
-func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, body BodyLayer, logger *slog.Logger) (*Guarded, error) {
+func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, layer BodyLayer, logger *slog.Logger) (*Guarded, error) {
 	if err := kind.check(); err != nil {
 		return nil, err
 	}
-	set, err := startKind(ctx, kind, cfg, body)
+	set, err := startKind(ctx, kind, cfg, layer)
 	if err != nil {
 		return nil, RedactError(cfg.Redactor, err)
 	}
@@ -59,14 +59,14 @@ func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, body
 
 // startKind builds the kind's toolset: its transport under the body layer,
 // or its in-process tools.
-func startKind(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, body BodyLayer) (Toolset, error) {
+func startKind(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, layer BodyLayer) (Toolset, error) {
 	if kind.InProcess != nil {
 		return kind.InProcess(ctx, cfg)
 	}
-	if body == nil {
+	if layer == nil {
 		return nil, fmt.Errorf("%s toolset %q: this build installed no body layer, and a back-end's tools run only under one", kind.Name, cfg.Name)
 	}
-	set, err := body.Start(ctx, cfg, kind.Transport)
+	set, err := layer.Start(ctx, cfg, kind.Transport)
 	if err != nil {
 		return nil, fmt.Errorf("%s toolset %q: %w", kind.Name, cfg.Name, err)
 	}
@@ -78,7 +78,7 @@ func startKind(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, body Bo
 func notPhysical(g *Guarded, cfg ToolsetConfig, kind string) error {
 	for _, t := range g.tools {
 		if name := t.Def().Name; cfg.contract(name).Physical {
-			return fmt.Errorf("%s toolset %q: its tool %s is declared physical, but %s tools run in the harness, outside the body layer: a physical tool is served by a back-end (mcp, rosbridge)",
+			return fmt.Errorf("%s toolset %q: its tool %s is declared physical, but %s tools run in the harness, outside the body layer: a physical tool is served by a transport kind's back-end",
 				kind, cfg.Name, name, kind)
 		}
 	}

@@ -56,7 +56,7 @@ type bareStop struct {
 }
 
 // bareKind is the whole registration: no Validate, Provides or LiveCheck
-// (optional), no body.Start, no locks.
+// (optional), nothing of the body layer, no locks.
 func bareKind() engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:      "bare",

@@ -17,5 +17,7 @@
 // directory (ActiveDir, OverlapFile, LogFile with its start and stop lines,
 // StartFile's modes exit, hang and slow, GateFile). Such a server records
 // through Recorder, as this one does; the rosbridge row's is the fake
-// rosbridge's fault contract (rosbridgetest, faultcontract.go).
+// rosbridge's fault contract (rosbridgetest, faultcontract.go). MainLines
+// serves this server over a bare line protocol instead of MCP, for the
+// suite's bare row (lines.go).
 package faultserver
