@@ -6,18 +6,18 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
-	"github.com/thea-harness/thea/engine/model/anthropic"
-	"github.com/thea-harness/thea/engine/model/human"
-	"github.com/thea-harness/thea/engine/model/openai"
-	"github.com/thea-harness/thea/engine/model/replay"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/anthropic"
+	"github.com/thea-harness/thea/models/human"
+	"github.com/thea-harness/thea/models/openai"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // Options are the process-level collaborators the components share (logger,
@@ -30,7 +30,7 @@ type Options struct {
 	Locks *body.PhysicalLocks
 	// Terminal is the process's terminal, shared with whatever reads
 	// instructions from it; nil makes one over Stdin and Stderr.
-	Terminal *user.Terminal
+	Terminal *channels.Terminal
 	Stdin    io.Reader
 	Stderr   io.Writer
 }
@@ -47,7 +47,7 @@ func Default(d Options) (*engine.Components, error) {
 		if out == nil {
 			out = os.Stderr
 		}
-		d.Terminal = user.NewTerminal(in, out)
+		d.Terminal = channels.NewTerminal(in, out)
 	}
 	c := engine.NewComponents()
 	if err := c.Add(stages.Components()...); err != nil {
@@ -76,9 +76,9 @@ func Default(d Options) (*engine.Components, error) {
 		return nil, fmt.Errorf("hook actions: %w", err)
 	}
 	if err := c.Add(
-		user.TerminalChannel(d.Terminal),
-		user.ScriptChannel(),
-		user.NoneChannel(),
+		channels.TerminalChannel(d.Terminal),
+		channels.ScriptChannel(),
+		channels.NoneChannel(),
 	); err != nil {
 		return nil, fmt.Errorf("user channels: %w", err)
 	}

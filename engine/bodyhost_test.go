@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -38,7 +39,7 @@ type closeCount struct {
 func (c *closeCount) Close() error { c.closes++; return nil }
 
 func okTool(name string) Tool {
-	return &fakeTool{name: name, schema: `{"type":"object"}`, fn: func(context.Context) Envelope { return Envelope{Success: true} }}
+	return &fakeTool{name: name, schema: `{"type":"object"}`, fn: func(context.Context) runlog.Envelope { return runlog.Envelope{Success: true} }}
 }
 
 func unusedTransport(ToolsetConfig, BackendEnv) (Backend, error) {

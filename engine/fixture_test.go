@@ -12,7 +12,8 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 )
@@ -20,22 +21,22 @@ import (
 // fakeTool is an in-process tool whose behaviour a test supplies.
 type fakeTool struct {
 	def   model.ToolDef
-	fn    func(ctx context.Context, args map[string]any) engine.Envelope
+	fn    func(ctx context.Context, args map[string]any) runlog.Envelope
 	calls atomic.Int64
 	log   *effects
 }
 
 func (f *fakeTool) Def() model.ToolDef { return f.def }
 
-func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) engine.Envelope {
+func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) runlog.Envelope {
 	f.calls.Add(1)
 	f.log.add("tool:" + f.def.Name)
 	var args map[string]any
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return engine.Failure("bad args: " + err.Error())
+		return runlog.Failure("bad args: " + err.Error())
 	}
 	if f.fn == nil {
-		return engine.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
 	}
 	return f.fn(ctx, args)
 }
@@ -139,7 +140,7 @@ func (r *recorder) requests() []model.Request {
 // passPolicy allows every call unless pre says otherwise; post may judge.
 type passPolicy struct {
 	pre  func(cc *engine.CallContext) engine.PreResult
-	post func(cc *engine.CallContext, env *engine.Envelope) engine.PostResult
+	post func(cc *engine.CallContext, env *runlog.Envelope) engine.PostResult
 }
 
 func (p passPolicy) Pre(_ context.Context, cc *engine.CallContext) engine.PreResult {
@@ -149,7 +150,7 @@ func (p passPolicy) Pre(_ context.Context, cc *engine.CallContext) engine.PreRes
 	return engine.PreResult{Allowed: true, Args: cc.Call.Args}
 }
 
-func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *engine.Envelope) engine.PostResult {
+func (p passPolicy) Post(_ context.Context, cc *engine.CallContext, env *runlog.Envelope) engine.PostResult {
 	if p.post != nil {
 		return p.post(cc, env)
 	}
@@ -195,8 +196,8 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 		Dir: t.TempDir(),
 	}
 	f.decide = &recorder{inner: script.FromResponses(rs...), name: "model", log: log}
-	f.addTool("core", "observe", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.addTool("core", "observe", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"detections": []any{map[string]any{"name": "mug", "class": "cup", "relation": "on", "target": "table", "room": "kitchen", "visible": true}},
 			"summary":    "kitchen",
 		}}
@@ -205,7 +206,7 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 	return f
 }
 
-func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) engine.Envelope) *fakeTool {
+func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]any) runlog.Envelope) *fakeTool {
 	tool := &fakeTool{def: model.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, fn: fn, log: f.log}
 	f.tools[set] = append(f.tools[set], tool)
 	return tool
@@ -294,26 +295,26 @@ func toolResp(text string, calls ...model.ToolCall) model.Response {
 	return model.Response{Text: text, ToolCalls: calls}
 }
 
-func collect(seq func(func(engine.Event) bool)) []engine.Event {
-	var evs []engine.Event
+func collect(seq func(func(runlog.Event) bool)) []runlog.Event {
+	var evs []runlog.Event
 	for ev := range seq {
 		evs = append(evs, ev)
 	}
 	return evs
 }
 
-func kinds(evs []engine.Event) []engine.EventKind {
-	out := make([]engine.EventKind, len(evs))
+func kinds(evs []runlog.Event) []runlog.EventKind {
+	out := make([]runlog.EventKind, len(evs))
 	for i, e := range evs {
 		out[i] = e.Kind
 	}
 	return out
 }
 
-func countDone(evs []engine.Event) int {
+func countDone(evs []runlog.Event) int {
 	n := 0
 	for _, e := range evs {
-		if e.Kind == engine.EventDone {
+		if e.Kind == runlog.EventDone {
 			n++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -52,7 +53,7 @@ func TestHarnessClearUncertainIsOnTheNextTasksRecord(t *testing.T) {
 	t.Cleanup(func() { _ = h.Close() })
 	h.ClearUncertain()
 	for _, ev := range collect(h.RunStream(t.Context(), "next")) {
-		if ev.Kind == engine.EventSafety && ev.Safety == engine.SafetyOperatorClear {
+		if ev.Kind == runlog.EventSafety && ev.Safety == runlog.SafetyOperatorClear {
 			if ev.Task != 1 || !strings.Contains(ev.Text, "the operator cleared the uncertain state of 1 toolset(s)") {
 				t.Errorf("the clear's event: task %d, %q", ev.Task, ev.Text)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -155,24 +156,24 @@ func (h *Harness) Lookup(name string) (*RegisteredTool, bool) { return h.tools.l
 // CallTool calls a registered tool directly, for the harness's own use
 // (observation, clearance, evidence); it never raises: an unknown tool or
 // unencodable arguments come back as a failure envelope.
-func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) Envelope {
+func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope {
 	rt, ok := h.tools.lookup(name)
 	if !ok {
-		return Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
+		return runlog.Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
 	}
 	if args == nil {
 		args = map[string]any{}
 	}
 	raw, err := anyjson.Marshal(args)
 	if err != nil {
-		return Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
+		return runlog.Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
 	}
 	return h.invoke(ctx, rt, raw)
 }
 
 // invoke calls a tool. Every registered tool is guarded (StartToolset): a
 // panic is already a failure envelope, so the session never crashes on one.
-func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) Envelope {
+func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
 	start := time.Now()
 	env := rt.Tool.Call(ctx, raw)
 	env.Duration = time.Since(start)
@@ -182,7 +183,7 @@ func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMe
 // invokeParsed calls a tool with arguments the engine already parsed
 // (value is raw decoded): the guard validates value instead of parsing raw
 // again.
-func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) Envelope {
+func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) runlog.Envelope {
 	g, ok := rt.Tool.(*guarded)
 	if !ok {
 		return h.invoke(ctx, rt, raw)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The contract between an out-of-process toolset kind and the body layer.
@@ -63,7 +64,7 @@ type BackendConn interface {
 	// Stop asks the back-end to stop the motion m now (an MCP stop tool,
 	// an action's cancel); called only when the profile's Stop is set, at
 	// most once per motion, bounded by ctx.
-	Stop(ctx context.Context, m *Motion) (Envelope, error)
+	Stop(ctx context.Context, m *Motion) (runlog.Envelope, error)
 	// Alive is the liveness check after a call timed out: an answer the
 	// back-end's own loop gives, not a worker a hung call may hold.
 	Alive(ctx context.Context) error
@@ -92,7 +93,7 @@ type BackendCall struct {
 
 // BackendReply is the back-end's answer to one call.
 type BackendReply struct {
-	Envelope Envelope
+	Envelope runlog.Envelope
 	// Malformed says why the reply is not the one JSON object an
 	// observation must be ("" when it is).
 	Malformed string
@@ -154,13 +155,13 @@ type SafetyEvent struct {
 	Tool    string // the physical call concerned (or the observation tool)
 	// Envelope is the late reply, the stop's result or the failed
 	// observation (its Reason holds the raw text, bounded).
-	Envelope Envelope
+	Envelope runlog.Envelope
 	// After is the time since the physical call started.
 	After time.Duration
 	Text  string
 	// Stop is how the motion was stopped (stop and backend_killed events
 	// of a stop path): the kind's stop or a kill, its outcome and duration.
-	Stop *StopCall
+	Stop *runlog.StopCall
 }
 
 // ErrBackendCrashed matches (errors.Is) a call's error when the back-end

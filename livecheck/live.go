@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -354,13 +355,13 @@ func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, ti
 	}
 }
 
-func call(ctx context.Context, lt *liveTool, args map[string]any, timeout time.Duration) engine.Envelope {
+func call(ctx context.Context, lt *liveTool, args map[string]any, timeout time.Duration) runlog.Envelope {
 	if args == nil {
 		args = map[string]any{}
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return engine.Failure(err.Error())
+		return runlog.Failure(err.Error())
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -370,7 +371,7 @@ func call(ctx context.Context, lt *liveTool, args map[string]any, timeout time.D
 // observationShape checks an observation tool's answer: a success whose
 // value is an #Observation (its fields beside success, as the observe stage
 // reads them), images of declared cameras.
-func observationShape(env engine.Envelope, s *schema.Spec) error {
+func observationShape(env runlog.Envelope, s *schema.Spec) error {
 	if !env.Success {
 		return fmt.Errorf("it failed: %s", env.Reason)
 	}

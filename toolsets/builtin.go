@@ -9,13 +9,14 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // builtinTool is one in-process tool: a definition and a typed handler.
 type builtinTool struct {
 	def model.ToolDef
-	run func(ctx context.Context, args json.RawMessage) engine.Envelope
+	run func(ctx context.Context, args json.RawMessage) runlog.Envelope
 	// selfTimed: the toolset's timeout does not apply (see SelfTimed).
 	selfTimed bool
 }
@@ -30,16 +31,16 @@ func (b *builtinTool) SelfTimed() bool { return b.selfTimed }
 // on the user channel, which honours its context; the guard runs it inline.
 func (b *builtinTool) ReturnsOnCancel() {}
 
-func (b *builtinTool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+func (b *builtinTool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
 	return b.run(ctx, args)
 }
 
 // typed decodes the (already validated) arguments into A before calling f.
-func typed[A any](name string, f func(context.Context, A) engine.Envelope) func(context.Context, json.RawMessage) engine.Envelope {
-	return func(ctx context.Context, raw json.RawMessage) engine.Envelope {
+func typed[A any](name string, f func(context.Context, A) runlog.Envelope) func(context.Context, json.RawMessage) runlog.Envelope {
+	return func(ctx context.Context, raw json.RawMessage) runlog.Envelope {
 		var a A
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return engine.Failure(fmt.Sprintf("invalid arguments for %s: %v", name, err))
+			return runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", name, err))
 		}
 		return f(ctx, a)
 	}

@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // fakeHost is the session side the builtin tools reach.
 type fakeHost struct {
 	user   engine.UserChannel
 	mu     sync.Mutex
-	events []engine.Event
+	events []runlog.Event
 	skills map[string]string
 	// resources by "skill/path"
 	resources map[string]string
@@ -76,7 +77,7 @@ func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
 	return out
 }
 func (h *fakeHost) Hold(string, time.Duration) func() { return func() {} }
-func (h *fakeHost) Emit(e engine.Event) {
+func (h *fakeHost) Emit(e runlog.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.events = append(h.events, e)
@@ -103,7 +104,7 @@ func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
 }
 
 func TestQueryUser(t *testing.T) {
-	script := user.NewScript(user.Answer{Match: "which mug", Answer: "2"})
+	script := channels.NewScript(channels.Answer{Match: "which mug", Answer: "2"})
 	h := &fakeHost{user: script, graph: twoMugs()}
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "query_user", `{"question":"Put away which mug?","choices":["red","blue"],"refs":["obj:mug","obj:mug#2"]}`)
@@ -119,7 +120,7 @@ func TestQueryUser(t *testing.T) {
 	if c := q[0].Candidates[1]; !strings.HasPrefix(c.Line, "obj:mug#2: on place:cabinet") || c.View == nil || string(c.View.Data) != "head-png" {
 		t.Fatalf("candidate = %+v", c)
 	}
-	if len(h.events) != 1 || h.events[0].Kind != engine.EventQuestion || h.events[0].Args["answer"] != "blue" || h.events[0].Args["ref"] != "obj:mug#2" {
+	if len(h.events) != 1 || h.events[0].Kind != runlog.EventQuestion || h.events[0].Args["answer"] != "blue" || h.events[0].Args["ref"] != "obj:mug#2" {
 		t.Fatalf("events = %+v", h.events)
 	}
 	// An unknown ref is refused before anyone is asked, naming the known refs.
@@ -133,20 +134,20 @@ func TestQueryUser(t *testing.T) {
 }
 
 func TestNotifyUser(t *testing.T) {
-	script := user.NewScript()
+	script := channels.NewScript()
 	h := &fakeHost{user: script}
 	ts := newBuiltin(t, builtinSpec(), h)
 	wantSuccess(t, call(t, ts, "notify_user", `{"message":"halfway there"}`))
 	if n := script.Notifications(); len(n) != 1 || n[0] != "halfway there" {
 		t.Fatalf("notifications = %v", n)
 	}
-	if len(h.events) != 1 || h.events[0].Kind != engine.EventNotify || h.events[0].Text != "halfway there" {
+	if len(h.events) != 1 || h.events[0].Kind != runlog.EventNotify || h.events[0].Text != "halfway there" {
 		t.Fatalf("events = %+v", h.events)
 	}
 }
 
 func TestLoadSkillAndSceneLookup(t *testing.T) {
-	h := &fakeHost{user: user.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
+	h := &fakeHost{user: channels.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
 		entries: []scenegraph.Entry{{Ref: "obj:1", Name: "red mug", Class: "mug", Source: "head", SeenTurn: 3}}}
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "load_skill", `{"name":"open_drawer"}`)
@@ -165,13 +166,13 @@ func TestLoadSkillAndSceneLookup(t *testing.T) {
 }
 
 func TestBuiltinPanicBecomesFailure(t *testing.T) {
-	h := &fakeHost{user: user.NewScript(), panics: true}
+	h := &fakeHost{user: channels.NewScript(), panics: true}
 	ts := newBuiltin(t, builtinSpec(), h)
 	wantFailure(t, call(t, ts, "scene_lookup", `{"query":"mug"}`), "internal error", "scene graph corrupted")
 }
 
 func TestBuiltinRestriction(t *testing.T) {
-	ts := newBuiltin(t, builtinSpec("notify_user"), &fakeHost{user: user.NewScript()})
+	ts := newBuiltin(t, builtinSpec("notify_user"), &fakeHost{user: channels.NewScript()})
 	tools, _ := ts.Tools(t.Context())
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
@@ -191,7 +192,7 @@ func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
 	cfg := spec.Toolsets["core"]
 	cfg.Timeout = schema.Duration(time.Millisecond)
 	spec.Toolsets["core"] = cfg
-	ts := newBuiltin(t, spec, &fakeHost{user: user.NewTerminal(r, io.Discard)})
+	ts := newBuiltin(t, spec, &fakeHost{user: channels.NewTerminal(r, io.Discard)})
 	go func() {
 		time.Sleep(20 * time.Millisecond) // well past the toolset's timeout
 		_, _ = io.WriteString(w, "later\n")
@@ -204,7 +205,7 @@ func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
 }
 
 func TestReadSkillResource(t *testing.T) {
-	h := &fakeHost{user: user.NewScript(), resources: map[string]string{"open_drawer/handles.md": "knobs and bars"}}
+	h := &fakeHost{user: channels.NewScript(), resources: map[string]string{"open_drawer/handles.md": "knobs and bars"}}
 	ts := newBuiltin(t, builtinSpec("read_skill_resource"), h)
 	env := call(t, ts, "read_skill_resource", `{"skill":"open_drawer","path":"handles.md"}`)
 	wantSuccess(t, env)

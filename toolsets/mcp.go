@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -77,7 +78,7 @@ func (b *mcpBackend) Profile() engine.BackendProfile {
 		if timeout <= 0 {
 			timeout = defaultStopTimeout
 		}
-		p.Stop = &engine.StopPath{Via: engine.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
+		p.Stop = &engine.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
 	}
 	return p
 }
@@ -122,15 +123,15 @@ func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.Backend
 }
 
 // Stop calls the declared stop tool with its arguments.
-func (c *conn) Stop(ctx context.Context, _ *engine.Motion) (engine.Envelope, error) {
+func (c *conn) Stop(ctx context.Context, _ *engine.Motion) (runlog.Envelope, error) {
 	st := c.b.cfg.Stop
 	args, err := json.Marshal(st.Args)
 	if err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	res, err := c.client.CallTool(ctx, mcpCallRequest(st.Tool, args))
 	if err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	return toEnvelope(st.Tool, res), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
@@ -84,12 +85,12 @@ func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
 	return nil
 }
 
-func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+func call(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
 	t.Helper()
 	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
 }
 
-func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
+func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
 		t.Fatalf("want failure, got success %v", env.Value)
@@ -101,7 +102,7 @@ func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
 	}
 }
 
-func wantSuccess(t *testing.T, env engine.Envelope) {
+func wantSuccess(t *testing.T, env runlog.Envelope) {
 	t.Helper()
 	if !env.Success {
 		t.Fatalf("want success, got failure %q", env.Reason)

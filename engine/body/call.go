@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // maxCheckTimeout bounds the liveness check that follows a timed-out call;
@@ -18,14 +19,14 @@ const maxCheckTimeout = time.Second
 // still answers liveness checks (its workers all stuck) before it is restarted.
 const maxHungCalls = 3
 
-func (t *tool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
+func (t *tool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
 	if t.physical {
 		return t.callPhysical(ctx, args)
 	}
 	ts := t.ts
 	c, reason := ts.connection(ctx)
 	if c == nil {
-		return engine.Failure(reason)
+		return runlog.Failure(reason)
 	}
 	started := time.Now() // an observation is evidence from this moment on
 	r, err := c.Call(ctx, engine.BackendCall{Tool: t.def.Name, Args: args})
@@ -41,21 +42,21 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) engine.Envelope {
 
 // failed turns a non-physical call's error into a failure envelope; a dead
 // back-end is dropped, to be restarted on the next call.
-func (t *tool) failed(ctx context.Context, c *link, err error) engine.Envelope {
+func (t *tool) failed(ctx context.Context, c *link, err error) runlog.Envelope {
 	ts := t.ts
 	switch {
 	case ctx.Err() != nil:
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return engine.Failure(fmt.Sprintf("%s timed out%s", t.def.Name, ts.timedOut(ctx, c, t.def.Name)))
+			return runlog.Failure(fmt.Sprintf("%s timed out%s", t.def.Name, ts.timedOut(ctx, c, t.def.Name)))
 		}
-		return engine.Failure(fmt.Sprintf("%s was cancelled", t.def.Name))
+		return runlog.Failure(fmt.Sprintf("%s was cancelled", t.def.Name))
 	case ts.isClosed():
 		// Close ended the connection under the call: not a crash to restart.
-		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
+		return runlog.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
 	case errors.Is(err, engine.ErrBackendCrashed):
-		return engine.Failure(ts.crashed(c, t.def.Name, err))
+		return runlog.Failure(ts.crashed(c, t.def.Name, err))
 	}
-	return engine.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
+	return runlog.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
 }
 
 // timedOut follows a non-physical call that timed out: a back-end that no

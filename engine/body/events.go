@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The body layer's kinds of engine.SafetyEvent; a transport names its own.
 const (
-	SafetyLateReply          = string(engine.SafetyLateReply) // an abandoned physical call answered
+	SafetyLateReply          = string(runlog.SafetyLateReply) // an abandoned physical call answered
 	SafetyStop               = "stop"                         // the kind's stop was called (a stop tool, a cancel)
 	SafetyKilled             = "backend_killed"               // no reply within stop_grace: back-end killed
 	SafetyObservationFailed  = "observation_failed"           // the observation did not decode
@@ -44,6 +45,6 @@ func safetySink(hook func(engine.SafetyEvent), host engine.Host) func(engine.Saf
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(engine.Event{Kind: engine.EventSafety, Safety: engine.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
+		host.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
 	}
 }

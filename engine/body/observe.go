@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -23,11 +24,11 @@ func observationFields() []string {
 // schema.Observation shape. A well-formed observation clears the body's
 // uncertainty (if it started after every motion ended); anything else is a
 // failed observation that clears nothing, its raw text kept in the reason.
-func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Time) engine.Envelope {
+func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Time) runlog.Envelope {
 	env := r.Envelope
 	if env.Success {
 		if why := notObservation(r); why != "" {
-			env = engine.Failure(fmt.Sprintf("%s returned no usable observation (%s); the robot's state is unknown. Raw result: %s",
+			env = runlog.Failure(fmt.Sprintf("%s returned no usable observation (%s); the robot's state is unknown. Raw result: %s",
 				tool, why, bounded(rawReply(r), rawLimit)))
 		}
 	}

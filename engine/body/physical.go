@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 type reply struct {
@@ -31,20 +32,20 @@ type flight struct {
 // caller gives up (timeout, cancellation) the call stays in flight, the
 // kind's stop is called, and the lock is released only by the reply or the
 // back-end's death (see watch).
-func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) engine.Envelope {
+func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) runlog.Envelope {
 	ts, name := t.ts, t.def.Name
 	m, why := ts.body.Begin(ctx, ts.scope, ts.name, name)
 	if m == nil {
-		return engine.Failure(why)
+		return runlog.Failure(why)
 	}
 	c, reason := ts.connection(ctx)
 	if c == nil {
 		m.End("did not start")
-		return engine.Failure(reason)
+		return runlog.Failure(reason)
 	}
 	if err := ctx.Err(); err != nil { // never send a motion nobody waits for
 		m.End("did not start")
-		return engine.Failure(fmt.Sprintf("%s did not run: %v", name, err))
+		return runlog.Failure(fmt.Sprintf("%s did not run: %v", name, err))
 	}
 	base := context.WithoutCancel(ctx)
 	dctx, cancel := context.WithCancel(base)
@@ -52,7 +53,7 @@ func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) engine.En
 	if !ts.track(f) {
 		cancel()
 		m.End("toolset closed")
-		return engine.Failure(fmt.Sprintf("%s did not run: the %s toolset is closed", name, ts.name))
+		return runlog.Failure(fmt.Sprintf("%s did not run: the %s toolset is closed", name, ts.name))
 	}
 	go func() {
 		r, err := c.Call(dctx, engine.BackendCall{Tool: name, Args: args, Motion: &m.Motion})
@@ -77,14 +78,14 @@ func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) engine.En
 		// task's own record even when the task ends now (Ctrl-C).
 		release := ts.holdTask(name, what)
 		go ts.watch(f, what, release)
-		return engine.Failure(fmt.Sprintf("%s %s; the motion may still be running: %s. Physical calls are refused until it ends; then observe before retrying",
+		return runlog.Failure(fmt.Sprintf("%s %s; the motion may still be running: %s. Physical calls are refused until it ends; then observe before retrying",
 			name, what, note))
 	}
 }
 
 // answered turns a physical call's reply into its envelope; a crash or a
 // closed session makes the body uncertain.
-func (t *tool) answered(c *link, r reply) engine.Envelope {
+func (t *tool) answered(c *link, r reply) runlog.Envelope {
 	ts, name := t.ts, t.def.Name
 	if r.err == nil {
 		return r.r.Envelope
@@ -92,13 +93,13 @@ func (t *tool) answered(c *link, r reply) engine.Envelope {
 	switch {
 	case ts.isClosed():
 		ts.markUncertain(name, "was interrupted by the session closing")
-		return engine.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", name, ts.name))
+		return runlog.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", name, ts.name))
 	case errors.Is(r.err, engine.ErrBackendCrashed):
 		why := ts.crashed(c, name, r.err)
 		ts.markUncertain(name, "crashed")
-		return engine.Failure(why)
+		return runlog.Failure(why)
 	}
-	return engine.Failure(fmt.Sprintf("%s failed: %v", name, r.err))
+	return runlog.Failure(fmt.Sprintf("%s failed: %v", name, r.err))
 }
 
 // track registers a flight; false once the toolset is closed.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // killSlack is how long a kill may take once decided: the back-end's exit
@@ -57,14 +58,14 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 	defer timer.Stop()
 	select {
 	case r := <-f.done:
-		env := engine.Envelope{}
+		env := runlog.Envelope{}
 		switch {
 		case r.err == nil:
 			env = r.r.Envelope
 		case errors.Is(r.err, engine.ErrBackendCrashed) && !ts.isClosed():
-			env = engine.Failure(ts.crashed(f.conn, m.Tool, r.err))
+			env = runlog.Failure(ts.crashed(f.conn, m.Tool, r.err))
 		default:
-			env = engine.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
+			env = runlog.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
 		}
 		ts.logger.Warn("late reply of an abandoned physical call", "tool", m.Tool, "after", time.Since(m.Start), "success", env.Success, "reason", env.Reason)
 		ts.emit(engine.SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
@@ -78,9 +79,9 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		f.cancel()          // a transport that cannot kill abandons the request instead
 		<-f.done
 		took := time.Since(start)
-		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: engine.Failure(reason),
+		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
 			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
-			Stop: &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
+			Stop: &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})
 	}
 	ts.untrack(f)
 	f.cancel()
@@ -101,7 +102,7 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 		env, err := f.conn.Stop(ctx, &f.motion.Motion)
 		took := time.Since(start)
 		if err != nil {
-			env = engine.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
+			env = runlog.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
 		}
 		outcome := "it answered success"
 		if !env.Success {
@@ -110,7 +111,7 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 		ts.logger.Warn("stop called", "stop", st.Name, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
 		ts.emit(engine.SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
 			Text: fmt.Sprintf("%s called because %s: %s in %s", st.Name, why, outcome, roundShort(took)),
-			Stop: &engine.StopCall{Via: st.Via, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
+			Stop: &runlog.StopCall{Via: st.Via, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: runlog.Millis(took)}})
 	})
 }
 
@@ -140,9 +141,9 @@ func (ts *Toolset) closeFlights(flights []*flight) {
 		f.conn.Kill() // a motion still running ends with its back-end
 		took := time.Since(start)
 		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
-			Envelope: engine.Failure(f.motion.Tool + " was in flight when " + why),
+			Envelope: runlog.Failure(f.motion.Tool + " was in flight when " + why),
 			Text:     fmt.Sprintf("the %s back-end was killed because %s with %s in flight; it exited %s after the kill", ts.name, why, f.motion.Tool, roundShort(took)),
-			Stop:     &engine.StopCall{Via: engine.StopViaKill, Why: why, OK: true, DurationMS: engine.Millis(took)}})
+			Stop:     &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})
 	}
 }
 

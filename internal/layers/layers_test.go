@@ -30,10 +30,10 @@ const (
 // core is the engine's own packages; every other package under engine/model
 // is a provider (an implementation).
 var corePackages = []string{"engine", "engine/lifetimes", "engine/model", "engine/model/call",
-	"engine/memory", "engine/redact", "engine/scenegraph", "engine/trace", "engine/body"}
+	"engine/memory", "engine/redact", "engine/scenegraph", "operator/trace", "engine/body"}
 
 // engineParts are the core packages the engine package is built from: none
-// of them imports it (engine/trace, which reads the engine's events, does).
+// of them imports it (operator/trace, which reads the engine's events, does).
 var engineParts = []string{"engine/lifetimes", "engine/model", "engine/model/call",
 	"engine/memory", "engine/redact", "engine/scenegraph"}
 
@@ -182,12 +182,12 @@ func TestAllowed(t *testing.T) {
 		{"engine", "schema", true},
 		{"schema", "engine", false},
 		{"internal/testutil", "components", false},
-		{"engine/model/human", "engine/trace", true},
-		{"engine/model/human", "toolsets", false},
+		{"models/human", "operator/trace", true},
+		{"models/human", "toolsets", false},
 		{"engine/memory", "engine/model", true},
 		{"engine/lifetimes", "engine", false},
 		{"engine/memory", "engine", false},
-		{"engine/trace", "engine", true},
+		{"operator/trace", "engine", true},
 		{"engine", "engine/lifetimes", true},
 		{"engine/lifetimes", "engine/model", true},
 		{"engine/lifetimes", "engine/redact", true},
@@ -197,8 +197,8 @@ func TestAllowed(t *testing.T) {
 		{"engine/body", "engine", true},
 		{"engine/body", "toolsets", false},
 		{"stages", "policies", false},
-		{"engine/model/openai", "engine/model/call", true},
-		{"engine/model/openai", "engine/model/anthropic", false},
+		{"models/openai", "engine/model/call", true},
+		{"models/openai", "models/anthropic", false},
 		{"serve", "report", true},
 		{"internal/outfile", "internal/readfile", true},
 		{"components", "cmd/thea/cli", false},
@@ -219,13 +219,13 @@ func TestLinksFake(t *testing.T) {
 	}{
 		{"toolsets/rosbridge", "toolsets/rosbridge/rosbridgetest", true},
 		{"components", "components/componentstest", true},
-		{"engine/model/openai", "engine/model/internal/wiretest", true},
+		{"models/openai", "models/internal/wiretest", true},
 		{"toolsets", "toolsets/internal/faultserver", true},
 		{"engine/body", "internal/testtime", true},
 		{"serve", "internal/testutil", true},
 		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", false},
 		{"toolsets/rosbridge/rosbridgetest", "toolsets/internal/faultserver", false},
-		{"engine/model/internal/wiretest", "internal/testtime", false},
+		{"models/internal/wiretest", "internal/testtime", false},
 		{"toolsets/internal/chaos", "toolsets/internal/faultserver", false},
 		{"internal/readfile/readfiletest", "internal/testtime", false},
 	} {

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
@@ -52,7 +53,7 @@ func rosbridgeArmTransport() transport {
 		return fmt.Sprintf("    kind: rosbridge\n    url: %q\n    start_timeout: %s\n    rosbridge: %s\n", url, testtime.Scale(3*time.Second), sec), nil
 	}
 	tr.stopRecord = func(mode string) (string, string, string) {
-		return engine.StopViaCancel, "", rosStopName + ", then the declared stop (service " + armStopService(mode) + ")"
+		return runlog.StopViaCancel, "", rosStopName + ", then the declared stop (service " + armStopService(mode) + ")"
 	}
 	tr.serve = func() (int, bool) { return 0, false } // the rosbridge row's serves both
 	tr.stopEnds = true
@@ -112,7 +113,7 @@ func TestFaultHungMotionEndedByDeclaredStop(t *testing.T) {
 	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "a motion is still running")
 	waitMotionEnd(t, ts)
 	stop, ok := evs.find(rosbridge.SafetyDeclaredStop)
-	if !ok || stop.Stop == nil || !stop.Stop.OK || stop.Stop.Via != engine.StopViaDeclared || stop.Tool != "move_base" {
+	if !ok || stop.Stop == nil || !stop.Stop.OK || stop.Stop.Via != runlog.StopViaDeclared || stop.Tool != "move_base" {
 		t.Fatalf("declared stop: %+v (events %v)", stop, evs.kinds())
 	}
 	late, ok := evs.find(body.SafetyLateReply)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -93,10 +94,10 @@ func bareTransport() transport {
 		},
 		stopRecord: func(mode string) (string, string, string) {
 			st := bareStopOf(mode, 0)
-			return engine.StopViaTool, st.Tool, "stop tool " + st.Tool
+			return runlog.StopViaTool, st.Tool, "stop tool " + st.Tool
 		},
 		stopFailed: func(mode string) string { return "the stop tool " + bareStopOf(mode, 0).Tool + " failed" },
-		stopped:    func(env engine.Envelope) bool { return env.Value["stopped"] == true },
+		stopped:    func(env runlog.Envelope) bool { return env.Value["stopped"] == true },
 		killSays:   "kills and restarts the base back-end",
 		observeFaults: map[string][]string{
 			"bad":   {"no usable observation", `"ERROR: camera offline, no data"`},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -47,7 +48,7 @@ func (b *bareBackend) Profile() engine.BackendProfile {
 		if timeout <= 0 {
 			timeout = 2 * time.Second
 		}
-		p.Stop = &engine.StopPath{Via: engine.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
+		p.Stop = &engine.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
 	}
 	return p
 }
@@ -199,26 +200,26 @@ func (c *bareConn) Call(ctx context.Context, req engine.BackendCall) (engine.Bac
 	}
 	raw := func() string { return r.Text }
 	if r.Error {
-		return engine.BackendReply{Envelope: engine.Failure(r.Text), Raw: raw}, nil
+		return engine.BackendReply{Envelope: runlog.Failure(r.Text), Raw: raw}, nil
 	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(r.Text), &obj); err != nil || obj == nil {
-		return engine.BackendReply{Envelope: engine.Envelope{Success: true, Value: map[string]any{"text": r.Text}},
+		return engine.BackendReply{Envelope: runlog.Envelope{Success: true, Value: map[string]any{"text": r.Text}},
 			Malformed: "its text is not a JSON object", Raw: raw}, nil
 	}
-	return engine.BackendReply{Envelope: engine.Envelope{Success: true, Value: obj}, Raw: raw}, nil
+	return engine.BackendReply{Envelope: runlog.Envelope{Success: true, Value: obj}, Raw: raw}, nil
 }
 
 // Stop calls the declared stop tool (the body layer calls it only when
 // Profile declares one).
-func (c *bareConn) Stop(ctx context.Context, _ *engine.Motion) (engine.Envelope, error) {
+func (c *bareConn) Stop(ctx context.Context, _ *engine.Motion) (runlog.Envelope, error) {
 	st := c.stop
 	if st == nil {
-		return engine.Envelope{}, errors.New("no stop tool is declared")
+		return runlog.Envelope{}, errors.New("no stop tool is declared")
 	}
 	args, err := json.Marshal(st.Args)
 	if err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	r, err := c.Call(ctx, engine.BackendCall{Tool: st.Tool, Args: args})
 	return r.Envelope, err

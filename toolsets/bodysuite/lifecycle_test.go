@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -80,14 +80,14 @@ func TestFaultCloseDuringCall(t *testing.T) {
 		spec := faultSpec(tr, self, dir, "base")
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		ts := startFault(t, tr, spec, "base", body.Shared{})
-		done := make(chan engine.Envelope, 1)
+		done := make(chan runlog.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
 		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
 		waitLog(t, dir, "start", 1)
 		if err := ts.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var env engine.Envelope
+		var env runlog.Envelope
 		select {
 		case env = <-done:
 		case <-time.After(testtime.Scale(10 * time.Second)):

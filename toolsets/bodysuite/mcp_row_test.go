@@ -5,7 +5,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
@@ -47,10 +47,10 @@ func mcpTransport() transport {
 		},
 		stopRecord: func(mode string) (string, string, string) {
 			st := mcpStop(mode, 0)
-			return engine.StopViaTool, st.Tool, "stop tool " + st.Tool
+			return runlog.StopViaTool, st.Tool, "stop tool " + st.Tool
 		},
 		stopFailed: func(mode string) string { return "the stop tool " + mcpStop(mode, 0).Tool + " failed" },
-		stopped:    func(env engine.Envelope) bool { return env.Value["stopped"] == true },
+		stopped:    func(env runlog.Envelope) bool { return env.Value["stopped"] == true },
 		killSays:   "kills and restarts the base back-end",
 		observeFaults: map[string][]string{
 			"bad":   {"no usable observation", `"ERROR: camera offline, no data"`},

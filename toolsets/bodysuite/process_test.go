@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -70,14 +70,14 @@ func harnessMain(mode string) int {
 		return 2
 	}
 	defer ts.Close()
-	move := func(args string) engine.Envelope {
+	move := func(args string) runlog.Envelope {
 		tools, _ := ts.Tools(ctx)
 		for _, tl := range tools {
 			if tl.Def().Name == "move_base" {
 				return tl.Call(ctx, json.RawMessage(args))
 			}
 		}
-		return engine.Failure("no move_base")
+		return runlog.Failure("no move_base")
 	}
 	switch mode {
 	case "hold":

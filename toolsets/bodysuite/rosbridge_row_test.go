@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
@@ -87,10 +87,10 @@ func rosbridgeTransport() transport {
 			}
 			return fmt.Sprintf("    kind: rosbridge\n    url: %q\n    start_timeout: %s\n    rosbridge: %s\n", url, testtime.Scale(3*time.Second), sec), nil
 		},
-		stopRecord: func(string) (string, string, string) { return engine.StopViaCancel, "", rosStopName },
+		stopRecord: func(string) (string, string, string) { return runlog.StopViaCancel, "", rosStopName },
 		// A cancel whose result never comes fails in the kind's words.
 		stopFailed: func(string) string { return "but no result came" },
-		stopped: func(env engine.Envelope) bool {
+		stopped: func(env runlog.Envelope) bool {
 			r, _ := env.Value["result"].(map[string]any)
 			return r["stopped"] == true
 		},

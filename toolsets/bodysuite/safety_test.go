@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -218,7 +218,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 		spec.Tools["base.move_base"] = schema.ToolContract{Physical: true}
 		var evs events
 		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
-		done := make(chan engine.Envelope, 1)
+		done := make(chan runlog.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
 		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
 		waitLog(t, dir, "start", 1)

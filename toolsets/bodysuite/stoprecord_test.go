@@ -12,16 +12,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
-	"github.com/thea-harness/thea/engine/model/script"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // stopSpecYAML is a session whose base back-end is a fault server: %[1]s
@@ -86,7 +87,7 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), user.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), channels.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {
@@ -114,24 +115,24 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 // runInterrupted runs a task that drives, cancels its context once the
 // motion runs on the server (Ctrl-C in thea run, an interrupt over HTTP),
 // and returns the task's run log.
-func (s *stopSession) runInterrupted(t *testing.T) []engine.Event {
+func (s *stopSession) runInterrupted(t *testing.T) []runlog.Event {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	reports := make(chan engine.Report, 1)
+	reports := make(chan runlog.Report, 1)
 	go func() {
 		rep, _ := s.h.Run(ctx, "drive")
 		reports <- rep
 	}()
 	s.waitFault(t, "start")
 	cancel()
-	var rep engine.Report
+	var rep runlog.Report
 	select {
 	case rep = <-reports:
 	case <-time.After(testtime.Scale(10 * time.Second)):
 		t.Fatal("the interrupted task did not end")
 	}
-	if rep.Reason != engine.DoneCancelled {
+	if rep.Reason != runlog.DoneCancelled {
 		t.Fatalf("report: %+v", rep)
 	}
 	return readRunLog(t, rep.RunDir)
@@ -143,18 +144,18 @@ func (s *stopSession) waitFault(t *testing.T, prefix string) {
 	testtime.Wait(t, "the fault server logging "+prefix, func() bool { return logLines(t, s.faults, prefix) > 0 })
 }
 
-func readRunLog(t *testing.T, runDir string) []engine.Event {
+func readRunLog(t *testing.T, runDir string) []runlog.Event {
 	t.Helper()
 	fh, err := os.Open(filepath.Join(runDir, "events.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var evs []engine.Event
+	var evs []runlog.Event
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("events.jsonl: %v: %s", err, sc.Text())
 		}
@@ -168,17 +169,17 @@ func readRunLog(t *testing.T, runDir string) []engine.Event {
 
 // safetyBeforeDone returns the run log's first safety event of kind, failing
 // unless it belongs to the task and comes before its one done, which is last.
-func safetyBeforeDone(t *testing.T, evs []engine.Event, kind string) engine.Event {
+func safetyBeforeDone(t *testing.T, evs []runlog.Event, kind string) runlog.Event {
 	t.Helper()
 	var kinds []string
 	for _, ev := range evs {
 		kinds = append(kinds, string(ev.Kind)+"/"+string(ev.Safety))
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != engine.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != runlog.EventDone {
 		t.Fatalf("the run log does not end with done: %v", kinds)
 	}
 	for _, ev := range evs[:len(evs)-1] {
-		if ev.Kind == engine.EventSafety && string(ev.Safety) == kind {
+		if ev.Kind == runlog.EventSafety && string(ev.Safety) == kind {
 			if ev.Task != evs[0].Task {
 				t.Fatalf("%s event of task %d in the log of task %d", kind, ev.Task, evs[0].Task)
 			}
@@ -186,7 +187,7 @@ func safetyBeforeDone(t *testing.T, evs []engine.Event, kind string) engine.Even
 		}
 	}
 	t.Fatalf("no %s event before done in the task's run log: %v", kind, kinds)
-	return engine.Event{}
+	return runlog.Event{}
 }
 
 // Ctrl-C during a motion: the kind's stop (a stop tool's call), its outcome and how long it
@@ -203,7 +204,7 @@ func TestStopToolOnTheTaskRecord(t *testing.T) {
 			t.Fatalf("stop call: %+v", stop.Stop)
 		}
 		if stop.Tool != "move_base" || stop.Result == nil || !stop.Result.Success ||
-			via == engine.StopViaTool && stop.Result.Value["stopped"] != true {
+			via == runlog.StopViaTool && stop.Result.Value["stopped"] != true {
 			t.Fatalf("stop event: %+v", stop)
 		}
 		if !strings.Contains(stop.Text, name+" called because move_base was cancelled: it answered success in ") {
@@ -231,7 +232,7 @@ func TestStopKillOnTheTaskRecord(t *testing.T) {
 			t.Fatalf("stop outcome: %+v", stop.Result)
 		}
 		kill := safetyBeforeDone(t, evs, body.SafetyKilled)
-		if st := kill.Stop; st == nil || st.Via != engine.StopViaKill || !st.OK || st.DurationMS <= 0 || st.Why != "move_base was cancelled" {
+		if st := kill.Stop; st == nil || st.Via != runlog.StopViaKill || !st.OK || st.DurationMS <= 0 || st.Why != "move_base was cancelled" {
 			t.Fatalf("kill: %+v", kill.Stop)
 		}
 		if kill.Tool != "move_base" || !strings.Contains(kill.Text, "did not answer within stop_grace 100ms") {
@@ -247,7 +248,7 @@ func TestStopAfterTimeoutBeforeFinalAnswer(t *testing.T) {
 		s := newStopSession(t, tr, "ok", "5s", "5s", fmt.Sprintf("{physical: true, timeout: %s}", testtime.Scale(100*time.Millisecond)),
 			"- tool_calls: [{name: move_base, arguments: {ms: 60000}}]\n- text: Gave up.\n")
 		rep, err := s.h.Run(t.Context(), "drive")
-		if err != nil || rep.Reason != engine.DoneFinal {
+		if err != nil || rep.Reason != runlog.DoneFinal {
 			t.Fatalf("report %+v, %v", rep, err)
 		}
 		evs := readRunLog(t, rep.RunDir)
@@ -256,8 +257,8 @@ func TestStopAfterTimeoutBeforeFinalAnswer(t *testing.T) {
 		}
 		// The motion ended before done: stopped (its late reply), or killed
 		// if the stop reached the server before the motion did.
-		if !slices.ContainsFunc(evs, func(ev engine.Event) bool {
-			return ev.Safety == engine.SafetyLateReply || ev.Safety == body.SafetyKilled
+		if !slices.ContainsFunc(evs, func(ev runlog.Event) bool {
+			return ev.Safety == runlog.SafetyLateReply || ev.Safety == body.SafetyKilled
 		}) {
 			t.Fatal("the motion's end is not in the task's run log")
 		}
@@ -269,7 +270,7 @@ func TestStopAfterTimeoutBeforeFinalAnswer(t *testing.T) {
 func TestStopOnCloseOnTheTaskRecord(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		s := newStopSession(t, tr, "ok", "5s", "5s", "{physical: true}", "- tool_calls: [{name: move_base, arguments: {ms: 60000}}]\n- text: Stopped.\n")
-		reports := make(chan engine.Report, 1)
+		reports := make(chan runlog.Report, 1)
 		go func() {
 			rep, _ := s.h.Run(t.Context(), "drive")
 			reports <- rep
@@ -278,7 +279,7 @@ func TestStopOnCloseOnTheTaskRecord(t *testing.T) {
 		if err := s.h.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var rep engine.Report
+		var rep runlog.Report
 		select {
 		case rep = <-reports:
 		case <-time.After(testtime.Scale(10 * time.Second)):
@@ -288,7 +289,7 @@ func TestStopOnCloseOnTheTaskRecord(t *testing.T) {
 		if st := safetyBeforeDone(t, evs, body.SafetyStop).Stop; st == nil || st.Why != "the session closed" || !st.OK {
 			t.Fatalf("stop call: %+v", st)
 		}
-		if st := safetyBeforeDone(t, evs, body.SafetyKilled).Stop; st == nil || st.Via != engine.StopViaKill || st.Why != "the session closed" {
+		if st := safetyBeforeDone(t, evs, body.SafetyKilled).Stop; st == nil || st.Via != runlog.StopViaKill || st.Why != "the session closed" {
 			t.Fatalf("kill: %+v", st)
 		}
 		if logLines(t, s.faults, "stop") != 1 {

@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
@@ -49,13 +50,13 @@ type transport struct {
 	// of the tools a session offers none of (their contracts hidden).
 	yaml func(self, dir, stop, stopTimeout string) (section string, hidden []string)
 	// stopRecord is how the record names the stop path of a mode: its
-	// via and tool (engine.StopCall) and its name in sentences.
+	// via and tool (runlog.StopCall) and its name in sentences.
 	stopRecord func(mode string) (via, tool, name string)
 	// stopFailed is what the record's outcome of a failed stop path of
 	// mode says.
 	stopFailed func(mode string) string
 	// stopped reports whether a motion's reply says the stop path ended it.
-	stopped func(engine.Envelope) bool
+	stopped func(runlog.Envelope) bool
 	// killSays is how a timed-out motion's reason names the kill path of a
 	// toolset with no working stop.
 	killSays string
@@ -211,12 +212,12 @@ func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
 	return nil
 }
 
-func call(t *testing.T, ts engine.Toolset, name, args string) engine.Envelope {
+func call(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
 	t.Helper()
 	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
 }
 
-func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
+func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
 		t.Fatalf("want failure, got success %v", env.Value)
@@ -228,7 +229,7 @@ func wantFailure(t *testing.T, env engine.Envelope, contains ...string) {
 	}
 }
 
-func wantSuccess(t *testing.T, env engine.Envelope) {
+func wantSuccess(t *testing.T, env runlog.Envelope) {
 	t.Helper()
 	if !env.Success {
 		t.Fatalf("want success, got failure %q", env.Reason)

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
 // EventProgress is a goal's feedback, on the task's stream.
-const EventProgress engine.EventKind = "progress"
+const EventProgress runlog.EventKind = "progress"
 
 // progressEvery bounds how often feedback becomes a progress event.
 const progressEvery = time.Second
@@ -20,18 +21,18 @@ const progressEvery = time.Second
 // callAction sends a goal and waits for its result; feedback becomes
 // progress events. An error means no result: ctx ended (the body layer
 // cancels the goal), or the socket dropped (the goal may still run).
-func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any, key *engine.Motion) (engine.Envelope, error) {
+func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any, key *engine.Motion) (runlog.Envelope, error) {
 	a := tp.decl.Action
 	goal, err := run(tp.build, "args", args)
 	if err != nil {
-		return engine.Failure(fmt.Sprintf("%s: building the goal failed: %v", tp.name, err)), nil
+		return runlog.Failure(fmt.Sprintf("%s: building the goal failed: %v", tp.name, err)), nil
 	}
 	m := &motion{tool: tp.name, sent: make(chan struct{})}
 	defer c.track(key, m)()
 	g, err := c.cl.SendGoal(ctx, wire.GoalRequest{Action: a.Name, ActionType: a.Type, Args: goal, Feedback: a.Feedback})
 	if err != nil {
 		close(m.sent)
-		return engine.Envelope{}, transportErr(err)
+		return runlog.Envelope{}, transportErr(err)
 	}
 	c.mu.Lock()
 	m.goal = g
@@ -54,13 +55,13 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 			r, err := g.Wait(ctx)
 			if err != nil {
 				if errors.Is(err, wire.ErrConnectionLost) {
-					return engine.Envelope{}, engine.BackendCrashed(fmt.Errorf("the socket to rosbridge dropped while goal %s on %s ran: it may still be moving the robot, and is cancelled as soon as the socket is back: %w", g.ID(), a.Name, err))
+					return runlog.Envelope{}, engine.BackendCrashed(fmt.Errorf("the socket to rosbridge dropped while goal %s on %s ran: it may still be moving the robot, and is cancelled as soon as the socket is back: %w", g.ID(), a.Name, err))
 				}
-				return engine.Envelope{}, transportErr(err)
+				return runlog.Envelope{}, transportErr(err)
 			}
 			return actionResult(tp, r), nil
 		case <-ctx.Done():
-			return engine.Envelope{}, ctx.Err()
+			return runlog.Envelope{}, ctx.Err()
 		}
 	}
 }
@@ -70,17 +71,17 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 // canceled, aborted (a preempted goal among them) and a goal rosbridge
 // could not run are failures with their reason, the reason expr's when
 // declared.
-func actionResult(tp *toolPlan, r wire.Result) engine.Envelope {
+func actionResult(tp *toolPlan, r wire.Result) runlog.Envelope {
 	action := tp.decl.Action.Name
 	if !r.OK {
-		return engine.Failure(fmt.Sprintf("%s: rosbridge could not run the goal on %s: %s", tp.name, action, r.Reason()))
+		return runlog.Failure(fmt.Sprintf("%s: rosbridge could not run the goal on %s: %s", tp.name, action, r.Reason()))
 	}
 	var values any
 	_ = json.Unmarshal(r.Values, &values) // a result that is not JSON stays nil; its text is in the reason
 	status := r.Status.String()
 	vars := map[string]any{"result": values, "status": status}
 	if r.Status == wire.StatusSucceeded {
-		env := engine.Envelope{Success: true, Value: map[string]any{"status": "succeeded", "result": values}}
+		env := runlog.Envelope{Success: true, Value: map[string]any{"status": "succeeded", "result": values}}
 		return tp.judge(env, vars, "result", "the goal on "+action+" succeeded, but its result says failure")
 	}
 	why := resultReason(values)
@@ -88,7 +89,7 @@ func actionResult(tp *toolPlan, r wire.Result) engine.Envelope {
 		why = "no reason given"
 	}
 	why = tp.reasonOf(vars, why)
-	env := engine.Failure(fmt.Sprintf("%s: the goal on %s was %s: %s", tp.name, action, status, why))
+	env := runlog.Failure(fmt.Sprintf("%s: the goal on %s was %s: %s", tp.name, action, status, why))
 	env.Value = map[string]any{"status": status, "result": values}
 	return env
 }
@@ -121,5 +122,5 @@ func (c *conn) progress(tool string, g *wire.Goal, values json.RawMessage) {
 	if len(text) > 512 {
 		text = text[:512] + "…"
 	}
-	h.Emit(engine.Event{Kind: EventProgress, Tool: tool, Text: fmt.Sprintf("feedback of goal %s on %s: %s", g.ID(), g.Action(), text)})
+	h.Emit(runlog.Event{Kind: EventProgress, Tool: tool, Text: fmt.Sprintf("feedback of goal %s on %s: %s", g.ID(), g.Action(), text)})
 }

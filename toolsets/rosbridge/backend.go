@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -83,7 +84,7 @@ func (b *backend) Profile() engine.BackendProfile {
 		timeout += sp.timeout
 		name += ", then the declared stop (" + sp.describe() + ")"
 	}
-	return engine.BackendProfile{Liveness: "WebSocket ping", Stop: &engine.StopPath{Via: engine.StopViaCancel, Name: name, Timeout: timeout},
+	return engine.BackendProfile{Liveness: "WebSocket ping", Stop: &engine.StopPath{Via: runlog.StopViaCancel, Name: name, Timeout: timeout},
 		Physical: b.physical}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -108,12 +109,12 @@ func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.Backend
 	}
 	tp, ok := p.tools[req.Tool]
 	if !ok {
-		return engine.BackendReply{Envelope: engine.Failure(fmt.Sprintf("the %s toolset has no tool %q", c.b.name, req.Tool))}, nil
+		return engine.BackendReply{Envelope: runlog.Failure(fmt.Sprintf("the %s toolset has no tool %q", c.b.name, req.Tool))}, nil
 	}
 	var args map[string]any
 	if len(req.Args) > 0 {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
-			return engine.BackendReply{Envelope: engine.Failure(fmt.Sprintf("%s: arguments are not a JSON object: %v", req.Tool, err))}, nil
+			return engine.BackendReply{Envelope: runlog.Failure(fmt.Sprintf("%s: arguments are not a JSON object: %v", req.Tool, err))}, nil
 		}
 	}
 	if args == nil {
@@ -124,7 +125,7 @@ func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.Backend
 		// (or is given up).
 		defer c.b.moved()
 	}
-	var env engine.Envelope
+	var env runlog.Envelope
 	var err error
 	switch {
 	case tp.decl.Action != nil:
@@ -141,7 +142,7 @@ func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.Backend
 // cancel_timeout for its result; a publish stops and sends its zero
 // message. When that did not end the motion and a stop is declared, the
 // declared stop runs (stopAfterCancel).
-func (c *conn) Stop(ctx context.Context, key *engine.Motion) (engine.Envelope, error) {
+func (c *conn) Stop(ctx context.Context, key *engine.Motion) (runlog.Envelope, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.b.cancelTimeout())
 	defer cancel()
 	env, err := c.cancelMotion(cctx, key)
@@ -152,41 +153,41 @@ func (c *conn) Stop(ctx context.Context, key *engine.Motion) (engine.Envelope, e
 }
 
 // cancelMotion is the cancel: the goal's, or the publish's own stop.
-func (c *conn) cancelMotion(ctx context.Context, key *engine.Motion) (engine.Envelope, error) {
+func (c *conn) cancelMotion(ctx context.Context, key *engine.Motion) (runlog.Envelope, error) {
 	m := c.handle(key)
 	if m == nil {
-		return engine.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
+		return runlog.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
 	}
 	if m.sent != nil { // an action: its goal may be on its way
 		select {
 		case <-m.sent:
 		case <-ctx.Done():
-			return engine.Failure(fmt.Sprintf("the goal of %s was still being sent when the stop timeout ran out", m.tool)), nil
+			return runlog.Failure(fmt.Sprintf("the goal of %s was still being sent when the stop timeout ran out", m.tool)), nil
 		}
 	}
 	c.mu.Lock()
 	g := m.goal
 	c.mu.Unlock()
 	if m.sent != nil && g == nil {
-		return engine.Envelope{Success: true, Value: map[string]any{"note": "the goal of " + m.tool + " was never sent"}}, nil
+		return runlog.Envelope{Success: true, Value: map[string]any{"note": "the goal of " + m.tool + " was never sent"}}, nil
 	}
 	if g == nil {
 		m.halt()
 		select {
 		case <-m.ended:
-			return engine.Envelope{Success: true, Value: map[string]any{"stopped": m.tool, "zero_sent": true}}, nil
+			return runlog.Envelope{Success: true, Value: map[string]any{"stopped": m.tool, "zero_sent": true}}, nil
 		case <-ctx.Done():
-			return engine.Failure(fmt.Sprintf("the publish of %s did not stop within the stop timeout", m.tool)), nil
+			return runlog.Failure(fmt.Sprintf("the publish of %s did not stop within the stop timeout", m.tool)), nil
 		}
 	}
 	if err := g.Cancel(ctx); err != nil {
-		return engine.Envelope{}, err
+		return runlog.Envelope{}, err
 	}
 	r, err := g.Wait(ctx)
 	if err != nil {
-		return engine.Failure(fmt.Sprintf("cancel_action_goal sent for goal %s on %s, but no result came: %v", g.ID(), g.Action(), err)), nil
+		return runlog.Failure(fmt.Sprintf("cancel_action_goal sent for goal %s on %s, but no result came: %v", g.ID(), g.Action(), err)), nil
 	}
-	return engine.Envelope{Success: true, Value: map[string]any{"goal": g.ID(), "status": r.Status.String()}}, nil
+	return runlog.Envelope{Success: true, Value: map[string]any{"goal": g.ID(), "status": r.Status.String()}}, nil
 }
 
 // Alive pings the socket.

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
@@ -60,7 +61,7 @@ func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (sch
 
 // droppedEvent says in an event the frames an observation dropped (its
 // truncated field, set by assemble).
-func (c *conn) droppedEvent(obs engine.Envelope) {
+func (c *conn) droppedEvent(obs runlog.Envelope) {
 	if note, ok := obs.Value["truncated"].(string); ok {
 		c.b.env.Emit(engine.SafetyEvent{Kind: SafetyFrameDropped, Tool: c.b.plan.cfg.Observation.Tool, Text: note})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
@@ -207,12 +208,12 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 	return &robot{Toolset: g.Toolset.(*body.Toolset), g: g, evs: evs}, nil
 }
 
-func (r *robot) call(t testing.TB, name, args string) engine.Envelope {
+func (r *robot) call(t testing.TB, name, args string) runlog.Envelope {
 	t.Helper()
 	return r.callCtx(t.Context(), t, name, args)
 }
 
-func (r *robot) callCtx(ctx context.Context, t testing.TB, name, args string) engine.Envelope {
+func (r *robot) callCtx(ctx context.Context, t testing.TB, name, args string) runlog.Envelope {
 	t.Helper()
 	tools, err := r.g.Tools(ctx)
 	if err != nil {
@@ -224,17 +225,17 @@ func (r *robot) callCtx(ctx context.Context, t testing.TB, name, args string) en
 		}
 	}
 	t.Fatalf("no tool %q", name)
-	return engine.Envelope{}
+	return runlog.Envelope{}
 }
 
-func wantSuccess(t testing.TB, env engine.Envelope) {
+func wantSuccess(t testing.TB, env runlog.Envelope) {
 	t.Helper()
 	if !env.Success {
 		t.Fatalf("want success, got failure %q", env.Reason)
 	}
 }
 
-func wantFailure(t testing.TB, env engine.Envelope, contains ...string) {
+func wantFailure(t testing.TB, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
 		t.Fatalf("want failure, got success %v", env.Value)

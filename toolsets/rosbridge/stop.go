@@ -13,6 +13,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -139,7 +140,7 @@ func (sp *stopPlan) advertisedTopic() (topic, typ string, ok bool) {
 // now, whatever is left of ctx: a stop gets its whole time), and records
 // its outcome as an event of the task. after is how long the motion had
 // run; why is what gave it up.
-func (b *backend) runStop(ctx context.Context, cl *wire.Client, tool, why string, after time.Duration) engine.Envelope {
+func (b *backend) runStop(ctx context.Context, cl *wire.Client, tool, why string, after time.Duration) runlog.Envelope {
 	sp := b.plan.stop
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sp.timeout)
 	defer cancel()
@@ -153,15 +154,15 @@ func (b *backend) runStop(ctx context.Context, cl *wire.Client, tool, why string
 	b.env.Logger.Warn("declared stop called", "stop", sp.describe(), "tool", tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
 	b.env.Emit(engine.SafetyEvent{Kind: SafetyDeclaredStop, Tool: tool, Envelope: env, After: after,
 		Text: fmt.Sprintf("the declared stop (%s) was called because %s: %s in %s", sp.describe(), why, outcome, took.Round(time.Millisecond)),
-		Stop: &engine.StopCall{Via: engine.StopViaDeclared, Tool: sp.describe(), Why: why, OK: env.Success, DurationMS: engine.Millis(took)}})
+		Stop: &runlog.StopCall{Via: runlog.StopViaDeclared, Tool: sp.describe(), Why: why, OK: env.Success, DurationMS: runlog.Millis(took)}})
 	return env
 }
 
 // call runs the stop and says how it went.
-func (sp *stopPlan) call(ctx context.Context, cl *wire.Client) engine.Envelope {
+func (sp *stopPlan) call(ctx context.Context, cl *wire.Client) runlog.Envelope {
 	built, err := run(sp.build, "args", map[string]any{})
 	if err != nil {
-		return engine.Failure(fmt.Sprintf("building the stop's message failed: %v", err))
+		return runlog.Failure(fmt.Sprintf("building the stop's message failed: %v", err))
 	}
 	d := sp.decl
 	switch {
@@ -170,16 +171,16 @@ func (sp *stopPlan) call(ctx context.Context, cl *wire.Client) engine.Envelope {
 	case d.Action != nil:
 		g, err := cl.SendGoal(ctx, wire.GoalRequest{Action: d.Action.Name, ActionType: d.Action.Type, Args: built})
 		if err != nil {
-			return engine.Failure(fmt.Sprintf("sending the stop goal to %s failed: %v", d.Action.Name, err))
+			return runlog.Failure(fmt.Sprintf("sending the stop goal to %s failed: %v", d.Action.Name, err))
 		}
 		r, err := g.Wait(ctx)
 		if err != nil {
-			return engine.Failure(fmt.Sprintf("the stop goal on %s brought no result: %v", d.Action.Name, err))
+			return runlog.Failure(fmt.Sprintf("the stop goal on %s brought no result: %v", d.Action.Name, err))
 		}
 		if err := r.Err(); err != nil {
-			return engine.Failure(fmt.Sprintf("the stop goal on %s: %v", d.Action.Name, err))
+			return runlog.Failure(fmt.Sprintf("the stop goal on %s: %v", d.Action.Name, err))
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{"action": d.Action.Name, "status": r.Status.String()}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"action": d.Action.Name, "status": r.Status.String()}}
 	}
 	p := d.Publish
 	period := time.Duration(float64(time.Second) / p.RateHz)
@@ -188,32 +189,32 @@ func (sp *stopPlan) call(ctx context.Context, cl *wire.Client) engine.Envelope {
 			select {
 			case <-time.After(period):
 			case <-ctx.Done():
-				return engine.Failure(fmt.Sprintf("%d of %d stop message(s) published on %s before the stop's timeout", i, p.Count, p.Topic))
+				return runlog.Failure(fmt.Sprintf("%d of %d stop message(s) published on %s before the stop's timeout", i, p.Count, p.Topic))
 			}
 		}
 		if err := cl.Publish(ctx, p.Topic, built); err != nil {
-			return engine.Failure(fmt.Sprintf("publishing the stop message on %s failed after %d of %d: %v", p.Topic, i, p.Count, err))
+			return runlog.Failure(fmt.Sprintf("publishing the stop message on %s failed after %d of %d: %v", p.Topic, i, p.Count, err))
 		}
 	}
-	return engine.Envelope{Success: true, Value: map[string]any{"topic": p.Topic, "published": p.Count}}
+	return runlog.Envelope{Success: true, Value: map[string]any{"topic": p.Topic, "published": p.Count}}
 }
 
-func (sp *stopPlan) callService(ctx context.Context, cl *wire.Client, req any) engine.Envelope {
+func (sp *stopPlan) callService(ctx context.Context, cl *wire.Client, req any) runlog.Envelope {
 	s := sp.decl.Service
 	raw, err := cl.CallService(ctx, s.Name, req)
 	if err != nil {
-		return engine.Failure(fmt.Sprintf("calling %s failed: %v", s.Name, err))
+		return runlog.Failure(fmt.Sprintf("calling %s failed: %v", s.Name, err))
 	}
 	var resp map[string]any
 	if err := json.Unmarshal(raw, &resp); err != nil || resp == nil {
 		resp = map[string]any{}
 	}
-	env := engine.Envelope{Success: true, Value: map[string]any{"service": s.Name, "response": resp}}
+	env := runlog.Envelope{Success: true, Value: map[string]any{"service": s.Name, "response": resp}}
 	ok, hasSuccess := resp["success"].(bool)
 	if sp.success != nil {
 		v, err := run(sp.success, "response", resp)
 		if err != nil {
-			return engine.Failure(fmt.Sprintf("reading success from the response of %s failed: %v", s.Name, err))
+			return runlog.Failure(fmt.Sprintf("reading success from the response of %s failed: %v", s.Name, err))
 		}
 		ok, hasSuccess = v == true, true
 	}
@@ -238,7 +239,7 @@ func (sp *stopPlan) callService(ctx context.Context, cl *wire.Client, req any) e
 // its outcome is the stop path's. Without a declared stop (or with only
 // cmd_vel's legacy one, which waits for the kill) the cancel's outcome
 // stands.
-func (c *conn) stopAfterCancel(ctx context.Context, key *engine.Motion, cancelEnv engine.Envelope, cancelErr error) (engine.Envelope, error) {
+func (c *conn) stopAfterCancel(ctx context.Context, key *engine.Motion, cancelEnv runlog.Envelope, cancelErr error) (runlog.Envelope, error) {
 	sp := c.b.plan.stop
 	m := c.handle(key)
 	if sp == nil || sp.legacy || m == nil {
@@ -253,7 +254,7 @@ func (c *conn) stopAfterCancel(ctx context.Context, key *engine.Motion, cancelEn
 	m.declaredStop = true
 	c.mu.Unlock()
 	env := c.b.runStop(ctx, c.cl, m.tool, why, time.Since(key.Start))
-	out := engine.Envelope{Success: env.Success, Value: map[string]any{"cancel": cancelSaid, "stop": sp.describe(), "stop_result": env.Value}}
+	out := runlog.Envelope{Success: env.Success, Value: map[string]any{"cancel": cancelSaid, "stop": sp.describe(), "stop_result": env.Value}}
 	if !env.Success {
 		out.Reason = fmt.Sprintf("%s; then the declared stop (%s) failed: %s", cancelSaid, sp.describe(), env.Reason)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 )
 
@@ -57,7 +57,7 @@ func TestDeclaredStopEndsHungGoal(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			done := make(chan engine.Envelope, 1)
+			done := make(chan runlog.Envelope, 1)
 			go func() { done <- r.callCtx(ctx, t, "pick", `{"object": "mug"}`) }()
 			if how == "was cancelled" {
 				testtime.Wait(t, "the arm moving", func() bool { return state(t, p.URL).Arm.Moving })
@@ -66,7 +66,7 @@ func TestDeclaredStopEndsHungGoal(t *testing.T) {
 			wantFailure(t, <-done, how)
 			testtime.Wait(t, "the declared stop on the record", r.evs.has(rosbridge.SafetyDeclaredStop))
 			ev, _ := r.evs.find(rosbridge.SafetyDeclaredStop)
-			if ev.Stop == nil || !ev.Stop.OK || ev.Stop.Via != engine.StopViaDeclared || ev.Stop.Tool != "service /dashboard_client/stop" {
+			if ev.Stop == nil || !ev.Stop.OK || ev.Stop.Via != runlog.StopViaDeclared || ev.Stop.Tool != "service /dashboard_client/stop" {
 				t.Fatalf("declared stop event: %+v %+v", ev, ev.Stop)
 			}
 			testtime.Wait(t, "the late reply of the halted goal", r.evs.has(body.SafetyLateReply))
@@ -116,7 +116,7 @@ func TestDeclaredStopOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan engine.Envelope, 1)
+	done := make(chan runlog.Envelope, 1)
 	go func() { done <- r.call(t, "pick", `{"object": "mug"}`) }()
 	testtime.Wait(t, "the arm moving", func() bool { return state(t, p.URL).Arm.Moving })
 	if err := r.g.Close(); err != nil {

@@ -14,21 +14,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/engine/model/openai"
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/models/openai"
+	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // serveEnv makes the test binary serve the fault server: the episodes start
@@ -114,7 +115,7 @@ func catalog(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 			New: func(cfg schema.Model, _ string) (model.Model, error) {
 				return openai.NewWithOptions(cfg, call.Options{Sleep: noSleep, Jitter: call.SeededJitter(seed)})
 			}},
-		user.NoneChannel()); err != nil {
+		channels.NoneChannel()); err != nil {
 		return nil, fmt.Errorf("components: %w", err)
 	}
 	if err := c.Add(policies.Components()...); err != nil {
@@ -134,7 +135,7 @@ type episode struct {
 	trace  *bytes.Buffer
 	logs   *lockedBuffer
 	// reports are the tasks' reports, the clean last task's included.
-	reports []engine.Report
+	reports []runlog.Report
 	srv     *httptest.Server
 }
 
@@ -174,7 +175,7 @@ type traceSink struct {
 	w  *trace.Writer
 }
 
-func (s *traceSink) Write(ev engine.Event) error {
+func (s *traceSink) Write(ev runlog.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(ev)
@@ -259,7 +260,7 @@ func (e *episode) run(ctx context.Context) (err error) {
 		if err != nil && rep.Reason == "" {
 			return fmt.Errorf("task %d did not run: %w", i+1, err)
 		}
-		if i == n-1 && rep.Reason != engine.DoneFinal {
+		if i == n-1 && rep.Reason != runlog.DoneFinal {
 			return fmt.Errorf("the session is not usable after the faults: the clean task ended %s: %s", rep.Reason, rep.Text)
 		}
 	}
