@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo demo-ros bench turn-instructions lint chaos docs
+.PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs
 
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
@@ -24,6 +24,13 @@ demo-ros: build
 	$(BIN) sim rosbridge -addr 127.0.0.1:9090 -nav-speed 1 >/dev/null & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null' EXIT; \
 	$(BIN) run --spec examples/turtlebot/spec.cue "Go to the window at (2, 0.5), then come back and dock."
+
+# The ROS arm example offline: a fake UR-class arm behind rosbridge on
+# ws://127.0.0.1:9090 (the spec's url), the scripted pick-and-place against it.
+demo-ros-arm: build
+	$(BIN) sim rosbridge -robot arm -addr 127.0.0.1:9090 >/dev/null & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null' EXIT; \
+	$(BIN) run --spec examples/ros-arm/spec.cue "Put the mug in the bin, then move the arm home."
 
 # The whole benchmark suite, in under five minutes on 2 cores. The long-task
 # benchmarks run one 1,000- or 2,000-turn task per iteration: three each.

@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -80,7 +81,7 @@ func TestSessionIsACompleteSession(t *testing.T) {
 		}
 	}
 	rep, err := h.Run(t.Context(), "Dock the cart")
-	if err != nil || rep.Reason != engine.DoneFinal {
+	if err != nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("Run = %+v, %v", rep, err)
 	}
 }

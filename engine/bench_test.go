@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // benchModel is a zero-latency model: it answers every decide with one tool
@@ -50,8 +51,8 @@ func benchTurns(b *testing.B, warm, window int, setup ...func(*fixture)) {
 	c := &f.spec.Context.Compaction
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 8000, 2000
 	c.KeepRecentTurns, c.KeepRecentTokens = 4, 2000
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall"}}
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall"}}
 	}
 	// The tools are in-process tools as the builtins are: they return at
 	// once, so the guard calls them inline (ContextBound), and nothing keeps
@@ -86,7 +87,7 @@ func benchTurns(b *testing.B, warm, window int, setup ...func(*fixture)) {
 			b.Fatal(err)
 		}
 		rep, err := h.Run(b.Context(), "patrol the hall")
-		if err != nil || rep.Reason != engine.DoneFinal {
+		if err != nil || rep.Reason != runlog.DoneFinal {
 			b.Fatalf("task ended %+v, %v", rep, err)
 		}
 		done += m.window

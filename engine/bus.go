@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // taskSink is one open sink of a task and what it lost.
@@ -17,7 +18,7 @@ type taskSink struct {
 // publish is the one event bus: the event is redacted once, then written to
 // every sink of the task, then yielded to the RunStream consumer. Nothing
 // reaches a sink or the consumer unredacted.
-func (h *Harness) publish(t *task, ev Event) {
+func (h *Harness) publish(t *task, ev runlog.Event) {
 	ev = redact.Value(h.redactor, ev)
 	// Consolidation reads the redacted trace: memory never holds a secret.
 	// Without consolidation nothing reads it.
@@ -45,9 +46,9 @@ func (h *Harness) publish(t *task, ev Event) {
 // reportSinkFailure tells every other sink and the consumer that sink i
 // lost an event, and stops the task when the spec requires a complete run
 // log.
-func (h *Harness) reportSinkFailure(t *task, i int, cause Event) {
+func (h *Harness) reportSinkFailure(t *task, i int, cause runlog.Event) {
 	msg := redact.Value(h.redactor, t.incomplete[len(t.incomplete)-1])
-	ev := Event{Kind: EventSinkError, Time: cause.Time, Task: cause.Task, Turn: cause.Turn, Text: msg}
+	ev := runlog.Event{Kind: runlog.EventSinkError, Time: cause.Time, Task: cause.Task, Turn: cause.Turn, Text: msg}
 	for j := range t.sinks {
 		if j == i {
 			continue
@@ -57,13 +58,13 @@ func (h *Harness) reportSinkFailure(t *task, i int, cause Event) {
 		}
 	}
 	h.yield(t, ev)
-	if t.sinks[i].required && t.halt == nil && cause.Kind != EventDone {
-		t.halt = &Report{Reason: DoneError, Error: msg + " (run_log.required)"}
+	if t.sinks[i].required && t.halt == nil && cause.Kind != runlog.EventDone {
+		t.halt = &runlog.Report{Reason: runlog.DoneError, Error: msg + " (run_log.required)"}
 	}
 }
 
 // yield hands an event to the RunStream consumer unless it stopped reading.
-func (h *Harness) yield(t *task, ev Event) {
+func (h *Harness) yield(t *task, ev runlog.Event) {
 	if t.stopped {
 		return
 	}

@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // benchEvents are a household turn's heaviest events: an observation with
 // detections, state and images, and a tool result with a nested value.
-func benchEvents(secret string) []engine.Event {
+func benchEvents(secret string) []runlog.Event {
 	obs := &schema.Observation{
 		Clearance: schema.Clearance{"front": 0.6, "back": 5, "left": 2.2, "right": 2.2},
 		Pose:      &schema.Pose{X: 10.05, Y: 2.5, Room: "kitchen"},
@@ -25,14 +25,14 @@ func benchEvents(secret string) []engine.Event {
 		Summary: "In the kitchen at (10.05, 2.50) facing 0°; gripper empty; sees mug on table at 1.10 m " + secret,
 	}
 	img := []schema.Image{{Camera: "head", MIME: "image/png", Data: make([]byte, 64<<10)}}
-	env := &engine.Envelope{Success: true, RunID: "run-1", Value: map[string]any{
+	env := &runlog.Envelope{Success: true, RunID: "run-1", Value: map[string]any{
 		"arrived_at": "table", "distance_to_target_m": 0.85, "path_length_m": 4.07,
 		"pose": map[string]any{"room": "kitchen", "theta_deg": 0.0, "x": 10.05, "y": 2.5},
 	}}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	return []engine.Event{
-		{Kind: engine.EventObservation, Time: now, Task: 1, Turn: 2, Tool: "observe", Observation: obs, Images: img},
-		{Kind: engine.EventToolResult, Time: now, Task: 1, Turn: 2, Tool: "navigate_to", CallID: "call_0_0",
+	return []runlog.Event{
+		{Kind: runlog.EventObservation, Time: now, Task: 1, Turn: 2, Tool: "observe", Observation: obs, Images: img},
+		{Kind: runlog.EventToolResult, Time: now, Task: 1, Turn: 2, Tool: "navigate_to", CallID: "call_0_0",
 			Args: map[string]any{"target": "table"}, Result: env},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -22,12 +23,12 @@ import (
 type captureSink struct {
 	mu     sync.Mutex
 	info   engine.TaskInfo
-	evs    []engine.Event
+	evs    []runlog.Event
 	closed bool
-	fail   func(engine.Event) error
+	fail   func(runlog.Event) error
 }
 
-func (c *captureSink) Write(ev engine.Event) error {
+func (c *captureSink) Write(ev runlog.Event) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.evs = append(c.evs, ev)
@@ -52,14 +53,14 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 		toolResp("the backend said "+key))
 	f.spec.Model.APIKeyEnv = "THEA_BUS_KEY"
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", SecretEnv: []string{"THEA_BUS_TOKEN"}, Redact: []string{`pw-[0-9]+`}}
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"summary":    "sees " + token,
 			"detections": []any{map[string]any{"name": "box " + pw, "visible": true}},
 		}, Images: []schema.Image{{Camera: "cam-" + key, MIME: "image/png", Data: []byte("PNG")}}}
 	}
-	f.addTool("core", "echo", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.addTool("core", "echo", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"echo": key + " " + token + " " + pw, token: "a key holding a secret", "ok": "plain",
 		}, Images: []schema.Image{{Camera: pw, MIME: "image/png", Data: []byte("PNG2")}}}
 	})
@@ -75,7 +76,7 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 	streamed := collect(h.RunStream(t.Context(), "go"))
 
 	secrets := []string{key, token, pw}
-	for name, evs := range map[string][]engine.Event{"stream": streamed, "sink": capture.evs} {
+	for name, evs := range map[string][]runlog.Event{"stream": streamed, "sink": capture.evs} {
 		b, err := json.Marshal(evs)
 		must(t, err)
 		for _, s := range secrets {
@@ -94,9 +95,9 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 	if !capture.closed || capture.info.Task != 1 || capture.info.RunDir == "" || len(capture.evs) != len(streamed) {
 		t.Errorf("sink: closed %v, info %+v, %d events (stream %d)", capture.closed, capture.info, len(capture.evs), len(streamed))
 	}
-	var result *engine.Envelope
+	var result *runlog.Envelope
 	for _, ev := range streamed {
-		if ev.Kind == engine.EventToolResult && ev.Tool == "echo" {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == "echo" {
 			result = ev.Result
 		}
 	}
@@ -139,13 +140,13 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 // keeps the event usable: kind and done reason, numbers, image bytes.
 func TestRedactReachesEveryEventField(t *testing.T) {
 	const secret = "sk-fieldcover-0099"
-	ev := engine.Event{}
+	ev := runlog.Event{}
 	fill(reflect.ValueOf(&ev).Elem(), secret, 0)
-	ev.Kind = engine.EventToolResult
-	ev.Done.Reason = engine.DoneFinal
+	ev.Kind = runlog.EventToolResult
+	ev.Done.Reason = runlog.DoneFinal
 	// Typed vocabulary (named string types) is the harness's own, not data.
-	ev.Hook.Decision = engine.DecisionClamp
-	ev.Safety = engine.SafetyLateReply
+	ev.Hook.Decision = runlog.DecisionClamp
+	ev.Safety = runlog.SafetyLateReply
 	ev.Verdict.Status = schema.VerdictSuccess
 	ev.Result.Verdict.Status = schema.VerdictFailure
 	ev.ModelCall.Purpose = model.PurposeEvaluate
@@ -161,7 +162,7 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	if len(leak) > 0 {
 		t.Errorf("secret left in %v", leak)
 	}
-	if out.Kind != engine.EventToolResult || out.Done.Reason != engine.DoneFinal || out.Turn != ev.Turn ||
+	if out.Kind != runlog.EventToolResult || out.Done.Reason != runlog.DoneFinal || out.Turn != ev.Turn ||
 		string(out.Images[0].Data) != string(ev.Images[0].Data) || !out.Time.Equal(ev.Time) {
 		t.Errorf("event broken by redaction: %+v", out)
 	}
@@ -276,15 +277,15 @@ func TestSinkFailureIsReported(t *testing.T) {
 		must(t, err)
 		// Break the run log mid-task: its directory goes, so the next image
 		// cannot be saved (the observation tool returns one).
-		f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
+		f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 			_ = os.RemoveAll(runDir)
-			return engine.Envelope{Success: true, Images: []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("x")}}}
+			return runlog.Envelope{Success: true, Images: []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("x")}}}
 		}
 		evs := collect(h.RunStream(t.Context(), "go"))
 		_ = h.Close()
-		var sinkErrs []engine.Event
+		var sinkErrs []runlog.Event
 		for _, ev := range other.evs {
-			if ev.Kind == engine.EventSinkError {
+			if ev.Kind == runlog.EventSinkError {
 				sinkErrs = append(sinkErrs, ev)
 			}
 		}
@@ -295,10 +296,10 @@ func TestSinkFailureIsReported(t *testing.T) {
 		if !strings.Contains(done.Text, "run log incomplete from turn 1") {
 			t.Errorf("required=%v: report lacks the loss: %q", required, done.Text)
 		}
-		if required && (done.Reason != engine.DoneError || done.Turns != 1) {
+		if required && (done.Reason != runlog.DoneError || done.Turns != 1) {
 			t.Errorf("required run log lost events and the task went on: %+v", done)
 		}
-		if !required && (done.Reason != engine.DoneFinal || done.Turns != 3) {
+		if !required && (done.Reason != runlog.DoneFinal || done.Turns != 3) {
 			t.Errorf("optional run log: task did not carry on: %+v", done)
 		}
 	}
@@ -318,7 +319,7 @@ func TestSinkOpenFailure(t *testing.T) {
 	must(t, err)
 	defer h.Close()
 	evs := collect(h.RunStream(t.Context(), "go"))
-	if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != engine.DoneError || !strings.Contains(evs[len(evs)-1].Done.Error, "event sink 1: no SSE client") {
+	if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != runlog.DoneError || !strings.Contains(evs[len(evs)-1].Done.Error, "event sink 1: no SSE client") {
 		t.Errorf("events %v, done %+v", kinds(evs), evs[len(evs)-1].Done)
 	}
 	if !first.closed {
@@ -331,8 +332,8 @@ func TestSinkOpenFailure(t *testing.T) {
 func TestRunLogLongCameraName(t *testing.T) {
 	f := newFixture(t, toolResp("finished"))
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs"}
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
 			Images: []schema.Image{{Camera: strings.Repeat("c", 300) + "/../x", MIME: "image/png", Data: []byte("PNG")}}}
 	}
 	rep, err := f.harness(t).Run(t.Context(), "go")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -42,8 +42,8 @@ func budgetTask(t *testing.T, turns int, ratio func() float64) (f *fixture, limi
 	c.MaxInputChars, c.MaxSummaryRounds = 4000, 3
 	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
 	f.compact = &recorder{inner: &factKeeper{}, name: "summariser"}
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
 	}
 	counted, estimate = &[]int{}, new(int)
 	f.decideModel = counting{inner: f.decide, estimate: estimate, ratio: ratio, counted: counted}
@@ -55,21 +55,21 @@ func budgetTask(t *testing.T, turns int, ratio func() float64) (f *fixture, limi
 func runBudget(t *testing.T, f *fixture, limit int, counted *[]int, estimate *int) int {
 	t.Helper()
 	compactions := 0
-	var done *engine.Report
+	var done *runlog.Report
 	for ev := range f.harness(t).RunStream(t.Context(), "Patrol the hall.") {
 		switch ev.Kind {
-		case engine.EventContext:
+		case runlog.EventContext:
 			*estimate = ev.Tokens.Total
-		case engine.EventCompaction:
+		case runlog.EventCompaction:
 			if !ev.Compaction.OK {
 				t.Fatalf("turn %d: compaction failed: %s", ev.Turn, ev.Compaction.Error)
 			}
 			compactions++
-		case engine.EventDone:
+		case runlog.EventDone:
 			done = ev.Done
 		}
 	}
-	if done == nil || done.Reason != engine.DoneFinal {
+	if done == nil || done.Reason != runlog.DoneFinal {
 		t.Fatalf("the task did not finish: %+v", done)
 	}
 	for i, n := range *counted {
@@ -144,9 +144,9 @@ func TestFirstRequestHasAMargin(t *testing.T) {
 		f.spec.Context.Compaction.ContextWindow = window
 		for ev := range f.harness(t).RunStream(t.Context(), "Patrol the hall.") {
 			switch {
-			case ev.Kind == engine.EventContext && estimate == 0:
+			case ev.Kind == runlog.EventContext && estimate == 0:
 				estimate = ev.Tokens.Total
-			case ev.Kind == engine.EventCompaction && ev.Turn == 1:
+			case ev.Kind == runlog.EventCompaction && ev.Turn == 1:
 				compactedAtTurn1 = true
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -66,20 +66,20 @@ func TestTwoThousandTurnsStayWithinTheWindow(t *testing.T) {
 	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
 	keeper := &factKeeper{}
 	f.compact = &recorder{inner: keeper, name: "summariser"}
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
 	}
 	limit := c.ContextWindow - c.ReserveTokens
 	var compactions, maxTotal int
-	var last engine.Event
+	var last runlog.Event
 	for ev := range f.harness(t).RunStream(t.Context(), "FACT: the spare key is under the blue mat. Patrol the hall.") {
 		switch ev.Kind {
-		case engine.EventContext:
+		case runlog.EventContext:
 			maxTotal = max(maxTotal, ev.Tokens.Total)
 			if ev.Tokens.Total >= limit {
 				t.Fatalf("turn %d: request of %d tokens reaches context_window - reserve_tokens (%d)", ev.Turn, ev.Tokens.Total, limit)
 			}
-		case engine.EventCompaction:
+		case runlog.EventCompaction:
 			if !ev.Compaction.OK {
 				t.Fatalf("turn %d: compaction failed: %s", ev.Turn, ev.Compaction.Error)
 			}
@@ -87,7 +87,7 @@ func TestTwoThousandTurnsStayWithinTheWindow(t *testing.T) {
 		}
 		last = ev
 	}
-	if last.Kind != engine.EventDone || last.Done.Reason != engine.DoneFinal || last.Done.Turns != turns+1 {
+	if last.Kind != runlog.EventDone || last.Done.Reason != runlog.DoneFinal || last.Done.Turns != turns+1 {
 		t.Fatalf("last event %+v", last.Done)
 	}
 	if compactions < 10 {
@@ -107,7 +107,7 @@ func TestTwoThousandTurnsStayWithinTheWindow(t *testing.T) {
 		}
 	}
 	cp := reqs[turns].Messages[1]
-	if cp.Meta["kind"] != engine.CheckpointKind || !strings.Contains(cp.Meta["source"], "summarised by test/summariser") || cp.Meta["first_turn"] != "1" {
+	if cp.Meta["kind"] != runlog.CheckpointKind || !strings.Contains(cp.Meta["source"], "summarised by test/summariser") || cp.Meta["first_turn"] != "1" {
 		t.Fatalf("checkpoint message meta %v", cp.Meta)
 	}
 	for _, r := range f.compact.requests() {
@@ -127,9 +127,9 @@ func TestCompactionRetriesAndUsesTheMainModel(t *testing.T) {
 	c.KeepRecentTurns, c.KeepRecentTokens = 2, 100000
 	keeper := &factKeeper{fail: 2}
 	f.decide.inner = purposeRouter{decide: f.decide.inner, compact: keeper}
-	var infos []engine.CompactionInfo
+	var infos []runlog.CompactionInfo
 	for ev := range f.harness(t).RunStream(t.Context(), "FACT: red door. go") {
-		if ev.Kind == engine.EventCompaction {
+		if ev.Kind == runlog.EventCompaction {
 			infos = append(infos, *ev.Compaction)
 		}
 	}

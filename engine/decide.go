@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // decide makes the turn's one model call. Before it, a replan is polled and
@@ -20,7 +21,7 @@ func (tn *Turn) decide(ctx context.Context) error {
 	tn.h.syncResident(tn.t)
 	req := tn.request()
 	counts := tn.counts()
-	tn.Emit(Event{Kind: EventContext, Tokens: &counts})
+	tn.Emit(runlog.Event{Kind: runlog.EventContext, Tokens: &counts})
 	resp, err := tn.h.model.Generate(ctx, req)
 	tn.consumeImages()
 	if err == nil {
@@ -52,7 +53,7 @@ func (tn *Turn) decide(ctx context.Context) error {
 		msg.Parts = []model.Part{{Text: resp.Text}}
 	}
 	tn.appendResponse(msg, resp.Reasoning)
-	ev := Event{Kind: EventModel, Text: resp.Text}
+	ev := runlog.Event{Kind: runlog.EventModel, Text: resp.Text}
 	if resp.Usage != (model.Usage{}) {
 		u := resp.Usage
 		ev.Usage = &u
@@ -64,7 +65,7 @@ func (tn *Turn) decide(ctx context.Context) error {
 	}
 	tn.Emit(ev)
 	if len(resp.ToolCalls) == 0 {
-		tn.end = &Report{Text: resp.Text, Reason: DoneFinal}
+		tn.end = &runlog.Report{Text: resp.Text, Reason: runlog.DoneFinal}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -46,7 +47,7 @@ func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
 		t.WithScene(func(g *scenegraph.Graph, clock int) { g.MarkUnconfirmed(clock, effs, &env) })
 		return
 	}
-	ev := Event{Kind: EventScene, Tool: res.Tool, CallID: res.ID}
+	ev := runlog.Event{Kind: runlog.EventScene, Tool: res.Tool, CallID: res.ID}
 	ops, err := scenegraph.Evaluate(effs, &env)
 	if err != nil {
 		ev.Text = fmt.Sprintf("effects of %s not applied: %v", res.Tool, err)

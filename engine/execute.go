@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // execute runs the turn's one tool call through the hook chains: one tool
@@ -20,23 +21,23 @@ func (tn *Turn) execute(ctx context.Context) {
 	res := CallResult{ID: first.ID, Tool: first.Name}
 	defer func() { tn.result = &res }()
 	if tn.Cancelled(ctx, "tool execution") {
-		res.Env = Failure("not executed: the task was cancelled")
+		res.Env = runlog.Failure("not executed: the task was cancelled")
 		return
 	}
 	if tn.pollReplan() {
-		res.Env = Failure("not executed: the instruction was revised before this call ran; decide again for the revised instruction")
+		res.Env = runlog.Failure("not executed: the instruction was revised before this call ran; decide again for the revised instruction")
 		res.Revised = true
 		return
 	}
 	if tn.args.err != nil {
-		res.Env = Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, tn.args.err))
+		res.Env = runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, tn.args.err))
 		return
 	}
 	args := cloneValue(tn.args.value).(map[string]any)
 	res.Args = args
 	rt, ok := tn.h.tools.byName[first.Name]
 	if !ok || rt.Contract.Hidden {
-		res.Env = Failure(fmt.Sprintf("unknown tool %q; available tools: %s", first.Name, tn.h.visibleNames()))
+		res.Env = runlog.Failure(fmt.Sprintf("unknown tool %q; available tools: %s", first.Name, tn.h.visibleNames()))
 		return
 	}
 	call := &Call{ID: first.ID, Tool: first.Name, Args: args, Raw: first.Arguments, Turn: tn.Number}
@@ -55,7 +56,7 @@ func (tn *Turn) execute(ctx context.Context) {
 // on which a call reaches a tool with its hooks. post is nil when the tool
 // did not run (blocked, cancelled meanwhile, arguments the hooks left
 // unencodable); the envelope then says why.
-func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Envelope, *CallContext, *PostResult) {
+func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (runlog.Envelope, *CallContext, *PostResult) {
 	h := tn.h
 	cc := &CallContext{Call: call, Tool: rt, Observation: tn.t.observation, Emit: h.queue}
 	// The policy emits its hook and evaluation events through cc.Emit as they
@@ -63,7 +64,7 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Enve
 	pre := h.runPre(ctx, cc)
 	h.flush(tn.t)
 	if !pre.Allowed {
-		return Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason)), cc, nil
+		return runlog.Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason)), cc, nil
 	}
 	if pre.Args != nil {
 		call.Args = pre.Args
@@ -71,18 +72,18 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Enve
 	// The chain may have waited on a person (confirm) or a clearance
 	// reading: a cancellation that arrived meanwhile stops the motion.
 	if tn.Cancelled(ctx, "tool execution") {
-		return Failure("not executed: the task was cancelled"), cc, nil
+		return runlog.Failure("not executed: the task was cancelled"), cc, nil
 	}
 	raw, err := anyjson.Marshal(call.Args)
 	if err != nil {
-		return Failure(fmt.Sprintf("arguments for %s cannot be encoded after hooks: %v", call.Tool, err)), cc, nil
+		return runlog.Failure(fmt.Sprintf("arguments for %s cannot be encoded after hooks: %v", call.Tool, err)), cc, nil
 	}
-	tn.Emit(Event{Kind: EventToolCall, Tool: call.Tool, CallID: call.ID, Args: call.Args})
+	tn.Emit(runlog.Event{Kind: runlog.EventToolCall, Tool: call.Tool, CallID: call.ID, Args: call.Args})
 	// The guard validates the value decide parsed instead of parsing the
 	// same arguments again; arguments a hook rewrote or clamped are a new
 	// value (of whatever Go types its rule gave), checked as the tool
 	// receives them.
-	var env Envelope
+	var env runlog.Envelope
 	if rewritten(pre.Verdicts) {
 		env = h.invoke(ctx, rt, raw)
 	} else {
@@ -98,9 +99,9 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (Enve
 }
 
 // rewritten reports whether a pre-hook changed the call's arguments.
-func rewritten(vs []HookVerdict) bool {
+func rewritten(vs []runlog.HookVerdict) bool {
 	for _, v := range vs {
-		if v.Decision == DecisionRewrite || v.Decision == DecisionClamp {
+		if v.Decision == runlog.DecisionRewrite || v.Decision == runlog.DecisionClamp {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -28,10 +29,10 @@ func (tn *Turn) countFailure() {
 	fb := h.spec.Safety.FailureBudget
 	switch {
 	case fb.Consecutive > 0 && t.consecutive >= fb.Consecutive:
-		tn.terminate(DoneFailureBudget, fmt.Sprintf("%d consecutive failed calls (failure_budget.consecutive %d)", t.consecutive, fb.Consecutive))
+		tn.terminate(runlog.DoneFailureBudget, fmt.Sprintf("%d consecutive failed calls (failure_budget.consecutive %d)", t.consecutive, fb.Consecutive))
 		return
 	case fb.Total > 0 && t.total >= fb.Total:
-		tn.terminate(DoneFailureBudget, fmt.Sprintf("%d failed calls in this task (failure_budget.total %d)", t.total, fb.Total))
+		tn.terminate(runlog.DoneFailureBudget, fmt.Sprintf("%d failed calls in this task (failure_budget.total %d)", t.total, fb.Total))
 		return
 	}
 	ld := h.spec.Safety.LoopDetection
@@ -46,6 +47,6 @@ func (tn *Turn) countFailure() {
 		t.lastKey, t.repeats = key, 1
 	}
 	if t.repeats >= ld.Repeats {
-		tn.terminate(DoneLoopDetected, fmt.Sprintf("the same call %s was repeated %d times in a row", r.Tool, t.repeats))
+		tn.terminate(runlog.DoneLoopDetected, fmt.Sprintf("the same call %s was repeated %d times in a row", r.Tool, t.repeats))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -32,7 +33,7 @@ type Host interface {
 	// Brief line; an unknown ref is an error naming the known ones.
 	SceneDescribe(refs []string) ([]string, error)
 	// Emit sends an event to the active task's stream (notification, question).
-	Emit(Event)
+	Emit(runlog.Event)
 	// Hold keeps the running task's done event back until release is
 	// called, or at most within: work the task started whose events belong
 	// to it (a motion's stop path: the stop tool, the late reply, a kill)

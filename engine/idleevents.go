@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/thea-harness/thea/runlog"
+)
 
 // maxBetween bounds the events kept while no task runs; past it they are
 // counted and the count is delivered instead.
@@ -11,11 +14,11 @@ const maxBetween = 256
 // for the stop path (see Host.Hold) must still reach a run log (and the next
 // task's notes: the body may have moved). Guarded by Harness.hostMu.
 type betweenTasks struct {
-	evs     []Event
+	evs     []runlog.Event
 	dropped int
 }
 
-func (b *betweenTasks) keep(evs ...Event) {
+func (b *betweenTasks) keep(evs ...runlog.Event) {
 	for _, ev := range evs {
 		if len(b.evs) >= maxBetween {
 			b.dropped++
@@ -27,10 +30,10 @@ func (b *betweenTasks) keep(evs ...Event) {
 
 // take returns the events kept (and a note of those beyond the bound) and
 // empties the store.
-func (b *betweenTasks) take() []Event {
+func (b *betweenTasks) take() []runlog.Event {
 	out := b.evs
 	if b.dropped > 0 {
-		out = append(out, Event{Kind: EventSinkError,
+		out = append(out, runlog.Event{Kind: runlog.EventSinkError,
 			Text: fmt.Sprintf("%d more events emitted between tasks were not kept (at most %d are)", b.dropped, maxBetween)})
 	}
 	b.evs, b.dropped = nil, 0

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // An event a toolset emits while no task runs (a motion's late reply after
@@ -17,19 +17,19 @@ func TestEventsBetweenTasksReachTheNextTask(t *testing.T) {
 	if _, err := h.Run(t.Context(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	f.host.Emit(engine.Event{Kind: engine.EventSafety, Tool: "move", Text: "late_reply: move"})
+	f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Tool: "move", Text: "late_reply: move"})
 	for range 300 {
-		f.host.Emit(engine.Event{Kind: engine.EventSafety, Text: "backend_stdout_garbage: x"})
+		f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Text: "backend_stdout_garbage: x"})
 	}
 	evs := collect(h.RunStream(t.Context(), "two"))
 	late, garbage, counted := 0, 0, false
 	for _, ev := range evs {
 		switch {
-		case ev.Kind == engine.EventSafety && ev.Text == "late_reply: move" && ev.Task == 2:
+		case ev.Kind == runlog.EventSafety && ev.Text == "late_reply: move" && ev.Task == 2:
 			late++
-		case ev.Kind == engine.EventSafety:
+		case ev.Kind == runlog.EventSafety:
 			garbage++
-		case ev.Kind == engine.EventSinkError && strings.Contains(ev.Text, "45 more events emitted between tasks"):
+		case ev.Kind == runlog.EventSinkError && strings.Contains(ev.Text, "45 more events emitted between tasks"):
 			counted = true
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -30,7 +31,7 @@ func TestOrderBeforeEveryModelCall(t *testing.T) {
 	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
 	f.compact = &recorder{inner: mustScript(t, compactEntries(10)...), name: "summariser", log: f.log}
 	rep, err := f.harness(t).Run(t.Context(), "tidy up")
-	if err != nil || rep.Reason != engine.DoneFinal || rep.Text != "done" {
+	if err != nil || rep.Reason != runlog.DoneFinal || rep.Text != "done" {
 		t.Fatalf("Run = %+v, %v", rep, err)
 	}
 	var got []string
@@ -86,14 +87,14 @@ func compactEntries(n int) []script.Entry {
 func TestFinalAnswerEndsTaskWithOneDone(t *testing.T) {
 	f := newFixture(t, toolResp("I see a mug"))
 	evs := collect(f.harness(t).RunStream(t.Context(), "look"))
-	if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+	if countDone(evs) != 1 || evs[len(evs)-1].Kind != runlog.EventDone {
 		t.Fatalf("events %v: want exactly one done, last", kinds(evs))
 	}
 	d := evs[len(evs)-1].Done
-	if d.Reason != engine.DoneFinal || d.Text != "I see a mug" || d.Turns != 1 {
+	if d.Reason != runlog.DoneFinal || d.Text != "I see a mug" || d.Turns != 1 {
 		t.Fatalf("done = %+v", d)
 	}
-	if evs[0].Kind != engine.EventTaskStart {
+	if evs[0].Kind != runlog.EventTaskStart {
 		t.Fatalf("first event %s, want task_start", evs[0].Kind)
 	}
 }
@@ -103,16 +104,16 @@ func TestOneDonePerStreamOnErrorAndCancel(t *testing.T) {
 		name   string
 		opts   func(cancel context.CancelFunc) []engine.RunOption
 		resps  []model.Response
-		reason engine.DoneReason
+		reason runlog.DoneReason
 		cancel bool
 	}{
-		{name: "script exhausted is an error", resps: []model.Response{toolResp("", call("move", `{}`))}, reason: engine.DoneError},
-		{name: "should_cancel", reason: engine.DoneCancelled, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")},
+		{name: "script exhausted is an error", resps: []model.Response{toolResp("", call("move", `{}`))}, reason: runlog.DoneError},
+		{name: "should_cancel", reason: runlog.DoneCancelled, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")},
 			opts: func(context.CancelFunc) []engine.RunOption {
 				n := 0
 				return []engine.RunOption{engine.WithShouldCancel(func() bool { n++; return n > 2 })}
 			}},
-		{name: "context cancelled", reason: engine.DoneCancelled, cancel: true, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")}},
+		{name: "context cancelled", reason: runlog.DoneCancelled, cancel: true, resps: []model.Response{toolResp("", call("move", `{}`)), toolResp("x")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,14 +121,14 @@ func TestOneDonePerStreamOnErrorAndCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			if tc.cancel {
-				f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope { cancel(); return engine.Failure("interrupted") }
+				f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope { cancel(); return runlog.Failure("interrupted") }
 			}
 			var opts []engine.RunOption
 			if tc.opts != nil {
 				opts = tc.opts(cancel)
 			}
 			evs := collect(f.harness(t).RunStream(ctx, "go", opts...))
-			if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+			if countDone(evs) != 1 || evs[len(evs)-1].Kind != runlog.EventDone {
 				t.Fatalf("events %v: want exactly one done, last", kinds(evs))
 			}
 			if got := evs[len(evs)-1].Done.Reason; got != tc.reason {
@@ -143,7 +144,7 @@ func TestEarlyBreakStopsTheStream(t *testing.T) {
 	n := 0
 	for ev := range h.RunStream(t.Context(), "go") {
 		n++
-		if ev.Kind == engine.EventModel {
+		if ev.Kind == runlog.EventModel {
 			break // the runtime panics if the engine yields again
 		}
 	}
@@ -165,9 +166,9 @@ func TestExecuteAnswersEveryCall(t *testing.T) {
 		toolResp("finished"))
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "go"))
-	var results []*engine.Envelope
+	var results []*runlog.Envelope
 	for _, e := range evs {
-		if e.Kind == engine.EventToolResult {
+		if e.Kind == runlog.EventToolResult {
 			results = append(results, e.Result)
 		}
 	}
@@ -226,25 +227,25 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 	f.spec.Tools["grasp"] = schema.ToolContract{PostCondition: secret, Description: "Grasp carefully."}
 	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
 		if cc.Call.Tool == "move" {
-			v := engine.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
-			cc.Emit(engine.Event{Kind: engine.EventHook, Hook: &v})
-			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []engine.HookVerdict{v}}
+			v := runlog.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
+			cc.Emit(runlog.Event{Kind: runlog.EventHook, Hook: &v})
+			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []runlog.HookVerdict{v}}
 		}
 		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
 	}
-	f.policy.post = func(cc *engine.CallContext, _ *engine.Envelope) engine.PostResult {
+	f.policy.post = func(cc *engine.CallContext, _ *runlog.Envelope) engine.PostResult {
 		if cc.Tool.Contract.PostCondition != secret {
 			t.Errorf("post hook sees contract %+v", cc.Tool.Contract)
 		}
 		v := &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
-		cc.Emit(engine.Event{Kind: engine.EventEvaluation, Verdict: v})
+		cc.Emit(runlog.Event{Kind: runlog.EventEvaluation, Verdict: v})
 		return engine.PostResult{Verdict: v}
 	}
 	evs := collect(f.harness(t).RunStream(t.Context(), "stow the mug"))
 	if f.tool("move").calls.Load() != 0 {
 		t.Fatal("a blocked call ran")
 	}
-	if !slices.Contains(kinds(evs), engine.EventHook) || !slices.Contains(kinds(evs), engine.EventEvaluation) {
+	if !slices.Contains(kinds(evs), runlog.EventHook) || !slices.Contains(kinds(evs), runlog.EventEvaluation) {
 		t.Fatalf("missing hook/evaluation events: %v", kinds(evs))
 	}
 	reqs := f.decide.requests()
@@ -266,7 +267,7 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 }
 
 func TestHarnessTerminations(t *testing.T) {
-	fail := func(context.Context, map[string]any) engine.Envelope { return engine.Failure("stuck") }
+	fail := func(context.Context, map[string]any) runlog.Envelope { return runlog.Failure("stuck") }
 	repeat := func(n int, args string) []model.Response {
 		var rs []model.Response
 		for i := range n {
@@ -282,34 +283,34 @@ func TestHarnessTerminations(t *testing.T) {
 		name   string
 		resps  []model.Response
 		setup  func(f *fixture)
-		reason engine.DoneReason
+		reason runlog.DoneReason
 		turns  int
 	}{
-		{"max turns", repeat(10, ""), func(f *fixture) { f.spec.Safety.MaxTurns = 3 }, engine.DoneMaxTurns, 3},
+		{"max turns", repeat(10, ""), func(f *fixture) { f.spec.Safety.MaxTurns = 3 }, runlog.DoneMaxTurns, 3},
 		{"consecutive failures", repeat(10, ""), func(f *fixture) {
 			f.tool("move").fn = fail
 			f.spec.Safety.FailureBudget.Consecutive = 2
-		}, engine.DoneFailureBudget, 2},
+		}, runlog.DoneFailureBudget, 2},
 		{"total failures", repeat(10, ""), func(f *fixture) {
 			n := 0
-			f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
+			f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 				n++
 				if n%2 == 0 {
-					return engine.Envelope{Success: true}
+					return runlog.Envelope{Success: true}
 				}
-				return engine.Failure("flaky")
+				return runlog.Failure("flaky")
 			}
 			f.spec.Safety.FailureBudget = schema.FailureBudget{Consecutive: 5, Total: 3}
-		}, engine.DoneFailureBudget, 5},
+		}, runlog.DoneFailureBudget, 5},
 		{"failure verdict counts", repeat(10, ""), func(f *fixture) {
-			f.policy.post = func(*engine.CallContext, *engine.Envelope) engine.PostResult {
+			f.policy.post = func(*engine.CallContext, *runlog.Envelope) engine.PostResult {
 				return engine.PostResult{Verdict: &schema.Verdict{Status: "failure"}}
 			}
 			f.spec.Safety.FailureBudget.Consecutive = 3
-		}, engine.DoneFailureBudget, 3},
+		}, runlog.DoneFailureBudget, 3},
 		{"loop detected", repeat(10, `{"d":1}`), func(f *fixture) {
 			f.spec.Safety.LoopDetection = schema.LoopDetection{Enabled: true, Repeats: 4}
-		}, engine.DoneLoopDetected, 4},
+		}, runlog.DoneLoopDetected, 4},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -333,7 +334,7 @@ func TestUnknownToolNamesAliases(t *testing.T) {
 	f.addTool("core", "arm.status", nil)
 	h := f.harness(t)
 	for _, e := range collect(h.RunStream(t.Context(), "go")) {
-		if e.Kind == engine.EventToolResult {
+		if e.Kind == runlog.EventToolResult {
 			want := `unknown tool "fly"; available tools: arm.status (as arm_status), move`
 			if e.Result.Success || !strings.Contains(e.Result.Reason, want) {
 				t.Fatalf("reason %q, want it to contain %q", e.Result.Reason, want)

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/memory"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -42,7 +43,7 @@ func memoryConfig(dir string, m schema.Memory, r *redact.Redactor) memory.Config
 // consolidateTask runs the task-end consolidation and returns the memory
 // event to emit. taskN stamps the entries ("t<N>"); tools are the session's
 // tool names, the only valid tool scopes.
-func consolidateTask(ctx context.Context, m model.Model, cfg memory.Config, notes TaskNotes, tr *memoryTrace, tools []string, taskN int, now time.Time) Event {
+func consolidateTask(ctx context.Context, m model.Model, cfg memory.Config, notes TaskNotes, tr *memoryTrace, tools []string, taskN int, now time.Time) runlog.Event {
 	in := memory.Input{Notes: memoryNotes(notes), Evidence: tr.evidence, Answers: tr.answers, Tools: tools,
 		Task: "t" + strconv.Itoa(taskN), Now: now}
 	res, err := memory.Consolidate(ctx, m, cfg, in)
@@ -50,7 +51,7 @@ func consolidateTask(ctx context.Context, m model.Model, cfg memory.Config, note
 	if err != nil {
 		text += "; error: " + err.Error()
 	}
-	return Event{Kind: EventMemory, Text: text}
+	return runlog.Event{Kind: runlog.EventMemory, Text: text}
 }
 
 // experienceSummary is a tool's experience for its description; a tool
@@ -109,14 +110,14 @@ func (h *Harness) buildConsolidator() error {
 // answer or a harness limit: failures teach too) and emits the memory
 // event before the done event. A cancelled task, one ended by an error or
 // one that never ran a turn is not consolidated.
-func (h *Harness) rememberTask(ctx context.Context, t *task, rep Report) {
-	if h.consolidator == nil || t.turn == 0 || ctx.Err() != nil || rep.Reason == DoneCancelled || rep.Reason == DoneError {
+func (h *Harness) rememberTask(ctx context.Context, t *task, rep runlog.Report) {
+	if h.consolidator == nil || t.turn == 0 || ctx.Err() != nil || rep.Reason == runlog.DoneCancelled || rep.Reason == runlog.DoneError {
 		return
 	}
 	h.flush(t)
 	done := rep
 	done.Turns = t.turn
-	t.trace.observe(Event{Kind: EventDone, Turn: t.turn, Done: &done})
+	t.trace.observe(runlog.Event{Kind: runlog.EventDone, Turn: t.turn, Done: &done})
 	ev := consolidateTask(ctx, h.consolidator, memoryConfig(h.memoryDir, h.spec.Memory, h.redactor), t.notes.clone(), &t.trace,
 		h.tools.names, t.n, h.clock())
 	h.flush(t) // the consolidation call's model_call event comes first

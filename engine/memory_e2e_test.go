@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -22,11 +22,11 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 		toolResp("", call("move", `{"d":3}`)), toolResp("", call("move", `{"d":1}`)), toolResp("moved"),
 		toolResp("", call("move", `{"d":1}`)), toolResp("moved again"))
 	calls := 0
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 		if calls++; calls == 1 {
-			return engine.Failure("too far: at most 1 m per call")
+			return runlog.Failure("too far: at most 1 m per call")
 		}
-		return engine.Envelope{Success: true}
+		return runlog.Envelope{Success: true}
 	}
 	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 60, Consolidation: schema.Consolidation{
 		Enabled: true, Threshold: 0.7, Model: &schema.Model{Provider: "test", Name: "summariser"}}}
@@ -41,8 +41,8 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 
 	evs := collect(h.RunStream(t.Context(), "go to the table"))
 	ks := kinds(evs)
-	mi := slices.Index(ks, engine.EventMemory)
-	if mi < 0 || mi != len(ks)-2 || ks[len(ks)-1] != engine.EventDone {
+	mi := slices.Index(ks, runlog.EventMemory)
+	if mi < 0 || mi != len(ks)-2 || ks[len(ks)-1] != runlog.EventDone {
 		t.Fatalf("want a memory event just before done: %v", ks)
 	}
 	if want := "memory: 1 of 2 candidates written, 1 below threshold (tool_experience/move.md +1)"; evs[mi].Text != want {
@@ -79,7 +79,7 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 	if !strings.HasSuffix(moveDesc, "Experience from earlier tasks:\n- Moves longer than 1 m fail; split them.") {
 		t.Fatalf("next task's move description:\n%s", moveDesc)
 	}
-	mi = slices.IndexFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EventMemory })
+	mi = slices.IndexFunc(evs, func(e runlog.Event) bool { return e.Kind == runlog.EventMemory })
 	if mi < 0 || !strings.HasPrefix(evs[mi].Text, "memory: nothing written: malformed consolidation answer: the answer holds no JSON object") {
 		t.Fatalf("malformed answer's memory event: %+v", evs)
 	}
@@ -95,7 +95,7 @@ func TestCancelledTaskNotConsolidated(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	evs := collect(h.RunStream(ctx, "go"))
-	if slices.Contains(kinds(evs), engine.EventMemory) || len(f.compact.requests()) != 0 {
+	if slices.Contains(kinds(evs), runlog.EventMemory) || len(f.compact.requests()) != 0 {
 		t.Fatalf("a cancelled task was consolidated: %v", kinds(evs))
 	}
 }

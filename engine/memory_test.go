@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/memory"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -12,15 +13,15 @@ import (
 // evidence lines; answers also as preference candidates.
 func TestMemoryTraceEvidence(t *testing.T) {
 	var tr memoryTrace
-	for _, ev := range []Event{
-		{Kind: EventModel, Turn: 1, Text: "thinking"},
-		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &HookVerdict{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
-		{Kind: EventHook, Turn: 1, Tool: "move_base", Hook: &HookVerdict{Hook: "log", Decision: "allow"}},
-		{Kind: EventToolResult, Turn: 2, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}, Result: &Envelope{Success: true,
+	for _, ev := range []runlog.Event{
+		{Kind: runlog.EventModel, Turn: 1, Text: "thinking"},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{Hook: "log", Decision: "allow"}},
+		{Kind: runlog.EventToolResult, Turn: 2, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}, Result: &runlog.Envelope{Success: true,
 			Verdict: &schema.Verdict{Status: "failure", Reason: "gripper empty", Evidence: "wrist camera"}}},
-		{Kind: EventQuestion, Turn: 3, Tool: "query_user", Text: "Which mug?", Args: map[string]any{"question": "Which mug?", "answer": "the red one"}},
-		{Kind: EventReplan, Turn: 4, Text: "bring the red mug instead"},
-		{Kind: EventDone, Turn: 5, Done: &Report{Reason: DoneFailureBudget, Turns: 5, Text: "gave up"}},
+		{Kind: runlog.EventQuestion, Turn: 3, Tool: "query_user", Text: "Which mug?", Args: map[string]any{"question": "Which mug?", "answer": "the red one"}},
+		{Kind: runlog.EventReplan, Turn: 4, Text: "bring the red mug instead"},
+		{Kind: runlog.EventDone, Turn: 5, Done: &runlog.Report{Reason: runlog.DoneFailureBudget, Turns: 5, Text: "gave up"}},
 	} {
 		tr.observe(ev)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/memory"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // A task's evidence for consolidation: each event the loop emits feeds a
@@ -23,10 +24,10 @@ type memoryTrace struct {
 }
 
 // observe records what an event says about the task, if anything.
-func (m *memoryTrace) observe(ev Event) {
+func (m *memoryTrace) observe(ev runlog.Event) {
 	at := "turn " + strconv.Itoa(ev.Turn) + ": "
 	switch ev.Kind {
-	case EventToolResult:
+	case runlog.EventToolResult:
 		if ev.Result == nil {
 			return
 		}
@@ -47,11 +48,11 @@ func (m *memoryTrace) observe(ev Event) {
 			}
 		}
 		m.evidence = append(m.evidence, b.String())
-	case EventHook:
+	case runlog.EventHook:
 		if h := ev.Hook; h != nil && h.Decision != "allow" && h.Decision != "skip" && h.Decision != "evaluate" && h.Decision != "note" {
 			m.evidence = append(m.evidence, fmt.Sprintf("%shook %s %s %s: %s", at, h.Hook, h.Decision, ev.Tool, oneLine(h.Reason, memoryLineChars)))
 		}
-	case EventQuestion:
+	case runlog.EventQuestion:
 		q, _ := ev.Args["question"].(string)
 		a, ok := ev.Args["answer"].(string)
 		if !ok {
@@ -62,11 +63,11 @@ func (m *memoryTrace) observe(ev Event) {
 		}
 		m.answers = append(m.answers, memory.Answer{Question: oneLine(q, memoryLineChars), Answer: oneLine(a, memoryLineChars)})
 		m.evidence = append(m.evidence, fmt.Sprintf("%sasked the user %q, answered %q", at, oneLine(q, memoryLineChars), oneLine(a, memoryLineChars)))
-	case EventReplan:
+	case runlog.EventReplan:
 		m.evidence = append(m.evidence, at+"instruction revised: "+oneLine(ev.Text, memoryLineChars))
-	case EventCancel:
+	case runlog.EventCancel:
 		m.evidence = append(m.evidence, at+oneLine(ev.Text, memoryLineChars))
-	case EventDone:
+	case runlog.EventDone:
 		if d := ev.Done; d != nil {
 			m.evidence = append(m.evidence, fmt.Sprintf("task ended (%s) after %d turns: %s", d.Reason, d.Turns, oneLine(d.Text, 2*memoryLineChars)))
 		}

@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // A failed call whose verdict gives the same reason is noted once.
 func TestNoteLineDoesNotRepeatTheReason(t *testing.T) {
-	env := Failure("the gripper is empty")
+	env := runlog.Failure("the gripper is empty")
 	env.Verdict = &schema.Verdict{Status: schema.VerdictFailure, Reason: "the gripper is empty"}
 	got := noteLine(&CallResult{Tool: "pick_up", Env: env})
 	if want := "pick_up: failed: the gripper is empty; verdict failure"; got != want {

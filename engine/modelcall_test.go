@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -23,17 +23,17 @@ func TestEveryModelCallIsRecorded(t *testing.T) {
 	c.MaxInputChars, c.MaxSummaryRounds = 4000, 3
 	c.CompactionModel = &schema.Model{Provider: "test", Name: "summariser"}
 	f.compact = &recorder{inner: &factKeeper{}, name: "summariser"}
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 120)}}
 	}
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "FACT: the spare key is under the blue mat. Patrol the hall."))
 	rounds, calls := 0, map[model.Purpose]int{}
 	for _, ev := range evs {
 		switch ev.Kind {
-		case engine.EventCompaction:
+		case runlog.EventCompaction:
 			rounds += ev.Compaction.Rounds
-		case engine.EventModelCall:
+		case runlog.EventModelCall:
 			mc := ev.ModelCall
 			calls[mc.Purpose]++
 			want := "test/main"
@@ -54,11 +54,11 @@ func TestEveryModelCallIsRecorded(t *testing.T) {
 
 	// The script has nothing left: the next task's decide call fails.
 	evs = collect(h.RunStream(t.Context(), "once more"))
-	var failed *engine.ModelCall
+	var failed *runlog.ModelCall
 	for i, ev := range evs {
-		if ev.Kind == engine.EventModelCall {
+		if ev.Kind == runlog.EventModelCall {
 			failed = ev.ModelCall
-			if i+1 >= len(evs) || evs[len(evs)-1].Kind != engine.EventDone {
+			if i+1 >= len(evs) || evs[len(evs)-1].Kind != runlog.EventDone {
 				t.Error("the failed call is not recorded before the done event")
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -14,16 +15,16 @@ import (
 // the stream survive, and the model decides again.
 func TestPanickingToolIsAFailureEnvelope(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("gave up"))
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope { panic("driver fault") }
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope { panic("driver fault") }
 	evs := collect(f.harness(t).RunStream(t.Context(), "go"))
-	if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+	if countDone(evs) != 1 || evs[len(evs)-1].Kind != runlog.EventDone {
 		t.Fatalf("events %v: want exactly one done, last", kinds(evs))
 	}
-	if d := evs[len(evs)-1].Done; d.Reason != engine.DoneFinal {
+	if d := evs[len(evs)-1].Done; d.Reason != runlog.DoneFinal {
 		t.Fatalf("done %+v, want final answer after a failed call", d)
 	}
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolResult && ev.Tool == "move" {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == "move" {
 			if ev.Result.Success || !strings.Contains(ev.Result.Reason, "driver fault") {
 				t.Fatalf("result %+v, want a failure naming the panic", ev.Result)
 			}
@@ -40,7 +41,7 @@ func TestPanickingPolicyFailsClosed(t *testing.T) {
 		f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("ok"))
 		f.policy.pre = func(*engine.CallContext) engine.PreResult { panic("rule engine bug") }
 		evs := collect(f.harness(t).RunStream(t.Context(), "go"))
-		if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != engine.DoneFinal {
+		if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != runlog.DoneFinal {
 			t.Fatalf("events %v: want one done, final", kinds(evs))
 		}
 		if n := f.tool("move").calls.Load(); n != 0 {
@@ -49,13 +50,13 @@ func TestPanickingPolicyFailsClosed(t *testing.T) {
 	})
 	t.Run("post", func(t *testing.T) {
 		f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("ok"))
-		f.policy.post = func(*engine.CallContext, *engine.Envelope) engine.PostResult { panic("judge bug") }
+		f.policy.post = func(*engine.CallContext, *runlog.Envelope) engine.PostResult { panic("judge bug") }
 		evs := collect(f.harness(t).RunStream(t.Context(), "go"))
-		if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != engine.DoneFinal {
+		if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != runlog.DoneFinal {
 			t.Fatalf("events %v: want one done, final", kinds(evs))
 		}
 		for _, ev := range evs {
-			if ev.Kind == engine.EventToolResult && ev.Tool == "move" {
+			if ev.Kind == runlog.EventToolResult && ev.Tool == "move" {
 				if v := ev.Result.Verdict; v == nil || v.Status != "failure" {
 					t.Fatalf("verdict %+v, want failure after the post chain panicked", v)
 				}
@@ -85,16 +86,16 @@ func TestPanickingStageEndsWithOneDone(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	evs := collect(h.RunStream(t.Context(), "go"))
-	if countDone(evs) != 1 || evs[len(evs)-1].Kind != engine.EventDone {
+	if countDone(evs) != 1 || evs[len(evs)-1].Kind != runlog.EventDone {
 		t.Fatalf("events %v: want exactly one done, last", kinds(evs))
 	}
 	d := evs[len(evs)-1].Done
-	if d.Reason != engine.DoneError || !strings.Contains(d.Error, "stage bug") {
+	if d.Reason != runlog.DoneError || !strings.Contains(d.Error, "stage bug") {
 		t.Fatalf("done %+v, want an error naming the panic", d)
 	}
 	answered := false
 	for _, ev := range evs {
-		answered = answered || (ev.Kind == engine.EventToolResult && ev.Tool == "move")
+		answered = answered || (ev.Kind == runlog.EventToolResult && ev.Tool == "move")
 	}
 	if !answered {
 		t.Fatalf("the tool call of the panicking turn was left unanswered: %v", kinds(evs))
@@ -115,7 +116,7 @@ func TestConsumerPanicPropagates(t *testing.T) {
 		}
 	}()
 	for ev := range h.RunStream(t.Context(), "go") {
-		if ev.Kind == engine.EventModel {
+		if ev.Kind == runlog.EventModel {
 			panic("consumer bug")
 		}
 	}
@@ -134,7 +135,7 @@ func TestCancelDuringPreHooksStopsTheCall(t *testing.T) {
 	if n := f.tool("move").calls.Load(); n != 0 {
 		t.Fatalf("move ran %d times after a cancellation during its pre-hooks", n)
 	}
-	if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != engine.DoneCancelled {
+	if countDone(evs) != 1 || evs[len(evs)-1].Done.Reason != runlog.DoneCancelled {
 		t.Fatalf("events %v: want one done, cancelled", kinds(evs))
 	}
 }

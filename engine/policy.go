@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -16,7 +17,7 @@ type Policy interface {
 	Pre(ctx context.Context, cc *CallContext) PreResult
 	// Post runs the post-execution chain on a call that ran; it may attach a
 	// verdict to the envelope (never the post-condition).
-	Post(ctx context.Context, cc *CallContext, res *Envelope) PostResult
+	Post(ctx context.Context, cc *CallContext, res *runlog.Envelope) PostResult
 }
 
 // PolicyEnv is what a policy may use: the session's tools (for a fresh
@@ -34,7 +35,7 @@ type PolicyEnv struct {
 // ToolCaller calls a registered tool by name, bypassing no hook: it is used by
 // the harness itself for hidden tools (observation, clearance, evidence).
 type ToolCaller interface {
-	CallTool(ctx context.Context, name string, args map[string]any) Envelope
+	CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope
 	Lookup(name string) (*RegisteredTool, bool)
 }
 
@@ -49,7 +50,7 @@ type CallContext struct {
 	Tool *RegisteredTool
 	// Observation is the latest Observation before the call (may be nil).
 	Observation *schema.Observation
-	Emit        func(Event)
+	Emit        func(runlog.Event)
 }
 
 // PreResult is the outcome of the pre-execution chain.
@@ -60,7 +61,7 @@ type PreResult struct {
 	Reason string
 	Hook   string
 	// Verdicts are every hook's decision, in order (also emitted as events).
-	Verdicts []HookVerdict
+	Verdicts []runlog.HookVerdict
 }
 
 // PostResult is the outcome of the post-execution chain.
@@ -72,29 +73,3 @@ type PostResult struct {
 	// Notes are lines for the Task Notes timeline.
 	Notes []string
 }
-
-// HookVerdict is one hook's decision on one call.
-type HookVerdict struct {
-	Hook     string         `json:"hook"`
-	Phase    string         `json:"phase"` // pre | post
-	Decision HookDecision   `json:"decision"`
-	Reason   string         `json:"reason,omitempty"`
-	Before   map[string]any `json:"before,omitempty"`
-	After    map[string]any `json:"after,omitempty"`
-}
-
-// HookDecision is what one hook did to one call.
-type HookDecision string
-
-// The decisions of the standard hook actions.
-const (
-	DecisionAllow    HookDecision = "allow"
-	DecisionBlock    HookDecision = "block"
-	DecisionRewrite  HookDecision = "rewrite"
-	DecisionClamp    HookDecision = "clamp"
-	DecisionConfirm  HookDecision = "confirm"
-	DecisionEvaluate HookDecision = "evaluate"
-	DecisionNote     HookDecision = "note"
-	// DecisionSkip: the hook's when or rule did not hold.
-	DecisionSkip HookDecision = "skip"
-)

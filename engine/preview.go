@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Preview is the first request the acting model would receive for an
@@ -15,13 +16,13 @@ import (
 // the model: an integrator audits what the model sees (post-conditions
 // absent, memory and experience loaded) with `thea context`.
 type Preview struct {
-	Request model.Request `json:"request"`
-	Tokens  TokenCounts   `json:"tokens"`
+	Request model.Request      `json:"request"`
+	Tokens  runlog.TokenCounts `json:"tokens"`
 	// RefreshedMessages is how many messages at the end of Request are
 	// Refreshed context: the tail, its text then its camera images (0 or 1).
 	RefreshedMessages int `json:"refreshed_messages"`
 	// Events are what the stages before decide emitted (the observation).
-	Events []Event `json:"events,omitempty"`
+	Events []runlog.Event `json:"events,omitempty"`
 }
 
 // Preview runs task start and the stages before decide (notes, observe,
@@ -46,7 +47,7 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 		h.hostMu.Unlock()
 	}()
 	var p Preview
-	t := h.startTask(ctx, instruction, runConfig{preview: true}, func(ev Event) bool {
+	t := h.startTask(ctx, instruction, runConfig{preview: true}, func(ev runlog.Event) bool {
 		p.Events = append(p.Events, ev)
 		return true
 	})

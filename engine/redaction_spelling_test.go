@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -54,12 +54,12 @@ func TestToolResultTextHoldsNoEscapedSecret(t *testing.T) {
 	t.Setenv("THEA_HTML_SECRET", htmlSecret)
 	f := newFixture(t, toolResp("", call("vault", `{}`)), toolResp("done"))
 	f.spec.RunLog = schema.RunLog{SecretEnv: []string{"THEA_HTML_SECRET"}}
-	f.addTool("core", "vault", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"code": htmlSecret, "note": "code " + htmlSecret + " <ok>"}}
+	f.addTool("core", "vault", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"code": htmlSecret, "note": "code " + htmlSecret + " <ok>"}}
 	})
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "open the vault"))
-	if d := evs[len(evs)-1]; d.Kind != engine.EventDone || d.Done.Reason != engine.DoneFinal {
+	if d := evs[len(evs)-1]; d.Kind != runlog.EventDone || d.Done.Reason != runlog.DoneFinal {
 		t.Fatalf("ended %+v", d.Done)
 	}
 	reqs := f.decide.requests()

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -67,14 +67,14 @@ func redactionFixture(t *testing.T) *fixture {
 	f.skills = secretCatalog{}
 
 	padding := strings.Repeat("x", 3000) // each result ≈ 750 tokens: compaction is due by turn 4
-	f.addTool("core", "vault", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.addTool("core", "vault", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"pin": 987654321012.0, "card": 4111111111111111.0, "token": redToken,
 			"note": "keys " + redMainKey + " and " + redConsKey, "padding": padding,
 		}}
 	})
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"summary": "the vault's display shows " + redToken,
 			"state":   map[string]any{"pin": 987654321012.0, "card": int64(4111111111111111)},
 		}}
@@ -121,10 +121,10 @@ func TestNoExitCarriesASecret(t *testing.T) {
 	f := redactionFixture(t)
 	h := f.harness(t)
 	instruction := "open the vault with PIN " + redPIN + " and card " + redCard
-	var evs []engine.Event
+	var evs []runlog.Event
 	for _, in := range []string{instruction, "check the vault again"} {
 		got := collect(h.RunStream(t.Context(), in))
-		if d := got[len(got)-1]; d.Kind != engine.EventDone || d.Done.Reason != engine.DoneFinal {
+		if d := got[len(got)-1]; d.Kind != runlog.EventDone || d.Done.Reason != runlog.DoneFinal {
 			t.Fatalf("task %q ended %+v", in, d.Done)
 		}
 		evs = append(evs, got...)
@@ -161,14 +161,14 @@ func TestNoExitCarriesASecret(t *testing.T) {
 		t.Errorf("the second task's vault description lacks its redacted experience:\n%s", vaultDesc)
 	}
 
-	var result *engine.Envelope
+	var result *runlog.Envelope
 	for _, ev := range evs {
 		b, err := json.Marshal(ev)
 		must(t, err)
 		if l := leaks(string(b)); len(l) > 0 {
 			t.Errorf("%s event carries %v: %s", ev.Kind, l, b)
 		}
-		if ev.Kind == engine.EventToolResult && ev.Tool == "vault" && result == nil {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == "vault" && result == nil {
 			result = ev.Result
 		}
 	}

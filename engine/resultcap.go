@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Bounds on one tool result, applied by the guard before the result is
@@ -29,7 +30,7 @@ const (
 // canvas or past the byte budget are dropped; a reason or value larger than
 // the budget is cut. What was cut is said in the value's "truncated" field,
 // so the model (and the run log) know the result is partial.
-func CapResult(env *Envelope, tool string, limit int) {
+func CapResult(env *runlog.Envelope, tool string, limit int) {
 	var notes []string
 	budget := limit
 	kept := env.Images[:0:0]

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -12,45 +13,45 @@ func TestCapResult(t *testing.T) {
 	long := strings.Repeat("é", 3000) // 6000 bytes, multi-byte runes
 	tests := []struct {
 		name   string
-		env    Envelope
-		check  func(Envelope) string
+		env    runlog.Envelope
+		check  func(runlog.Envelope) string
 		noNote bool
 	}{
 		{name: "small result untouched", noNote: true,
-			env: Envelope{Success: true, Value: map[string]any{"a": "b"}},
-			check: func(e Envelope) string {
+			env: runlog.Envelope{Success: true, Value: map[string]any{"a": "b"}},
+			check: func(e runlog.Envelope) string {
 				if len(e.Value) != 1 {
 					return "value changed"
 				}
 				return ""
 			}},
 		{name: "long reason cut on a rune boundary",
-			env: Envelope{Reason: long},
-			check: func(e Envelope) string {
+			env: runlog.Envelope{Reason: long},
+			check: func(e runlog.Envelope) string {
 				if len(e.Reason) > 4200 || !strings.Contains(e.Reason, "bytes cut]") || !json.Valid([]byte(`"`+e.Reason+`"`)) {
 					return "reason: " + e.Reason[:40]
 				}
 				return ""
 			}},
 		{name: "long strings in a nested value cut, keys kept",
-			env: Envelope{Success: true, Value: map[string]any{"summary": "s", "list": []any{long, map[string]any{"deep": long}}}},
-			check: func(e Envelope) string {
+			env: runlog.Envelope{Success: true, Value: map[string]any{"summary": "s", "list": []any{long, map[string]any{"deep": long}}}},
+			check: func(e runlog.Envelope) string {
 				if e.Value["summary"] != "s" || jsonSize(e.Value) > 4096+300 {
 					return "value not cut right"
 				}
 				return ""
 			}},
 		{name: "a value of many small items becomes text",
-			env: Envelope{Success: true, Value: map[string]any{"n": manyNumbers(5000)}},
-			check: func(e Envelope) string {
+			env: runlog.Envelope{Success: true, Value: map[string]any{"n": manyNumbers(5000)}},
+			check: func(e runlog.Envelope) string {
 				if s, _ := e.Value["text"].(string); !strings.HasPrefix(s, `{"n":[0,1,2`) {
 					return "no text prefix"
 				}
 				return ""
 			}},
 		{name: "images past the byte budget dropped",
-			env: Envelope{Success: true, Images: []schema.Image{{Data: make([]byte, 3000)}, {Data: make([]byte, 3000)}}},
-			check: func(e Envelope) string {
+			env: runlog.Envelope{Success: true, Images: []schema.Image{{Data: make([]byte, 3000)}, {Data: make([]byte, 3000)}}},
+			check: func(e runlog.Envelope) string {
 				if len(e.Images) != 1 {
 					return "want one image kept"
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -40,7 +41,7 @@ func (tn *Turn) record() {
 	}
 	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(r.Env.Images) > 0,
 		Msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
-	h.emit(t, Event{Kind: EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
+	h.emit(t, runlog.Event{Kind: runlog.EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
 	t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r))
 	if tn.refused != "" {
 		t.notes.add(tn.Number, oneLine(tn.refused, 160))
@@ -74,7 +75,7 @@ func (tn *Turn) settle() {
 	if tn.result == nil {
 		c := tn.resp.ToolCalls[0]
 		tn.result = &CallResult{ID: c.ID, Tool: c.Name, Args: tn.args.value,
-			Env: Failure("not executed: the task ended before this call ran")}
+			Env: runlog.Failure("not executed: the task ended before this call ran")}
 	}
 	tn.record()
 }
@@ -93,7 +94,7 @@ func (h *Harness) runPre(ctx context.Context, cc *CallContext) (res PreResult) {
 
 // runPost runs the post chain; a policy that panics gives a failure verdict
 // (the call ran, but nothing confirmed its outcome).
-func (h *Harness) runPost(ctx context.Context, cc *CallContext, env *Envelope) (res PostResult) {
+func (h *Harness) runPost(ctx context.Context, cc *CallContext, env *runlog.Envelope) (res PostResult) {
 	defer func() {
 		if r := recover(); r != nil {
 			h.log.Error("post-execution policy panicked", "tool", cc.Call.Tool, "panic", r)

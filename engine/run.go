@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,13 +18,13 @@ type task struct {
 	n           int
 	instruction string
 	cfg         runConfig
-	yield       func(Event) bool
+	yield       func(runlog.Event) bool
 	stopped     bool // the consumer stopped reading: emit nothing more
 	yielding    bool // inside the consumer's loop body (a panic there is its own)
 	sinks       []taskSink
-	runDir      string   // the run-log directory; empty when the run log is off
-	incomplete  []string // what each failed sink lost, for the report
-	halt        *Report  // set when a required run log failed: the task stops
+	runDir      string         // the run-log directory; empty when the run log is off
+	incomplete  []string       // what each failed sink lost, for the report
+	halt        *runlog.Report // set when a required run log failed: the task stops
 	notes       TaskNotes
 	snapshotted int // notes version last snapshotted; -1: none yet
 	turn        int
@@ -31,7 +32,7 @@ type task struct {
 	skills        []loadedSkill
 	residentDirty bool
 	memory        string
-	pending       []Event
+	pending       []runlog.Event
 	observation   *schema.Observation
 	// holds are the stop paths the task's done waits for (see Host.Hold);
 	// wake is signalled when one ends or an event is queued. Guarded by
@@ -43,7 +44,7 @@ type task struct {
 	usage              model.Usage
 	lastKey            string
 	repeats            int
-	report             *Report
+	report             *runlog.Report
 	trace              memoryTrace // consolidation evidence
 }
 
@@ -51,20 +52,20 @@ type loadedSkill struct{ name, body string }
 
 // Run runs one task to its end and returns its report. A task ended by an
 // error returns the report and the error; ErrBusy when another task runs.
-func (h *Harness) Run(ctx context.Context, instruction string) (Report, error) {
-	return h.run(ctx, instruction, nil, func(Event) bool { return true })
+func (h *Harness) Run(ctx context.Context, instruction string) (runlog.Report, error) {
+	return h.run(ctx, instruction, nil, func(runlog.Event) bool { return true })
 }
 
 // RunStream runs one task, yielding its events. A fully consumed stream
 // yields exactly one EventDone, last; after the consumer stops early no
 // more events are yielded and the task ends at its next step.
-func (h *Harness) RunStream(ctx context.Context, instruction string, opts ...RunOption) iter.Seq[Event] {
-	return func(yield func(Event) bool) {
+func (h *Harness) RunStream(ctx context.Context, instruction string, opts ...RunOption) iter.Seq[runlog.Event] {
+	return func(yield func(runlog.Event) bool) {
 		_, _ = h.run(ctx, instruction, opts, yield) // the report travels in the done event
 	}
 }
 
-func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption, yield func(Event) bool) (Report, error) {
+func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption, yield func(runlog.Event) bool) (runlog.Report, error) {
 	var cfg runConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -85,22 +86,22 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	h.rememberTask(ctx, t, rep)
 	// The report returned is redacted like the done event that carries it.
 	rep = redact.Value(h.redactor, h.finish(t, rep))
-	if rep.Reason == DoneError {
+	if rep.Reason == runlog.DoneError {
 		return rep, fmt.Errorf("task %d: %s", t.n, rep.Error)
 	}
 	return rep, nil
 }
 
 // refuse answers a task that cannot start with a single done event.
-func (h *Harness) refuse(yield func(Event) bool, err error) (Report, error) {
-	rep := Report{Reason: DoneError, Error: err.Error(), Text: "Task not started: " + err.Error()}
-	yield(Event{Kind: EventDone, Time: h.clock(), Done: &rep})
+func (h *Harness) refuse(yield func(runlog.Event) bool, err error) (runlog.Report, error) {
+	rep := runlog.Report{Reason: runlog.DoneError, Error: err.Error(), Text: "Task not started: " + err.Error()}
+	yield(runlog.Event{Kind: runlog.EventDone, Time: h.clock(), Done: &rep})
 	return rep, err
 }
 
 // startTask resets Task Notes, reads Memory and tool experience, assembles
 // the visible Tool Definitions and appends the instruction.
-func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConfig, yield func(Event) bool) *task {
+func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConfig, yield func(runlog.Event) bool) *task {
 	h.taskN++
 	t := &task{n: h.taskN, instruction: instruction, cfg: cfg, yield: yield, snapshotted: -1,
 		holds: map[*hold]struct{}{}, wake: make(chan struct{}, 1)}
@@ -112,24 +113,24 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	if !cfg.preview { // a preview writes no run log and feeds no sink
 		info := TaskInfo{Task: t.n, Start: h.clock()}
 		if sinks, err := h.openSinks(&info); err != nil {
-			t.report = &Report{Reason: DoneError, Error: err.Error()}
+			t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
 		} else {
 			t.sinks, t.runDir = sinks, info.RunDir
 		}
 	}
-	h.emit(t, Event{Kind: EventTaskStart, Text: instruction, Episode: h.episodeInfo()})
+	h.emit(t, runlog.Event{Kind: runlog.EventTaskStart, Text: instruction, Episode: h.episodeInfo()})
 	if t.report != nil {
 		return t
 	}
 	mem, err := h.memorySummary(ctx)
 	if err != nil {
-		t.report = &Report{Reason: DoneError, Error: err.Error()}
+		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
 		return t
 	}
 	t.memory = mem
 	tools, err := h.assembleTools(ctx)
 	if err != nil {
-		t.report = &Report{Reason: DoneError, Error: err.Error()}
+		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
 		return t
 	}
 	h.refreshResident(t, tools)
@@ -163,7 +164,7 @@ func (h *Harness) refreshResident(t *task, tools []model.ToolDef) {
 }
 
 // loop runs turns until the task ends.
-func (h *Harness) loop(ctx context.Context, t *task) Report {
+func (h *Harness) loop(ctx context.Context, t *task) runlog.Report {
 	if t.report != nil {
 		return *t.report
 	}
@@ -172,18 +173,18 @@ func (h *Harness) loop(ctx context.Context, t *task) Report {
 			return *t.halt
 		}
 		if max := h.spec.Safety.MaxTurns; max > 0 && t.turn >= max {
-			return h.terminate(t, DoneMaxTurns, fmt.Sprintf("the turn limit (max_turns %d) was reached", max))
+			return h.terminate(t, runlog.DoneMaxTurns, fmt.Sprintf("the turn limit (max_turns %d) was reached", max))
 		}
 		t.turn++
 		h.groupN++
 		turn := &Turn{Number: t.turn, h: h, t: t, group: h.groupN}
 		for _, st := range h.stages {
 			if err := h.runStage(ctx, st, turn); err != nil {
-				turn.end = &Report{Reason: DoneError, Error: fmt.Sprintf("stage %s: %v", st.Name(), err)}
+				turn.end = &runlog.Report{Reason: runlog.DoneError, Error: fmt.Sprintf("stage %s: %v", st.Name(), err)}
 			}
 			h.flush(t)
 			if t.stopped && turn.end == nil {
-				turn.end = &Report{Reason: DoneCancelled, Text: "The consumer stopped reading the event stream."}
+				turn.end = &runlog.Report{Reason: runlog.DoneCancelled, Text: "The consumer stopped reading the event stream."}
 			}
 			if t.halt != nil && turn.end == nil {
 				turn.end = t.halt
@@ -216,7 +217,7 @@ func (h *Harness) runStage(ctx context.Context, st Stage, turn *Turn) (err error
 }
 
 // terminate builds the report of a task the harness ends.
-func (h *Harness) terminate(t *task, reason DoneReason, why string) Report {
+func (h *Harness) terminate(t *task, reason runlog.DoneReason, why string) runlog.Report {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task ended by the harness after %d turns: %s.", t.turn, why)
 	ev := t.notes.Timeline
@@ -226,15 +227,15 @@ func (h *Harness) terminate(t *task, reason DoneReason, why string) Report {
 	for _, e := range ev {
 		fmt.Fprintf(&b, "\n- turn %d: %s", e.Turn, e.Text)
 	}
-	return Report{Text: b.String(), Reason: reason}
+	return runlog.Report{Text: b.String(), Reason: reason}
 }
 
 // finish emits the one terminal done event and closes the task.
-func (h *Harness) finish(t *task, rep Report) Report {
+func (h *Harness) finish(t *task, rep runlog.Report) runlog.Report {
 	rep.Turns = t.turn
 	rep.RunDir = t.runDir
 	rep.Usage = t.usage
-	if rep.Reason == DoneError && rep.Text == "" {
+	if rep.Reason == runlog.DoneError && rep.Text == "" {
 		rep.Text = "Task ended by an error: " + rep.Error
 	}
 	h.flush(t)
@@ -245,7 +246,7 @@ func (h *Harness) finish(t *task, rep Report) Report {
 	h.hostMu.Lock()
 	h.lastNotes = &notes
 	h.hostMu.Unlock()
-	h.emit(t, Event{Kind: EventDone, Text: rep.Text, Done: &rep})
+	h.emit(t, runlog.Event{Kind: runlog.EventDone, Text: rep.Text, Done: &rep})
 	if err := closeSinks(t.sinks); err != nil {
 		h.log.Error("event sink close", "err", err)
 	}
@@ -258,7 +259,7 @@ func (h *Harness) finish(t *task, rep Report) Report {
 
 // emit stamps an event and publishes it on the bus: redacted once, then
 // written to every sink and yielded unless the consumer has stopped.
-func (h *Harness) emit(t *task, ev Event) {
+func (h *Harness) emit(t *task, ev runlog.Event) {
 	ev.Time = h.clock()
 	ev.Task = t.n
 	ev.Turn = t.turn
@@ -274,7 +275,7 @@ func (h *Harness) flush(t *task) {
 	for _, ev := range pending {
 		// A motion that answered after its call was given up on still
 		// matters to the model: the body may have moved.
-		if ev.Kind == EventSafety && ev.Safety == SafetyLateReply {
+		if ev.Kind == runlog.EventSafety && ev.Safety == runlog.SafetyLateReply {
 			t.notes.add(t.turn, oneLine(ev.Text, 160))
 		}
 		h.emit(t, ev)
@@ -282,7 +283,7 @@ func (h *Harness) flush(t *task) {
 }
 
 // cancelled checks cooperative cancellation: the context and should_cancel.
-func (h *Harness) cancelled(ctx context.Context, t *task, where string) *Report {
+func (h *Harness) cancelled(ctx context.Context, t *task, where string) *runlog.Report {
 	why := ""
 	switch {
 	case ctx.Err() != nil:
@@ -292,8 +293,8 @@ func (h *Harness) cancelled(ctx context.Context, t *task, where string) *Report 
 	default:
 		return nil
 	}
-	h.emit(t, Event{Kind: EventCancel, Text: fmt.Sprintf("cancelled before %s (%s)", where, why)})
-	rep := h.terminate(t, DoneCancelled, "cancelled before "+where+" ("+why+")")
+	h.emit(t, runlog.Event{Kind: runlog.EventCancel, Text: fmt.Sprintf("cancelled before %s (%s)", where, why)})
+	rep := h.terminate(t, runlog.DoneCancelled, "cancelled before "+where+" ("+why+")")
 	return &rep
 }
 

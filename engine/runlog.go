@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ var _ Sink = (*runLog)(nil)
 
 // logLine is an event as the run log stores it: images by file name.
 type logLine struct {
-	Event
+	runlog.Event
 	ImageFiles []string `json:"image_files,omitempty"`
 	// ImageErrors says which images could not be saved; the event itself is
 	// still written.
@@ -59,7 +60,7 @@ func openRunLog(base string, now time.Time, task int) (*runLog, error) {
 // Write saves the event's images, then its line. An image that cannot be
 // saved is named in the line, which is written all the same; the error is
 // returned after the line.
-func (l *runLog) Write(ev Event) error {
+func (l *runLog) Write(ev runlog.Event) error {
 	line := logLine{Event: ev}
 	var imgErr error
 	for _, img := range ev.Images {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,8 +21,8 @@ func TestRunLogWritesEventsImagesAndNoSecrets(t *testing.T) {
 	f := newFixture(t, toolResp("the key is "+key, call("move", `{"token":"tok-12345"}`)), toolResp("done; password=hunter2"))
 	f.spec.Model.APIKeyEnv = "THEA_TEST_KEY"
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", Redact: []string{`password=\S+`, `tok-\d+`}}
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
 			Images: []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("\x89PNG fake")}}}
 	}
 	opts := f.options(t)

@@ -2,13 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"strings"
 )
-
-// SafetyOperatorClear: an operator cleared the body's uncertain state (after
-// checking the robot). Emitted between tasks, it opens the next task's
-// stream and run log.
-const SafetyOperatorClear SafetyKind = "operator_clear"
 
 // UncertaintyClearer is a toolset whose body's "state uncertain" block an
 // operator can clear (the MCP toolsets: the body is shared by all of them).
@@ -37,13 +33,13 @@ func (h *Harness) ClearUncertain() int {
 		}
 	}
 	if n > 0 {
-		text := fmt.Sprintf("%s: the operator cleared the uncertain state of %d toolset(s) after checking the robot", SafetyOperatorClear, n)
+		text := fmt.Sprintf("%s: the operator cleared the uncertain state of %d toolset(s) after checking the robot", runlog.SafetyOperatorClear, n)
 		if len(was) > 0 {
 			text += "; it was: " + strings.Join(was, "; ")
 		} else {
 			text += "; none was uncertain"
 		}
-		h.queue(Event{Kind: EventSafety, Safety: SafetyOperatorClear, Time: h.clock(), Text: text})
+		h.queue(runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyOperatorClear, Time: h.clock(), Text: text})
 	}
 	return n
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // An observation naming 1,000 objects never seen before, turn after turn:
@@ -22,22 +22,22 @@ func TestBriefBoundKeepsRefreshedContextFlat(t *testing.T) {
 	f := newFixture(t, append(rs, toolResp("done"))...)
 	f.spec.SceneGraph.MaxBriefRefs = 25
 	n := 0
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		n++
 		dets := make([]any, perTurn)
 		for i := range dets {
 			dets[i] = map[string]any{"name": fmt.Sprintf("o%d_%d", n, i), "class": "thing", "relation": "on", "target": "floor"}
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{"detections": dets, "summary": "a crowded hall"}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"detections": dets, "summary": "a crowded hall"}}
 	}
 	h := f.harness(t)
 	var refreshed []int
 	var last string
 	for ev := range h.RunStream(t.Context(), "look around") {
 		switch {
-		case ev.Kind == engine.EventContext:
+		case ev.Kind == runlog.EventContext:
 			refreshed = append(refreshed, ev.Tokens.Refreshed)
-		case ev.Kind == engine.EventScene && ev.Tool == "":
+		case ev.Kind == runlog.EventScene && ev.Tool == "":
 			last = ev.Text
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -35,16 +36,16 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 	f.spec.Rules = rules
 	observe := f.tool("observe")
 	inner := observe.fn
-	observe.fn = func(ctx context.Context, args map[string]any) engine.Envelope {
+	observe.fn = func(ctx context.Context, args map[string]any) runlog.Envelope {
 		if observe.calls.Load() > 1 {
-			return engine.Failure("camera offline")
+			return runlog.Failure("camera offline")
 		}
 		return inner(ctx, args)
 	}
-	f.addTool("core", "pick_up", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}} // the back-end's claim
+	f.addTool("core", "pick_up", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"held": "mug"}} // the back-end's claim
 	})
-	f.policy.post = func(cc *engine.CallContext, _ *engine.Envelope) engine.PostResult {
+	f.policy.post = func(cc *engine.CallContext, _ *runlog.Envelope) engine.PostResult {
 		switch cc.Call.Turn {
 		case 1:
 			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "still on the table"}}
@@ -57,9 +58,9 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 	}
 	evs := collect(f.harness(t).RunStream(t.Context(), "pick up the mug"))
 	briefs := map[int]string{}
-	var applied []engine.Event
+	var applied []runlog.Event
 	for _, ev := range evs {
-		if ev.Kind != engine.EventScene {
+		if ev.Kind != runlog.EventScene {
 			continue
 		}
 		if ev.Tool == "" {
@@ -122,22 +123,22 @@ func TestUnverifiedManipulationReadsUnconfirmed(t *testing.T) {
 	}
 	f.spec.Rules = rules
 	observe := f.tool("observe")
-	observe.fn = func(context.Context, map[string]any) engine.Envelope {
+	observe.fn = func(context.Context, map[string]any) runlog.Envelope {
 		switch observe.calls.Load() {
 		case 1: // the mug on the table, the gripper empty
-			return engine.Envelope{Success: true, Value: map[string]any{"held": "",
+			return runlog.Envelope{Success: true, Value: map[string]any{"held": "",
 				"detections": []any{map[string]any{"name": "mug", "class": "cup", "relation": "on", "target": "table", "room": "kitchen"}}}}
 		case 2: // a camera-less view: nothing about the mug or the gripper
-			return engine.Envelope{Success: true, Value: map[string]any{"summary": "dark"}}
+			return runlog.Envelope{Success: true, Value: map[string]any{"summary": "dark"}}
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
 	}
-	f.addTool("core", "pick_up", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
+	f.addTool("core", "pick_up", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"held": "mug"}}
 	})
 	briefs := map[int]string{}
 	for _, ev := range collect(f.harness(t).RunStream(t.Context(), "pick up the mug")) {
-		if ev.Kind == engine.EventScene && ev.Tool == "" {
+		if ev.Kind == runlog.EventScene && ev.Tool == "" {
 			briefs[ev.Turn] = ev.Text
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -27,12 +28,12 @@ func patrolTask(b *testing.B, turns int, size func(model.Request)) *engine.Harne
 	for i := range img {
 		img[i] = byte(i * 7)
 	}
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"summary": "hall", "images": []any{map[string]any{"camera": "head", "mime": "image/png"}}},
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall", "images": []any{map[string]any{"camera": "head", "mime": "image/png"}}},
 			Images: []schema.Image{{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: img}}}
 	}
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall",
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall",
 			"note": "the base moved half a metre along the hall; the path ahead is clear for two more metres"}}
 	}
 	for _, ts := range f.tools {
@@ -90,7 +91,7 @@ func BenchmarkSessionMemory1000Turns(b *testing.B) {
 		before := heapInuse()
 		h := patrolTask(b, turns, nil)
 		rep, err := h.Run(b.Context(), "patrol the hall")
-		if err != nil || rep.Reason != engine.DoneFinal {
+		if err != nil || rep.Reason != runlog.DoneFinal {
 			b.Fatalf("task ended %+v, %v", rep, err)
 		}
 		after := heapInuse()
@@ -130,7 +131,7 @@ func BenchmarkRequestSize2000Turns(b *testing.B) {
 			n++
 		})
 		rep, err := h.Run(b.Context(), "patrol the hall")
-		if err != nil || rep.Reason != engine.DoneFinal {
+		if err != nil || rep.Reason != runlog.DoneFinal {
 			b.Fatalf("task ended %+v, %v", rep, err)
 		}
 		_ = h.Close()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -19,14 +20,14 @@ import (
 func TestConcurrentTaskIsBusy(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))
 	started, release := make(chan struct{}), make(chan struct{})
-	f.tool("move").fn = func(context.Context, map[string]any) engine.Envelope {
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 		close(started)
 		<-release
-		return engine.Envelope{Success: true}
+		return runlog.Envelope{Success: true}
 	}
 	h := f.harness(t)
 	var wg sync.WaitGroup
-	var first engine.Report
+	var first runlog.Report
 	var firstErr error
 	wg.Go(func() { first, firstErr = h.Run(t.Context(), "first") })
 	<-started
@@ -34,7 +35,7 @@ func TestConcurrentTaskIsBusy(t *testing.T) {
 		t.Errorf("concurrent Run error = %v, want ErrBusy", err)
 	}
 	evs := collect(h.RunStream(t.Context(), "third"))
-	if len(evs) != 1 || evs[0].Kind != engine.EventDone || !strings.Contains(evs[0].Done.Error, "busy") {
+	if len(evs) != 1 || evs[0].Kind != runlog.EventDone || !strings.Contains(evs[0].Done.Error, "busy") {
 		t.Errorf("concurrent RunStream = %+v, want one done naming busy", evs)
 	}
 	if err := h.ResetSession(); !errors.Is(err, engine.ErrBusy) {
@@ -42,7 +43,7 @@ func TestConcurrentTaskIsBusy(t *testing.T) {
 	}
 	close(release)
 	wg.Wait()
-	if firstErr != nil || first.Reason != engine.DoneFinal {
+	if firstErr != nil || first.Reason != runlog.DoneFinal {
 		t.Fatalf("first task = %+v, %v", first, firstErr)
 	}
 }
@@ -101,7 +102,7 @@ func TestReplanAtDocumentedPoints(t *testing.T) {
 	})
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "bring the mug", replan))
-	if !slices.Contains(kinds(evs), engine.EventReplan) || countDone(evs) != 1 {
+	if !slices.Contains(kinds(evs), runlog.EventReplan) || countDone(evs) != 1 {
 		t.Fatalf("events %v", kinds(evs))
 	}
 	if n := f.tool("move").calls.Load(); n != 1 {
@@ -152,7 +153,7 @@ func TestShouldCancelCheckedBeforeDecisionAndTool(t *testing.T) {
 			if got := int(f.tool("observe").calls.Load()); got != tc.observations {
 				t.Errorf("observed %d times, want %d", got, tc.observations)
 			}
-			if !slices.Contains(kinds(evs), engine.EventCancel) || evs[len(evs)-1].Done.Reason != engine.DoneCancelled || countDone(evs) != 1 {
+			if !slices.Contains(kinds(evs), runlog.EventCancel) || evs[len(evs)-1].Done.Reason != runlog.DoneCancelled || countDone(evs) != 1 {
 				t.Fatalf("events %v", kinds(evs))
 			}
 		})
@@ -165,14 +166,14 @@ func TestImagesInExactlyOneRequest(t *testing.T) {
 		toolResp("", call("move", `{}`)),
 		toolResp("done"))
 	obsN := 0
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		obsN++
-		return engine.Envelope{Success: true,
+		return runlog.Envelope{Success: true,
 			Value:  map[string]any{"images": []any{map[string]any{"camera": "head", "mime": "image/png", "width": 320, "height": 240}}},
 			Images: []schema.Image{{MIME: "image/png", Data: []byte{byte(obsN)}}}}
 	}
-	f.addTool("core", "snap", func(context.Context, map[string]any) engine.Envelope {
-		return engine.Envelope{Success: true, Images: []schema.Image{{Camera: "wrist", MIME: "image/png", Width: 160, Height: 120, Data: []byte("wrist-frame")}}}
+	f.addTool("core", "snap", func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Images: []schema.Image{{Camera: "wrist", MIME: "image/png", Width: 160, Height: 120, Data: []byte("wrist-frame")}}}
 	})
 	if _, err := f.harness(t).Run(t.Context(), "look"); err != nil {
 		t.Fatal(err)
@@ -208,9 +209,9 @@ func TestImagesInExactlyOneRequest(t *testing.T) {
 
 func TestObservationUnavailableIsExplicit(t *testing.T) {
 	f := newFixture(t, toolResp("done"))
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope { return engine.Failure("camera offline") }
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope { return runlog.Failure("camera offline") }
 	evs := collect(f.harness(t).RunStream(t.Context(), "look"))
-	if evs[len(evs)-1].Done.Reason != engine.DoneFinal {
+	if evs[len(evs)-1].Done.Reason != runlog.DoneFinal {
 		t.Fatalf("a failed observation ended the task: %+v", evs[len(evs)-1].Done)
 	}
 	if txt := requestText(f.decide.requests()[0]); !strings.Contains(txt, "observation unavailable: camera offline") {
@@ -284,12 +285,12 @@ func TestResidentContext(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(dir, "tool_experience"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("The kitchen door sticks."), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "tool_experience", "move.md"), []byte("Short moves work best."), 0o644))
-	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) engine.Envelope {
+	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) runlog.Envelope {
 		body, err := f.host.LoadSkill(args["name"].(string))
 		if err != nil {
-			return engine.Failure(err.Error())
+			return runlog.Failure(err.Error())
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{"loaded": len(body)}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"loaded": len(body)}}
 	})
 	h := f.harness(t)
 	for _, in := range []string{"open the drawer", "again"} {
@@ -343,13 +344,13 @@ func (c fakeCatalog) Resource(context.Context, string, string) (string, error) {
 func TestHostEmitAndSceneLookup(t *testing.T) {
 	f := newFixture(t, toolResp("", call("ask", `{}`)), toolResp("done"))
 	var refs []string
-	f.addTool("core", "ask", func(context.Context, map[string]any) engine.Envelope {
+	f.addTool("core", "ask", func(context.Context, map[string]any) runlog.Envelope {
 		for _, e := range f.host.SceneLookup("cup") {
 			refs = append(refs, e.Ref)
 		}
-		f.host.Emit(engine.Event{Kind: engine.EventQuestion, Text: "which mug?"})
-		f.host.Emit(engine.Event{Kind: engine.EventNotify, Text: "looking"})
-		return engine.Envelope{Success: true}
+		f.host.Emit(runlog.Event{Kind: runlog.EventQuestion, Text: "which mug?"})
+		f.host.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "looking"})
+		return runlog.Envelope{Success: true}
 	})
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "find my mug"))
@@ -357,14 +358,14 @@ func TestHostEmitAndSceneLookup(t *testing.T) {
 		t.Fatalf("scene lookup refs %v", refs)
 	}
 	ks := kinds(evs)
-	q, n, r := slices.Index(ks, engine.EventQuestion), slices.Index(ks, engine.EventNotify), slices.Index(ks, engine.EventToolResult)
+	q, n, r := slices.Index(ks, runlog.EventQuestion), slices.Index(ks, runlog.EventNotify), slices.Index(ks, runlog.EventToolResult)
 	if q < 0 || n != q+1 || r < n {
 		t.Fatalf("tool events out of order: %v", ks)
 	}
 	if evs[q].Task != 1 || evs[q].Turn != 1 || evs[q].Time.IsZero() {
 		t.Fatalf("queued event not stamped: %+v", evs[q])
 	}
-	f.host.Emit(engine.Event{Kind: engine.EventNotify, Text: "after the task"}) // dropped, no panic
+	f.host.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "after the task"}) // dropped, no panic
 	if _, err := f.host.LoadSkill("x"); err == nil {
 		t.Fatal("load_skill without skills must fail")
 	}
@@ -381,7 +382,7 @@ func TestRevisedCallIsNotAFailure(t *testing.T) {
 		return "bring the plate instead", polls == 2 // before the first tool runs
 	})
 	evs := collect(f.harness(t).RunStream(t.Context(), "bring the mug", replan))
-	if d := evs[len(evs)-1].Done; d == nil || d.Reason != engine.DoneFinal {
+	if d := evs[len(evs)-1].Done; d == nil || d.Reason != runlog.DoneFinal {
 		t.Fatalf("done %+v, want a final answer: a revised call is not a failure", d)
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"time"
 )
 
@@ -11,7 +12,7 @@ import (
 // are logged and do not stop the task; Close is called once, after the
 // task's done event.
 type Sink interface {
-	Write(Event) error
+	Write(runlog.Event) error
 	Close() error
 }
 

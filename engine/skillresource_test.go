@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/skills"
 )
 
@@ -35,21 +35,21 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		toolResp("done again"),
 	)
 	f.skills = cat
-	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) engine.Envelope {
+	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) runlog.Envelope {
 		if _, err := f.host.LoadSkill(args["name"].(string)); err != nil {
-			return engine.Failure(err.Error())
+			return runlog.Failure(err.Error())
 		}
-		return engine.Envelope{Success: true}
+		return runlog.Envelope{Success: true}
 	})
 	var got []string
-	f.addTool("core", "read", func(ctx context.Context, args map[string]any) engine.Envelope {
+	f.addTool("core", "read", func(ctx context.Context, args map[string]any) runlog.Envelope {
 		text, err := f.host.SkillResource(ctx, args["skill"].(string), args["path"].(string))
 		if err != nil {
 			got = append(got, "error: "+err.Error())
-			return engine.Failure(err.Error())
+			return runlog.Failure(err.Error())
 		}
 		got = append(got, text)
-		return engine.Envelope{Success: true, Value: map[string]any{"content": text}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"content": text}}
 	})
 	h := f.harness(t)
 	for _, in := range []string{"open the drawer", "again"} {

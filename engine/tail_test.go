@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -15,12 +15,12 @@ import (
 // moves on the turns listed in moves, and one camera image every turn.
 func observeSteps(f *fixture, moves map[int]bool) {
 	n, x := 0, 1.0
-	f.tool("observe").fn = func(context.Context, map[string]any) engine.Envelope {
+	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		n++
 		if moves[n] {
 			x += 0.5
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{
+		return runlog.Envelope{Success: true, Value: map[string]any{
 			"summary":   fmt.Sprintf("in the hall, observation %d", n),
 			"clearance": map[string]any{"front": 2.0 - x/10, "back": 1.5},
 			"pose":      map[string]any{"x": x, "y": 2.0, "theta_deg": 0.0, "room": "hall"},
@@ -117,7 +117,7 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	observeSteps(f, map[int]bool{5: true, 17: true, 33: true})
 	compactedAt := map[int]bool{}
 	for ev := range f.harness(t).RunStream(t.Context(), "patrol") {
-		if ev.Kind == engine.EventCompaction && ev.Compaction != nil && ev.Compaction.OK {
+		if ev.Kind == runlog.EventCompaction && ev.Compaction != nil && ev.Compaction.OK {
 			compactedAt[ev.Turn] = true
 		}
 	}

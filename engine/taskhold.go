@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"sync"
 	"time"
 )
@@ -67,9 +68,9 @@ func (h *Harness) awaitHolds(t *task) {
 		}
 		h.hostMu.Unlock()
 		for _, hd := range expired {
-			h.emit(t, Event{Kind: EventSafety, Safety: SafetyStopPending,
+			h.emit(t, runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyStopPending,
 				Text: fmt.Sprintf("%s: %s had not ended within %s when the task ended; what it reports later reaches the next task",
-					SafetyStopPending, hd.what, hd.within)})
+					runlog.SafetyStopPending, hd.what, hd.within)})
 		}
 		if next.IsZero() {
 			h.flush(t) // what was queued before the last release

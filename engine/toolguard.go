@@ -13,6 +13,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -67,7 +68,7 @@ func (g *guarded) Def() model.ToolDef { return g.def }
 
 // Call validates, then runs the tool; a tool not known to honour its context
 // runs in its own goroutine so that it still returns at the timeout.
-func (g *guarded) Call(ctx context.Context, args json.RawMessage) Envelope {
+func (g *guarded) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
 	start := time.Now()
 	args, failure := g.check(args)
 	return g.run(ctx, start, args, failure)
@@ -76,15 +77,15 @@ func (g *guarded) Call(ctx context.Context, args json.RawMessage) Envelope {
 // callParsed is Call for arguments already parsed: value is args decoded
 // (the engine parsed the model's arguments once, and hooks may have
 // rewritten them); it is validated as it is, not parsed again.
-func (g *guarded) callParsed(ctx context.Context, args json.RawMessage, value map[string]any) Envelope {
+func (g *guarded) callParsed(ctx context.Context, args json.RawMessage, value map[string]any) runlog.Envelope {
 	start := time.Now()
 	return g.run(ctx, start, args, g.validate(value))
 }
 
 // run runs the tool on checked arguments, or answers the check's failure.
-func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage, failure string) Envelope {
+func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage, failure string) runlog.Envelope {
 	if failure != "" {
-		env := Failure(failure)
+		env := runlog.Failure(failure)
 		env.Duration = time.Since(start)
 		return env
 	}
@@ -93,16 +94,16 @@ func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage
 		ctx, cancel = context.WithTimeout(ctx, g.timeout)
 		defer cancel()
 	}
-	var env Envelope
+	var env runlog.Envelope
 	if _, ok := g.inner.(ContextBound); ok {
 		env = g.inline(ctx, args)
 	} else {
-		done := make(chan Envelope, 1)
+		done := make(chan runlog.Envelope, 1)
 		go func() { done <- g.inline(ctx, args) }()
 		select {
 		case env = <-done:
 		case <-ctx.Done():
-			env = Failure(g.contextReason(ctx))
+			env = runlog.Failure(g.contextReason(ctx))
 		}
 	}
 	if !env.Success && ctx.Err() != nil {
@@ -132,10 +133,10 @@ func withCause(why, name, own string) string {
 }
 
 // inline runs the tool, turning a panic into a failure envelope.
-func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env Envelope) {
+func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env runlog.Envelope) {
 	defer func() {
 		if r := recover(); r != nil {
-			env = Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
+			env = runlog.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
 		}
 	}()
 	return g.inner.Call(ctx, args)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestGuardValidatesTheParsedValue(t *testing.T) {
 	ran := 0
 	tool := &fakeTool{name: "move", schema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
-		fn: func(context.Context) Envelope { ran++; return Envelope{Success: true} }}
+		fn: func(context.Context) runlog.Envelope { ran++; return runlog.Envelope{Success: true} }}
 	g, err := GuardTool(tool, schema.ToolContract{}, 0, 0)
 	if err != nil {
 		t.Fatal(err)

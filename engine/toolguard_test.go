@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,10 +21,10 @@ type blockingTool struct {
 func (b *blockingTool) Def() model.ToolDef {
 	return model.ToolDef{Name: "stuck", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
 }
-func (b *blockingTool) Call(context.Context, json.RawMessage) Envelope {
+func (b *blockingTool) Call(context.Context, json.RawMessage) runlog.Envelope {
 	b.calls++
 	<-b.release
-	return Envelope{Success: true}
+	return runlog.Envelope{Success: true}
 }
 
 func TestGuard(t *testing.T) {
@@ -58,11 +59,11 @@ type schemaTool struct{ s string }
 func (s *schemaTool) Def() model.ToolDef {
 	return model.ToolDef{Name: "bad", InputSchema: []byte(s.s)}
 }
-func (s *schemaTool) Call(context.Context, json.RawMessage) Envelope {
-	return Failure("unused")
+func (s *schemaTool) Call(context.Context, json.RawMessage) runlog.Envelope {
+	return runlog.Failure("unused")
 }
 
-func wantFailure(t *testing.T, env Envelope, contains ...string) {
+func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {
 		t.Fatalf("want failure, got success %v", env.Value)

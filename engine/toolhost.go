@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // hostAdapter is the Host that in-process tools receive. Tools may call it
@@ -106,9 +107,9 @@ func (a hostAdapter) SceneDescribe(refs []string) ([]string, error) {
 // Emit queues an event for the running task's stream; the loop delivers it
 // at its next step. Without a running task (a motion's late reply after the
 // final answer, a back-end's stdout between tasks) it waits for the next one.
-func (a hostAdapter) Emit(ev Event) { a.h.queue(ev) }
+func (a hostAdapter) Emit(ev runlog.Event) { a.h.queue(ev) }
 
-func (h *Harness) queue(ev Event) {
+func (h *Harness) queue(ev runlog.Event) {
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	if h.task == nil {

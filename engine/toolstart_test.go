@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -15,14 +16,14 @@ import (
 type fakeTool struct {
 	name, schema string
 	selfTimed    bool
-	fn           func(ctx context.Context) Envelope
+	fn           func(ctx context.Context) runlog.Envelope
 }
 
 func (f *fakeTool) Def() model.ToolDef {
 	return model.ToolDef{Name: f.name, InputSchema: json.RawMessage(f.schema)}
 }
-func (f *fakeTool) Call(ctx context.Context, _ json.RawMessage) Envelope { return f.fn(ctx) }
-func (f *fakeTool) SelfTimed() bool                                      { return f.selfTimed }
+func (f *fakeTool) Call(ctx context.Context, _ json.RawMessage) runlog.Envelope { return f.fn(ctx) }
+func (f *fakeTool) SelfTimed() bool                                             { return f.selfTimed }
 
 type fakeSet struct{ tools []Tool }
 
@@ -35,12 +36,12 @@ func (s *fakeSet) Close() error                          { return nil }
 // result capped; a name no provider accepts and a schema that refers outside
 // itself leave the tool out; a tools list naming a missing tool fails.
 func TestGuardToolsetGivesEveryToolTheGuarantees(t *testing.T) {
-	ok := func(context.Context) Envelope {
-		return Envelope{Success: true, Value: map[string]any{"big": strings.Repeat("x", 8000)}}
+	ok := func(context.Context) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"big": strings.Repeat("x", 8000)}}
 	}
 	set := &fakeSet{tools: []Tool{
 		&fakeTool{name: "move", schema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`, fn: ok},
-		&fakeTool{name: "boom", fn: func(context.Context) Envelope { panic("driver fault") }},
+		&fakeTool{name: "boom", fn: func(context.Context) runlog.Envelope { panic("driver fault") }},
 		&fakeTool{name: "bad\x1bname", fn: ok},
 		&fakeTool{name: "ext", schema: `{"type":"object","properties":{"a":{"$ref":"file:///etc/passwd"}}}`, fn: ok},
 	}}
@@ -89,12 +90,12 @@ func TestGuardToolsetGivesEveryToolTheGuarantees(t *testing.T) {
 // A SelfTimed tool is bounded by its contract's timeout only, never the
 // toolset's.
 func TestGuardSelfTimed(t *testing.T) {
-	bound := func(ctx context.Context) Envelope {
+	bound := func(ctx context.Context) runlog.Envelope {
 		d, ok := ctx.Deadline()
 		if !ok {
-			return Envelope{Success: true, Value: map[string]any{"bound": "none"}}
+			return runlog.Envelope{Success: true, Value: map[string]any{"bound": "none"}}
 		}
-		return Envelope{Success: true, Value: map[string]any{"bound": time.Until(d).Round(time.Hour).String()}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"bound": time.Until(d).Round(time.Hour).String()}}
 	}
 	for _, tc := range []struct {
 		self     bool

@@ -7,6 +7,7 @@ import (
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -33,14 +34,14 @@ type Turn struct {
 	// that were not executed (one tool call per turn); empty when none.
 	refused  string
 	recorded bool
-	end      *Report
+	end      *runlog.Report
 }
 
 // CallResult is the answered call of a turn.
 type CallResult struct {
 	ID, Tool string
 	Args     map[string]any
-	Env      Envelope
+	Env      runlog.Envelope
 	// Executed: the tool ran (the post chain may have judged it).
 	Executed bool
 	// Revised: the call was answered because the instruction changed, not
@@ -62,14 +63,14 @@ func (tn *Turn) Cancelled(ctx context.Context, where string) bool {
 }
 
 // Emit sends an event to the task's stream (and every sink) now.
-func (tn *Turn) Emit(ev Event) { tn.h.emit(tn.t, ev) }
+func (tn *Turn) Emit(ev runlog.Event) { tn.h.emit(tn.t, ev) }
 
 // CallTool calls a tool for the harness itself (the observation), by name
 // or toolset.name. A tool that can move the body (physical) goes through
 // the whole chain, as a model's call does: pre-hooks, the tool, post-hooks;
 // any other tool goes through the tool guard, as the hooks' own readings
 // (clearance, evidence) do.
-func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) Envelope {
+func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) runlog.Envelope {
 	rt, ok := tn.h.tools.lookup(ref)
 	if !ok || !rt.Contract.Physical {
 		return tn.h.CallTool(ctx, ref, args)
@@ -94,7 +95,7 @@ func (tn *Turn) String() string { return fmt.Sprintf("task %d turn %d", tn.t.n, 
 
 // terminate ends the task with a harness report (the last timeline events
 // say what led there).
-func (tn *Turn) terminate(reason DoneReason, why string) {
+func (tn *Turn) terminate(reason runlog.DoneReason, why string) {
 	rep := tn.h.terminate(tn.t, reason, why)
 	tn.end = &rep
 }
@@ -113,6 +114,6 @@ func (tn *Turn) pollReplan() bool {
 	t.notes.setGoal(rev)
 	t.notes.setPhase("replanning")
 	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindInstruction, Group: tn.group, Msg: userText("Revised instruction: " + rev)})
-	h.emit(t, Event{Kind: EventReplan, Text: rev})
+	h.emit(t, runlog.Event{Kind: runlog.EventReplan, Text: rev})
 	return true
 }

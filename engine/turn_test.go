@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -31,7 +32,7 @@ func TestManyCallsOneBoundedRefusal(t *testing.T) {
 	}
 	results := 0
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolResult {
+		if ev.Kind == runlog.EventToolResult {
 			results++
 		}
 	}
@@ -79,7 +80,7 @@ func TestDeepArgumentsSayNestingDepth(t *testing.T) {
 	h := f.harness(t)
 	evs := collect(h.RunStream(t.Context(), "go"))
 	for _, ev := range evs {
-		if ev.Kind != engine.EventToolResult {
+		if ev.Kind != runlog.EventToolResult {
 			continue
 		}
 		if r := ev.Result.Reason; !strings.Contains(r, "nesting deeper than 10000") || strings.Contains(r, "got a string") {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -54,7 +55,7 @@ func (tn *Turn) SetBrief(text string) { tn.h.store.SetBrief(text) }
 func (tn *Turn) request() model.Request { return tn.h.store.Request() }
 
 // counts are the estimated tokens of each lifetime.
-func (tn *Turn) counts() TokenCounts { return tn.h.store.Counts() }
+func (tn *Turn) counts() runlog.TokenCounts { return tn.h.store.Counts() }
 
 // consumeImages runs after the decide call, sent or failed: every image
 // just sent is consumed (images live for the one model call that consumes
@@ -91,11 +92,11 @@ func (tn *Turn) Compact(ctx context.Context) {
 		info.Error = err.Error()
 		info.TokensAfter = before
 		info.MessagesAfter = info.MessagesBefore
-		h.emit(tn.t, Event{Kind: EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
+		h.emit(tn.t, runlog.Event{Kind: runlog.EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
 		return
 	}
 	info.TokensAfter = h.store.Total()
-	h.emit(tn.t, Event{Kind: EventCompaction, Text: info.Source, Compaction: &info})
+	h.emit(tn.t, runlog.Event{Kind: runlog.EventCompaction, Text: info.Source, Compaction: &info})
 }
 
 // syncResident re-renders Resident context when load_skill added a body.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -66,12 +67,12 @@ func TestUserChannelIsRedacted(t *testing.T) {
 	f := newFixture(t, toolResp("", call("tell", `{}`)), toolResp("finished"))
 	f.spec.RunLog = schema.RunLog{SecretEnv: []string{"THEA_USER_KEY"}}
 	var answer string
-	f.addTool("core", "tell", func(ctx context.Context, _ map[string]any) engine.Envelope {
+	f.addTool("core", "tell", func(ctx context.Context, _ map[string]any) runlog.Envelope {
 		must(t, f.host.User().Notify(ctx, "the key is "+secret))
 		a, err := f.host.User().Ask(ctx, engine.Question{Text: "use " + secret + "?", Choices: []string{"no", "yes, " + secret}})
 		must(t, err)
 		answer = a
-		return engine.Envelope{Success: true}
+		return runlog.Envelope{Success: true}
 	})
 	u := &recordingUser{}
 	opts := f.options(t)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Step is one event of a run that the harness, not the model, produced and
@@ -19,29 +19,29 @@ import (
 // text are left out: they are what a replay feeds back or cannot match.
 type Step struct {
 	Turn int
-	Kind engine.EventKind
+	Kind runlog.EventKind
 	Tool string
 	// JSON is the step's compared content, indented with sorted keys.
 	JSON string
 }
 
 // project picks an event's compared fields; false for an event not compared.
-func project(kind engine.EventKind, raw []byte) (Step, bool, error) {
+func project(kind runlog.EventKind, raw []byte) (Step, bool, error) {
 	var fields []string
 	switch kind {
-	case engine.EventToolCall:
+	case runlog.EventToolCall:
 		fields = []string{"tool", "args"}
-	case engine.EventHook:
+	case runlog.EventHook:
 		fields = []string{"tool", "hook"}
-	case engine.EventToolResult:
+	case runlog.EventToolResult:
 		fields = []string{"tool", "result"}
-	case engine.EventEvaluation:
+	case runlog.EventEvaluation:
 		fields = []string{"tool", "verdict"}
-	case engine.EventObservation:
+	case runlog.EventObservation:
 		fields = []string{"tool", "observation"}
-	case engine.EventScene:
+	case runlog.EventScene:
 		fields = []string{"tool", "text"}
-	case engine.EventDone:
+	case runlog.EventDone:
 		fields = []string{"done"}
 	default:
 		return Step{}, false, nil
@@ -138,7 +138,7 @@ type Comparator struct {
 func NewComparator(want []Step) *Comparator { return &Comparator{want: want} }
 
 // Observe compares one replayed event.
-func (c *Comparator) Observe(ev engine.Event) {
+func (c *Comparator) Observe(ev runlog.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.div != nil || c.err != nil {
@@ -205,15 +205,15 @@ func stoppedRecording(steps []Step) bool {
 		return false
 	}
 	last := steps[len(steps)-1]
-	if last.Kind != engine.EventDone {
+	if last.Kind != runlog.EventDone {
 		return false
 	}
 	var d struct {
 		Done struct {
-			Reason engine.DoneReason `json:"reason"`
+			Reason runlog.DoneReason `json:"reason"`
 		} `json:"done"`
 	}
-	return json.Unmarshal([]byte(last.JSON), &d) == nil && d.Done.Reason == engine.DoneCancelled
+	return json.Unmarshal([]byte(last.JSON), &d) == nil && d.Done.Reason == runlog.DoneCancelled
 }
 
 // Diverged reports whether a divergence was found (or comparing failed).

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets"
 )
@@ -141,9 +141,9 @@ func TestParseSeedAndCheckName(t *testing.T) {
 }
 
 func TestMergeRefusesOverlapAndStrangers(t *testing.T) {
-	ok := episode.Outcome{Seed: 1, Success: true, Reason: engine.DoneFinal}
+	ok := episode.Outcome{Seed: 1, Success: true, Reason: runlog.DoneFinal}
 	a := shard(t, ok)
-	b := shard(t, episode.Outcome{Seed: 1, Reason: engine.DoneError, FailureKind: "error"})
+	b := shard(t, episode.Outcome{Seed: 1, Reason: runlog.DoneError, FailureKind: "error"})
 	if _, err := episode.Merge(a, b); err == nil || !strings.Contains(err.Error(), "seed 1") {
 		t.Errorf("overlap: %v", err)
 	}
@@ -152,7 +152,7 @@ func TestMergeRefusesOverlapAndStrangers(t *testing.T) {
 	if _, err := episode.Merge(a, c); err == nil {
 		t.Error("results of another spec merged")
 	}
-	d := shard(t, episode.Outcome{Seed: 2, Reason: engine.DoneMaxTurns, FailureKind: "max_turns", Turns: 4})
+	d := shard(t, episode.Outcome{Seed: 2, Reason: runlog.DoneMaxTurns, FailureKind: "max_turns", Turns: 4})
 	m, err := episode.Merge(d, a)
 	if err != nil {
 		t.Fatal(err)
@@ -191,10 +191,10 @@ func TestMergeRefusesBadShards(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := shard(t,
-				episode.Outcome{Seed: 1, Success: true, Reason: engine.DoneFinal, Turns: 10, Usage: model.Usage{InputTokens: 100, OutputTokens: 5}},
-				episode.Outcome{Seed: 2, Reason: engine.DoneMaxTurns, FailureKind: "max_turns", Turns: 60})
+				episode.Outcome{Seed: 1, Success: true, Reason: runlog.DoneFinal, Turns: 10, Usage: model.Usage{InputTokens: 100, OutputTokens: 5}},
+				episode.Outcome{Seed: 2, Reason: runlog.DoneMaxTurns, FailureKind: "max_turns", Turns: 60})
 			tc.spoil(r)
-			_, err := episode.Merge(shard(t, episode.Outcome{Seed: 9, Success: true, Reason: engine.DoneFinal}), r)
+			_, err := episode.Merge(shard(t, episode.Outcome{Seed: 9, Success: true, Reason: runlog.DoneFinal}), r)
 			if err == nil || !strings.Contains(err.Error(), "result 2: ") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
@@ -205,7 +205,7 @@ func TestMergeRefusesBadShards(t *testing.T) {
 // The JSON a shard is read from is strict: unknown or missing fields,
 // trailing data and values of the wrong type are refused, naming the file.
 func TestParseEvalResultIsStrict(t *testing.T) {
-	good := shard(t, episode.Outcome{Seed: 3, Success: true, Reason: engine.DoneFinal, Turns: 2,
+	good := shard(t, episode.Outcome{Seed: 3, Success: true, Reason: runlog.DoneFinal, Turns: 2,
 		EstimatedUsage: model.Usage{InputTokens: 900, OutputTokens: 40}})
 	b, err := json.Marshal(good)
 	if err != nil {
@@ -258,8 +258,8 @@ func TestComparator(t *testing.T) {
 		t.Fatalf("steps %v %v", steps, err)
 	}
 	c := episode.NewComparator(steps)
-	c.Observe(engine.Event{Kind: engine.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
-	c.Observe(engine.Event{Kind: engine.EventToolResult, Turn: 1, Tool: "move", Result: &engine.Envelope{Success: true, Value: map[string]any{"moved": 0.5}}})
+	c.Observe(runlog.Event{Kind: runlog.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
+	c.Observe(runlog.Event{Kind: runlog.EventToolResult, Turn: 1, Tool: "move", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved": 0.5}}})
 	d, err := c.Result()
 	if err != nil || d == nil {
 		t.Fatalf("no divergence: %v", err)
@@ -270,13 +270,13 @@ func TestComparator(t *testing.T) {
 	// The diff shows what the harness wrote: "<nil>" and "&&", not their
 	// HTML escapes.
 	esc := episode.NewComparator(steps)
-	esc.Observe(engine.Event{Kind: engine.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
-	esc.Observe(engine.Event{Kind: engine.EventToolResult, Turn: 1, Tool: "move", Result: &engine.Envelope{Reason: "rule failed: invalid operation: <nil> < float64 && more"}})
+	esc.Observe(runlog.Event{Kind: runlog.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
+	esc.Observe(runlog.Event{Kind: runlog.EventToolResult, Turn: 1, Tool: "move", Result: &runlog.Envelope{Reason: "rule failed: invalid operation: <nil> < float64 && more"}})
 	if d, _ := esc.Result(); d == nil || !strings.Contains(d.Diff, `"reason": "rule failed: invalid operation: <nil> < float64 && more"`) || strings.Contains(d.Diff, `\u003c`) {
 		t.Errorf("divergence with escapes: %v", d)
 	}
 	short := episode.NewComparator(steps)
-	short.Observe(engine.Event{Kind: engine.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
+	short.Observe(runlog.Event{Kind: runlog.EventToolCall, Turn: 1, Tool: "move", Args: map[string]any{"d": 1}})
 	short.Finish()
 	if d, _ := short.Result(); d == nil || d.Kind != "tool_result" || !strings.Contains(d.Note, "ended before") {
 		t.Errorf("early end: %v", d)

@@ -15,9 +15,9 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -25,7 +25,7 @@ import (
 type Outcome struct {
 	Seed    uint64            `json:"seed"`
 	Success bool              `json:"success"`
-	Reason  engine.DoneReason `json:"reason,omitempty"`
+	Reason  runlog.DoneReason `json:"reason,omitempty"`
 	// FailureKind groups failures: the done reason (max_turns,
 	// failure_budget, error…) or "verdict_failure:TOOL" when the task ended
 	// with a final answer but a tool's last verdict was a failure.
@@ -97,7 +97,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	if _, err := WithSeed(spec, 0); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	digest, err := engine.SpecDigest(spec.Files)
+	digest, err := runlog.SpecDigest(spec.Files)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
@@ -159,7 +159,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, runLog string, newSession NewSession) (o Outcome, refused error) {
 	o = Outcome{Seed: seed}
 	fail := func(err error) (Outcome, error) {
-		o.Error, o.Reason, o.FailureKind = err.Error(), engine.DoneError, string(engine.DoneError)
+		o.Error, o.Reason, o.FailureKind = err.Error(), runlog.DoneError, string(runlog.DoneError)
 		return o, nil
 	}
 	s, err := WithSeed(spec, seed)
@@ -182,18 +182,18 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 	defer h.Close()
 	last := map[string]schema.VerdictStatus{}
 	var tools []string
-	var rep *engine.Report
+	var rep *runlog.Report
 	requestTokens := 0 // the estimate of the latest decide request
 	for ev := range h.RunStream(ctx, instruction) {
 		switch {
-		case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
+		case ev.Kind == runlog.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
 			return o, lockRefusedError(seed, ev.Result.Reason)
-		case ev.Kind == engine.EventContext && ev.Tokens != nil:
+		case ev.Kind == runlog.EventContext && ev.Tokens != nil:
 			requestTokens = ev.Tokens.Total
-		case ev.Kind == engine.EventModel && ev.Usage == nil:
+		case ev.Kind == runlog.EventModel && ev.Usage == nil:
 			o.EstimatedUsage.InputTokens += requestTokens
 			o.EstimatedUsage.OutputTokens += responseTokens(ev)
-		case ev.Kind == engine.EventEvaluation && ev.Verdict != nil:
+		case ev.Kind == runlog.EventEvaluation && ev.Verdict != nil:
 			if o.Verdicts == nil {
 				o.Verdicts = map[string]int{}
 			}
@@ -202,7 +202,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 				tools = append(tools, ev.Tool)
 			}
 			last[ev.Tool] = ev.Verdict.Status
-		case ev.Kind == engine.EventDone && ev.Done != nil:
+		case ev.Kind == runlog.EventDone && ev.Done != nil:
 			d := *ev.Done
 			rep = &d
 		}
@@ -211,7 +211,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 		return fail(errors.New("the task ended without a done event"))
 	}
 	o.Reason, o.Turns, o.Usage, o.Error = rep.Reason, rep.Turns, rep.Usage, rep.Error
-	if rep.Reason != engine.DoneFinal {
+	if rep.Reason != runlog.DoneFinal {
 		o.FailureKind = string(rep.Reason)
 		return o, nil
 	}
@@ -245,7 +245,7 @@ func lockRefusedError(seed uint64, reason string) error {
 // responseTokens estimates a response's size as the harness estimates
 // text: four characters a token, its text and its call (name and
 // arguments).
-func responseTokens(ev engine.Event) int {
+func responseTokens(ev runlog.Event) int {
 	n := len(ev.Text) + len(ev.Tool)
 	if len(ev.Args) > 0 {
 		if b, err := json.Marshal(ev.Args); err == nil {
@@ -337,14 +337,14 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", o.Seed, res, o.Turns,
 			tokens(o.Usage.InputTokens, o.EstimatedUsage.InputTokens), tokens(o.Usage.OutputTokens, o.EstimatedUsage.OutputTokens),
-			trace.Escape(o.FailureKind))
+			termesc.Escape(o.FailureKind))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("eval table: %w", err)
 	}
 	s := r.Summary
 	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%, 95%% interval %.1f–%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
-		trace.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, 100*s.SuccessInterval.Low, 100*s.SuccessInterval.High, s.MeanTurns,
+		termesc.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, 100*s.SuccessInterval.Low, 100*s.SuccessInterval.High, s.MeanTurns,
 		tokens(s.Tokens.InputTokens, s.EstimatedTokens.InputTokens), tokens(s.Tokens.OutputTokens, s.EstimatedTokens.OutputTokens))
 	if err != nil {
 		return fmt.Errorf("eval table: %w", err)
@@ -355,7 +355,7 @@ func (r *EvalResult) WriteTable(w io.Writer) error {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
-		if _, err := fmt.Fprintf(w, "  %-28s %s\n", trace.Escape(k), NewRate(s.FailuresByKind[k], s.Episodes)); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-28s %s\n", termesc.Escape(k), NewRate(s.FailuresByKind[k], s.Episodes)); err != nil {
 			return fmt.Errorf("eval table: %w", err)
 		}
 	}

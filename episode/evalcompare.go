@@ -3,12 +3,11 @@ package episode
 import (
 	"errors"
 	"fmt"
+	"github.com/thea-harness/thea/internal/termesc"
 	"io"
 	"maps"
 	"slices"
 	"text/tabwriter"
-
-	"github.com/thea-harness/thea/engine/trace"
 )
 
 // Rate is a count out of a number of episodes, with its 95 % Wilson
@@ -130,9 +129,9 @@ func failures(r *EvalResult) map[string]int {
 // WriteTable prints the comparison for a person.
 func (c *Comparison) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "RATE\tA (%s)\tB (%s)\tB-A\tp (Fisher)\tVERDICT\n", trace.Escape(c.A), trace.Escape(c.B))
+	fmt.Fprintf(tw, "RATE\tA (%s)\tB (%s)\tB-A\tp (Fisher)\tVERDICT\n", termesc.Escape(c.A), termesc.Escape(c.B))
 	for _, d := range c.Rates {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.1f pts\t%s\t%s\n", trace.Escape(d.Name), d.A, d.B, 100*d.Diff, formatP(d.P), d.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.1f pts\t%s\t%s\n", termesc.Escape(d.Name), d.A, d.B, 100*d.Diff, formatP(d.P), d.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare table: %w", err)

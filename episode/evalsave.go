@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,7 +20,7 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	}
 	runLog, err := os.MkdirTemp("", "thea-eval-run-")
 	if err != nil {
-		o = Outcome{Seed: seed, Error: err.Error(), Reason: engine.DoneError, FailureKind: string(engine.DoneError)}
+		o = Outcome{Seed: seed, Error: err.Error(), Reason: runlog.DoneError, FailureKind: string(runlog.DoneError)}
 		return o, nil
 	}
 	defer os.RemoveAll(runLog)

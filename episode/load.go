@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Load reads an episode (its folder or its events.jsonl) for thea test and
@@ -45,13 +45,13 @@ func checkLine(l replay.Line) string {
 		return fmt.Sprintf("turn %d is negative", l.Turn)
 	}
 	switch l.Kind {
-	case engine.EventTaskStart:
+	case runlog.EventTaskStart:
 		if l.Episode != nil && l.Episode.Seed != "" {
 			if _, err := ParseSeed(l.Episode.Seed); err != nil {
 				return "episode.seed: " + err.Error()
 			}
 		}
-	case engine.EventQuestion:
+	case runlog.EventQuestion:
 		var q struct {
 			Args struct {
 				Answer *string `json:"answer"`
@@ -60,9 +60,9 @@ func checkLine(l replay.Line) string {
 		if err := json.Unmarshal(l.Raw, &q); err != nil {
 			return "args.answer: want text: " + err.Error()
 		}
-	case engine.EventHook:
+	case runlog.EventHook:
 		var h struct {
-			Hook *engine.HookVerdict `json:"hook"`
+			Hook *runlog.HookVerdict `json:"hook"`
 		}
 		if err := json.Unmarshal(l.Raw, &h); err != nil {
 			return "hook: want a hook verdict: " + err.Error()

@@ -11,16 +11,16 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // doneReasons are the reasons a task ends, as an eval result records them.
-func doneReasons() []engine.DoneReason {
-	return []engine.DoneReason{
-		engine.DoneFinal, engine.DoneMaxTurns, engine.DoneFailureBudget,
-		engine.DoneLoopDetected, engine.DoneCancelled, engine.DoneError,
+func doneReasons() []runlog.DoneReason {
+	return []runlog.DoneReason{
+		runlog.DoneFinal, runlog.DoneMaxTurns, runlog.DoneFailureBudget,
+		runlog.DoneLoopDetected, runlog.DoneCancelled, runlog.DoneError,
 	}
 }
 
@@ -29,7 +29,7 @@ func doneReasons() []engine.DoneReason {
 // cannot overflow.
 const maxCount = 1 << 40
 
-// specDigest is the form of engine.SpecDigest.
+// specDigest is the form of runlog.SpecDigest.
 var specDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // ParseEvalResult reads an eval result (thea eval --format json or --out)
@@ -131,13 +131,13 @@ func (o Outcome) validate() error {
 		}
 	}
 	switch {
-	case o.Success && o.Reason != engine.DoneFinal:
+	case o.Success && o.Reason != runlog.DoneFinal:
 		return fmt.Errorf("success with reason %q: an episode succeeds only with a final answer", o.Reason)
 	case o.Success && o.FailureKind != "":
 		return fmt.Errorf("success with failure_kind %q", o.FailureKind)
 	case o.Success:
 		return nil
-	case o.Reason == engine.DoneFinal:
+	case o.Reason == runlog.DoneFinal:
 		tool, ok := strings.CutPrefix(o.FailureKind, "verdict_failure:")
 		if !ok || tool == "" {
 			return fmt.Errorf("a failure with a final answer has failure_kind %q: want verdict_failure:TOOL", o.FailureKind)

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/engine/model/replay"
 	"github.com/thea-harness/thea/internal/outfile"
+	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/schema"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Wilson bounds against values computed from the formula by hand (and the
@@ -65,11 +65,11 @@ func TestFisherExact(t *testing.T) {
 func evalOf(n, k int, kinds ...string) *episode.EvalResult {
 	r := &episode.EvalResult{Spec: "s", SpecDigest: "sha256:" + strings.Repeat("0", 64), Instruction: "go"}
 	for i := range n {
-		o := episode.Outcome{Seed: uint64(i + 1), Turns: 1, Reason: engine.DoneFinal, Success: i < k}
+		o := episode.Outcome{Seed: uint64(i + 1), Turns: 1, Reason: runlog.DoneFinal, Success: i < k}
 		if !o.Success {
 			o.FailureKind = kinds[(i-k)%len(kinds)]
-			if o.FailureKind == string(engine.DoneMaxTurns) {
-				o.Reason = engine.DoneMaxTurns
+			if o.FailureKind == string(runlog.DoneMaxTurns) {
+				o.Reason = runlog.DoneMaxTurns
 			}
 		}
 		r.Episodes = append(r.Episodes, o)
@@ -104,7 +104,7 @@ func TestCompareEqualBetterWorse(t *testing.T) {
 	}
 	// A new failure kind in B is a rate of its own: 15 of 100 episodes
 	// now run out of turns, none did in A; the success rate moved less.
-	b := evalOf(100, 37, slip, slip, slip, string(engine.DoneMaxTurns))
+	b := evalOf(100, 37, slip, slip, slip, string(runlog.DoneMaxTurns))
 	c, err := episode.Compare(base, b, 0.05)
 	if err != nil {
 		t.Fatal(err)

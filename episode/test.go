@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -128,7 +129,7 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 		return r, err
 	}
 	if ep.Info != nil && ep.Info.SpecDigest != "" {
-		if d, err := engine.SpecDigest(spec.Files); err == nil && d != ep.Info.SpecDigest {
+		if d, err := runlog.SpecDigest(spec.Files); err == nil && d != ep.Info.SpecDigest {
 			r.SpecChanged = true
 		}
 	}
@@ -147,14 +148,14 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 	runErr := ""
 	for ev := range h.RunStream(ctx, ep.Instruction, engine.WithShouldCancel(stop)) {
 		cmp.Observe(ev)
-		if ev.Kind == engine.EventDone && ev.Done != nil {
+		if ev.Kind == runlog.EventDone && ev.Done != nil {
 			r.Turns, runErr = ev.Done.Turns, ev.Done.Error
 		}
 	}
 	cmp.Finish()
 	closeErr := h.Close()
 	div, cerr := cmp.Result()
-	if div != nil && runErr != "" && (div.Kind == string(engine.EventDone) || div.Got == "") {
+	if div != nil && runErr != "" && (div.Kind == string(runlog.EventDone) || div.Got == "") {
 		// Why the replay ended: typically it asked the model more often than
 		// the recording did ("no recorded response left").
 		div.Note = strings.TrimPrefix(div.Note+"; the replay ended with an error: "+runErr, "; ")

@@ -11,8 +11,9 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // replayUser answers the model's questions with the answers the episode
@@ -43,11 +44,11 @@ var confirmAnswer = regexp.MustCompile(`\(answer ("(?:[^"\\]|\\.)*")\)$`)
 func newReplayUser(ep *replay.Episode) *replayUser {
 	u := &replayUser{}
 	for _, l := range ep.Events {
-		if l.Kind == engine.EventHook {
+		if l.Kind == runlog.EventHook {
 			u.recordConfirm(l)
 			continue
 		}
-		if l.Kind != engine.EventQuestion {
+		if l.Kind != runlog.EventQuestion {
 			continue
 		}
 		var q struct {
@@ -81,16 +82,16 @@ func (u *replayUser) Notify(context.Context, string) error { return nil }
 // confirmed call, the quoted answer of one refused.
 func (u *replayUser) recordConfirm(l replay.Line) {
 	var ev struct {
-		Hook *engine.HookVerdict `json:"hook"`
+		Hook *runlog.HookVerdict `json:"hook"`
 	}
 	if json.Unmarshal(l.Raw, &ev) != nil || ev.Hook == nil || ev.Hook.Phase != "pre" {
 		return
 	}
 	hook := fmt.Sprintf("hook %q: ", ev.Hook.Hook)
 	switch ev.Hook.Decision {
-	case engine.DecisionConfirm:
+	case runlog.DecisionConfirm:
 		u.confirms = append(u.confirms, confirmReply{answer: "yes"})
-	case engine.DecisionBlock:
+	case runlog.DecisionBlock:
 		reason := ev.Hook.Reason
 		if m := confirmAnswer.FindStringSubmatch(reason); m != nil {
 			if a, err := strconv.Unquote(m[1]); err == nil {

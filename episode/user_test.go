@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/model/replay"
+	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/policies"
 )
 

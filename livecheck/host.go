@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // noSession is the host of builtin toolsets during a live check: their
@@ -31,7 +32,7 @@ func (noSession) SceneDescribe([]string) ([]string, error)  { return nil, errNoS
 
 var errNoScene = errors.New("no session: thea validate --live has no scene graph")
 
-func (noSession) Emit(engine.Event) {}
+func (noSession) Emit(runlog.Event) {}
 
 // Hold holds nothing: a live check runs no task.
 func (noSession) Hold(string, time.Duration) func() { return func() {} }

@@ -2,9 +2,8 @@ package operator
 
 import (
 	"context"
+	"github.com/thea-harness/thea/internal/termesc"
 	"strings"
-
-	"github.com/thea-harness/thea/engine/trace"
 )
 
 const helpText = `commands:
@@ -41,7 +40,7 @@ func (c *Console) whileRunning(t *task, text string) bool {
 		c.say("%s: only when no task runs (/stop it first)", cmd)
 	default:
 		if strings.HasPrefix(cmd, "/") {
-			c.say("unknown command %s (/help lists them)", trace.Escape(cmd))
+			c.say("unknown command %s (/help lists them)", termesc.Escape(cmd))
 		} else {
 			c.say("a task is running; typed lines are commands now (/replan TEXT, /stop): not run")
 		}
@@ -75,7 +74,7 @@ func (c *Console) whenIdle(ctx context.Context, text string) (t *task, quit bool
 		c.say("no task is running")
 		c.prompt()
 	case strings.HasPrefix(cmd, "/"):
-		c.say("unknown command %s (/help lists them)", trace.Escape(cmd))
+		c.say("unknown command %s (/help lists them)", termesc.Escape(cmd))
 		c.prompt()
 	default:
 		return c.start(ctx, strings.TrimSpace(text)), false

@@ -8,8 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/toolsets/user"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // leaveWindow is how soon a second Ctrl-C must follow the first to leave.
@@ -18,7 +19,7 @@ const leaveWindow = 2 * time.Second
 // Session is what the console drives of a session: its tasks, its reset and
 // the operator's clear of the robot's uncertain-motion state.
 type Session interface {
-	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[engine.Event]
+	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[runlog.Event]
 	ResetSession() error
 	ClearUncertain() int
 }
@@ -41,7 +42,7 @@ type View interface {
 // and turns Ctrl-C into a safe stop of the running task.
 type Console struct {
 	Session  Session
-	Terminal *user.Terminal
+	Terminal *channels.Terminal
 	View     View
 	// Signals delivers the operator's interrupts (Ctrl-C).
 	Signals <-chan os.Signal
@@ -74,10 +75,10 @@ func (c *Console) Batch(ctx context.Context, instructions []string) bool {
 	for _, instruction := range instructions {
 		t := c.start(ctx, instruction)
 		interrupted := false
-		for reason := engine.DoneReason(""); reason == ""; {
+		for reason := runlog.DoneReason(""); reason == ""; {
 			select {
 			case reason = <-t.done:
-				ok = ok && reason == engine.DoneFinal
+				ok = ok && reason == runlog.DoneFinal
 			case <-c.Signals:
 				if !interrupted {
 					c.say("stopping the task (Ctrl-C)")
@@ -128,7 +129,7 @@ func (c *Console) Interactive(ctx context.Context) {
 		leaving bool // leave once the running task has ended
 	)
 	for {
-		var done <-chan engine.DoneReason
+		var done <-chan runlog.DoneReason
 		if t != nil {
 			done = t.done
 		}
@@ -181,7 +182,7 @@ func (c *Console) Interactive(ctx context.Context) {
 			if leaving {
 				return
 			}
-			if reason != engine.DoneFinal {
+			if reason != runlog.DoneFinal {
 				c.say("task ended: %s", reason)
 			}
 			c.prompt()

@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/toolsets/user"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // fakeSession runs each task until its context ends (a stop) or the test
@@ -31,19 +32,19 @@ func newFakeSession() *fakeSession {
 	return &fakeSession{running: make(chan struct{}, 8), finished: make(chan struct{})}
 }
 
-func (f *fakeSession) RunStream(ctx context.Context, instruction string, _ ...engine.RunOption) iter.Seq[engine.Event] {
-	return func(yield func(engine.Event) bool) {
+func (f *fakeSession) RunStream(ctx context.Context, instruction string, _ ...engine.RunOption) iter.Seq[runlog.Event] {
+	return func(yield func(runlog.Event) bool) {
 		f.mu.Lock()
 		f.started = append(f.started, instruction)
 		f.mu.Unlock()
 		f.running <- struct{}{}
-		reason := engine.DoneFinal
+		reason := runlog.DoneFinal
 		select {
 		case <-ctx.Done():
-			reason = engine.DoneCancelled
+			reason = runlog.DoneCancelled
 		case <-f.finished:
 		}
-		yield(engine.Event{Kind: engine.EventDone, Done: &engine.Report{Reason: reason}})
+		yield(runlog.Event{Kind: runlog.EventDone, Done: &runlog.Report{Reason: reason}})
 	}
 }
 
@@ -64,10 +65,10 @@ func (f *fakeSession) ClearUncertain() int {
 // recordingView keeps the events it was shown.
 type recordingView struct {
 	mu     sync.Mutex
-	events []engine.Event
+	events []runlog.Event
 }
 
-func (v *recordingView) Write(ev engine.Event) error {
+func (v *recordingView) Write(ev runlog.Event) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.events = append(v.events, ev)
@@ -108,7 +109,7 @@ func console(t *testing.T) (*Console, *fakeSession, *io.PipeWriter, *lockedBuffe
 	t.Cleanup(func() { _ = w.Close() })
 	out := &lockedBuffer{wrote: make(chan struct{}, 1)}
 	s := newFakeSession()
-	return &Console{Session: s, Terminal: user.NewTerminal(r, out), View: &recordingView{}}, s, w, out
+	return &Console{Session: s, Terminal: channels.NewTerminal(r, out), View: &recordingView{}}, s, w, out
 }
 
 func typeLine(t *testing.T, w io.Writer, line string) {

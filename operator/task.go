@@ -6,13 +6,14 @@ import (
 	"sync/atomic"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // task is a task in flight and the operator's handles on it.
 type task struct {
 	cancel  context.CancelFunc
 	stopped atomic.Bool
-	done    chan engine.DoneReason // the reason it ended, once
+	done    chan runlog.DoneReason // the reason it ended, once
 
 	mu       sync.Mutex
 	revision string // a /replan not yet taken by the engine
@@ -45,16 +46,16 @@ func (t *task) poll() (string, bool) {
 // start runs one task in its own goroutine, streaming its events to the view.
 func (c *Console) start(ctx context.Context, instruction string) *task {
 	ctx, cancel := context.WithCancel(ctx)
-	t := &task{cancel: cancel, done: make(chan engine.DoneReason, 1)}
+	t := &task{cancel: cancel, done: make(chan runlog.DoneReason, 1)}
 	go func() {
 		defer cancel()
-		reason := engine.DoneError
+		reason := runlog.DoneError
 		var werr error
 		for ev := range c.Session.RunStream(ctx, instruction, engine.WithShouldCancel(t.stopped.Load), engine.WithPollReplan(t.poll)) {
 			if err := c.View.Write(ev); err != nil && werr == nil {
 				werr = err
 			}
-			if ev.Kind == engine.EventDone && ev.Done != nil {
+			if ev.Kind == runlog.EventDone && ev.Done != nil {
 				reason = ev.Done.Reason
 			}
 		}

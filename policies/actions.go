@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -19,11 +20,11 @@ import (
 type PreAction func(ctx context.Context, c *PreCall) Step
 
 // PostAction is what one post-hook does after a completed call.
-type PostAction func(ctx context.Context, c *PostCall) engine.HookVerdict
+type PostAction func(ctx context.Context, c *PostCall) runlog.HookVerdict
 
 // Step is one pre-hook's outcome.
 type Step struct {
-	Decision engine.HookDecision
+	Decision runlog.HookDecision
 	Reason   string
 	Before   map[string]any
 	After    map[string]any
@@ -33,7 +34,7 @@ type Step struct {
 }
 
 func block(reason string) Step {
-	return Step{Decision: engine.DecisionBlock, Reason: reason, Stop: true, Block: true}
+	return Step{Decision: runlog.DecisionBlock, Reason: reason, Stop: true, Block: true}
 }
 
 // PreActionKind is a pre-hook action as a component: its name, what it
@@ -144,7 +145,7 @@ func actionsOf(comps []engine.Component) (*Actions, error) {
 }
 
 func actAllow(_ context.Context, c *PreCall) Step {
-	return Step{Decision: engine.DecisionAllow, Reason: c.Hook.Reason, Stop: true}
+	return Step{Decision: runlog.DecisionAllow, Reason: c.Hook.Reason, Stop: true}
 }
 
 func actBlock(_ context.Context, c *PreCall) Step {
@@ -176,7 +177,7 @@ func actRewrite(_ context.Context, c *PreCall) Step {
 	for k, v := range after {
 		c.Args[k] = v
 	}
-	return Step{Decision: engine.DecisionRewrite, Before: before, After: after}
+	return Step{Decision: runlog.DecisionRewrite, Before: before, After: after}
 }
 
 // actClamp limits a numeric argument to [min, max]. A missing or non-numeric
@@ -217,7 +218,7 @@ func actClamp(_ context.Context, c *PreCall) Step {
 	if (v > 0 && nv < 0) || (v < 0 && nv > 0) {
 		return block(fmt.Sprintf("%s: %s %.3g cannot be clamped without reversing it (admissible bound %.3g)", reason(c.Hook), arg, v, nv))
 	}
-	step := Step{Decision: engine.DecisionClamp, Before: map[string]any{arg: raw}, After: map[string]any{arg: nv}}
+	step := Step{Decision: runlog.DecisionClamp, Before: map[string]any{arg: raw}, After: map[string]any{arg: nv}}
 	if nv != v {
 		step.Reason = fmt.Sprintf("%s clamped from %g to %g", arg, v, nv)
 		c.Args[arg] = nv
@@ -272,7 +273,7 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 		}
 		return block(fmt.Sprintf("%s (answer %q)", r, ans))
 	}
-	return Step{Decision: engine.DecisionConfirm, Reason: "the user confirmed"}
+	return Step{Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}
 }
 
 // toFloat reads a JSON or Go number.

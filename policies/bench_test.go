@@ -7,6 +7,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkPreChainMoveBase(b *testing.B) {
 	cc := &engine.CallContext{
 		Call: &engine.Call{ID: "c1", Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2.0}},
 		Tool: &engine.RegisteredTool{Contract: s.Tools["move_base"]},
-		Emit: func(engine.Event) {},
+		Emit: func(runlog.Event) {},
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -14,7 +14,7 @@ import (
 func TestConfirmNeedsAConfirmationChannel(t *testing.T) {
 	s := chainSpec(schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
 	p := newPolicy(t, s, &fakeTools{}, nil, askOnlyUser{answer: "yes"})
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 0.2}, &evs))
 	if res.Allowed || !strings.Contains(res.Reason, "no confirmation channel") || !strings.Contains(res.Reason, "never from the instructions") {
 		t.Fatalf("allowed %v, reason %q", res.Allowed, res.Reason)
@@ -40,7 +40,7 @@ func TestClampNeverFlipsSign(t *testing.T) {
 			c := tc.clamp
 			s := chainSpec(schema.PreHook{Name: "c", Action: "clamp", Clamp: &c})
 			p := newPolicy(t, s, &fakeTools{}, nil, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": tc.value}, &evs))
 			if res.Allowed != tc.allowed || !strings.Contains(res.Reason, tc.contains) {
 				t.Fatalf("allowed %v (reason %q), want %v", res.Allowed, res.Reason, tc.allowed)
@@ -61,7 +61,7 @@ func TestConfirmNamesTheHeldCall(t *testing.T) {
 		schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
 	u := &fakeUser{answer: "yes"}
 	p := newPolicy(t, s, &fakeTools{}, nil, u)
-	var evs []engine.Event
+	var evs []runlog.Event
 	if res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"distance_m": 2.0}, &evs)); !res.Allowed {
 		t.Fatalf("blocked: %s", res.Reason)
 	}

@@ -10,24 +10,25 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // actEvaluate is the hidden evaluate_run hook: it judges a completed call by
 // the tool's check or the evaluator model, once per call.
-func actEvaluate(ctx context.Context, c *PostCall) engine.HookVerdict {
+func actEvaluate(ctx context.Context, c *PostCall) runlog.HookVerdict {
 	if c.Verdict != nil {
-		return engine.HookVerdict{Decision: engine.DecisionSkip, Reason: "already evaluated"}
+		return runlog.HookVerdict{Decision: runlog.DecisionSkip, Reason: "already evaluated"}
 	}
 	v := c.policy.evaluate(ctx, c)
 	v = scrub(v, c.policy.contract(c.CC).PostCondition)
 	c.Verdict = &v
-	emit(c.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &v})
+	emit(c.CC, runlog.Event{Kind: runlog.EventEvaluation, Verdict: &v})
 	r := string(v.Status)
 	if v.Reason != "" {
 		r += ": " + v.Reason
 	}
-	return engine.HookVerdict{Decision: engine.DecisionEvaluate, Reason: r}
+	return runlog.HookVerdict{Decision: runlog.DecisionEvaluate, Reason: r}
 }
 
 func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {

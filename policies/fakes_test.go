@@ -7,12 +7,13 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // fakeTools answers tool calls from a table and records them.
 type fakeTools struct {
-	results map[string]engine.Envelope
+	results map[string]runlog.Envelope
 	calls   []fakeCall
 }
 
@@ -21,12 +22,12 @@ type fakeCall struct {
 	args map[string]any
 }
 
-func (f *fakeTools) CallTool(_ context.Context, name string, args map[string]any) engine.Envelope {
+func (f *fakeTools) CallTool(_ context.Context, name string, args map[string]any) runlog.Envelope {
 	f.calls = append(f.calls, fakeCall{name, args})
 	if r, ok := f.results[name]; ok {
 		return r
 	}
-	return engine.Failure("unknown tool " + name)
+	return runlog.Failure("unknown tool " + name)
 }
 
 func (f *fakeTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
@@ -41,8 +42,8 @@ func (f *fakeTools) count(name string) int {
 	return n
 }
 
-func clearanceEnv(front, back, left, right float64) engine.Envelope {
-	return engine.Envelope{Success: true, Value: map[string]any{"front": front, "back": back, "left": left, "right": right}}
+func clearanceEnv(front, back, left, right float64) runlog.Envelope {
+	return runlog.Envelope{Success: true, Value: map[string]any{"front": front, "back": back, "left": left, "right": right}}
 }
 
 // fakeUser answers every question with one answer and records the questions.
@@ -143,18 +144,18 @@ func newPolicy(t *testing.T, s *schema.Spec, tools engine.ToolCaller, m model.Mo
 }
 
 // callCtx builds a call of a tool of s, recording emitted events into evs.
-func callCtx(s *schema.Spec, tool string, args map[string]any, evs *[]engine.Event) *engine.CallContext {
+func callCtx(s *schema.Spec, tool string, args map[string]any, evs *[]runlog.Event) *engine.CallContext {
 	return &engine.CallContext{
 		Call: &engine.Call{ID: "c1", Tool: tool, Args: args, Turn: 3},
 		Tool: &engine.RegisteredTool{Toolset: "sim", Contract: s.Tools[tool]},
-		Emit: func(e engine.Event) { *evs = append(*evs, e) },
+		Emit: func(e runlog.Event) { *evs = append(*evs, e) },
 	}
 }
 
 // benchTools returns one clearance reading without recording calls.
-type benchTools struct{ reading engine.Envelope }
+type benchTools struct{ reading runlog.Envelope }
 
-func (f *benchTools) CallTool(context.Context, string, map[string]any) engine.Envelope {
+func (f *benchTools) CallTool(context.Context, string, map[string]any) runlog.Envelope {
 	return f.reading
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -198,10 +199,10 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		h := &p.pre[i]
 		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
-		v := engine.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
+		v := runlog.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
 			Reason: step.Reason, Before: step.Before, After: step.After}
 		res.Verdicts = append(res.Verdicts, v)
-		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
+		emit(cc, runlog.Event{Kind: runlog.EventHook, Hook: &v})
 		if step.Decision != "skip" {
 			res.Hook = h.hook.Name
 		}
@@ -239,7 +240,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		return block(fmt.Sprintf("hook %q: when failed: %v", h.hook.Name, err))
 	}
 	if !ok {
-		return Step{Decision: engine.DecisionSkip, Reason: "when does not hold"}
+		return Step{Decision: runlog.DecisionSkip, Reason: "when does not hold"}
 	}
 	if h.rules.ReadsClearance || h.rules.ReadsReadings {
 		if err := reading.take(ctx, h.rules.ReadsClearance, h.rules.ReadsReadings); err != nil {
@@ -254,7 +255,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		return block(fmt.Sprintf("hook %q: rule failed: %v", h.hook.Name, err))
 	}
 	if !ok {
-		return Step{Decision: engine.DecisionSkip, Reason: "rule does not hold"}
+		return Step{Decision: runlog.DecisionSkip, Reason: "rule does not hold"}
 	}
 	return h.action(ctx, c)
 }
@@ -280,7 +281,7 @@ func (p *Policy) callEnv(cc *engine.CallContext, args map[string]any) schema.Cal
 	return env
 }
 
-func emit(cc *engine.CallContext, ev engine.Event) {
+func emit(cc *engine.CallContext, ev runlog.Event) {
 	if cc.Emit == nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -15,7 +16,7 @@ import (
 type PostCall struct {
 	Hook   *schema.PostHook
 	CC     *engine.CallContext
-	Result *engine.Envelope
+	Result *runlog.Envelope
 	Env    *schema.CallEnv
 	// Verdict is set by the first evaluate hook; later ones do not run again,
 	// so a call is evaluated exactly once.
@@ -30,7 +31,7 @@ type PostCall struct {
 // calls it only for executed calls; a call the pre chain refused is ignored
 // here too, so it is never evaluated. The returned verdict never carries the
 // post-condition.
-func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.Envelope) engine.PostResult {
+func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *runlog.Envelope) engine.PostResult {
 	if res == nil || p.wasRefused(cc.Call.ID) {
 		return engine.PostResult{}
 	}
@@ -42,23 +43,23 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *engine.E
 		h := &p.post[i]
 		pc.Hook = h.hook
 		v := p.postStep(ctx, h, pc, machine)
-		emit(cc, engine.Event{Kind: engine.EventHook, Hook: &v})
+		emit(cc, runlog.Event{Kind: runlog.EventHook, Hook: &v})
 	}
 	return engine.PostResult{Verdict: pc.Verdict, Evidence: pc.Evidence, Notes: pc.Notes}
 }
 
-func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v engine.HookVerdict) {
-	v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip}
+func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v runlog.HookVerdict) {
+	v = runlog.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip}
 	defer func() {
 		if r := recover(); r != nil {
-			v = engine.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: engine.DecisionSkip,
+			v = runlog.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip,
 				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
 			// An evaluation that panicked confirmed nothing: fail closed.
 			if h.judge && pc.Verdict == nil {
 				fv := scrub(failure("evaluator", "the evaluation of %s failed: %v", pc.CC.Call.Tool, r), p.contract(pc.CC).PostCondition)
 				pc.Verdict = &fv
-				emit(pc.CC, engine.Event{Kind: engine.EventEvaluation, Verdict: &fv})
-				v.Decision, v.Reason = engine.DecisionEvaluate, string(fv.Status)+": "+fv.Reason
+				emit(pc.CC, runlog.Event{Kind: runlog.EventEvaluation, Verdict: &fv})
+				v.Decision, v.Reason = runlog.DecisionEvaluate, string(fv.Status)+": "+fv.Reason
 			}
 		}
 	}()
@@ -82,16 +83,16 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 }
 
 // actNote adds the hook's note, or a one-line outcome, to the Task Notes.
-func actNote(_ context.Context, c *PostCall) engine.HookVerdict {
+func actNote(_ context.Context, c *PostCall) runlog.HookVerdict {
 	text := c.Hook.Note
 	if text == "" {
 		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
 	}
 	c.Notes = append(c.Notes, text)
-	return engine.HookVerdict{Decision: engine.DecisionNote, Reason: text}
+	return runlog.HookVerdict{Decision: runlog.DecisionNote, Reason: text}
 }
 
-func outcome(res *engine.Envelope, v *schema.Verdict) string {
+func outcome(res *runlog.Envelope, v *schema.Verdict) string {
 	switch {
 	case v != nil && v.Status == schema.VerdictFailure:
 		return "failed: " + v.Reason

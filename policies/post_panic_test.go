@@ -6,6 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,9 +21,9 @@ func (panicModel) Generate(context.Context, model.Request) (model.Response, erro
 // (nothing confirmed it), not silence that the loop reads as success.
 func TestPanickingEvaluationIsAFailureVerdict(t *testing.T) {
 	s := evidenceSpec()
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	p := newPolicy(t, s, tools, panicModel{}, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 	if res.Verdict == nil || res.Verdict.Status != "failure" {
 		t.Fatalf("verdict = %+v, want failure after the evaluation panicked", res.Verdict)
@@ -42,13 +43,13 @@ func TestJudgeFailsClosedByItsDescriptor(t *testing.T) {
 		}
 		s.Rules = rules
 		actions := NewActions()
-		actions.Post["grade"] = func(context.Context, *PostCall) engine.HookVerdict { panic("grader bug") }
+		actions.Post["grade"] = func(context.Context, *PostCall) runlog.HookVerdict { panic("grader bug") }
 		actions.Judges["grade"] = judge
 		p, err := NewWithActions(engine.PolicyEnv{Spec: s, Tools: &fakeTools{}}, actions)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var evs []engine.Event
+		var evs []runlog.Event
 		res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 		if failed := res.Verdict != nil && res.Verdict.Status == "failure"; failed != judge {
 			t.Errorf("judge %v: verdict %+v", judge, res.Verdict)

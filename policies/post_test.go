@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -18,14 +19,14 @@ func evidenceSpec() *schema.Spec {
 	return s
 }
 
-func evidence(obs map[string]any) engine.Envelope {
-	return engine.Envelope{Success: true, Value: obs,
+func evidence(obs map[string]any) runlog.Envelope {
+	return runlog.Envelope{Success: true, Value: obs,
 		Images: []schema.Image{{Camera: "wrist", MIME: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}}
 }
 
 // executed is a completed call's envelope whose back-end claims success.
-func executed() *engine.Envelope {
-	return &engine.Envelope{Success: true, RunID: "r1", Value: map[string]any{"message": "BACKEND-CLAIM grasp succeeded"}}
+func executed() *runlog.Envelope {
+	return &runlog.Envelope{Success: true, RunID: "r1", Value: map[string]any{"message": "BACKEND-CLAIM grasp succeeded"}}
 }
 
 func TestEvaluateCheck(t *testing.T) {
@@ -51,10 +52,10 @@ func TestEvaluateCheck(t *testing.T) {
 				c.Check = tt.check
 				s.Tools["place"] = c
 			}
-			tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1", "held": tt.held})}}
+			tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1", "held": tt.held})}}
 			m := &fakeModel{text: `{"status":"success","confidence":1}`}
 			p := newPolicy(t, s, tools, m, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Post(t.Context(), callCtx(s, "place", tt.args, &evs), executed())
 			v := res.Verdict
 			if v == nil || string(v.Status) != tt.status || v.Source != "check" {
@@ -108,10 +109,10 @@ func TestEvaluateModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := evidenceSpec()
-			tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1", "held": "mug"})}}
+			tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1", "held": "mug"})}}
 			m := &fakeModel{text: tt.answer}
 			p := newPolicy(t, s, tools, m, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			cc := callCtx(s, tt.tool, map[string]any{"object_name": "mug"}, &evs)
 			cc.Observation = &schema.Observation{Summary: "BEFORE-OBS"}
 			res := p.Post(t.Context(), cc, executed())
@@ -128,7 +129,7 @@ func TestEvaluateModel(t *testing.T) {
 			checkJudgeRequest(t, m.reqs[0], tt.tool)
 			var evals int
 			for _, e := range evs {
-				if e.Kind == engine.EventEvaluation {
+				if e.Kind == runlog.EventEvaluation {
 					evals++
 					if e.Verdict == nil || *e.Verdict != *v {
 						t.Errorf("evaluation event verdict = %+v, want %+v", e.Verdict, v)
@@ -178,10 +179,10 @@ func checkJudgeRequest(t *testing.T, req model.Request, tool string) {
 
 func TestEvaluateSegmentsBounded(t *testing.T) {
 	s := evidenceSpec()
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "process", "confidence": 0.9}`}
 	p := newPolicy(t, s, tools, m, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	var got []string
 	for range 4 {
 		res := p.Post(t.Context(), callCtx(s, "open", map[string]any{}, &evs), executed())
@@ -197,22 +198,22 @@ func TestEvaluateFailClosed(t *testing.T) {
 	tests := []struct {
 		name     string
 		spec     func(*schema.Spec)
-		evidence engine.Envelope
+		evidence runlog.Envelope
 		model    *fakeModel
-		result   *engine.Envelope
+		result   *runlog.Envelope
 		source   string
 		reason   string
 		asked    int
 	}{
 		{name: "a tool that reported failure is judged failure without the model",
-			result: &engine.Envelope{Success: false, Reason: "gripper jammed", RunID: "r1"},
+			result: &runlog.Envelope{Success: false, Reason: "gripper jammed", RunID: "r1"},
 			source: "tool", reason: "gripper jammed"},
 		{name: "no evaluator model",
 			model: nil, source: "evaluator", reason: "no evaluator model"},
 		{name: "model error",
 			model: &fakeModel{err: errUnreachable}, source: "evaluator", reason: "unreachable", asked: 1},
 		{name: "evidence tool fails",
-			evidence: engine.Failure("camera offline"), source: "evaluator", reason: "camera offline"},
+			evidence: runlog.Failure("camera offline"), source: "evaluator", reason: "camera offline"},
 		{name: "evidence for another run",
 			evidence: evidence(map[string]any{"run_id": "r0"}), source: "evaluator", reason: `for run "r0", not "r1"`},
 		{name: "no evidence tool configured",
@@ -237,7 +238,7 @@ func TestEvaluateFailClosed(t *testing.T) {
 			if !ev.Success && ev.Reason == "" {
 				ev = evidence(map[string]any{"run_id": "r1"})
 			}
-			tools := &fakeTools{results: map[string]engine.Envelope{"evidence": ev}}
+			tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": ev}}
 			var p *Policy
 			if tt.model != nil {
 				p = newPolicy(t, s, tools, tt.model, nil)
@@ -248,7 +249,7 @@ func TestEvaluateFailClosed(t *testing.T) {
 			if res == nil {
 				res = executed()
 			}
-			var evs []engine.Event
+			var evs []runlog.Event
 			out := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), res)
 			v := out.Verdict
 			if v == nil || v.Status != "failure" || v.Source != tt.source || !strings.Contains(v.Reason, tt.reason) {
@@ -264,7 +265,7 @@ func TestEvaluateFailClosed(t *testing.T) {
 func TestPostConditionNeverLeaves(t *testing.T) {
 	s := evidenceSpec()
 	s.Hooks.Post = append(s.Hooks.Post, schema.PostHook{Name: "timeline", Action: "note"})
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	for _, answer := range []string{
 		`{"status": "failure", "reason": "not met: SECRET-PC: the object is held", "evidence": "SECRET-PC: the object is held is false", "confidence": 0.9}`,
 		`{"status": "success", "evidence": "held", "confidence": 0.9}`,
@@ -272,14 +273,14 @@ func TestPostConditionNeverLeaves(t *testing.T) {
 	} {
 		m := &fakeModel{text: answer}
 		p := newPolicy(t, s, tools, m, nil)
-		var evs []engine.Event
+		var evs []runlog.Event
 		res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 		if res.Verdict == nil {
 			t.Fatalf("no verdict for %s", answer)
 		}
 		out, err := json.Marshal(struct {
 			R engine.PostResult
-			E []engine.Event
+			E []runlog.Event
 		}{res, evs})
 		if err != nil {
 			t.Fatal(err)
@@ -301,10 +302,10 @@ func TestPostSelectionAndOnce(t *testing.T) {
 		{Name: "timeline", Action: "note"},
 		{Name: "custom", When: "!result.success", Action: "note", Note: "something failed"},
 	}
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "failure", "reason": "mug dropped", "confidence": 0.9}`}
 	p := newPolicy(t, s, tools, m, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 	if len(m.reqs) != 1 {
@@ -316,7 +317,7 @@ func TestPostSelectionAndOnce(t *testing.T) {
 
 	// A failed navigation is not a manipulation: the second evaluate hook
 	// (no when) judges it from the tool's own failure, without the model.
-	res = p.Post(t.Context(), callCtx(s, "navigate", map[string]any{}, &evs), &engine.Envelope{Success: false, Reason: "path blocked"})
+	res = p.Post(t.Context(), callCtx(s, "navigate", map[string]any{}, &evs), &runlog.Envelope{Success: false, Reason: "path blocked"})
 	if res.Verdict == nil || res.Verdict.Source != "tool" || len(m.reqs) != 1 {
 		t.Errorf("verdict = %+v after %d model calls", res.Verdict, len(m.reqs))
 	}
@@ -328,16 +329,16 @@ func TestPostSelectionAndOnce(t *testing.T) {
 func TestRefusedCallsNeverEvaluated(t *testing.T) {
 	s := evidenceSpec()
 	s.Hooks.Pre = append(s.Hooks.Pre, schema.PreHook{Name: "no_knives", Action: "block", Rule: "args.object_name == 'knife'"})
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "success", "confidence": 0.9}`}
 	p := newPolicy(t, s, tools, m, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	cc := callCtx(s, "pick_up", map[string]any{"object_name": "knife"}, &evs)
 	if pre := p.Pre(t.Context(), cc); pre.Allowed {
 		t.Fatalf("the knife was allowed")
 	}
 	// Even if an engine handed the refused call to Post, it is not evaluated.
-	res := p.Post(t.Context(), cc, &engine.Envelope{Success: false, Reason: "blocked"})
+	res := p.Post(t.Context(), cc, &runlog.Envelope{Success: false, Reason: "blocked"})
 	if res.Verdict != nil || len(m.reqs) != 0 || tools.count("evidence") != 0 {
 		t.Errorf("a refused call was evaluated: %+v", res)
 	}
@@ -358,10 +359,10 @@ func TestPostWhenErrors(t *testing.T) {
 		{Name: "eval", When: "args.force > 1", Action: "evaluate"},
 		{Name: "timeline", When: "args.force > 1", Action: "note"},
 	}
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "success", "confidence": 0.9}`}
 	p := newPolicy(t, s, tools, m, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"force": "hard"}, &evs), executed())
 	// An evaluate hook whose selection fails still judges the call (fail
 	// closed); a note hook whose selection fails is skipped with the error.
@@ -371,9 +372,9 @@ func TestPostWhenErrors(t *testing.T) {
 	if len(res.Notes) != 0 {
 		t.Errorf("notes = %v, want none", res.Notes)
 	}
-	var last *engine.HookVerdict
+	var last *runlog.HookVerdict
 	for _, e := range evs {
-		if e.Kind == engine.EventHook {
+		if e.Kind == runlog.EventHook {
 			last = e.Hook
 		}
 	}

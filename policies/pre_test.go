@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -14,7 +15,7 @@ func TestPreClearance(t *testing.T) {
 		name      string
 		tool      string
 		args      map[string]any
-		reading   engine.Envelope
+		reading   runlog.Envelope
 		noSource  bool
 		allowed   bool
 		reason    string  // substring of the block reason
@@ -53,14 +54,14 @@ func TestPreClearance(t *testing.T) {
 			args:   map[string]any{"direction": "front", "distance_m": 0.2},
 			reason: "no clearance source is configured", readings: 0, decisions: "skip block"},
 		{name: "failed reading fails closed", tool: "navigate",
-			args: map[string]any{}, reading: engine.Failure("lidar offline"),
+			args: map[string]any{}, reading: runlog.Failure("lidar offline"),
 			reason: "lidar offline", readings: 1, decisions: "block"},
 		{name: "malformed reading fails closed", tool: "navigate",
-			args: map[string]any{}, reading: engine.Envelope{Success: true, Value: map[string]any{"front": 1.0, "back": "x"}},
+			args: map[string]any{}, reading: runlog.Envelope{Success: true, Value: map[string]any{"front": 1.0, "back": "x"}},
 			reason: `"back" is x, not a distance`, readings: 1, decisions: "block"},
 		{name: "reading nested under clearance", tool: "move_base",
 			args:    map[string]any{"direction": "forward", "distance_m": 2.0},
-			reading: engine.Envelope{Success: true, Value: map[string]any{"clearance": map[string]any{"front": 0.5, "back": 1.0, "left": 1.0, "right": 1.0}}},
+			reading: runlog.Envelope{Success: true, Value: map[string]any{"clearance": map[string]any{"front": 0.5, "back": 1.0, "left": 1.0, "right": 1.0}}},
 			allowed: true, distance: 0.4, readings: 1, decisions: "skip clamp"},
 		{name: "a call no hook selects takes no reading", tool: "query_user",
 			args: map[string]any{"text": "which mug?"}, reading: clearanceEnv(0, 0, 0, 0),
@@ -72,9 +73,9 @@ func TestPreClearance(t *testing.T) {
 			if tt.noSource {
 				s.Safety.ClearanceTool = ""
 			}
-			tools := &fakeTools{results: map[string]engine.Envelope{"clearance": tt.reading}}
+			tools := &fakeTools{results: map[string]runlog.Envelope{"clearance": tt.reading}}
 			p := newPolicy(t, s, tools, nil, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Pre(t.Context(), callCtx(s, tt.tool, tt.args, &evs))
 			if res.Allowed != tt.allowed {
 				t.Fatalf("Allowed = %v (reason %q), want %v", res.Allowed, res.Reason, tt.allowed)
@@ -97,7 +98,7 @@ func TestPreClearance(t *testing.T) {
 				t.Fatalf("%d hook events for %d verdicts", len(evs), len(res.Verdicts))
 			}
 			for i, e := range evs {
-				if e.Kind != engine.EventHook || e.Hook == nil || e.Hook.Hook != res.Verdicts[i].Hook || e.CallID != "c1" || e.Turn != 3 {
+				if e.Kind != runlog.EventHook || e.Hook == nil || e.Hook.Hook != res.Verdicts[i].Hook || e.CallID != "c1" || e.Turn != 3 {
 					t.Errorf("event %d = %+v, want the hook verdict %+v", i, e, res.Verdicts[i])
 				}
 			}
@@ -105,7 +106,7 @@ func TestPreClearance(t *testing.T) {
 	}
 }
 
-func decisions(vs []engine.HookVerdict) string {
+func decisions(vs []runlog.HookVerdict) string {
 	var d []string
 	for _, v := range vs {
 		d = append(d, string(v.Decision))
@@ -115,9 +116,9 @@ func decisions(vs []engine.HookVerdict) string {
 
 func TestPreClampRecordsBeforeAfter(t *testing.T) {
 	s := householdSpec()
-	tools := &fakeTools{results: map[string]engine.Envelope{"clearance": clearanceEnv(0.5, 1, 1, 1)}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"clearance": clearanceEnv(0.5, 1, 1, 1)}}
 	p := newPolicy(t, s, tools, nil, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	args := map[string]any{"direction": "front", "distance_m": 0.9}
 	res := p.Pre(t.Context(), callCtx(s, "move_base", args, &evs))
 	v := res.Verdicts[1]
@@ -266,7 +267,7 @@ func TestPreActions(t *testing.T) {
 			} else {
 				p = newPolicy(t, s, &fakeTools{}, nil, nil)
 			}
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Pre(t.Context(), callCtx(s, "move_base", tt.args, &evs))
 			if res.Allowed != tt.allowed {
 				t.Fatalf("Allowed = %v (reason %q), want %v", res.Allowed, res.Reason, tt.allowed)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -20,8 +21,8 @@ func readingsSpec() *schema.Spec {
 	return s
 }
 
-func readingsEnv(values, ages map[string]any) engine.Envelope {
-	return engine.Envelope{Success: true, Value: map[string]any{"readings": values, "age_s": ages}}
+func readingsEnv(values, ages map[string]any) runlog.Envelope {
+	return runlog.Envelope{Success: true, Value: map[string]any{"readings": values, "age_s": ages}}
 }
 
 // TestPreReadings: the chain takes the named readings once, after the
@@ -32,7 +33,7 @@ func TestPreReadings(t *testing.T) {
 	fresh := map[string]any{"light_curtain": 0.02, "person_distance": 0.03}
 	tests := []struct {
 		name    string
-		reading engine.Envelope
+		reading runlog.Envelope
 		allowed bool
 		reason  string
 	}{
@@ -40,7 +41,7 @@ func TestPreReadings(t *testing.T) {
 		{name: "curtain broken", reading: readingsEnv(map[string]any{"light_curtain": false, "person_distance": 2.0}, fresh), reason: "light curtain is broken"},
 		{name: "person near", reading: readingsEnv(map[string]any{"light_curtain": true, "person_distance": 0.4}, fresh), reason: "a person is near"},
 		{name: "old by a rule's own bound", reading: readingsEnv(clear, map[string]any{"light_curtain": 0.02, "person_distance": 0.9}), reason: "a person is near"},
-		{name: "stale: the tool fails", reading: engine.Failure("readings: reading light_curtain: the latest message on /light_curtain is 1.2s old, older than its max_age 300ms"),
+		{name: "stale: the tool fails", reading: runlog.Failure("readings: reading light_curtain: the latest message on /light_curtain is 1.2s old, older than its max_age 300ms"),
 			reason: "older than its max_age"},
 		{name: "missing reading", reading: readingsEnv(map[string]any{"person_distance": 2.0}, fresh), reason: `"light_curtain" is missing`},
 		{name: "null reading", reading: readingsEnv(map[string]any{"light_curtain": nil, "person_distance": 2.0}, fresh), reason: `"light_curtain" is missing`},
@@ -50,9 +51,9 @@ func TestPreReadings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := readingsSpec()
-			tools := &fakeTools{results: map[string]engine.Envelope{"readings": tc.reading}}
+			tools := &fakeTools{results: map[string]runlog.Envelope{"readings": tc.reading}}
 			p := newPolicy(t, s, tools, nil, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{"direction": "front", "distance_m": 0.2}, &evs))
 			if res.Allowed != tc.allowed {
 				t.Fatalf("allowed %v, want %v (%s)", res.Allowed, tc.allowed, res.Reason)
@@ -81,7 +82,7 @@ func TestPreReadingsNotConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Pre(t.Context(), callCtx(s, "move_base", map[string]any{}, &evs))
 	if res.Allowed || !strings.Contains(res.Reason, "no safety readings are configured") {
 		t.Fatalf("allowed %v, reason %q", res.Allowed, res.Reason)

@@ -3,7 +3,7 @@ package policies
 import (
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -13,10 +13,10 @@ import (
 func TestReusedCallIDIsEvaluatedAfterARefusal(t *testing.T) {
 	s := evidenceSpec()
 	s.Hooks.Pre = append(s.Hooks.Pre, schema.PreHook{Name: "no_knives", Action: "block", Rule: "args.object_name == 'knife'"})
-	tools := &fakeTools{results: map[string]engine.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
+	tools := &fakeTools{results: map[string]runlog.Envelope{"evidence": evidence(map[string]any{"run_id": "r1"})}}
 	m := &fakeModel{text: `{"status": "failure", "reason": "mug dropped", "confidence": 0.9}`}
 	p := newPolicy(t, s, tools, m, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	if p.Pre(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "knife"}, &evs)).Allowed {
 		t.Fatalf("the knife was allowed")
 	}

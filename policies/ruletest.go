@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -210,30 +211,30 @@ func readingsTool(s *schema.Spec) string {
 	return s.Safety.Readings.Tool
 }
 
-func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) engine.Envelope {
+func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) runlog.Envelope {
 	if name != "" && name == t.readingsTool {
 		// A test's readings are taken now: each is 0 s old. A reading the
 		// test leaves out is missing, as on a robot whose topic is silent.
 		if t.readings == nil {
-			return engine.Failure("the rule test gives no safety readings")
+			return runlog.Failure("the rule test gives no safety readings")
 		}
 		ages := make(map[string]any, len(t.readings))
 		for k := range t.readings {
 			ages[k] = 0.0
 		}
-		return engine.Envelope{Success: true, Value: map[string]any{"readings": t.readings, "age_s": ages}}
+		return runlog.Envelope{Success: true, Value: map[string]any{"readings": t.readings, "age_s": ages}}
 	}
 	if name != t.clearanceTool {
-		return engine.Failure(fmt.Sprintf("rule tests call no tool but the clearance source (called %q)", name))
+		return runlog.Failure(fmt.Sprintf("rule tests call no tool but the clearance source (called %q)", name))
 	}
 	if t.reading == nil {
-		return engine.Failure("the rule test gives no clearance reading")
+		return runlog.Failure("the rule test gives no clearance reading")
 	}
 	v := make(map[string]any, len(t.reading))
 	for k, d := range t.reading {
 		v[k] = d
 	}
-	return engine.Envelope{Success: true, Value: v}
+	return runlog.Envelope{Success: true, Value: v}
 }
 
 func (testTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }

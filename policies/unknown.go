@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -18,7 +18,7 @@ func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *schema.
 	why := fmt.Sprintf("hook %q: %v", h.hook.Name, m)
 	switch h.hook.Action {
 	case "allow":
-		return Step{Decision: engine.DecisionSkip, Reason: why + "; the call is not allowed by this hook"}
+		return Step{Decision: runlog.DecisionSkip, Reason: why + "; the call is not allowed by this hook"}
 	case "confirm":
 		hook := *h.hook
 		if hook.Prompt == "" {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -81,7 +81,7 @@ func TestMissingReadingFailsClosed(t *testing.T) {
 			} else {
 				p = newPolicy(t, s, &fakeTools{}, nil, nil)
 			}
-			var evs []engine.Event
+			var evs []runlog.Event
 			cc := callCtx(s, "move_base", map[string]any{"direction": "front", "distance_m": 0.5}, &evs)
 			cc.Observation = observed(t, tt.obs)
 			res := p.Pre(t.Context(), cc)

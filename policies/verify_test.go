@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -21,15 +21,15 @@ func verifySpec(check string) *schema.Spec {
 	return s
 }
 
-func verdictResult(v map[string]any) engine.Envelope {
-	return engine.Envelope{Success: true, Value: map[string]any{"verdict": v, "raw": "VERIFIER-RAW load 0.0 N"}}
+func verdictResult(v map[string]any) runlog.Envelope {
+	return runlog.Envelope{Success: true, Value: map[string]any{"verdict": v, "raw": "VERIFIER-RAW load 0.0 N"}}
 }
 
 func TestEvaluateVerifier(t *testing.T) {
 	tests := []struct {
 		name     string
 		check    string
-		verifier engine.Envelope
+		verifier runlog.Envelope
 		status   schema.VerdictStatus
 		source   string
 		reason   string
@@ -39,9 +39,9 @@ func TestEvaluateVerifier(t *testing.T) {
 			status: schema.VerdictSuccess, source: "verifier", reason: "load 9 N", calls: 1},
 		{name: "the verifier's failure decides although the back-end claimed success", verifier: verdictResult(map[string]any{"status": "failure", "reason": "closed on nothing"}),
 			status: schema.VerdictFailure, source: "verifier", reason: "closed on nothing", calls: 1},
-		{name: "a verifier that cannot judge is a failure", verifier: engine.Failure("load cell offline"),
+		{name: "a verifier that cannot judge is a failure", verifier: runlog.Failure("load cell offline"),
 			status: schema.VerdictFailure, source: "verifier", reason: "could not judge pick_up: load cell offline", calls: 1},
-		{name: "an answer without a verdict is a failure", verifier: engine.Envelope{Success: true, Value: map[string]any{"status": "success"}},
+		{name: "an answer without a verdict is a failure", verifier: runlog.Envelope{Success: true, Value: map[string]any{"status": "success"}},
 			status: schema.VerdictFailure, source: "verifier", reason: `no "verdict" object`, calls: 1},
 		{name: "an unknown status is a failure", verifier: verdictResult(map[string]any{"status": "probably"}),
 			status: schema.VerdictFailure, source: "verifier", reason: `status is "probably"`, calls: 1},
@@ -53,13 +53,13 @@ func TestEvaluateVerifier(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := verifySpec(tt.check)
-			tools := &fakeTools{results: map[string]engine.Envelope{
+			tools := &fakeTools{results: map[string]runlog.Envelope{
 				"evidence":     evidence(map[string]any{"run_id": "r1", "held": ""}),
 				"verify_grasp": tt.verifier,
 			}}
 			m := &fakeModel{text: `{"status":"success","confidence":1}`}
 			p := newPolicy(t, s, tools, m, nil)
-			var evs []engine.Event
+			var evs []runlog.Event
 			res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 			v := res.Verdict
 			if v == nil || v.Status != tt.status || v.Source != tt.source || !strings.Contains(v.Reason, tt.reason) {
@@ -93,12 +93,12 @@ func TestEvaluateVerifier(t *testing.T) {
 // A verifier that quotes the post-condition has it scrubbed like any judge.
 func TestVerifierReasonScrubbed(t *testing.T) {
 	s := verifySpec("")
-	tools := &fakeTools{results: map[string]engine.Envelope{
+	tools := &fakeTools{results: map[string]runlog.Envelope{
 		"evidence":     evidence(map[string]any{"run_id": "r1"}),
 		"verify_grasp": verdictResult(map[string]any{"status": "failure", "reason": "not true that SECRET-PC: the object is held"}),
 	}}
 	p := newPolicy(t, s, tools, &fakeModel{}, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 	if res.Verdict == nil || strings.Contains(res.Verdict.Reason, "SECRET-PC") {
 		t.Fatalf("verdict = %+v, want the post-condition scrubbed", res.Verdict)
@@ -109,12 +109,12 @@ func TestVerifierReasonScrubbed(t *testing.T) {
 // segmented tool, at most max_segments times in a row.
 func TestVerifierProcessBounded(t *testing.T) {
 	s := verifySpec("")
-	tools := &fakeTools{results: map[string]engine.Envelope{
+	tools := &fakeTools{results: map[string]runlog.Envelope{
 		"evidence":     evidence(map[string]any{"run_id": "r1", "held": ""}),
 		"verify_grasp": verdictResult(map[string]any{"status": "process", "reason": "still closing"}),
 	}}
 	p := newPolicy(t, s, tools, &fakeModel{}, nil)
-	var evs []engine.Event
+	var evs []runlog.Event
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
 	if res.Verdict == nil || res.Verdict.Status != schema.VerdictFailure || !strings.Contains(res.Verdict.Reason, "not a segmented tool") {
 		t.Fatalf("verdict = %+v, want a failure: pick_up is not segmented", res.Verdict)

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Page is what the template renders. Every string in it is untrusted text
@@ -25,7 +25,7 @@ type Page struct {
 	Turns       []*Turn
 	Chart       *Chart
 	Tokens      TokenUse
-	Done        *engine.Report
+	Done        *runlog.Report
 	// Outcome is the done reason's CSS class: ok (final answer) or fail.
 	Outcome  string
 	Problems []string
@@ -39,7 +39,7 @@ type Turn struct {
 	Number int
 	Rows   []Row
 	Images []ImageView
-	Tokens *engine.TokenCounts
+	Tokens *runlog.TokenCounts
 	// Map is the world as the observations said it at the turn's end.
 	Map *WorldMap
 }
@@ -98,13 +98,13 @@ func Build(r *Run) *Page {
 			last = ev.Time
 		}
 		switch ev.Kind {
-		case engine.EventTaskStart:
+		case runlog.EventTaskStart:
 			p.Instruction, p.Task = ev.Text, ev.Task
 			continue
-		case engine.EventDone:
+		case runlog.EventDone:
 			p.Done = ev.Done
 			continue
-		case engine.EventContext:
+		case runlog.EventContext:
 			if c := ev.Tokens; c != nil {
 				points = append(points, point{turn: ev.Turn, c: *c})
 				p.Tokens.add(ev.Turn, *c)
@@ -113,7 +113,7 @@ func Build(r *Run) *Page {
 				t.Tokens = &cc
 			}
 			continue
-		case engine.EventCompaction:
+		case runlog.EventCompaction:
 			if c := ev.Compaction; c != nil {
 				marks = append(marks, compactionMark{turn: ev.Turn, info: *c})
 				if c.OK {
@@ -126,7 +126,7 @@ func Build(r *Run) *Page {
 		}
 		row, ok := rowFor(ev.Event)
 		// Memory consolidation runs after the last turn: the session's.
-		if ev.Turn == 0 || ev.Kind == engine.EventMemory {
+		if ev.Turn == 0 || ev.Kind == runlog.EventMemory {
 			if ok {
 				p.Session = append(p.Session, row)
 			}
@@ -136,7 +136,7 @@ func Build(r *Run) *Page {
 		if ok {
 			t.Rows = append(t.Rows, row)
 		}
-		if ev.Kind == engine.EventObservation && ev.Observation != nil {
+		if ev.Kind == runlog.EventObservation && ev.Observation != nil {
 			w.observe(ev.Observation, ev.Turn)
 			t.Map = w.picture()
 		}
@@ -153,14 +153,14 @@ func Build(r *Run) *Page {
 		p.Duration = last.Sub(first).Round(time.Millisecond).String()
 	}
 	p.Outcome = "fail"
-	if p.Done != nil && p.Done.Reason == engine.DoneFinal {
+	if p.Done != nil && p.Done.Reason == runlog.DoneFinal {
 		p.Outcome = "ok"
 	}
 	p.Chart = newChart(points, marks)
 	return p
 }
 
-func (u *TokenUse) add(turn int, c engine.TokenCounts) {
+func (u *TokenUse) add(turn int, c runlog.TokenCounts) {
 	u.Requests++
 	u.Total += c.Total
 	u.Resident += c.Resident
@@ -173,9 +173,9 @@ func (u *TokenUse) add(turn int, c engine.TokenCounts) {
 
 // rowFor renders one event as a timeline row; false for events the page
 // shows elsewhere or not at all (a hook that did not apply).
-func rowFor(ev engine.Event) (Row, bool) {
+func rowFor(ev runlog.Event) (Row, bool) {
 	switch ev.Kind {
-	case engine.EventObservation:
+	case runlog.EventObservation:
 		r := Row{Kind: "observe", Label: "observe", Text: ev.Text}
 		if o := ev.Observation; o != nil {
 			var parts []string
@@ -192,7 +192,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Detail = pretty(o)
 		}
 		return r, true
-	case engine.EventModel:
+	case runlog.EventModel:
 		r := Row{Kind: "model", Label: "model", Text: ev.Text}
 		if ev.Tool != "" {
 			r.Label = "model → " + ev.Tool + " " + compact(ev.Args, 120)
@@ -201,7 +201,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Label = "model (no tool call: the report)"
 		}
 		return r, true
-	case engine.EventModelCall:
+	case runlog.EventModelCall:
 		// A decide call is the model row above; the others (an evaluator's
 		// answer, a summary, a consolidation) get a row of their own.
 		mc := ev.ModelCall
@@ -213,7 +213,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Text, r.Status = mc.Error, "fail"
 		}
 		return r, true
-	case engine.EventModelRetry:
+	case runlog.EventModelRetry:
 		rt := ev.Retry
 		if rt == nil {
 			return Row{}, false
@@ -228,27 +228,27 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Text += " (the server's Retry-After)"
 		}
 		return r, true
-	case engine.EventHook:
+	case runlog.EventHook:
 		h := ev.Hook
-		if h == nil || h.Decision == engine.DecisionSkip || h.Decision == engine.DecisionEvaluate {
+		if h == nil || h.Decision == runlog.DecisionSkip || h.Decision == runlog.DecisionEvaluate {
 			return Row{}, false // the evaluation row reports an evaluate hook
 		}
 		r := Row{Kind: "hook", Label: fmt.Sprintf("hook %s %s: %s", h.Phase, h.Hook, h.Decision), Text: h.Reason}
 		switch h.Decision {
-		case engine.DecisionBlock:
+		case runlog.DecisionBlock:
 			r.Status = "fail"
-		case engine.DecisionClamp, engine.DecisionRewrite:
+		case runlog.DecisionClamp, runlog.DecisionRewrite:
 			r.Status = "warn"
-		case engine.DecisionConfirm:
+		case runlog.DecisionConfirm:
 			r.Status = "ok"
 		}
 		if h.Before != nil || h.After != nil {
 			r.Detail = pretty(map[string]any{"before": h.Before, "after": h.After})
 		}
 		return r, true
-	case engine.EventToolCall:
+	case runlog.EventToolCall:
 		return Row{Kind: "call", Label: "call " + ev.Tool, Text: compact(ev.Args, 160), Detail: pretty(ev.Args)}, true
-	case engine.EventToolResult:
+	case runlog.EventToolResult:
 		res := ev.Result
 		if res == nil {
 			return Row{}, false
@@ -258,7 +258,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Label, r.Status, r.Text = "result "+ev.Tool+" ✗", "fail", res.Reason
 		}
 		return r, true
-	case engine.EventEvaluation:
+	case runlog.EventEvaluation:
 		v := ev.Verdict
 		if v == nil {
 			return Row{}, false
@@ -276,7 +276,7 @@ func rowFor(ev engine.Event) (Row, bool) {
 			r.Status = "warn"
 		}
 		return r, true
-	case engine.EventCompaction:
+	case runlog.EventCompaction:
 		c := ev.Compaction
 		if c == nil {
 			return Row{}, false
@@ -286,17 +286,17 @@ func rowFor(ev engine.Event) (Row, bool) {
 		}
 		return Row{Kind: "compaction", Label: "compaction", Status: "warn", Text: fmt.Sprintf(
 			"%d → %d messages, ~%d → ~%d tokens in %d round(s)", c.MessagesBefore, c.MessagesAfter, c.TokensBefore, c.TokensAfter, c.Rounds)}, true
-	case engine.EventNotify:
+	case runlog.EventNotify:
 		return Row{Kind: "note", Label: "notify user", Text: ev.Text}, true
-	case engine.EventQuestion:
+	case runlog.EventQuestion:
 		return Row{Kind: "question", Label: "asked the user", Text: ev.Text, Detail: pretty(ev.Args)}, true
-	case engine.EventReplan:
+	case runlog.EventReplan:
 		return Row{Kind: "replan", Label: "instruction revised", Text: ev.Text, Status: "warn"}, true
-	case engine.EventCancel:
+	case runlog.EventCancel:
 		return Row{Kind: "cancel", Label: "cancelled", Text: ev.Text, Status: "fail"}, true
-	case engine.EventMemory:
+	case runlog.EventMemory:
 		return Row{Kind: "memory", Label: "memory", Text: ev.Text}, true
-	case engine.EventSinkError:
+	case runlog.EventSinkError:
 		return Row{Kind: "error", Label: "event sink", Text: ev.Text, Status: "fail"}, true
 	}
 	return Row{Kind: "other", Label: string(ev.Kind), Text: ev.Text}, true

@@ -2,10 +2,9 @@ package report
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"strconv"
 	"strings"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // The chart's geometry, in SVG user units.
@@ -16,12 +15,12 @@ const (
 
 type point struct {
 	turn int
-	c    engine.TokenCounts
+	c    runlog.TokenCounts
 }
 
 type compactionMark struct {
 	turn int
-	info engine.CompactionInfo
+	info runlog.CompactionInfo
 }
 
 // Chart is the context-size chart: one stacked area per lifetime over the
@@ -86,11 +85,11 @@ func newChart(points []point, marks []compactionMark) *Chart {
 	}
 	layers := []struct {
 		name, class string
-		get         func(engine.TokenCounts) int
+		get         func(runlog.TokenCounts) int
 	}{
-		{"Resident", "resident", func(t engine.TokenCounts) int { return t.Resident }},
-		{"Refreshed", "refreshed", func(t engine.TokenCounts) int { return t.Refreshed }},
-		{"Accumulated", "accumulated", func(t engine.TokenCounts) int { return t.Accumulated }},
+		{"Resident", "resident", func(t runlog.TokenCounts) int { return t.Resident }},
+		{"Refreshed", "refreshed", func(t runlog.TokenCounts) int { return t.Refreshed }},
+		{"Accumulated", "accumulated", func(t runlog.TokenCounts) int { return t.Accumulated }},
 	}
 	base := make([]int, len(points))
 	for _, l := range layers {

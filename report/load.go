@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -34,7 +34,7 @@ type Run struct {
 
 // Event is one run-log line: the event and its images, loaded.
 type Event struct {
-	engine.Event
+	runlog.Event
 	Images []Image
 }
 
@@ -50,7 +50,7 @@ type Image struct {
 
 // logLine is the run log's line format (engine/runlog.go).
 type logLine struct {
-	engine.Event
+	runlog.Event
 	ImageFiles  []string `json:"image_files,omitempty"`
 	ImageErrors []string `json:"image_errors,omitempty"`
 }
@@ -109,7 +109,7 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 // imageMeta finds the i-th image's camera and size in the event (the
 // observation's images, in the order the run log saved them); a
 // tool-result image has none in the log.
-func imageMeta(ev engine.Event, i int) schema.Image {
+func imageMeta(ev runlog.Event, i int) schema.Image {
 	if ev.Observation != nil && i < len(ev.Observation.Images) {
 		return ev.Observation.Images[i]
 	}

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -63,31 +63,31 @@ func hostileRun(t *testing.T) string {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	obs := &schema.Observation{Summary: hostile, Images: []schema.Image{
 		{Camera: "head" + hostile, MIME: "image/png", Width: 32, Height: 24}, {Camera: "wrist", MIME: "image/png"}}}
-	tokens := func(r, f, a int) *engine.TokenCounts {
-		return &engine.TokenCounts{Resident: r, Refreshed: f, Accumulated: a, Total: r + f + a}
+	tokens := func(r, f, a int) *runlog.TokenCounts {
+		return &runlog.TokenCounts{Resident: r, Refreshed: f, Accumulated: a, Total: r + f + a}
 	}
 	lines := []logLine{
-		{Event: engine.Event{Kind: engine.EventTaskStart, Time: at(0), Task: 3, Text: "Fetch " + hostile}},
-		{Event: engine.Event{Kind: engine.EventObservation, Time: at(1), Task: 3, Turn: 1, Observation: obs},
+		{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: at(0), Task: 3, Text: "Fetch " + hostile}},
+		{Event: runlog.Event{Kind: runlog.EventObservation, Time: at(1), Task: 3, Turn: 1, Observation: obs},
 			ImageFiles: []string{"turn0001-observation-head-1.png", "evil.png", "../secret.png"}},
-		{Event: engine.Event{Kind: engine.EventContext, Time: at(1), Task: 3, Turn: 1, Tokens: tokens(1000, 800, 50)}},
-		{Event: engine.Event{Kind: engine.EventModel, Time: at(2), Task: 3, Turn: 1, Text: hostile, Tool: "move_base",
+		{Event: runlog.Event{Kind: runlog.EventContext, Time: at(1), Task: 3, Turn: 1, Tokens: tokens(1000, 800, 50)}},
+		{Event: runlog.Event{Kind: runlog.EventModel, Time: at(2), Task: 3, Turn: 1, Text: hostile, Tool: "move_base",
 			Args: map[string]any{"direction": "javascript:alert(1)", "distance_m": 1.0}}},
-		{Event: engine.Event{Kind: engine.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &engine.HookVerdict{
-			Hook: "clamp" + hostile, Phase: "pre", Decision: engine.DecisionClamp, Reason: hostile,
+		{Event: runlog.Event{Kind: runlog.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{
+			Hook: "clamp" + hostile, Phase: "pre", Decision: runlog.DecisionClamp, Reason: hostile,
 			Before: map[string]any{"distance_m": 1.0}, After: map[string]any{"distance_m": 0.4}}}},
-		{Event: engine.Event{Kind: engine.EventToolCall, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Args: map[string]any{"distance_m": 0.4}}},
-		{Event: engine.Event{Kind: engine.EventEvaluation, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
+		{Event: runlog.Event{Kind: runlog.EventToolCall, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Args: map[string]any{"distance_m": 0.4}}},
+		{Event: runlog.Event{Kind: runlog.EventEvaluation, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
 			Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "</pre></details>" + hostile, Source: "model"}}},
-		{Event: engine.Event{Kind: engine.EventToolResult, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
-			Result: &engine.Envelope{Success: false, Reason: hostile}}},
-		{Event: engine.Event{Kind: engine.EventCompaction, Time: at(4), Task: 3, Turn: 2, Compaction: &engine.CompactionInfo{
+		{Event: runlog.Event{Kind: runlog.EventToolResult, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
+			Result: &runlog.Envelope{Success: false, Reason: hostile}}},
+		{Event: runlog.Event{Kind: runlog.EventCompaction, Time: at(4), Task: 3, Turn: 2, Compaction: &runlog.CompactionInfo{
 			OK: true, Rounds: 1, MessagesBefore: 9, MessagesAfter: 3, TokensBefore: 2400, TokensAfter: 600, Kind: "checkpoint", Source: hostile}}},
-		{Event: engine.Event{Kind: engine.EventContext, Time: at(4), Task: 3, Turn: 2, Tokens: tokens(1000, 800, 600)}},
-		{Event: engine.Event{Kind: engine.EventModel, Time: at(5), Task: 3, Turn: 2, Text: "Done <b>now</b>."}},
-		{Event: engine.Event{Kind: engine.EventDone, Time: at(5), Task: 3, Turn: 2, Text: "Done <b>now</b>.",
-			Done: &engine.Report{Text: "Done <b>now</b>." + hostile, Reason: engine.DoneFinal, Turns: 2}}},
-		{Event: engine.Event{Kind: engine.EventMemory, Time: at(6), Task: 3, Turn: 2, Text: "2 lessons written"}},
+		{Event: runlog.Event{Kind: runlog.EventContext, Time: at(4), Task: 3, Turn: 2, Tokens: tokens(1000, 800, 600)}},
+		{Event: runlog.Event{Kind: runlog.EventModel, Time: at(5), Task: 3, Turn: 2, Text: "Done <b>now</b>."}},
+		{Event: runlog.Event{Kind: runlog.EventDone, Time: at(5), Task: 3, Turn: 2, Text: "Done <b>now</b>.",
+			Done: &runlog.Report{Text: "Done <b>now</b>." + hostile, Reason: runlog.DoneFinal, Turns: 2}}},
+		{Event: runlog.Event{Kind: runlog.EventMemory, Time: at(6), Task: 3, Turn: 2, Text: "2 lessons written"}},
 	}
 	return writeRun(t, lines, map[string][]byte{
 		"turn0001-observation-head-1.png": pngBytes(t, 32, 24),

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
@@ -28,7 +29,14 @@ type FromROSOptions struct {
 	Dir string
 	// Force replaces files of an earlier draft.
 	Force bool
+	// SampleWindow bounds how long a few messages of the TF, joint state,
+	// detection and Bool topics are read (frames, the gripper's joint, a
+	// Bool's value now); 0 is DefaultSampleWindow.
+	SampleWindow time.Duration
 }
+
+// DefaultSampleWindow is how long a draft waits for the topics it samples.
+const DefaultSampleWindow = 3 * time.Second
 
 // Drafted is what FromROS wrote and found.
 type Drafted struct {
@@ -36,6 +44,9 @@ type Drafted struct {
 	// Tools, Cameras, Readings count what was drafted; Review counts the
 	// REVIEW lines.
 	Tools, Cameras, Readings, Review int
+	// Perception names what the observation reads beside cameras ("pose
+	// from TF", "joints", "detections /detections", "held").
+	Perception []string
 }
 
 // draftFiles are the files a draft writes.
@@ -67,13 +78,21 @@ func FromROS(ctx context.Context, o FromROSOptions) (Drafted, error) {
 	if err != nil {
 		return Drafted{}, fmt.Errorf("reading the graph at %s: %w", o.URL, err)
 	}
-	d := newDraft(o.Name, o.URL, o.TokenEnv, g)
+	window := o.SampleWindow
+	if window == 0 {
+		window = DefaultSampleWindow
+	}
+	msgs, err := rosbridge.SampleTopics(ctx, o.URL, header, sampleRequests(g), window)
+	if err != nil {
+		return Drafted{}, fmt.Errorf("sampling the graph's topics at %s: %w", o.URL, err)
+	}
+	d := newDraft(o.Name, o.URL, o.TokenEnv, g, readSamples(g.Topics, msgs))
 	spec, err := d.cue()
 	if err != nil {
 		return Drafted{}, err
 	}
 	out := Drafted{Tools: len(d.Tools), Cameras: len(d.Cameras), Readings: len(d.Readings),
-		Review: strings.Count(string(spec), "// REVIEW:")}
+		Review: strings.Count(string(spec), "// REVIEW:"), Perception: d.Perception.summary()}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return Drafted{}, fmt.Errorf("folder %s: %w", o.Dir, err)
 	}

@@ -2,9 +2,11 @@ package scaffold_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +35,9 @@ func fromROS(t *testing.T, url, dir string) (scaffold.Drafted, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(30*time.Second))
 	defer cancel()
-	return scaffold.FromROS(ctx, scaffold.FromROSOptions{Name: "bot", URL: url, Dir: dir})
+	// Every topic of the fakes speaks at once but those a test adds to the
+	// graph, which keep each draft this long.
+	return scaffold.FromROS(ctx, scaffold.FromROSOptions{Name: "bot", URL: url, Dir: dir, SampleWindow: testtime.Scale(time.Second)})
 }
 
 // draft drafts from url into a new folder, checks that the spec validates
@@ -87,6 +91,40 @@ func TestDraftIsDeterministic(t *testing.T) {
 		if !strings.Contains(a, want) {
 			t.Errorf("the draft lacks %s", want)
 		}
+	}
+}
+
+// The fake arm's draft is the same twice over, and reads its perception
+// from what the arm sent while drafting: the base in world and the tool
+// in the base from TF, detections in world, the gripper's finger joint as
+// held, the curtain's polarity from its value (its name does not say); a
+// String topic that says what is held is preferred to the joint.
+func TestDraftArm(t *testing.T) {
+	url := fake(t, rosbridgetest.Options{Robot: rosbridgetest.RobotArm})
+	a, got := draft(t, url)
+	if b, _ := draft(t, url); a != b {
+		t.Fatalf("two drafts of one graph differ:\n%s\n----\n%s", a, b)
+	}
+	for _, want := range []string{
+		`pose: {tf: {parent: "world", child: "base_link"}}`,
+		`end_effector: {tf: {parent: "base_link", child: "tool0"}}`,
+		`detections: {topic: "/detections", type: "vision_msgs/msg/Detection3DArray", frame: "world"}`,
+		`held: {topic: "/joint_states", type: "sensor_msgs/msg/JointState", value: "let i = findIndex(msg.name, # == 'finger_joint');`,
+		`rule: "readings.safety_light_curtain"`,
+		`wrist_camera_optical_frame`,
+		`success: "result.success", reason: "result.message"`,
+	} {
+		if !strings.Contains(a, want) {
+			t.Errorf("the draft lacks %s", want)
+		}
+	}
+	if want := []string{"pose from TF (base_link in world)", "joints", "end effector from TF (tool0 in base_link)", "detections from /detections", "held"}; !slices.Equal(got.Perception, want) {
+		t.Errorf("perception %q, want %q", got.Perception, want)
+	}
+	held, _ := draft(t, fake(t, rosbridgetest.Options{Robot: rosbridgetest.RobotArm, Extra: []rosbridgetest.Extra{
+		{Topic: "/gripper/held_object", Type: "std_msgs/msg/String", Msg: json.RawMessage(`{"data": ""}`), Every: 5}}}))
+	if !strings.Contains(held, `held: {topic: "/gripper/held_object", type: "std_msgs/msg/String", value: "msg.data"}`) {
+		t.Errorf("held does not read the topic that says it:\n%s", held)
 	}
 }
 

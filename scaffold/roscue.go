@@ -50,8 +50,15 @@ func (d *draft) cue() ([]byte, error) {
 	w.comment("Confirmations are asked at the terminal; with none (a daemon, CI) every one is refused.")
 	w.field("user", inline("channel", "terminal"))
 	w.field("memory", raw("consolidation: enabled: false"))
-	w.field("scene_graph", raw("enabled: false"))
-	w.field("loop", raw(`stages: ["task_notes", "observe", "compact", "decide", "execute", "record"]`))
+	if d.perceives() {
+		w.comment("The Scene Graph keeps what the detectors saw and what the gripper holds, in the scene's frame;")
+		w.comment("the model reads it as the Brief.")
+		w.field("scene_graph", inline("enabled", true, "frame", d.Perception.Frame))
+		w.field("loop", raw(`stages: ["task_notes", "observe", "scene_brief", "compact", "decide", "execute", "record"]`))
+	} else {
+		w.field("scene_graph", raw("enabled: false"))
+		w.field("loop", raw(`stages: ["task_notes", "observe", "compact", "decide", "execute", "record"]`))
+	}
 	if tests := d.ruleTests(); len(tests) > 0 {
 		w.blank()
 		w.comment("Rule tests of the wired hooks, run by `thea validate`: keep them passing as you review.")
@@ -67,7 +74,14 @@ func (d *draft) cue() ([]byte, error) {
 }
 
 func (d *draft) observes() bool {
-	return len(d.Cameras) > 0 || d.Pose != "" || d.Battery != ""
+	p := d.Perception
+	return len(d.Cameras) > 0 || p.Pose != nil || d.Battery != "" || p.Joints != "" || p.EndEffector != nil || d.perceives()
+}
+
+// perceives reports whether the observation reads objects (detections or
+// what is held), which the Scene Graph keeps.
+func (d *draft) perceives() bool {
+	return len(d.Perception.Detections) > 0 || d.Perception.Held != nil
 }
 
 func (d *draft) embodiment(w *cueWriter) {
@@ -79,11 +93,11 @@ func (d *draft) embodiment(w *cueWriter) {
 		w.review("each camera's frame, resolution and field of view are placeholders: measure them.")
 		var cams []any
 		for _, c := range d.Cameras {
-			cams = append(cams, inline("name", c.Name, "frame", c.Name+"_optical_frame", "width", 640, "height", 480, "fov_deg", 60))
+			cams = append(cams, inline("name", c.Name, "frame", d.cameraFrame(c), "width", 640, "height", 480, "fov_deg", 60))
 		}
 		w.field("cameras", list(cams...))
 	}
-	w.field("frames", list(inline("name", "map", "description", "the map frame, metres")))
+	w.field("frames", list(d.frames()...))
 	w.review("limits chosen conservatively (a slow, wide berth): set them from the robot's data sheet and your risk assessment.")
 	w.field("limits", inline("max_translation_m", 0.5, "max_rotation_deg", 90, "min_clearance_m", 0.5, "safety_margin_m", 0.2, "max_speed_mps", 0.2))
 	w.close()
@@ -165,19 +179,22 @@ func (d *draft) tool(w *cueWriter, t draftTool) {
 	if len(t.Args) > 0 {
 		w.open("args")
 		for _, a := range t.Args {
-			kv := []any{"type", a.Type, "description", a.Description}
-			if a.Minimum != nil {
-				kv = append(kv, "minimum", *a.Minimum)
-			}
-			if a.Optional {
-				kv = append(kv, "optional", true)
-			}
-			w.field(a.Name, inline(kv...))
+			argField(w, a.Name, a)
 		}
 		w.close()
 	}
+	if t.SuccessReview != "" {
+		w.review("%s", t.SuccessReview)
+	}
 	if t.Action {
-		w.field("action", inline("name", t.ROSName, "type", t.Type, "goal", t.Goal))
+		kv := []any{"name", t.ROSName, "type", t.Type, "goal", t.Goal}
+		if t.Success != "" {
+			kv = append(kv, "success", t.Success)
+		}
+		if t.Reason != "" {
+			kv = append(kv, "reason", t.Reason)
+		}
+		w.field("action", inline(kv...))
 	} else {
 		kv := []any{"name", t.ROSName, "type", t.Type}
 		if t.Goal != "{}" {
@@ -194,33 +211,55 @@ func (d *draft) tool(w *cueWriter, t draftTool) {
 	w.close()
 }
 
-func (d *draft) observation(w *cueWriter) {
-	if !d.observes() {
+// argField writes an argument: a scalar on one line, an array or an
+// object as a block with its items or properties.
+func argField(w *cueWriter, key string, a draftArg) {
+	var kv []any
+	kv = append(kv, "type", a.Type)
+	if a.Description != "" {
+		kv = append(kv, "description", a.Description)
+	}
+	if a.Minimum != nil {
+		kv = append(kv, "minimum", *a.Minimum)
+	}
+	if a.Optional {
+		kv = append(kv, "optional", true)
+	}
+	if a.Type == "array" {
+		kv = append(kv, "max_items", a.MaxItems)
+	}
+	structured := a.Items != nil && (a.Items.Type == "array" || a.Items.Type == "object") || len(a.Properties) > 0
+	if !structured {
+		if a.Items != nil {
+			kv = append(kv, "items", inline(itemKV(*a.Items)...))
+		}
+		w.field(key, inline(kv...))
 		return
 	}
-	w.comment("The observation tool: what the model sees before each decision. Cameras and the pose are")
-	w.comment("evidence: after a motion the observation waits for messages newer than it.")
-	w.open("observation")
-	w.field("max_age", "2s")
-	if len(d.Cameras) > 0 {
-		w.open("cameras")
-		for _, c := range d.Cameras {
-			if c.Type == tImage {
-				w.field(c.Name, inline("topic", c.Topic, "type", c.Type))
-			} else {
-				w.field(c.Name, inline("topic", c.Topic))
-			}
+	w.open(key)
+	for i := 0; i+1 < len(kv); i += 2 {
+		w.field(kv[i].(string), kv[i+1])
+	}
+	if a.Items != nil {
+		argField(w, "items", *a.Items)
+	}
+	if len(a.Properties) > 0 {
+		w.open("properties")
+		for _, p := range a.Properties {
+			argField(w, p.Name, p)
 		}
 		w.close()
 	}
-	if d.Pose != "" {
-		w.field("pose", inline("topic", d.Pose))
-	}
-	if d.Battery != "" {
-		w.comment("The battery is slow and says nothing of a motion: its latest message serves while under 5 s old.")
-		w.field("state", raw("battery: "+string(inline("topic", d.Battery, "type", tBattery, "value", "msg.percentage", "evidence", false, "max_age", "5s"))))
-	}
 	w.close()
+}
+
+// itemKV is a scalar element's type and bounds.
+func itemKV(a draftArg) []any {
+	kv := []any{"type", a.Type}
+	if a.Minimum != nil {
+		kv = append(kv, "minimum", *a.Minimum)
+	}
+	return kv
 }
 
 // contracts are the tools' contracts: physical ones tagged, the

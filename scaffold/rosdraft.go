@@ -18,10 +18,12 @@ type draft struct {
 	Review    []string
 	Tools     []draftTool
 	Cameras   []draftCamera
-	Pose      string // an Odometry topic; "" for none
 	Battery   string // a BatteryState topic; "" for none
 	Clearance string // a LaserScan topic; "" for none
 	Readings  []draftReading
+	// Perception is what the observation reads beside cameras
+	// (rosperception.go).
+	Perception perception
 	// CmdVel is the Twist topic a zero velocity is published on at the
 	// kill when no stop is declared.
 	CmdVel string
@@ -29,9 +31,9 @@ type draft struct {
 	// toolset's stop path (rosbridge.stop.service); "" for none.
 	StopService, StopServiceType string
 	// Pending are commented-out blocks for what a draft should not declare
-	// on a guess (an e-stop publish, whose polarity it cannot know), what
-	// this build cannot declare yet (the pose from TF) or what rosapi could
-	// not describe.
+	// on a guess (an e-stop publish, whose polarity it cannot know; a TF
+	// lookup between frames it did not hear) or what rosapi could not
+	// describe.
 	Pending []pendingBlock
 }
 
@@ -42,18 +44,25 @@ type draftTool struct {
 	ROSName, Type     string
 	Args              []draftArg
 	Goal              string // the goal or request expr
-	Success, Reason   string // a service's, over response
-	Physical          bool
-	BaseMotion        bool
-	Review            []string
+	// Success and Reason judge a service's response or an action's
+	// result; SuccessReview says what to check of a guessed one.
+	Success, Reason string
+	SuccessReview   string
+	Physical        bool
+	BaseMotion      bool
+	Review          []string
 }
 
-// draftArg is one tool argument.
+// draftArg is one tool argument: a scalar, an array of Items or an
+// object of Properties (in the message's field order).
 type draftArg struct {
 	Name, Type, Description string
 	Optional                bool
 	Default                 string // the expr an optional argument defaults to
 	Minimum                 *float64
+	Items                   *draftArg
+	MaxItems                int
+	Properties              []draftArg
 }
 
 type draftCamera struct{ Name, Topic, Type string }
@@ -87,39 +96,48 @@ const distanceThreshold = 1.0
 
 // Message types a draft reads.
 const (
-	tCompressed = "sensor_msgs/msg/CompressedImage"
-	tImage      = "sensor_msgs/msg/Image"
-	tOdometry   = "nav_msgs/msg/Odometry"
-	tLaserScan  = "sensor_msgs/msg/LaserScan"
-	tBattery    = "sensor_msgs/msg/BatteryState"
-	tBool       = "std_msgs/msg/Bool"
-	tFloat32    = "std_msgs/msg/Float32"
-	tFloat64    = "std_msgs/msg/Float64"
-	tRange      = "sensor_msgs/msg/Range"
-	tTwist      = "geometry_msgs/msg/Twist"
-	tTF         = "tf2_msgs/msg/TFMessage"
+	tCompressed  = "sensor_msgs/msg/CompressedImage"
+	tImage       = "sensor_msgs/msg/Image"
+	tOdometry    = "nav_msgs/msg/Odometry"
+	tPoseStamped = "geometry_msgs/msg/PoseStamped"
+	tJointState  = "sensor_msgs/msg/JointState"
+	tDetection3D = "vision_msgs/msg/Detection3DArray"
+	tDetection2D = "vision_msgs/msg/Detection2DArray"
+	tString      = "std_msgs/msg/String"
+	tLaserScan   = "sensor_msgs/msg/LaserScan"
+	tBattery     = "sensor_msgs/msg/BatteryState"
+	tBool        = "std_msgs/msg/Bool"
+	tFloat32     = "std_msgs/msg/Float32"
+	tFloat64     = "std_msgs/msg/Float64"
+	tRange       = "sensor_msgs/msg/Range"
+	tTwist       = "geometry_msgs/msg/Twist"
+	tTF          = "tf2_msgs/msg/TFMessage"
 )
 
-// newDraft classifies g into a draft. Each role has its own function, so
-// a new one (a stop service once declarable, TF poses, detections) is one
-// more function here.
-func newDraft(name, url, tokenEnv string, g *rosbridge.Graph) *draft {
+// newDraft classifies g into a draft, with what was sampled of its
+// messages (nil: nothing). Each role has its own function, so a new one is
+// one more function here.
+func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft {
+	if s == nil {
+		s = readSamples(nil, nil)
+	}
 	d := &draft{Name: name, URL: url, TokenEnv: tokenEnv}
 	for _, n := range g.Notes {
 		d.Review = append(d.Review, safeNote(n))
 	}
 	byType := d.topicsByType(g)
 	d.cameras(byType)
-	d.pose(byType)
+	d.perception(byType, s)
 	d.clearance(byType)
-	d.readings(byType)
+	d.readings(byType, s)
 	d.stopTopics(byType)
 	tools := newNamer("observe", "clearance", "readings")
+	goals := goalContext{frame: d.Perception.Frame, jointNames: d.Perception.ArmJoints}
 	for _, e := range g.Actions {
-		d.action(e, tools)
+		d.action(e, tools, goals)
 	}
 	for _, e := range g.Services {
-		d.service(e, tools)
+		d.service(e, tools, goals)
 	}
 	slices.SortFunc(d.Tools, func(a, b draftTool) int { return strings.Compare(a.Name, b.Name) })
 	return d
@@ -229,99 +247,12 @@ func cameraBase(topic string) string {
 	return t
 }
 
-// pose: the Odometry topic (/odom first); with none, the TF tree is a
-// pending block until this build reads poses from TF.
-func (d *draft) pose(byType map[string][]string) {
-	odom := prefer(byType[tOdometry], "/odom")
-	if len(odom) > 0 {
-		d.Pose = odom[0]
-		d.note(odom[1:], "more Odometry topics; the pose reads "+odom[0])
-	} else if slices.Contains(byType[tTF], "/tf") {
-		d.Pending = append(d.Pending, pendingBlock{
-			Review: []string{"the graph has /tf and no Odometry: once poses can be read from TF (issue 29, part 3), declare the pose as the transform map → base_link (check both frame names):"},
-			Lines:  []string{`observation: pose: {tf: {parent: "map", child: "base_link"}}`},
-		})
-	}
-	if b := byType[tBattery]; len(b) > 0 {
-		d.Battery = b[0]
-	}
-}
-
 // clearance: the LaserScan (/scan first).
 func (d *draft) clearance(byType map[string][]string) {
 	scans := prefer(byType[tLaserScan], "/scan")
 	if len(scans) > 0 {
 		d.Clearance = scans[0]
 		d.note(scans[1:], "more LaserScan topics; clearance reads "+scans[0])
-	}
-}
-
-// unsafeWords name a Bool that reads true when motion is unsafe (an
-// e-stop pressed); safeWords one that reads true when it is safe (a light
-// curtain unbroken, a safety controller's "ok").
-var (
-	unsafeWords = []string{"estop", "e_stop", "emergency", "bumper", "bump", "cliff", "collision", "contact",
-		"fault", "error", "alarm", "pressed", "triggered", "occupied", "intrusion", "protective", "person", "human", "presence", "detected", "stop"}
-	safeWords  = []string{"clear", "curtain", "ok", "safe", "ready", "enabled", "free"}
-	distWords  = []string{"distance", "range", "proximity", "clearance", "separation", "dist"}
-	estopWords = []string{"estop", "e_stop", "emergency_stop", "emergency"}
-)
-
-func hasWord(topic string, words []string) bool {
-	t := strings.ToLower(topic)
-	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(t, w) })
-}
-
-// readings: every Bool and Range, and the Float32/Float64 topics whose
-// name says distance. Which of them are safety-relevant, a Bool's
-// polarity and a distance's threshold are the integrator's to review.
-func (d *draft) readings(byType map[string][]string) {
-	type cand struct {
-		topic, typ string
-	}
-	var all []cand
-	var numbers []string
-	for _, t := range byType[tBool] {
-		all = append(all, cand{t, tBool})
-	}
-	for _, t := range byType[tRange] {
-		all = append(all, cand{t, tRange})
-	}
-	for _, typ := range []string{tFloat32, tFloat64} {
-		for _, t := range byType[typ] {
-			if hasWord(t, distWords) {
-				all = append(all, cand{t, typ})
-			} else {
-				numbers = append(numbers, t)
-			}
-		}
-	}
-	slices.SortFunc(all, func(a, b cand) int { return strings.Compare(a.topic, b.topic) })
-	d.note(numbers, "number topics whose name does not say distance are not drafted as safety readings (declare those that are)")
-	if len(all) > maxReadings {
-		var rest []string
-		for _, c := range all[maxReadings:] {
-			rest = append(rest, c.topic)
-		}
-		d.note(rest, fmt.Sprintf("more safety reading candidates than the %d drafted", maxReadings))
-		all = all[:maxReadings]
-	}
-	names := newNamer()
-	for _, c := range all {
-		r := draftReading{Name: names.name(c.topic), Topic: c.topic, Type: c.typ, Bool: c.typ == tBool}
-		switch {
-		case r.Bool && hasWord(c.topic, safeWords) && !hasWord(c.topic, unsafeWords):
-			r.SafeWhen = true
-			r.Review = fmt.Sprintf("is %s safety-relevant? Its name reads as true while it is safe (a light curtain unbroken), so a false blocks motion: check its polarity", safeText(c.topic))
-		case r.Bool:
-			r.Review = fmt.Sprintf("is %s safety-relevant? It is taken to read true when motion is unsafe (an e-stop pressed), so a true blocks motion: check its polarity", safeText(c.topic))
-		default:
-			r.Review = fmt.Sprintf("is %s a distance in metres to a person or an obstacle? Motion is blocked under %.1f m, a conservative guess: set the threshold from your risk assessment", safeText(c.topic), distanceThreshold)
-		}
-		if c.typ == tRange {
-			r.Review += " (a Range with no return sends inf, which rosbridge sends as null: that blocks too)"
-		}
-		d.Readings = append(d.Readings, r)
 	}
 }
 

@@ -10,18 +10,43 @@ import (
 // A tool's arguments and its goal (or request) expr, drafted from the
 // message's definition: each scalar field becomes an argument, the common
 // geometry messages become a few meaningful ones (a pose: x, y, z and a
-// yaw in degrees), headers take a frame, and what a scalar argument cannot
-// build (lists, times, cut definitions) is left at its default with a
-// REVIEW note.
+// yaw in degrees), a duration is seconds, headers take the scene's frame,
+// and a list becomes an array argument: of scalars, or of objects built
+// from the element's fields (a trajectory's points), each element mapped
+// into its message by the expr. What cannot be built (times, cut
+// definitions, lists nested past the arguments' depth) is left at its
+// default with a REVIEW note.
 
-// maxArgs bounds one tool's arguments.
-const maxArgs = 12
+// Bounds of one tool's arguments.
+const (
+	maxArgs     = 12 // top-level arguments, and properties of one element
+	maxArgItems = 64 // elements of an array argument
+	// argDepth is how many arrays and objects an argument may nest (the
+	// rosbridge kind's bound).
+	argDepth = 4
+)
+
+// goalContext is what a goal's builder knows of the robot beyond the
+// message: the frame a header takes and the arm's joints (a trajectory's
+// default joint_names).
+type goalContext struct {
+	frame      string
+	jointNames []string
+}
 
 // goalBuilder builds one tool's arguments and goal.
 type goalBuilder struct {
-	args   []draftArg
-	names  *namer
+	ctx    goalContext
 	review []string
+}
+
+// scope is where arguments are added: the tool's args (ref "args.") or the
+// properties of an array's element (ref "#."), at a nesting depth.
+type scope struct {
+	ref   string
+	args  []draftArg
+	names *namer
+	depth int
 }
 
 // exprKeywords cannot be bare keys of an expr map literal.
@@ -29,28 +54,38 @@ var exprKeywords = map[string]bool{"in": true, "not": true, "and": true, "or": t
 	"contains": true, "startsWith": true, "endsWith": true, "let": true, "nil": true, "true": true,
 	"false": true, "if": true, "else": true}
 
+// optionalLists name list fields a goal usually leaves empty (tolerances,
+// a point's velocities): optional arguments; any other list is required.
+var optionalLists = []string{"tolerance", "velocities", "accelerations", "effort", "covariance", "constraint", "option", "param", "extra"}
+
 // buildGoal drafts m as an expr building it from args: "{}" when it has no
 // field an argument can set.
-func buildGoal(m *rosbridge.Message) (expr string, args []draftArg, review []string) {
-	b := &goalBuilder{names: newNamer()}
-	expr = b.message(m, nil)
+func buildGoal(m *rosbridge.Message, ctx goalContext) (expr string, args []draftArg, review []string) {
+	if ctx.frame == "" {
+		ctx.frame = "map"
+	}
+	b := &goalBuilder{ctx: ctx}
+	sc := &scope{ref: "args.", names: newNamer()}
+	expr = b.message(m, nil, "", sc)
 	if expr == "" {
 		expr = "{}"
 	}
-	return expr, b.args, b.review
+	return expr, sc.args, b.review
 }
 
-// message is m's map literal, "" when no field is set.
-func (b *goalBuilder) message(m *rosbridge.Message, path []string) string {
+// message is m's map literal, "" when no field is set; at is the path
+// inside the scope (argument names), where the path from the goal's root
+// (descriptions and notes).
+func (b *goalBuilder) message(m *rosbridge.Message, at []string, where string, sc *scope) string {
 	var pairs []string
 	for _, f := range m.Fields {
-		at := append(append([]string{}, path...), f.Name)
-		where := strings.Join(at, ".")
+		fat := append(append([]string{}, at...), f.Name)
+		fwhere := join(where, f.Name)
 		if !identifier.MatchString(f.Name) {
-			b.review = append(b.review, fmt.Sprintf("field %q is not a plain name and is left at its default", safeText(where)))
+			b.review = append(b.review, fmt.Sprintf("field %q is not a plain name and is left at its default", safeText(fwhere)))
 			continue
 		}
-		v := b.field(f, at, where)
+		v := b.field(f, m.Type, fat, fwhere, sc)
 		if v == "" {
 			continue
 		}
@@ -66,56 +101,71 @@ func (b *goalBuilder) message(m *rosbridge.Message, path []string) string {
 	return "{" + strings.Join(pairs, ", ") + "}"
 }
 
-// field is the expr of one field, "" to leave it at its default.
-func (b *goalBuilder) field(f rosbridge.Field, at []string, where string) string {
+func join(where, name string) string {
+	if where == "" {
+		return name
+	}
+	return where + "." + name
+}
+
+// field is the expr of one field of a message of type owner, "" to leave
+// it at its default.
+func (b *goalBuilder) field(f rosbridge.Field, owner string, at []string, where string, sc *scope) string {
 	typ := strings.Replace(f.Type, "/msg/", "/", 1)
 	switch {
 	case f.Array:
-		b.review = append(b.review, fmt.Sprintf("%s (a list of %s) is left empty: tool arguments are scalars", where, safeText(typ)))
-		return ""
+		return b.list(f, owner, at, where, sc)
 	case typ == "builtin_interfaces/Time", typ == "unique_identifier_msgs/UUID":
 		return ""
 	case typ == "builtin_interfaces/Duration":
-		b.review = append(b.review, fmt.Sprintf("%s (a duration) is left at zero", where))
-		return ""
+		// Inside a list a duration is the element's time (a trajectory
+		// point's time_from_start): required.
+		x := b.add(sc, draftArg{Name: b.prefix(at) + "s", Type: "number", Description: where + ": a duration, seconds",
+			Optional: sc.depth == 0, Default: "0.0", Minimum: ptr(0.0)}, where)
+		if x == "" {
+			return ""
+		}
+		return fmt.Sprintf("{sec: int(%s), nanosec: int((%s - int(%s)) * 1e9)}", x, x, x)
 	case typ == "std_msgs/Header":
-		b.review = append(b.review, fmt.Sprintf("%s.frame_id is 'map': use the frame the goal is given in", where))
-		return "{frame_id: 'map'}"
+		b.review = append(b.review, fmt.Sprintf("%s.frame_id is '%s': use the frame the goal is given in", where, b.ctx.frame))
+		return fmt.Sprintf("{frame_id: '%s'}", b.ctx.frame)
 	case f.Cut:
 		b.review = append(b.review, fmt.Sprintf("%s (%s) could not be followed (too deep, a cycle or no definition) and is left at its default", where, safeText(typ)))
 		return ""
 	case f.Message == nil:
-		return b.scalar(f, at, where)
+		return b.scalar(f, at, where, sc)
 	case typ == "geometry_msgs/Pose":
-		if !b.room(4, where) {
+		if !b.room(sc, 4, where) {
 			return ""
 		}
 		p := b.prefix(at)
-		x, y, z := b.number(p+"x", where+".position.x, metres", false), b.number(p+"y", where+".position.y, metres", false), b.number(p+"z", where+".position.z, metres (default 0)", true)
-		yaw := b.number(p+"yaw_deg", where+": heading about z, degrees (default 0)", true)
+		x, y, z := b.number(sc, p+"x", where+".position.x, metres", false), b.number(sc, p+"y", where+".position.y, metres", false), b.number(sc, p+"z", where+".position.z, metres (default 0)", true)
+		yaw := b.number(sc, p+"yaw_deg", where+": heading about z, degrees (default 0)", true)
 		if x == "" || y == "" || z == "" || yaw == "" {
 			return ""
 		}
 		return fmt.Sprintf("{position: {x: %s, y: %s, z: %s}, orientation: %s}", x, y, z, quaternion(yaw))
 	case typ == "geometry_msgs/Point", typ == "geometry_msgs/Vector3":
-		if !b.room(3, where) {
+		if !b.room(sc, 3, where) {
 			return ""
 		}
 		p := b.prefix(at)
-		x, y, z := b.number(p+"x", where+".x", false), b.number(p+"y", where+".y", false), b.number(p+"z", where+".z (default 0)", true)
+		x, y, z := b.number(sc, p+"x", where+".x", false), b.number(sc, p+"y", where+".y", false), b.number(sc, p+"z", where+".z (default 0)", true)
 		if x == "" || y == "" || z == "" {
 			return ""
 		}
 		return fmt.Sprintf("{x: %s, y: %s, z: %s}", x, y, z)
 	case typ == "geometry_msgs/Quaternion":
-		yaw := b.number(b.prefix(at)+"yaw_deg", where+": heading about z, degrees (default 0)", true)
+		yaw := b.number(sc, b.prefix(at)+"yaw_deg", where+": heading about z, degrees (default 0)", true)
 		if yaw == "" {
 			return ""
 		}
 		return quaternion(yaw)
 	}
-	return b.message(f.Message, at)
+	return b.message(f.Message, at, where, sc)
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func quaternion(yaw string) string {
 	return fmt.Sprintf("{x: 0.0, y: 0.0, z: sin(%s * pi / 360), w: cos(%s * pi / 360)}", yaw, yaw)
@@ -134,33 +184,45 @@ func (b *goalBuilder) prefix(at []string) string {
 	return strings.Join(parts, "_") + "_"
 }
 
-// scalar is a primitive field as an argument.
-func (b *goalBuilder) scalar(f rosbridge.Field, at []string, where string) string {
-	name := strings.TrimSuffix(b.prefix(at), "_")
-	desc := fmt.Sprintf("%s (%s)", where, f.Type)
-	switch f.Type {
+// scalarArg is a primitive field's argument (its name and description
+// unset); ok is false for a type it does not know.
+func scalarArg(rosType string) (draftArg, bool) {
+	switch rosType {
 	case "float", "float32", "double", "float64":
-		return b.number(name, desc, false)
+		return draftArg{Type: "number"}, true
 	case "bool", "boolean":
-		return b.add(draftArg{Name: name, Type: "boolean", Description: desc})
+		return draftArg{Type: "boolean"}, true
 	case "string", "wstring":
-		return b.add(draftArg{Name: name, Type: "string", Description: desc + ", default empty", Optional: true, Default: "''"})
+		return draftArg{Type: "string", Optional: true, Default: "''"}, true
 	case "byte", "char", "octet", "uint8", "uint16", "uint32", "uint64":
-		zero := 0.0
-		return b.add(draftArg{Name: name, Type: "integer", Description: desc, Minimum: &zero})
+		return draftArg{Type: "integer", Minimum: ptr(0.0)}, true
 	case "int8", "int16", "int32", "int64":
-		return b.add(draftArg{Name: name, Type: "integer", Description: desc})
+		return draftArg{Type: "integer"}, true
 	}
-	if strings.HasPrefix(f.Type, "string<") || strings.HasPrefix(f.Type, "wstring<") {
-		return b.add(draftArg{Name: name, Type: "string", Description: desc + ", default empty", Optional: true, Default: "''"})
+	if strings.HasPrefix(rosType, "string<") || strings.HasPrefix(rosType, "wstring<") {
+		return draftArg{Type: "string", Optional: true, Default: "''"}, true
 	}
-	b.review = append(b.review, fmt.Sprintf("%s has the unknown type %s and is left at its default", where, safeText(f.Type)))
-	return ""
+	return draftArg{}, false
+}
+
+// scalar is a primitive field as an argument.
+func (b *goalBuilder) scalar(f rosbridge.Field, at []string, where string, sc *scope) string {
+	a, ok := scalarArg(f.Type)
+	if !ok {
+		b.review = append(b.review, fmt.Sprintf("%s has the unknown type %s and is left at its default", where, safeText(f.Type)))
+		return ""
+	}
+	a.Name = strings.TrimSuffix(b.prefix(at), "_")
+	a.Description = fmt.Sprintf("%s (%s)", where, f.Type)
+	if a.Type == "string" {
+		a.Description += ", default empty"
+	}
+	return b.add(sc, a, where)
 }
 
 // room reports whether n more arguments fit; it notes the field when not.
-func (b *goalBuilder) room(n int, where string) bool {
-	if len(b.args)+n <= maxArgs {
+func (b *goalBuilder) room(sc *scope, n int, where string) bool {
+	if len(sc.args)+n <= maxArgs {
 		return true
 	}
 	b.review = append(b.review, fmt.Sprintf("%s is left at its default: a tool takes at most %d arguments here", where, maxArgs))
@@ -168,24 +230,25 @@ func (b *goalBuilder) room(n int, where string) bool {
 }
 
 // number adds a number argument; an optional one defaults to 0.
-func (b *goalBuilder) number(name, desc string, optional bool) string {
+func (b *goalBuilder) number(sc *scope, name, desc string, optional bool) string {
 	a := draftArg{Name: name, Type: "number", Description: desc, Optional: optional}
 	if optional {
 		a.Default = "0.0"
 	}
-	return b.add(a)
+	return b.add(sc, a, desc)
 }
 
-// add adds an argument and returns the expr reading it; "" past maxArgs.
-func (b *goalBuilder) add(a draftArg) string {
-	if len(b.args) >= maxArgs {
-		b.review = append(b.review, fmt.Sprintf("%s is left at its default: a tool takes at most %d arguments here", a.Description, maxArgs))
+// add adds an argument to the scope and returns the expr reading it; ""
+// past maxArgs.
+func (b *goalBuilder) add(sc *scope, a draftArg, where string) string {
+	if len(sc.args) >= maxArgs {
+		b.review = append(b.review, fmt.Sprintf("%s is left at its default: a tool takes at most %d arguments here", where, maxArgs))
 		return ""
 	}
-	a.Name = b.names.name(a.Name)
-	b.args = append(b.args, a)
+	a.Name = sc.names.name(a.Name)
+	sc.args = append(sc.args, a)
 	if a.Optional {
-		return fmt.Sprintf("(args.%s ?? %s)", a.Name, a.Default)
+		return fmt.Sprintf("(%s%s ?? %s)", sc.ref, a.Name, a.Default)
 	}
-	return "args." + a.Name
+	return sc.ref + a.Name
 }

@@ -86,6 +86,8 @@ func sampleArgs(t draftTool) raw {
 			kv = append(kv, a.Name, 0)
 		case "boolean":
 			kv = append(kv, a.Name, false)
+		case "array":
+			kv = append(kv, a.Name, list())
 		default:
 			kv = append(kv, a.Name, "")
 		}

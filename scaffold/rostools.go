@@ -21,13 +21,13 @@ var stopWords = []string{"stop", "halt", "abort", "estop", "e_stop", "emergency"
 
 // action drafts an action server as a tool, or as a pending block when
 // rosapi could not type or describe it.
-func (d *draft) action(e rosbridge.Endpoint, names *namer) {
+func (d *draft) action(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 	typ, ok := canonicalType(e.Type, "action")
 	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
 		d.undescribed(e, "action", typ, ok)
 		return
 	}
-	goal, args, review := buildGoal(e.Goal)
+	goal, args, review := buildGoal(e.Goal, ctx)
 	if goal == "{}" && len(e.Goal.Fields) > 0 {
 		d.unbuildable(e, "action", typ, "goal", review)
 		return
@@ -39,18 +39,47 @@ func (d *draft) action(e rosbridge.Endpoint, names *namer) {
 		BaseMotion: strings.HasPrefix(typ, "nav2_msgs/") || hasWord(e.Name, baseWords),
 		Review:     review,
 	}
+	if e.Response != nil {
+		t.Success, t.Reason, t.SuccessReview = judgeResult(e.Response)
+	}
 	d.Tools = append(d.Tools, t)
+}
+
+// judgeResult drafts an action's success and reason exprs from its
+// result's definition: a boolean success (or succeeded) field judges a
+// succeeded goal (a skill server may answer SUCCEEDED with success:
+// false); an integer error_code judges it as control_msgs does (0 is
+// SUCCESSFUL), with a REVIEW; a text message, error_string or
+// error_message gives the reason.
+func judgeResult(m *rosbridge.Message) (success, reason, review string) {
+	for _, name := range []string{"success", "succeeded"} {
+		if responseField(m, name, "bool", "boolean") {
+			success = "result." + name
+			break
+		}
+	}
+	if success == "" && responseField(m, "error_code", "int8", "int16", "int32", "int64") {
+		success = "result.error_code == 0"
+		review = "a succeeded goal whose error_code is not 0 (control_msgs' SUCCESSFUL) is a failure: check the result's convention"
+	}
+	for _, name := range []string{"message", "error_string", "error_message", "reason"} {
+		if responseField(m, name, "string") {
+			reason = "result." + name
+			break
+		}
+	}
+	return success, reason, review
 }
 
 // service drafts a service as a tool; a Trigger-like response (success,
 // message) judges the call.
-func (d *draft) service(e rosbridge.Endpoint, names *namer) {
+func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 	typ, ok := canonicalType(e.Type, "srv")
 	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
 		d.undescribed(e, "service", typ, ok)
 		return
 	}
-	request, args, review := buildGoal(e.Goal)
+	request, args, review := buildGoal(e.Goal, ctx)
 	if request == "{}" && len(e.Goal.Fields) > 0 {
 		d.unbuildable(e, "service", typ, "request", review)
 		return
@@ -113,11 +142,11 @@ func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) 
 	}
 }
 
-// unbuildable notes an endpoint whose goal or request no scalar argument
-// can set (a trajectory of points): a tool sending an empty one would
+// unbuildable notes an endpoint whose goal or request no argument can set
+// (only times and cut definitions): a tool sending an empty one would
 // still move the robot, so it is a commented-out tool to finish by hand.
 func (d *draft) unbuildable(e rosbridge.Endpoint, kind, typ, field string, review []string) {
-	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: no field of its %s can be set from scalar arguments", kind, e.Name, field))
+	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: no field of its %s can be set from arguments", kind, e.Name, field))
 	d.Pending = append(d.Pending, pendingBlock{
 		Review: append([]string{fmt.Sprintf("write the %s of %s by hand (its fields: %s), then uncomment (inside tools):", field, e.Name, fieldNames(e.Goal))}, review...),
 		Lines: []string{fmt.Sprintf("%s: {description: \"…\", physical: true, %s: {name: %q, type: %q, %s: \"{…}\"}}",

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // raceRounds is how many questions two clients race to answer.
@@ -141,7 +140,7 @@ func TestServeConfirmOneAnswer(t *testing.T) {
 		if resolvedAllow != allow {
 			t.Fatalf("round %d: resolved event says confirm=%v, the accepted answer was %v", round, resolvedAllow, allow)
 		}
-		res := decodeAs[engine.Event](t, last(got)).Result
+		res := decodeAs[runlog.Event](t, last(got)).Result
 		if res.Success != allow || !allow && !strings.Contains(res.Reason, "blocked by hook ask_first") {
 			t.Fatalf("round %d: accepted answer allow=%v, but the call's result is %+v", round, allow, res)
 		}
@@ -154,7 +153,7 @@ func TestServeConfirmOneAnswer(t *testing.T) {
 			t.Fatalf("round %d: late answer: %d %v, want 409 saying confirm=%v", round, code, late, allow)
 		}
 	}
-	if d := decodeAs[engine.Event](t, last(s.rest())).Done; d.Reason != engine.DoneFinal {
+	if d := decodeAs[runlog.Event](t, last(s.rest())).Done; d.Reason != runlog.DoneFinal {
 		t.Errorf("done: %+v", d)
 	}
 	t.Logf("allowed %d of %d", allowed, raceRounds)
@@ -178,12 +177,12 @@ func TestServeQuestionOneAnswer(t *testing.T) {
 		if r[1-won].body["answer"] != answers[won] {
 			t.Fatalf("round %d: the refused client was told %v, the accepted answer was %q", round, r[1-won].body["answer"], answers[won])
 		}
-		res := decodeAs[engine.Event](t, last(s.until("tool_result"))).Result
+		res := decodeAs[runlog.Event](t, last(s.until("tool_result"))).Result
 		if !res.Success || fmt.Sprint(res.Value["answer"]) != answers[won] {
 			t.Fatalf("round %d: accepted %q, but the model read %+v", round, answers[won], res)
 		}
 	}
-	if d := decodeAs[engine.Event](t, last(s.rest())).Done; d.Reason != engine.DoneFinal {
+	if d := decodeAs[runlog.Event](t, last(s.rest())).Done; d.Reason != runlog.DoneFinal {
 		t.Errorf("done: %+v", d)
 	}
 }
@@ -225,7 +224,7 @@ func TestServeAnswerAfterSettled(t *testing.T) {
 	if code := f.do("POST", fmt.Sprintf("/v1/confirmations/%d", q2.ID), map[string]bool{"confirm": true}, nil); code != http.StatusConflict {
 		t.Errorf("confirming a settled query: %d, want 409", code)
 	}
-	if d := decodeAs[engine.Event](t, last(s2.rest())).Done; d.Reason != engine.DoneCancelled {
+	if d := decodeAs[runlog.Event](t, last(s2.rest())).Done; d.Reason != runlog.DoneCancelled {
 		t.Errorf("stopped task: %+v", d)
 	}
 }

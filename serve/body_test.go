@@ -2,11 +2,10 @@ package serve
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // Every body is one JSON object with known keys, each once; the refusal
@@ -99,7 +98,7 @@ func TestServeRefusesAmbiguousBodies(t *testing.T) {
 	}
 	for _, m := range s.rest() {
 		if m.event == "tool_result" {
-			if r := decodeAs[engine.Event](t, m).Result; r.Success || !strings.Contains(r.Reason, "blocked by hook ask_first") {
+			if r := decodeAs[runlog.Event](t, m).Result; r.Success || !strings.Contains(r.Reason, "blocked by hook ask_first") {
 				t.Errorf("the held call ran: %+v", r)
 			}
 		}

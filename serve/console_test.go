@@ -83,13 +83,13 @@ func TestConsoleScriptUsesTextOnly(t *testing.T) {
 	}
 }
 
-// Every kind of event the engine declares is one the page listens for: an
+// Every kind of event the run-log format declares is one the page listens for: an
 // EventSource delivers only the named events it was given.
 func TestConsoleListensForEveryEventKind(t *testing.T) {
 	var kinds []string
 	decl := regexp.MustCompile(`EventKind = "([a-z_]+)"`)
 	for _, f := range []string{"event.go", "modelcall.go"} {
-		b, err := os.ReadFile(filepath.Join("..", "engine", f))
+		b, err := os.ReadFile(filepath.Join("..", "runlog", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestConsoleListensForEveryEventKind(t *testing.T) {
 		}
 	}
 	if len(kinds) < 20 {
-		t.Fatalf("read only %d event kinds from the engine: %q", len(kinds), kinds)
+		t.Fatalf("read only %d event kinds from the run-log format: %q", len(kinds), kinds)
 	}
 	// The server's own events.
 	kinds = append(kinds, "pending", "resolved", "notes", "health", "server_error")

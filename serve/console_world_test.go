@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -38,8 +38,8 @@ func TestConsoleDrawsTheWorld(t *testing.T) {
 	var last *schema.Observation
 	detected := map[string]schema.Point{}
 	for _, m := range f.events(1, "").rest() {
-		ev := decodeAs[engine.Event](t, m)
-		if ev.Kind != engine.EventObservation || ev.Observation == nil {
+		ev := decodeAs[runlog.Event](t, m)
+		if ev.Kind != runlog.EventObservation || ev.Observation == nil {
 			continue
 		}
 		if ev.Observation.Pose != nil {

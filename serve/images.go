@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -89,7 +89,7 @@ func newImageStore(instance string, maxBytes int) *imageStore {
 }
 
 // keepEvent keeps the images of event seq of task, and names them.
-func (st *imageStore) keepEvent(task, seq int, ev engine.Event) []ImageRef {
+func (st *imageStore) keepEvent(task, seq int, ev runlog.Event) []ImageRef {
 	refs := make([]ImageRef, len(ev.Images))
 	st.mu.Lock()
 	defer st.mu.Unlock()

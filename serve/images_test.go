@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -22,7 +22,7 @@ func TestImageStoreBounds(t *testing.T) {
 	img := func(camera, mime string, n int) schema.Image {
 		return schema.Image{Camera: camera, MIME: mime, Data: bytes.Repeat([]byte{7}, n)}
 	}
-	ev := func(images ...schema.Image) engine.Event { return engine.Event{Turn: 3, Images: images} }
+	ev := func(images ...schema.Image) runlog.Event { return runlog.Event{Turn: 3, Images: images} }
 
 	refs := st.keepEvent(1, 5, ev(img("head", "image/png", 900), img("doc", "image/svg+xml", 10),
 		img("big", "image/png", 1001), img("none", "image/jpeg", 0)))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -78,17 +79,17 @@ type liveView struct {
 func newLiveView() *liveView { return &liveView{motion: map[string]BodyLock{}} }
 
 // observe follows physical calls from their call to their result.
-func (v *liveView) observe(sess Session, ev engine.Event) {
+func (v *liveView) observe(sess Session, ev runlog.Event) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	switch ev.Kind {
-	case engine.EventToolCall:
+	case runlog.EventToolCall:
 		if lk, ok := sess.(toolLookup); ok {
 			if rt, ok := lk.Lookup(ev.Tool); ok && rt.Contract.Physical {
 				v.motion[ev.CallID] = BodyLock{Held: true, Tool: ev.Tool, Turn: ev.Turn}
 			}
 		}
-	case engine.EventToolResult:
+	case runlog.EventToolResult:
 		delete(v.motion, ev.CallID)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // observation, or until the operator, having checked the robot, clears it.
 // POST /v1/session/clear is that clear (`thea run`'s /clear): refused while
 // a task runs or a motion may still run, and on the record as a safety
-// event (engine.SafetyOperatorClear) that opens the next task's stream and
+// event (runlog.SafetyOperatorClear) that opens the next task's stream and
 // run log.
 
 // uncertaintyClearer is what the server clears (*engine.Harness).

@@ -18,6 +18,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // deafDriveSpec is driveSpec with a motion deaf to its stop tool, killed
@@ -59,7 +60,7 @@ func TestServeClearAfterAKilledBackend(t *testing.T) {
 	}
 	killed := false
 	for _, m := range s.rest() {
-		if ev := decodeAs[engine.Event](t, m); ev.Kind == engine.EventSafety && ev.Safety == "backend_killed" {
+		if ev := decodeAs[runlog.Event](t, m); ev.Kind == runlog.EventSafety && ev.Safety == "backend_killed" {
 			killed = true
 		}
 	}
@@ -100,17 +101,17 @@ func TestServeClearAfterAKilledBackend(t *testing.T) {
 	}
 
 	next := f.submit("Carry on")
-	clearEvent := func(evs []engine.Event) bool {
+	clearEvent := func(evs []runlog.Event) bool {
 		for _, ev := range evs {
-			if ev.Kind == engine.EventSafety && ev.Safety == engine.SafetyOperatorClear && strings.Contains(ev.Text, "drive was cancelled") {
+			if ev.Kind == runlog.EventSafety && ev.Safety == runlog.SafetyOperatorClear && strings.Contains(ev.Text, "drive was cancelled") {
 				return true
 			}
 		}
 		return false
 	}
-	var evs []engine.Event
+	var evs []runlog.Event
 	for _, m := range f.events(next, "").rest() {
-		evs = append(evs, decodeAs[engine.Event](t, m))
+		evs = append(evs, decodeAs[runlog.Event](t, m))
 	}
 	if !clearEvent(evs) {
 		t.Errorf("the next task's stream does not record the clear")
@@ -121,7 +122,7 @@ func TestServeClearAfterAKilledBackend(t *testing.T) {
 }
 
 // taskRunLog reads task n's events.jsonl under runs.
-func taskRunLog(t *testing.T, runs string, n int) []engine.Event {
+func taskRunLog(t *testing.T, runs string, n int) []runlog.Event {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(runs, fmt.Sprintf("*-task%d", n), "events.jsonl"))
 	if err != nil || len(paths) != 1 {
@@ -132,11 +133,11 @@ func taskRunLog(t *testing.T, runs string, n int) []engine.Event {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var evs []engine.Event
+	var evs []runlog.Event
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("%s: %v", paths[0], err)
 		}
@@ -158,8 +159,8 @@ type movingSession struct {
 	cleared   int
 }
 
-func (m *movingSession) RunStream(context.Context, string, ...engine.RunOption) iter.Seq[engine.Event] {
-	return func(func(engine.Event) bool) {}
+func (m *movingSession) RunStream(context.Context, string, ...engine.RunOption) iter.Seq[runlog.Event] {
+	return func(func(runlog.Event) bool) {}
 }
 func (m *movingSession) ResetSession() error        { return nil }
 func (m *movingSession) Close() error               { return nil }

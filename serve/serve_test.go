@@ -2,14 +2,13 @@ package serve
 
 import (
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // The session over real HTTP: a task parks on query_user, a second task and
@@ -59,14 +58,14 @@ func TestServeTaskLifecycle(t *testing.T) {
 		t.Errorf("second answer: %d, want 404 or 409", code)
 	}
 	got = s.rest()
-	done := decodeAs[engine.Event](t, got[len(got)-1])
-	if done.Done == nil || done.Done.Reason != engine.DoneFinal || done.Done.Text != "Took the red mug." {
+	done := decodeAs[runlog.Event](t, got[len(got)-1])
+	if done.Done == nil || done.Done.Reason != runlog.DoneFinal || done.Done.Text != "Took the red mug." {
 		t.Fatalf("done: %+v", done.Done)
 	}
 	answered := false
 	for _, m := range got {
 		if m.event == "tool_result" {
-			ev := decodeAs[engine.Event](t, m)
+			ev := decodeAs[runlog.Event](t, m)
 			answered = ev.Tool == "query_user" && ev.Result.Success && fmt.Sprint(ev.Result.Value["answer"]) == "red"
 		}
 	}
@@ -98,8 +97,8 @@ func TestServeTaskLifecycle(t *testing.T) {
 		t.Fatalf("stop: %d", code)
 	}
 	got = s2.rest()
-	done = decodeAs[engine.Event](t, got[len(got)-1])
-	if done.Done.Reason != engine.DoneCancelled || !strings.Contains(done.Done.Text, "should_cancel") {
+	done = decodeAs[runlog.Event](t, got[len(got)-1])
+	if done.Done.Reason != runlog.DoneCancelled || !strings.Contains(done.Done.Text, "should_cancel") {
 		t.Errorf("stopped task: %+v", done.Done)
 	}
 	resolved := false
@@ -116,7 +115,7 @@ func TestServeTaskLifecycle(t *testing.T) {
 	// The next task starts the moment done is read: never refused as busy.
 	id3 := f.submit("Say hello")
 	got = f.events(id3, "").rest()
-	if d := decodeAs[engine.Event](t, got[len(got)-1]).Done; d.Reason != engine.DoneFinal || d.Text != "Hello again." {
+	if d := decodeAs[runlog.Event](t, got[len(got)-1]).Done; d.Reason != runlog.DoneFinal || d.Text != "Hello again." {
 		t.Errorf("third task: %+v", d)
 	}
 	var tv TaskView
@@ -162,7 +161,7 @@ func TestServeConfirm(t *testing.T) {
 	var results []string
 	for _, m := range append(seen, s.rest()...) {
 		if m.event == "tool_result" {
-			ev := decodeAs[engine.Event](t, m)
+			ev := decodeAs[runlog.Event](t, m)
 			results = append(results, fmt.Sprintf("%v %s", ev.Result.Success, ev.Result.Reason))
 		}
 	}
@@ -190,7 +189,7 @@ func TestServeRevise(t *testing.T) {
 	replan := ""
 	for _, m := range s.rest() {
 		if m.event == "replan" {
-			replan = decodeAs[engine.Event](t, m).Text
+			replan = decodeAs[runlog.Event](t, m).Text
 		}
 	}
 	if !strings.Contains(replan, "Go to the kitchen instead") {
@@ -209,7 +208,7 @@ func TestServeShutdown(t *testing.T) {
 	s.until("pending")
 	f.cancel()
 	got := s.rest()
-	if d := decodeAs[engine.Event](t, last(got)).Done; d.Reason != engine.DoneCancelled {
+	if d := decodeAs[runlog.Event](t, last(got)).Done; d.Reason != runlog.DoneCancelled {
 		t.Errorf("done after shutdown: %+v", d)
 	}
 	if err := <-f.served; err != nil {
@@ -281,16 +280,16 @@ tools: {drive: {physical: true}, stop: {hidden: true}}
 		t.Fatalf("stop: %d", code)
 	}
 	got := s.rest()
-	var result *engine.Envelope
+	var result *runlog.Envelope
 	for _, m := range got {
 		if m.event == "tool_result" {
-			result = decodeAs[engine.Event](t, m).Result
+			result = decodeAs[runlog.Event](t, m).Result
 		}
 	}
 	if result == nil || result.Success || !strings.Contains(result.Reason, "drive was cancelled") {
 		t.Errorf("the interrupted call's result: %+v", result)
 	}
-	if d := decodeAs[engine.Event](t, last(got)).Done; d.Reason != engine.DoneCancelled {
+	if d := decodeAs[runlog.Event](t, last(got)).Done; d.Reason != runlog.DoneCancelled {
 		t.Errorf("done: %+v", d)
 	}
 	// The subprocess records the cancellation on its own schedule.
@@ -326,7 +325,7 @@ func TestServeQuestionTimeout(t *testing.T) {
 		case "resolved":
 			outcome = fmt.Sprint(decodeAs[map[string]any](t, m)["outcome"])
 		case "tool_result":
-			reason = decodeAs[engine.Event](t, m).Result.Reason
+			reason = decodeAs[runlog.Event](t, m).Result.Reason
 		}
 	}
 	if outcome != "unanswered" || !strings.Contains(reason, "no answer within user.timeout") {

@@ -15,11 +15,12 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Session is what the server drives: *engine.Harness.
 type Session interface {
-	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[engine.Event]
+	RunStream(ctx context.Context, instruction string, opts ...engine.RunOption) iter.Seq[runlog.Event]
 	ResetSession() error
 	Close() error
 	// Redactor redacts what the server shows outside the event stream
@@ -240,12 +241,12 @@ func (s *Server) submit(instruction string) (*taskRun, error) {
 func (s *Server) runTask(ctx context.Context, run *taskRun) {
 	defer s.wg.Done()
 	defer run.cancel(nil)
-	var done *engine.Event
+	var done *runlog.Event
 	red := s.redactor()
 	s.live.startTask()
 	for ev := range s.sess.RunStream(ctx, run.instruction,
 		engine.WithPollReplan(run.pollReplan), engine.WithShouldCancel(run.stop.Load)) {
-		if ev.Kind == engine.EventDone {
+		if ev.Kind == runlog.EventDone {
 			done = &ev
 			continue
 		}
@@ -261,8 +262,8 @@ func (s *Server) runTask(ctx context.Context, run *taskRun) {
 		}
 	}
 	if done == nil { // the engine promises one; never leave readers hanging
-		rep := engine.Report{Reason: engine.DoneError, Error: "the task's stream ended without a done event"}
-		done = &engine.Event{Kind: engine.EventDone, Time: s.cfg.Clock(), Task: run.id, Done: &rep}
+		rep := runlog.Report{Reason: runlog.DoneError, Error: "the task's stream ended without a done event"}
+		done = &runlog.Event{Kind: runlog.EventDone, Time: s.cfg.Clock(), Task: run.id, Done: &rep}
 	}
 	s.live.endTask()
 	if h, changed := s.live.healthChanged(s.sess, red); changed {

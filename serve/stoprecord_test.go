@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // driveSpec is specYAML with the slow MCP back-end (drive, stopped only by
@@ -42,18 +42,18 @@ const driveTurns = `
 
 // stopBeforeDone checks that the events (up to done, which is last) hold
 // the stop tool's call of the task, with its outcome and duration.
-func stopBeforeDone(t *testing.T, evs []engine.Event) {
+func stopBeforeDone(t *testing.T, evs []runlog.Event) {
 	t.Helper()
 	var seen []string
 	for _, ev := range evs {
 		seen = append(seen, string(ev.Kind)+"/"+string(ev.Safety))
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != engine.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != runlog.EventDone {
 		t.Fatalf("no done last: %v", seen)
 	}
 	for _, ev := range evs[:len(evs)-1] {
-		if ev.Kind == engine.EventSafety && ev.Safety == "stop" {
-			if st := ev.Stop; st == nil || st.Via != engine.StopViaTool || st.Tool != "stop" || !st.OK || st.DurationMS <= 0 {
+		if ev.Kind == runlog.EventSafety && ev.Safety == "stop" {
+			if st := ev.Stop; st == nil || st.Via != runlog.StopViaTool || st.Tool != "stop" || !st.OK || st.DurationMS <= 0 {
 				t.Fatalf("stop call: %+v", ev.Stop)
 			}
 			if ev.Result == nil || !ev.Result.Success {
@@ -78,9 +78,9 @@ func TestServeInterruptStopOnTheTaskRecord(t *testing.T) {
 	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
 		t.Fatalf("stop: %d", code)
 	}
-	var evs []engine.Event
+	var evs []runlog.Event
 	for _, m := range s.rest() {
-		evs = append(evs, decodeAs[engine.Event](t, m))
+		evs = append(evs, decodeAs[runlog.Event](t, m))
 	}
 	stopBeforeDone(t, evs)
 	stopBeforeDone(t, runLogOf(t, runs))
@@ -105,7 +105,7 @@ func TestServeShutdownStopOnTheTaskRecord(t *testing.T) {
 }
 
 // runLogOf reads the one task's events.jsonl under runs.
-func runLogOf(t *testing.T, runs string) []engine.Event {
+func runLogOf(t *testing.T, runs string) []runlog.Event {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
 	if err != nil || len(paths) != 1 {
@@ -116,11 +116,11 @@ func runLogOf(t *testing.T, runs string) []engine.Event {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var evs []engine.Event
+	var evs []runlog.Event
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("%s: %v", paths[0], err)
 		}

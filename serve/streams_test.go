@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // openSSE opens an event stream at path (with headers) and returns it.
@@ -234,7 +235,7 @@ func TestServePendingShowsWhatItHolds(t *testing.T) {
 		t.Errorf("status pending: %+v", st.Pending)
 	}
 	f.do("POST", fmt.Sprintf("/v1/confirmations/%d", c.ID), map[string]bool{"confirm": true}, nil)
-	if d := decodeAs[engine.Event](t, last(s.rest())).Done; d.Reason != engine.DoneFinal {
+	if d := decodeAs[runlog.Event](t, last(s.rest())).Done; d.Reason != runlog.DoneFinal {
 		t.Errorf("done: %+v", d)
 	}
 }

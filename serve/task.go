@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/thea-harness/thea/runlog"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // sseEvent is one event of a task's stream, encoded once.
@@ -33,7 +32,7 @@ type taskRun struct {
 	events   []sseEvent
 	changed  chan struct{} // closed on every append, then replaced
 	finished bool
-	report   *engine.Report
+	report   *runlog.Report
 	turn     int
 	revision *string // a revised instruction not yet polled
 }
@@ -53,13 +52,13 @@ func (r *taskRun) append(name string, v any) {
 // eventWithImages is an engine event whose images the server keeps: the
 // data names each (camera, type, size) and where to fetch it.
 type eventWithImages struct {
-	engine.Event
+	runlog.Event
 	Images []ImageRef `json:"images"`
 }
 
 // appendEvent adds one engine event; its images, if any, are kept in imgs
 // under the event's id.
-func (r *taskRun) appendEvent(ev engine.Event, imgs *imageStore) {
+func (r *taskRun) appendEvent(ev runlog.Event, imgs *imageStore) {
 	name := string(ev.Kind)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -72,7 +71,7 @@ func (r *taskRun) appendEvent(ev engine.Event, imgs *imageStore) {
 
 // finish appends the done event and marks the log complete in one step, so
 // a reader that sees done also sees the end.
-func (r *taskRun) finish(done engine.Event) {
+func (r *taskRun) finish(done runlog.Event) {
 	name := string(done.Kind)
 	b := encode(&name, done)
 	r.mu.Lock()
@@ -85,7 +84,7 @@ func (r *taskRun) finish(done engine.Event) {
 // add appends an encoded event and wakes the readers; r.mu is held.
 func (r *taskRun) add(name string, b []byte, v any) {
 	r.events = append(r.events, sseEvent{id: len(r.events) + 1, name: name, data: b})
-	if ev, ok := v.(engine.Event); ok && ev.Turn > r.turn {
+	if ev, ok := v.(runlog.Event); ok && ev.Turn > r.turn {
 		r.turn = ev.Turn
 	}
 	close(r.changed)
@@ -145,7 +144,7 @@ type TaskView struct {
 	Started     time.Time      `json:"started"`
 	Turn        int            `json:"turn"`
 	Events      int            `json:"events"`
-	Report      *engine.Report `json:"report,omitempty"`
+	Report      *runlog.Report `json:"report,omitempty"`
 	// ReportPage is where `thea report`'s page of the run is served, once
 	// the task is done and its run log written.
 	ReportPage string `json:"report_page,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -22,7 +22,7 @@ func FuzzDecodeObservation(f *testing.F) {
 		if json.Unmarshal(data, &value) != nil {
 			return
 		}
-		env := engine.Envelope{Success: true, Value: value}
+		env := runlog.Envelope{Success: true, Value: value}
 		for i := range int(images % 4) {
 			env.Images = append(env.Images, schema.Image{MIME: "image/png", Data: []byte{byte(i)}})
 		}

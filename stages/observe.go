@@ -11,6 +11,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -57,19 +58,19 @@ func (Observe) Run(ctx context.Context, t *engine.Turn) error {
 	writeObservation(&b, env.Value, robotInBrief)
 	t.SetObservation(b.String(), obs)
 	t.WithScene(func(g *scenegraph.Graph, clock int) { g.Update(obs, clock, tool) })
-	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
+	t.Emit(runlog.Event{Kind: runlog.EventObservation, Tool: tool, Observation: obs, Images: obs.Images})
 	return nil
 }
 
 func unavailable(t *engine.Turn, tool, why string) {
 	t.SetObservation(fmt.Sprintf("Observation (turn %d): observation unavailable: %s", t.Number, why), nil)
-	t.Emit(engine.Event{Kind: engine.EventObservation, Tool: tool, Text: "observation unavailable: " + why})
+	t.Emit(runlog.Event{Kind: runlog.EventObservation, Tool: tool, Text: "observation unavailable: " + why})
 }
 
 // decodeObservation reads an envelope's value as the documented Observation
 // (directly when it is plain JSON values under the Observation's names, else
 // one encode and one decode); images come from the envelope's image content.
-func decodeObservation(env engine.Envelope) (*schema.Observation, error) {
+func decodeObservation(env runlog.Envelope) (*schema.Observation, error) {
 	if obs, ok := decodeDirect(env.Value); ok {
 		obs.Images = matchImages(obs.Images, env.Images)
 		return &obs, nil
@@ -124,6 +125,6 @@ func (SceneBrief) Run(_ context.Context, t *engine.Turn) error {
 		brief = g.Brief(scenegraph.BriefLimits{Detailed: spec.SceneGraph.MaxBriefObjects, MaxRefs: spec.SceneGraph.MaxBriefRefs})
 	})
 	t.SetBrief(brief)
-	t.Emit(engine.Event{Kind: engine.EventScene, Text: brief})
+	t.Emit(runlog.Event{Kind: runlog.EventScene, Text: brief})
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/anyjson"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -147,7 +147,7 @@ func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
 		{"held": "", "detections": []any{}, "summary": "s"},
 		{"held": "", "detections": []any{}, "summary": "s", "pose": nil},
 	} {
-		obs, err := decodeObservation(engine.Envelope{Success: true, Value: v})
+		obs, err := decodeObservation(runlog.Envelope{Success: true, Value: v})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -83,23 +84,23 @@ func builtinTools(host engine.Host) []*builtinTool {
 				InputSchema: inputSchema[queryArgs]("question"),
 			},
 			selfTimed: true,
-			run: typed("query_user", func(ctx context.Context, a queryArgs) engine.Envelope {
+			run: typed("query_user", func(ctx context.Context, a queryArgs) runlog.Envelope {
 				q := engine.Question{Text: a.Question, Choices: a.Choices, Refs: a.Refs}
 				if len(a.Refs) > 0 {
 					cands, err := candidates(host, a.Refs)
 					if err != nil {
-						return engine.Failure(fmt.Sprintf("not asked: %v. Attach only refs from the Brief or scene_lookup", err))
+						return runlog.Failure(fmt.Sprintf("not asked: %v. Attach only refs from the Brief or scene_lookup", err))
 					}
 					q.Candidates = cands
 				}
 				answer, err := host.User().Ask(ctx, q)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("the user did not answer (%v): decide with what you know or end the task saying what you need", err))
+					return runlog.Failure(fmt.Sprintf("the user did not answer (%v): decide with what you know or end the task saying what you need", err))
 				}
 				value := groundAnswer(answer, a.Choices, a.Refs)
-				host.Emit(engine.Event{Kind: engine.EventQuestion, Time: time.Now(), Tool: "query_user", Text: a.Question,
+				host.Emit(runlog.Event{Kind: runlog.EventQuestion, Time: time.Now(), Tool: "query_user", Text: a.Question,
 					Args: map[string]any{"question": a.Question, "choices": a.Choices, "refs": a.Refs, "answer": answer, "ref": value["ref"]}})
-				return engine.Envelope{Success: true, Value: value}
+				return runlog.Envelope{Success: true, Value: value}
 			}),
 		},
 		{
@@ -109,12 +110,12 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"a problem you are working around, or something they should know. It never fails the task.",
 				InputSchema: inputSchema[notifyArgs]("message"),
 			},
-			run: typed("notify_user", func(ctx context.Context, a notifyArgs) engine.Envelope {
-				host.Emit(engine.Event{Kind: engine.EventNotify, Time: time.Now(), Tool: "notify_user", Text: a.Message})
+			run: typed("notify_user", func(ctx context.Context, a notifyArgs) runlog.Envelope {
+				host.Emit(runlog.Event{Kind: runlog.EventNotify, Time: time.Now(), Tool: "notify_user", Text: a.Message})
 				if err := host.User().Notify(ctx, a.Message); err != nil {
-					return engine.Failure(fmt.Sprintf("the notification could not be delivered (%v); continue the task", err))
+					return runlog.Failure(fmt.Sprintf("the notification could not be delivered (%v); continue the task", err))
 				}
-				return engine.Envelope{Success: true, Value: map[string]any{"delivered": true}}
+				return runlog.Envelope{Success: true, Value: map[string]any{"delivered": true}}
 			}),
 		},
 		{
@@ -124,12 +125,12 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"Load a skill before a task it covers; its instructions stay available for the rest of the task.",
 				InputSchema: inputSchema[skillArgs]("name"),
 			},
-			run: typed("load_skill", func(_ context.Context, a skillArgs) engine.Envelope {
+			run: typed("load_skill", func(_ context.Context, a skillArgs) runlog.Envelope {
 				body, err := host.LoadSkill(a.Name)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("no skill loaded: %v", err))
+					return runlog.Failure(fmt.Sprintf("no skill loaded: %v", err))
 				}
-				return engine.Envelope{Success: true, Value: map[string]any{"name": a.Name, "instructions": body}}
+				return runlog.Envelope{Success: true, Value: map[string]any{"name": a.Name, "instructions": body}}
 			}),
 		},
 		{
@@ -140,12 +141,12 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"It fails for a skill not loaded yet (load it first) and for any path outside the skill's folder.",
 				InputSchema: inputSchema[resourceArgs]("skill", "path"),
 			},
-			run: typed("read_skill_resource", func(ctx context.Context, a resourceArgs) engine.Envelope {
+			run: typed("read_skill_resource", func(ctx context.Context, a resourceArgs) runlog.Envelope {
 				text, err := host.SkillResource(ctx, a.Skill, a.Path)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("resource not read: %v", err))
+					return runlog.Failure(fmt.Sprintf("resource not read: %v", err))
 				}
-				return engine.Envelope{Success: true, Value: map[string]any{"skill": a.Skill, "path": a.Path, "content": text}}
+				return runlog.Envelope{Success: true, Value: map[string]any{"skill": a.Skill, "path": a.Path, "content": text}}
 			}),
 		},
 		{
@@ -155,16 +156,16 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"(an observation and camera, or a confirmed call), its turn and whether it is stale. Refs come from the Brief.",
 				InputSchema: inputSchema[relationsArgs]("ref"),
 			},
-			run: typed("get_object_relations", func(_ context.Context, a relationsArgs) engine.Envelope {
+			run: typed("get_object_relations", func(_ context.Context, a relationsArgs) runlog.Envelope {
 				rels, err := host.SceneRelations(a.Ref, a.Relation)
 				if err != nil {
-					return engine.Failure(err.Error())
+					return runlog.Failure(err.Error())
 				}
 				list, err := plain(rels)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("get_object_relations could not encode its result: %v", err))
+					return runlog.Failure(fmt.Sprintf("get_object_relations could not encode its result: %v", err))
 				}
-				return engine.Envelope{Success: true, Value: map[string]any{"ref": a.Ref, "count": len(rels), "relations": list}}
+				return runlog.Envelope{Success: true, Value: map[string]any{"ref": a.Ref, "count": len(rels), "relations": list}}
 			}),
 		},
 		{
@@ -174,12 +175,12 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"It fails when that camera has looked elsewhere since: then move or observe to look again.",
 				InputSchema: inputSchema[imageArgs]("ref"),
 			},
-			run: typed("get_image", func(_ context.Context, a imageArgs) engine.Envelope {
+			run: typed("get_image", func(_ context.Context, a imageArgs) runlog.Envelope {
 				v, err := host.SceneView(a.Ref)
 				if err != nil {
-					return engine.Failure(err.Error())
+					return runlog.Failure(err.Error())
 				}
-				return engine.Envelope{Success: true, Images: []schema.Image{v.Image},
+				return runlog.Envelope{Success: true, Images: []schema.Image{v.Image},
 					Value: map[string]any{"ref": v.Ref, "camera": v.Camera, "turn": v.Turn}}
 			}),
 		},
@@ -191,13 +192,13 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"entries come back, observe or move to look again.",
 				InputSchema: inputSchema[lookupArgs]("query"),
 			},
-			run: typed("scene_lookup", func(_ context.Context, a lookupArgs) engine.Envelope {
+			run: typed("scene_lookup", func(_ context.Context, a lookupArgs) runlog.Envelope {
 				entries := host.SceneLookup(a.Query)
 				list, err := plain(entries)
 				if err != nil {
-					return engine.Failure(fmt.Sprintf("scene_lookup could not encode its result: %v", err))
+					return runlog.Failure(fmt.Sprintf("scene_lookup could not encode its result: %v", err))
 				}
-				return engine.Envelope{Success: true, Value: map[string]any{"query": a.Query, "count": len(entries), "entries": list}}
+				return runlog.Envelope{Success: true, Value: map[string]any{"query": a.Query, "count": len(entries), "entries": list}}
 			}),
 		},
 	}

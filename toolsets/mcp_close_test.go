@@ -2,10 +2,9 @@ package toolsets
 
 import (
 	"encoding/json"
+	"github.com/thea-harness/thea/runlog"
 	"strings"
 	"testing"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // Close while a call is in flight: the call returns a failure saying the
@@ -14,7 +13,7 @@ import (
 func TestMCPCloseDuringCall(t *testing.T) {
 	f := newFixture(t)
 	ts := f.start(t)
-	done := make(chan engine.Envelope, 1)
+	done := make(chan runlog.Envelope, 1)
 	go func() {
 		done <- toolByName(t, ts, "move").Call(t.Context(), json.RawMessage(`{"ms":60000}`))
 	}()

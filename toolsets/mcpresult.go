@@ -9,7 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +17,7 @@ import (
 // the value (its success and reason fields, when present, decide the
 // envelope); other text goes under "text"; images become transient images; a
 // run_id field becomes the envelope's RunID.
-func toEnvelope(tool string, res *mcp.CallToolResult) engine.Envelope {
+func toEnvelope(tool string, res *mcp.CallToolResult) runlog.Envelope {
 	value := map[string]any{}
 	var texts []string
 	var images []schema.Image
@@ -40,7 +40,7 @@ func toEnvelope(tool string, res *mcp.CallToolResult) engine.Envelope {
 		case mcp.ImageContent:
 			data, err := base64.StdEncoding.DecodeString(c.Data)
 			if err != nil {
-				return engine.Failure(fmt.Sprintf("%s returned an image that is not valid base64: %v", tool, err))
+				return runlog.Failure(fmt.Sprintf("%s returned an image that is not valid base64: %v", tool, err))
 			}
 			images = append(images, schema.Image{Camera: cameraName(c, len(images)+1), MIME: c.MIMEType, Data: data})
 		default:
@@ -53,7 +53,7 @@ func toEnvelope(tool string, res *mcp.CallToolResult) engine.Envelope {
 	if len(texts) > 0 {
 		value["text"] = strings.Join(texts, "\n")
 	}
-	env := engine.Envelope{Success: true, Images: images}
+	env := runlog.Envelope{Success: true, Images: images}
 	if id, ok := value["run_id"].(string); ok {
 		env.RunID = id
 		delete(value, "run_id")

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // maxCheckTimeout bounds the liveness check that follows a timed-out call;

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 type reply struct {

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // killSlack is how long a kill may take once decided: the back-end's exit

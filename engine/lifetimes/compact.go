@@ -8,12 +8,9 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
-
-// CheckpointKind is the stable kind of a compaction checkpoint message
-// (Message.Meta["kind"]), so later compactions and run-log readers find it.
-const CheckpointKind = "compaction_checkpoint"
 
 const compactInstruction = "You maintain the checkpoint summary of an embodied agent's earlier task history. " +
 	"Update the previous checkpoint with the new messages, oldest first. Keep every fact needed to continue: " +
@@ -36,24 +33,10 @@ func NewCompactor(cfg schema.Compaction, m model.Model, name string) Compactor {
 // SetModel replaces the summary model (a compaction_model of its own).
 func (c *Compactor) SetModel(m model.Model, name string) { c.model, c.modelName = m, name }
 
-// CompactionInfo describes one compaction attempt.
-type CompactionInfo struct {
-	OK             bool   `json:"ok"`
-	Error          string `json:"error,omitempty"`
-	Rounds         int    `json:"rounds"`
-	MessagesBefore int    `json:"messages_before"`
-	MessagesAfter  int    `json:"messages_after"`
-	TokensBefore   int    `json:"tokens_before"`
-	TokensAfter    int    `json:"tokens_after"`
-	// Kind and Source are the checkpoint's stable metadata (as on its message).
-	Kind   string `json:"kind,omitempty"`
-	Source string `json:"source,omitempty"`
-}
-
 // Compact replaces an older prefix of s's Accumulated context by one
 // checkpoint made with c; current is the group of the turn in progress,
 // always retained. On any failure Accumulated context is left as it was.
-func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (CompactionInfo, error) {
+func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (runlog.CompactionInfo, error) {
 	out, info, err := c.run(ctx, s.acc, current)
 	if err != nil {
 		return info, err
@@ -122,8 +105,8 @@ func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 // run compacts acc; on any failure it returns the error and acc is not
 // touched (the caller keeps its slice). On success it returns the new
 // slice, built in acc's array: the caller's acc is not used again.
-func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, CompactionInfo, error) {
-	info := CompactionInfo{MessagesBefore: len(acc)}
+func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, runlog.CompactionInfo, error) {
+	info := runlog.CompactionInfo{MessagesBefore: len(acc)}
 	tailStart, pinned := c.plan(acc, current)
 	from := 0
 	prev, first := "", -1
@@ -163,7 +146,7 @@ func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry,
 	out := rebuild(acc, cut, cp, pinned)
 	info.OK = true
 	info.MessagesAfter = len(out)
-	info.Kind = CheckpointKind
+	info.Kind = runlog.CheckpointKind
 	info.Source = cp.msg.Meta["source"]
 	return out, info, nil
 }
@@ -369,7 +352,7 @@ func (c *Compactor) checkpoint(summary string, first, last, messages, rounds int
 		Role:  model.RoleUser,
 		Parts: []model.Part{{Text: text}},
 		Meta: map[string]string{
-			"kind": CheckpointKind, "source": source,
+			"kind": runlog.CheckpointKind, "source": source,
 			"first_turn": strconv.Itoa(first), "last_turn": strconv.Itoa(last),
 			"model": c.modelName, "rounds": strconv.Itoa(rounds),
 		},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -120,14 +121,14 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].kind != KindCheckpoint || out[0].msg.Meta["kind"] != CheckpointKind {
+	if out[0].kind != KindCheckpoint || out[0].msg.Meta["kind"] != runlog.CheckpointKind {
 		t.Fatalf("first entry %+v is not a checkpoint", out[0].msg)
 	}
 	meta := out[0].msg.Meta
 	if meta["source"] != "accumulated turns 1-6 (18 messages) summarised by test/sum in 1 round(s)" || meta["first_turn"] != "1" || meta["last_turn"] != "6" || meta["model"] != "test/sum" {
 		t.Fatalf("checkpoint metadata %v", meta)
 	}
-	if info.Kind != CheckpointKind || info.Source != meta["source"] || !info.OK || info.Rounds != 1 {
+	if info.Kind != runlog.CheckpointKind || info.Source != meta["source"] || !info.OK || info.Rounds != 1 {
 		t.Fatalf("info %+v", info)
 	}
 	// One checkpoint, then the last 4 turns verbatim (12 entries).

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -234,18 +235,10 @@ func (s *Store) Total() int {
 	return s.residentTokens + s.toolTokens + s.accTokens + s.refreshedTokens()
 }
 
-// TokenCounts are estimated tokens per context lifetime of one request.
-type TokenCounts struct {
-	Resident    int `json:"resident"`
-	Refreshed   int `json:"refreshed"`
-	Accumulated int `json:"accumulated"`
-	Total       int `json:"total"`
-}
-
 // Counts are the estimated tokens of each lifetime of the next request.
-func (s *Store) Counts() TokenCounts {
+func (s *Store) Counts() runlog.TokenCounts {
 	r := s.refreshedTokens()
-	return TokenCounts{
+	return runlog.TokenCounts{
 		Resident: s.residentTokens + s.toolTokens, Refreshed: r,
 		Accumulated: s.accTokens, Total: s.residentTokens + s.toolTokens + s.accTokens + r,
 	}

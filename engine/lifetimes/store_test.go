@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // fill appends history's turns through the exported API, as the engine's
@@ -66,7 +67,7 @@ func TestStoreCompact(t *testing.T) {
 		t.Fatalf("compaction: %v %+v", err, info)
 	}
 	req := s.Request()
-	if cp := req.Messages[1]; cp.Meta["kind"] != CheckpointKind || s.Total() >= total {
+	if cp := req.Messages[1]; cp.Meta["kind"] != runlog.CheckpointKind || s.Total() >= total {
 		t.Fatalf("after compaction: second message %+v, total %d (was %d)", cp, s.Total(), total)
 	}
 	if len(req.Messages) != 1+info.MessagesAfter {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/memory"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/script"
+	"github.com/thea-harness/thea/models/script"
 )
 
 // The documented answer format, through the script provider as a spec's

@@ -23,6 +23,7 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/embodiments/sim"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -84,17 +85,17 @@ func runTask(ctx context.Context, specPath, instruction string, stdout, stderr i
 	// escape code in it cannot drive the terminal.
 	for ev := range h.RunStream(ctx, instruction) {
 		switch ev.Kind {
-		case engine.EventToolCall:
+		case runlog.EventToolCall:
 			fmt.Fprintf(stdout, "call    %s %v\n", ev.Tool, ev.Args)
-		case engine.EventToolResult:
+		case runlog.EventToolResult:
 			if ev.Result.Success {
 				fmt.Fprintf(stdout, "result  %s ok\n", ev.Tool)
 			} else {
 				fmt.Fprintf(stdout, "result  %s failed: %q\n", ev.Tool, ev.Result.Reason)
 			}
-		case engine.EventEvaluation:
+		case runlog.EventEvaluation:
 			fmt.Fprintf(stdout, "verdict %s %s (%s)\n", ev.Tool, ev.Verdict.Status, ev.Verdict.Source)
-		case engine.EventDone:
+		case runlog.EventDone:
 			fmt.Fprintf(stdout, "done    %s after %d turns: %q\n", ev.Done.Reason, ev.Done.Turns, ev.Done.Text)
 		}
 	}

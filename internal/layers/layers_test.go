@@ -27,31 +27,27 @@ const (
 	cli                  // cmd/...
 )
 
-// core is the engine's own packages; every other package under engine/model
-// is a provider (an implementation).
-var corePackages = []string{"engine", "engine/lifetimes", "engine/model", "engine/model/call",
-	"engine/memory", "engine/redact", "engine/scenegraph", "operator/trace", "engine/body"}
-
 // engineParts are the core packages the engine package is built from: none
-// of them imports it (operator/trace, which reads the engine's events, does).
+// of them imports it. Every package under engine/ is core, and so is the
+// run-log format (runlog), which the engine writes and readers read.
 var engineParts = []string{"engine/lifetimes", "engine/model", "engine/model/call",
-	"engine/memory", "engine/redact", "engine/scenegraph"}
+	"engine/memory", "engine/redact", "engine/scenegraph", "runlog"}
 
 func layerOf(pkg string) layer {
 	top, _, _ := strings.Cut(pkg, "/")
-	switch {
-	case top == "internal":
+	switch top {
+	case "internal":
 		return helpers
-	case top == "schema":
+	case "schema":
 		return spec
-	case slices.Contains(corePackages, pkg):
+	case "engine", "runlog":
 		return core
-	case top == "engine", top == "stages", top == "toolsets", top == "policies", top == "skills", top == "embodiments":
+	case "stages", "toolsets", "policies", "skills", "embodiments", "models", "channels":
 		return impl
-	case top == "cmd":
+	case "cmd":
 		return cli
 	}
-	return app // components, episode, livecheck, operator, report, scaffold, serve, examples
+	return app // components, episode, livecheck, operator (and its trace), report, scaffold, serve, examples
 }
 
 // family is what a package may import beside it on its own layer: the
@@ -64,8 +60,8 @@ func family(pkg string) string {
 		return "engine"
 	case parts[0] == "internal", parts[0] == "toolsets", parts[0] == "embodiments":
 		return parts[0]
-	case parts[0] == "engine" && len(parts) > 2:
-		return strings.Join(parts[:3], "/") // one model provider
+	case parts[0] == "models" && len(parts) > 1:
+		return strings.Join(parts[:2], "/") // one model provider
 	}
 	return parts[0]
 }
@@ -182,8 +178,20 @@ func TestAllowed(t *testing.T) {
 		{"engine", "schema", true},
 		{"schema", "engine", false},
 		{"internal/testutil", "components", false},
-		{"models/human", "operator/trace", true},
+		{"models/human", "internal/termesc", true},
+		{"models/human", "operator/trace", false},
 		{"models/human", "toolsets", false},
+		{"engine", "models/openai", false},
+		{"engine", "runlog", true},
+		{"runlog", "engine", false},
+		{"runlog", "engine/model", true},
+		{"engine/lifetimes", "runlog", true},
+		{"internal/termesc", "runlog", false},
+		{"operator/trace", "runlog", true},
+		{"report", "operator/trace", true},
+		{"channels", "engine", true},
+		{"engine", "channels", false},
+		{"channels", "toolsets", false},
 		{"engine/memory", "engine/model", true},
 		{"engine/lifetimes", "engine", false},
 		{"engine/memory", "engine", false},

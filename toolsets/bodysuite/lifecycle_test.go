@@ -55,7 +55,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 		if ts.Uncertain() != "" {
 			t.Fatal("still uncertain after the operator's clear")
 		}
-		wantSuccess(t, call(t, ts, "move_base", `{"ms":1}`))
+		wantSuccess(t, callAfterRestart(t, ts, "move_base", `{"ms":1}`))
 
 		cfg := spec.Toolsets["base"]
 		cfg.OnUncertain = "continue"
@@ -66,7 +66,7 @@ func TestFaultOperatorClearAndContinue(t *testing.T) {
 		if ts2.Uncertain() != "" {
 			t.Fatalf("on_uncertain continue still refuses: %s", ts2.Uncertain())
 		}
-		wantSuccess(t, call(t, ts2, "move_base", `{"ms":1}`))
+		wantSuccess(t, callAfterRestart(t, ts2, "move_base", `{"ms":1}`))
 		noOverlaps(t, dir)
 	})
 }

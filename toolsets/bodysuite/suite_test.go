@@ -217,6 +217,20 @@ func call(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
 	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
 }
 
+// callAfterRestart calls a tool of a toolset whose back-end was just killed:
+// a restart is bounded by start_timeout, not by the call, so on a loaded
+// machine the first calls may be told "restarting ...; try again" while it
+// goes on. It tries again, as the model is told to, until another answer.
+func callAfterRestart(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
+	t.Helper()
+	var env runlog.Envelope
+	testtime.Wait(t, name+" answering after the back-end's restart", func() bool {
+		env = call(t, ts, name, args)
+		return env.Success || !strings.Contains(env.Reason, "is restarting after a crash; try again")
+	})
+	return env
+}
+
 func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {
 	t.Helper()
 	if env.Success {

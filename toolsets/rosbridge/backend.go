@@ -229,7 +229,9 @@ func (b *backend) reconnected(r wire.Reconnect) {
 
 // drop drops cl's socket for a kill. The toolset counts as down from now
 // (not from when the client notices), so the restart that follows waits
-// for the new socket instead of using the dropped one.
+// for the new socket instead of using the dropped one. The drop closes
+// politely within zeroTimeout, so the stop just sent reaches rosbridge
+// before anything sent on the new socket (wire.Client.Drop).
 func (b *backend) drop(cl *wire.Client) {
 	b.mu.Lock()
 	if b.client == cl && cl.Connected() {
@@ -240,7 +242,7 @@ func (b *backend) drop(cl *wire.Client) {
 		}
 	}
 	b.mu.Unlock()
-	cl.Drop()
+	cl.Drop(zeroTimeout)
 }
 
 // Close ends the client.

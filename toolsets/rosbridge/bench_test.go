@@ -2,11 +2,10 @@ package rosbridge_test
 
 import (
 	"encoding/json"
+	"github.com/thea-harness/thea/runlog"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/thea-harness/thea/engine"
 )
 
 // BenchmarkServiceToolCall is one service tool call as a session makes it:
@@ -52,7 +51,7 @@ func BenchmarkReadingAgeAtMotion(b *testing.B) {
 		age float64
 		at  time.Time
 	}
-	g.p = newGuardWith(b, caller{t: b, r: r, after: func(env engine.Envelope) {
+	g.p = newGuardWith(b, caller{t: b, r: r, after: func(env runlog.Envelope) {
 		ages, _ := env.Value["age_s"].(map[string]any)
 		taken.age, _ = ages["curtain_clear"].(float64)
 		taken.at = time.Now()

@@ -14,7 +14,8 @@ import (
 // ReadGraph is the running graph as rosapi describes it, for a spec drafted
 // from it (`thea init --from-ros`): every topic with its type, and the
 // services and action servers an integrator may want as tools, each with
-// its type and the definition of its request or goal. It reads through the
+// its type and the definitions of its request and response, or its goal
+// and result. It reads through the
 // same rosapi client as `thea validate --live`, and it is bounded: at most
 // MaxEndpoints services and actions are looked up, and a definition is
 // followed at most MaxDepth messages deep (a cycle ends there too).
@@ -49,6 +50,7 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 		e := Endpoint{Name: name, Type: g.typeOf("/rosapi/action_type", "action", name)}
 		if e.Type != "" {
 			e.Goal, e.Why = g.message("/rosapi/action_goal_details", e.Type)
+			e.Response, _ = g.message("/rosapi/action_result_details", e.Type)
 		}
 		out.Actions = append(out.Actions, e)
 	}
@@ -95,7 +97,8 @@ type Endpoint struct {
 	// could not describe it (Why says why).
 	Goal *Message
 	Why  string
-	// Response is a service's response (nil for an action, or unknown).
+	// Response is a service's response or an action's result (nil when
+	// unknown).
 	Response *Message
 }
 

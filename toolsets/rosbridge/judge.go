@@ -7,7 +7,7 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -63,7 +63,7 @@ func compileVars(src string, vars []string, path string, opts ...expr.Option) (*
 // transport counted a success: false (or an error reading it) makes env
 // a failure, its reason the reason expr's value (else fallback). Without a
 // success expr env stands. noun names what was read ("response").
-func (tp *toolPlan) judge(env engine.Envelope, vars map[string]any, noun, fallback string) engine.Envelope {
+func (tp *toolPlan) judge(env runlog.Envelope, vars map[string]any, noun, fallback string) runlog.Envelope {
 	if tp.success == nil {
 		return env
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
@@ -46,22 +46,22 @@ func (c *conn) fresh(ctx context.Context, topic string, since time.Time, maxAge 
 
 // observe assembles an Observation from each source's latest message when
 // it completes (see gather), with every source's age.
-func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
+func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 	o := c.b.plan.cfg.Observation
 	srcs := c.b.plan.sources()
 	deadline := time.Now().Add(duration(o.MaxAge))
 	var (
 		g   gathered
-		obs engine.Envelope
+		obs runlog.Envelope
 	)
 	for {
 		var err error
 		g, err = c.gather(ctx, srcs, c.b.motionEnded())
 		if err != nil {
 			if ctx.Err() != nil {
-				return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
+				return runlog.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
 			}
-			return engine.Failure(o.Tool + ": " + err.Error()), nil
+			return runlog.Failure(o.Tool + ": " + err.Error()), nil
 		}
 		var scan *wire.Message
 		if cl := c.b.plan.cfg.Clearance; cl != nil {
@@ -81,7 +81,7 @@ func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 		// that needs it. A tree that has transforms but not the one needed
 		// fails at once, naming it.
 		if c.b.tf == nil || len(g.tree) > 0 || !time.Now().Before(deadline) {
-			return engine.Failure(o.Tool + ": " + err.Error()), nil
+			return runlog.Failure(o.Tool + ": " + err.Error()), nil
 		}
 		tree, changed := c.b.tf.snapshot()
 		if len(tree) == 0 {
@@ -92,7 +92,7 @@ func (c *conn) observe(ctx context.Context) (engine.Envelope, error) {
 			}
 			cancel()
 			if ctx.Err() != nil {
-				return engine.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
+				return runlog.Envelope{}, fmt.Errorf("%s: %w", o.Tool, ctx.Err())
 			}
 		}
 	}
@@ -290,11 +290,11 @@ func (s *source) stale(c *conn, tree tfTree, now, motion time.Time) error {
 }
 
 // assemble builds the observation envelope from one message per topic.
-func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb schema.Embodiment) (engine.Envelope, error) {
+func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb schema.Embodiment) (runlog.Envelope, error) {
 	o := p.cfg.Observation
 	v := map[string]any{}
 	var summary []string
-	env := engine.Envelope{Success: true, Value: v}
+	env := runlog.Envelope{Success: true, Value: v}
 	imgs, images, dropped := p.cameraFrames(msgs, emb)
 	env.Images = append(env.Images, imgs...)
 	if len(images) > 0 {
@@ -363,19 +363,19 @@ func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (sc
 
 // clearanceTool answers the latest scan younger than max_age (waiting up
 // to max_age for one).
-func (c *conn) clearanceTool(ctx context.Context) (engine.Envelope, error) {
+func (c *conn) clearanceTool(ctx context.Context) (runlog.Envelope, error) {
 	cl := c.b.plan.cfg.Clearance
 	maxAge := duration(cl.MaxAge)
 	m, err := c.fresh(ctx, cl.Topic, time.Now().Add(-maxAge), maxAge)
 	if err != nil {
-		return engine.Failure(cl.Tool + ": " + err.Error()), nil
+		return runlog.Failure(cl.Tool + ": " + err.Error()), nil
 	}
 	if age := m.Age(time.Now()); age > maxAge {
-		return engine.Failure(fmt.Sprintf("%s: the scan on %s is %s old, older than max_age %s", cl.Tool, cl.Topic, age.Round(time.Millisecond), maxAge)), nil
+		return runlog.Failure(fmt.Sprintf("%s: the scan on %s is %s old, older than max_age %s", cl.Tool, cl.Topic, age.Round(time.Millisecond), maxAge)), nil
 	}
 	reading, err := c.b.plan.clearance(m.Data, c.b.tc.Body)
 	if err != nil {
-		return engine.Failure(fmt.Sprintf("%s: %v", cl.Tool, err)), nil
+		return runlog.Failure(fmt.Sprintf("%s: %v", cl.Tool, err)), nil
 	}
-	return engine.Envelope{Success: true, Value: map[string]any{"clearance": reading}}, nil
+	return runlog.Envelope{Success: true, Value: map[string]any{"clearance": reading}}, nil
 }

@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/vm"
-
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The safety readings tool: named readings from any topic (a light curtain
@@ -75,7 +74,7 @@ func (p *plan) compileReadings(reserved map[string]string, fail func(path, forma
 // readingsTool answers every declared reading, each from its topic's
 // latest message younger than its max_age (waiting up to max_age for one),
 // with the ages in seconds: {readings: {name: value}, age_s: {name: s}}.
-func (c *conn) readingsTool(ctx context.Context) (engine.Envelope, error) {
+func (c *conn) readingsTool(ctx context.Context) (runlog.Envelope, error) {
 	r := c.b.plan.cfg.Readings
 	values := map[string]any{}
 	ages := map[string]any{}
@@ -83,14 +82,14 @@ func (c *conn) readingsTool(ctx context.Context) (engine.Envelope, error) {
 		v, age, err := c.reading(ctx, name, r.Sources[name])
 		if err != nil {
 			if ctx.Err() != nil {
-				return engine.Envelope{}, fmt.Errorf("%s: %w", r.Tool, ctx.Err())
+				return runlog.Envelope{}, fmt.Errorf("%s: %w", r.Tool, ctx.Err())
 			}
-			return engine.Failure(fmt.Sprintf("%s: reading %s: %v", r.Tool, name, err)), nil
+			return runlog.Failure(fmt.Sprintf("%s: reading %s: %v", r.Tool, name, err)), nil
 		}
 		values[name] = v
 		ages[name] = round3(age.Seconds())
 	}
-	return engine.Envelope{Success: true, Value: map[string]any{"readings": values, "age_s": ages}}, nil
+	return runlog.Envelope{Success: true, Value: map[string]any{"readings": values, "age_s": ages}}, nil
 }
 
 // reading is one reading's value and age: the latest message of its topic

@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
@@ -105,13 +106,13 @@ func (g *guard) pre(ctx context.Context) engine.PreResult {
 type caller struct {
 	t     testing.TB
 	r     *robot
-	after func(engine.Envelope)
+	after func(runlog.Envelope)
 }
 
-func (c caller) CallTool(ctx context.Context, name string, args map[string]any) engine.Envelope {
+func (c caller) CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return engine.Failure(err.Error())
+		return runlog.Failure(err.Error())
 	}
 	env := c.r.callCtx(ctx, c.t, name, string(raw))
 	if c.after != nil {
@@ -139,7 +140,7 @@ func TestCurtainBreaksWhileObserving(t *testing.T) {
 
 	// The observation cannot end before a pose newer than the drive, which
 	// the fake holds back until the curtain has broken.
-	done := make(chan engine.Envelope, 1)
+	done := make(chan runlog.Envelope, 1)
 	go func() { done <- r.call(t, "observe", `{}`) }()
 	// The old observation took the first curtain message after it began:
 	// let one or two go by first.
@@ -149,7 +150,7 @@ func TestCurtainBreaksWhileObserving(t *testing.T) {
 	})
 	wantSuccess(t, r.call(t, "break_curtain", `{}`))
 	wantSuccess(t, r.call(t, "release_odom", `{}`))
-	var obs engine.Envelope
+	var obs runlog.Envelope
 	select {
 	case obs = <-done:
 	case <-time.After(testtime.Scale(20 * time.Second)):

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -59,7 +59,7 @@ func thea(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // runTask runs one task of a spec and returns its run log.
-func runTask(t *testing.T, spec, instruction string) []engine.Event {
+func runTask(t *testing.T, spec, instruction string) []runlog.Event {
 	t.Helper()
 	runs := t.TempDir()
 	code, out, errs := thea(t, "run", "--spec", spec, "--run-log", runs, instruction)
@@ -70,10 +70,10 @@ func runTask(t *testing.T, spec, instruction string) []engine.Event {
 }
 
 // verdicts lists each evaluation as "tool status by source".
-func verdicts(evs []engine.Event) []string {
+func verdicts(evs []runlog.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		if ev.Kind == engine.EventEvaluation && ev.Verdict != nil {
+		if ev.Kind == runlog.EventEvaluation && ev.Verdict != nil {
 			out = append(out, ev.Tool+" "+string(ev.Verdict.Status)+" by "+ev.Verdict.Source)
 		}
 	}
@@ -108,13 +108,13 @@ func TestTabletopArm(t *testing.T) {
 	}
 	// The first grasp asked for 40 N; the declared max_force_n is 20.
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolCall && ev.Tool == "grasp" {
+		if ev.Kind == runlog.EventToolCall && ev.Tool == "grasp" {
 			if f, _ := ev.Args["force_n"].(float64); f > 20 {
 				t.Errorf("grasp reached the arm with force_n %v above the declared limit", f)
 			}
 		}
 	}
-	if done := doneOf(evs); done == nil || done.Reason != engine.DoneFinal || done.Turns != 8 {
+	if done := doneOf(evs); done == nil || done.Reason != runlog.DoneFinal || done.Turns != 8 {
 		t.Errorf("done = %+v, want a final answer after 8 turns", done)
 	}
 	last := lastObservation(evs)
@@ -173,7 +173,7 @@ func TestMinimalBackend(t *testing.T) {
 	}
 	var moved []float64
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolCall && ev.Tool == "move" {
+		if ev.Kind == runlog.EventToolCall && ev.Tool == "move" {
 			f, _ := ev.Args["distance_m"].(float64)
 			moved = append(moved, f)
 		}
@@ -256,10 +256,10 @@ func TestValidateMissingCommand(t *testing.T) {
 }
 
 // lastObservation is the last Observation of a run log.
-func lastObservation(evs []engine.Event) *schema.Observation {
+func lastObservation(evs []runlog.Event) *schema.Observation {
 	var last *schema.Observation
 	for _, ev := range evs {
-		if ev.Kind == engine.EventObservation && ev.Observation != nil {
+		if ev.Kind == runlog.EventObservation && ev.Observation != nil {
 			last = ev.Observation
 		}
 	}

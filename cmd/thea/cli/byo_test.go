@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // kbServer is the third-party MCP server the bring-your-own-mcp example uses.
@@ -56,7 +56,7 @@ func TestBringYourOwnMCP(t *testing.T) {
 	if n := countHooks(evs, "note_kb_write", "note"); n != 3 {
 		t.Errorf("note_kb_write noted %d writes, want 3", n)
 	}
-	if done := doneOf(evs); done == nil || done.Reason != engine.DoneFinal || done.Turns != 5 || !strings.Contains(done.Text, "hallway console") {
+	if done := doneOf(evs); done == nil || done.Reason != runlog.DoneFinal || done.Turns != 5 || !strings.Contains(done.Text, "hallway console") {
 		t.Errorf("session 1 done = %+v, want a final answer after 5 turns naming the hallway console", done)
 	}
 	b, err := os.ReadFile(kbFile)
@@ -95,7 +95,7 @@ func TestBringYourOwnMCP(t *testing.T) {
 	if n := countHooks(evs, "objects_and_places_only", "block"); n != 1 {
 		t.Errorf("objects_and_places_only blocked %d calls, want 1", n)
 	}
-	if done := doneOf(evs); done == nil || done.Reason != engine.DoneFinal || done.Turns != 3 {
+	if done := doneOf(evs); done == nil || done.Reason != runlog.DoneFinal || done.Turns != 3 {
 		t.Errorf("session 2 done = %+v, want a final answer after 3 turns", done)
 	}
 	b, err = os.ReadFile(kbFile)
@@ -108,7 +108,7 @@ func TestBringYourOwnMCP(t *testing.T) {
 }
 
 // runKB runs one task of the spec in dir and returns its run log.
-func runKB(t *testing.T, dir, instruction string) []engine.Event {
+func runKB(t *testing.T, dir, instruction string) []runlog.Event {
 	t.Helper()
 	runs := t.TempDir()
 	var out, errb bytes.Buffer
@@ -122,10 +122,10 @@ func runKB(t *testing.T, dir, instruction string) []engine.Event {
 }
 
 // toolOutcomes lists each tool result as "tool ok" or "tool failed: reason".
-func toolOutcomes(evs []engine.Event) []string {
+func toolOutcomes(evs []runlog.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		if ev.Kind != engine.EventToolResult {
+		if ev.Kind != runlog.EventToolResult {
 			continue
 		}
 		if ev.Result.Success {
@@ -138,10 +138,10 @@ func toolOutcomes(evs []engine.Event) []string {
 }
 
 // resultOf returns the value of tool's first successful result.
-func resultOf(t *testing.T, evs []engine.Event, tool string) map[string]any {
+func resultOf(t *testing.T, evs []runlog.Event, tool string) map[string]any {
 	t.Helper()
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolResult && ev.Tool == tool && ev.Result.Success {
+		if ev.Kind == runlog.EventToolResult && ev.Tool == tool && ev.Result.Success {
 			return ev.Result.Value
 		}
 	}
@@ -178,19 +178,19 @@ func hasRelation(graph map[string]any, from, kind, to string) bool {
 	})
 }
 
-func countHooks(evs []engine.Event, hook, decision string) int {
+func countHooks(evs []runlog.Event, hook, decision string) int {
 	n := 0
 	for _, ev := range evs {
-		if ev.Kind == engine.EventHook && ev.Hook.Hook == hook && string(ev.Hook.Decision) == decision {
+		if ev.Kind == runlog.EventHook && ev.Hook.Hook == hook && string(ev.Hook.Decision) == decision {
 			n++
 		}
 	}
 	return n
 }
 
-func doneOf(evs []engine.Event) *engine.Report {
+func doneOf(evs []runlog.Event) *runlog.Report {
 	for _, ev := range evs {
-		if ev.Kind == engine.EventDone {
+		if ev.Kind == runlog.EventDone {
 			return ev.Done
 		}
 	}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -46,7 +47,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			if offline {
 				dropped := offlineSpec(spec, wiring.Components.Descriptors())
 				if len(dropped) > 0 {
-					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", trace.Escape(strings.Join(dropped, ", ")))
+					fmt.Fprintf(a.Stderr, "offline: not started: %s (their tools, the observation and the clearance reading are absent below)\n", termesc.Escape(strings.Join(dropped, ", ")))
 				}
 			}
 			h, err := a.newHarness(cmd.Context(), spec, wiring, sessionOptions{logger: logger})
@@ -65,7 +66,7 @@ func (a *App) newContextCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("encoding the request: %w", err)
 				}
-				if _, err := a.Stdout.Write(append(trace.EscapeJSON(b), '\n')); err != nil {
+				if _, err := a.Stdout.Write(append(termesc.EscapeJSON(b), '\n')); err != nil {
 					return fmt.Errorf("writing the request: %w", err)
 				}
 				return nil

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The bundled demo, end to end: `thea run` on the household spec starts the
@@ -37,26 +37,26 @@ func TestHouseholdDemo(t *testing.T) {
 	}
 	var results []step
 	var verdicts []step
-	var clamp *engine.HookVerdict
-	var done *engine.Report
+	var clamp *runlog.HookVerdict
+	var done *runlog.Report
 	notified := false
 	for _, ev := range evs {
 		switch ev.Kind {
-		case engine.EventToolResult:
+		case runlog.EventToolResult:
 			s := "ok"
 			if !ev.Result.Success {
 				s = "failed: " + ev.Result.Reason
 			}
 			results = append(results, step{ev.Tool, s})
-		case engine.EventEvaluation:
+		case runlog.EventEvaluation:
 			verdicts = append(verdicts, step{ev.Tool, string(ev.Verdict.Status) + " by " + ev.Verdict.Source})
-		case engine.EventHook:
+		case runlog.EventHook:
 			if ev.Hook.Decision == "clamp" {
 				clamp = ev.Hook
 			}
-		case engine.EventNotify:
+		case runlog.EventNotify:
 			notified = true
-		case engine.EventDone:
+		case runlog.EventDone:
 			done = ev.Done
 		}
 	}
@@ -92,7 +92,7 @@ func TestHouseholdDemo(t *testing.T) {
 	if !notified {
 		t.Error("no notification event from notify_user")
 	}
-	if done == nil || done.Reason != engine.DoneFinal || done.Turns != 10 || !strings.Contains(done.Text, "top drawer") {
+	if done == nil || done.Reason != runlog.DoneFinal || done.Turns != 10 || !strings.Contains(done.Text, "top drawer") {
 		t.Errorf("done = %+v, want a final answer after 10 turns naming the top drawer", done)
 	}
 	for _, want := range []string{"clamp_translation: clamp", "pick_up ✗ too far", "verdict    pick_up: success (by check)", "── done: final_answer", "run log: " + runs} {
@@ -103,7 +103,7 @@ func TestHouseholdDemo(t *testing.T) {
 }
 
 // readRunLog decodes the one task's events.jsonl under dir.
-func readRunLog(t *testing.T, dir string) []engine.Event {
+func readRunLog(t *testing.T, dir string) []runlog.Event {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*", "events.jsonl"))
 	if err != nil || len(files) != 1 {
@@ -114,11 +114,11 @@ func readRunLog(t *testing.T, dir string) []engine.Event {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var evs []engine.Event
+	var evs []runlog.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("run log line %q: %v", sc.Text(), err)
 		}

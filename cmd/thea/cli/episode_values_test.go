@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // shellSpec copies the household example and starts its simulator through
@@ -143,7 +143,7 @@ func TestRunSeedIsANumber(t *testing.T) {
 func TestEvalMergeRefusesABadShard(t *testing.T) {
 	dir := t.TempDir()
 	good := &episode.EvalResult{Spec: "s", SpecDigest: "sha256:" + strings.Repeat("ab", 32), Instruction: "go",
-		Episodes: []episode.Outcome{{Seed: 1, Success: true, Reason: engine.DoneFinal, Turns: 3}}}
+		Episodes: []episode.Outcome{{Seed: 1, Success: true, Reason: runlog.DoneFinal, Turns: 3}}}
 	good.Summarize()
 	write := func(name string, r *episode.EvalResult) string {
 		b, err := json.Marshal(r)
@@ -158,10 +158,10 @@ func TestEvalMergeRefusesABadShard(t *testing.T) {
 	}
 	a := write("a.json", good)
 	negative := *good
-	negative.Episodes = []episode.Outcome{{Seed: 2, Reason: engine.DoneMaxTurns, FailureKind: "max_turns", Turns: -235}}
+	negative.Episodes = []episode.Outcome{{Seed: 2, Reason: runlog.DoneMaxTurns, FailureKind: "max_turns", Turns: -235}}
 	negative.Summarize()
 	maxTurnsWon := *good
-	maxTurnsWon.Episodes = []episode.Outcome{{Seed: 3, Success: true, Reason: engine.DoneMaxTurns, Turns: 60}}
+	maxTurnsWon.Episodes = []episode.Outcome{{Seed: 3, Success: true, Reason: runlog.DoneMaxTurns, Turns: 60}}
 	maxTurnsWon.Summarize()
 	for _, tc := range []struct {
 		file string

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/outfile"
+	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -95,7 +95,7 @@ episode <spec dir>/episodes/NAME, then replays it.`,
 				}
 				paths = []string{dest}
 			} else if paths, err = episode.Find(spec, args); err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+				fmt.Fprintf(a.Stderr, "thea: %s\n", termesc.Escape(err.Error()))
 				return exitError{code: 1}
 			}
 			start := time.Now()
@@ -136,7 +136,7 @@ func (a *App) saveEpisode(cmd *cobra.Command, spec *schema.Spec, run, name strin
 	if err := episode.SaveRun(cmd.Context(), run, dest); err != nil {
 		return "", usageError{fmt.Errorf("--save %s: %w", run, err)}
 	}
-	fmt.Fprintf(a.Stderr, "thea: episode saved in %s\n", trace.Escape(dest))
+	fmt.Fprintf(a.Stderr, "thea: episode saved in %s\n", termesc.Escape(dest))
 	return dest, nil
 }
 
@@ -151,13 +151,13 @@ func printResults(a *App, results []episode.Result) int {
 		}
 		switch {
 		case r.Passed():
-			fmt.Fprintf(a.Stdout, "PASS %s (%d turns, %.1fs%s)\n", trace.Escape(r.Name), r.Turns, r.Duration.Seconds(), note)
+			fmt.Fprintf(a.Stdout, "PASS %s (%d turns, %.1fs%s)\n", termesc.Escape(r.Name), r.Turns, r.Duration.Seconds(), note)
 		case r.Error != "":
 			failed++
-			fmt.Fprintf(a.Stdout, "FAIL %s: %s\n", trace.Escape(r.Name), trace.Escape(r.Error))
+			fmt.Fprintf(a.Stdout, "FAIL %s: %s\n", termesc.Escape(r.Name), termesc.Escape(r.Error))
 		default:
 			failed++
-			fmt.Fprintf(a.Stdout, "FAIL %s%s: %s", trace.Escape(r.Name), note, indent(r.Divergence.String()))
+			fmt.Fprintf(a.Stdout, "FAIL %s%s: %s", termesc.Escape(r.Name), note, indent(r.Divergence.String()))
 		}
 	}
 	fmt.Fprintf(a.Stdout, "%d passed, %d failed\n", len(results)-failed, failed)
@@ -169,7 +169,7 @@ func printResults(a *App, results []episode.Result) int {
 func indent(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = trace.Escape(l)
+		lines[i] = termesc.Escape(l)
 	}
 	return strings.Join(lines, "\n    ") + "\n"
 }

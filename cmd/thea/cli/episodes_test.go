@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/runlog"
 )
 
 func householdCopy(t testing.TB) string {
@@ -135,18 +135,18 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 	defer f.Close()
 	purposes := map[string]int{}
-	var info *engine.EpisodeInfo
+	var info *runlog.EpisodeInfo
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatal(err)
 		}
 		switch ev.Kind {
-		case engine.EventModelCall:
+		case runlog.EventModelCall:
 			purposes[string(ev.ModelCall.Purpose)]++
-		case engine.EventTaskStart:
+		case runlog.EventTaskStart:
 			info = ev.Episode
 		}
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -91,7 +91,7 @@ JSON results.`,
 					if o.Saved != "" {
 						status += ", saved in " + o.Saved
 					}
-					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, trace.Escape(status), o.Turns, done, total)
+					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, termesc.Escape(status), o.Turns, done, total)
 				},
 			}, a.sessionFactory(wiring, logger))
 			if errors.Is(err, episode.ErrBodyLockRefused) {
@@ -211,14 +211,14 @@ func (a *App) newEvalMergeCmd() *cobra.Command {
 				}
 				r, err := episode.ParseEvalResult(p, b)
 				if err != nil {
-					fmt.Fprintf(a.Stderr, "thea: merge: %s\n", trace.Escape(err.Error()))
+					fmt.Fprintf(a.Stderr, "thea: merge: %s\n", termesc.Escape(err.Error()))
 					return exitError{code: 1}
 				}
 				parts = append(parts, r)
 			}
 			m, err := episode.Merge(parts...)
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+				fmt.Fprintf(a.Stderr, "thea: %s\n", termesc.Escape(err.Error()))
 				return exitError{code: 1}
 			}
 			return a.writeEval(cmd, m, format)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // newEvalCompareCmd: `thea eval compare A.json B.json [--alpha 0.05]
@@ -42,7 +42,7 @@ gate on a spec or model change), 2 on bad input.`,
 					return usageError{fmt.Errorf("compare: %w", err)}
 				}
 				if rs[i], err = episode.ParseEvalResult(p, b); err != nil {
-					return usageError{fmt.Errorf("compare: %s", trace.Escape(err.Error()))}
+					return usageError{fmt.Errorf("compare: %s", termesc.Escape(err.Error()))}
 				}
 			}
 			c, err := episode.Compare(rs[0], rs[1], alpha)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/episode"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // writeEval writes an evaluation of n seeds, k of them successes and the
@@ -17,7 +17,7 @@ func writeEval(t *testing.T, name string, n, k int) string {
 	t.Helper()
 	r := &episode.EvalResult{Spec: "household-sim", SpecDigest: "sha256:" + strings.Repeat("ab", 32), Instruction: "Put the mug in the top drawer"}
 	for i := range n {
-		o := episode.Outcome{Seed: uint64(i + 1), Turns: 10, Reason: engine.DoneFinal, Success: i < k}
+		o := episode.Outcome{Seed: uint64(i + 1), Turns: 10, Reason: runlog.DoneFinal, Success: i < k}
 		if !o.Success {
 			o.FailureKind = "verdict_failure:pick_up"
 		}

@@ -50,6 +50,7 @@ func (a *App) newInitCmd() *cobra.Command {
 	cmd.Flags().Bool("force", false, "with --from-ros: replace the spec.cue and episode.yaml of an earlier draft")
 	cmd.Flags().String("token-env", "", "with --from-ros: the variable holding a bearer token for a proxy in front of rosbridge")
 	cmd.Flags().Duration("timeout", 30*time.Second, "with --from-ros: how long reading the graph may take")
+	cmd.Flags().Duration("sample-window", scaffold.DefaultSampleWindow, "with --from-ros: how long to wait for a message of each topic the draft samples (TF frames, joint names, a Bool's value now)")
 	return cmd
 }
 
@@ -62,14 +63,23 @@ func (a *App) initFromROS(cmd *cobra.Command, url, name, dir string) error {
 	if timeout <= 0 {
 		return usageError{fmt.Errorf("init: --timeout must be a positive duration")}
 	}
+	window := a.v.GetDuration(a.key(cmd, "sample-window"))
+	if window <= 0 {
+		return usageError{fmt.Errorf("init: --sample-window must be a positive duration")}
+	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
-	d, err := scaffold.FromROS(ctx, scaffold.FromROSOptions{Name: name, URL: url, TokenEnv: a.str(cmd, "token-env"), Dir: dir, Force: a.v.GetBool(a.key(cmd, "force"))})
+	d, err := scaffold.FromROS(ctx, scaffold.FromROSOptions{Name: name, URL: url, TokenEnv: a.str(cmd, "token-env"), Dir: dir,
+		Force: a.v.GetBool(a.key(cmd, "force")), SampleWindow: window})
 	if err != nil {
 		return fmt.Errorf("init --from-ros: %w", err)
 	}
-	fmt.Fprintf(a.Stdout, "drafted %s from the graph at %s: %s, %s, %s; %s to check\n",
-		dir, url, plural(d.Tools, "tool"), plural(d.Cameras, "camera"), plural(d.Readings, "safety reading"), plural(d.Review, "REVIEW line"))
+	perceives := ""
+	if len(d.Perception) > 0 {
+		perceives = ", perception: " + strings.Join(d.Perception, ", ")
+	}
+	fmt.Fprintf(a.Stdout, "drafted %s from the graph at %s: %s, %s, %s%s; %s to check\n",
+		dir, url, plural(d.Tools, "tool"), plural(d.Cameras, "camera"), plural(d.Readings, "safety reading"), perceives, plural(d.Review, "REVIEW line"))
 	for _, f := range d.Files {
 		fmt.Fprintf(a.Stdout, "  %s\n", f)
 	}

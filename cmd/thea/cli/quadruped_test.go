@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // quadrupedCopy copies testdata/quadruped (a spec with eight clearance
@@ -37,10 +37,10 @@ func quadrupedCopy(t *testing.T, replace ...string) string {
 }
 
 // briefs returns the Scene Graph Brief the model read at each turn.
-func briefs(evs []engine.Event) map[int]string {
+func briefs(evs []runlog.Event) map[int]string {
 	out := map[int]string{}
 	for _, ev := range evs {
-		if ev.Kind == engine.EventScene && ev.Tool == "" {
+		if ev.Kind == runlog.EventScene && ev.Tool == "" {
 			out[ev.Turn] = ev.Text
 		}
 	}
@@ -93,7 +93,7 @@ func TestQuadrupedBringUp(t *testing.T) {
 	}
 	var effects []string
 	for _, ev := range evs {
-		if ev.Kind == engine.EventScene && ev.Tool != "" {
+		if ev.Kind == runlog.EventScene && ev.Tool != "" {
 			effects = append(effects, ev.Tool+": "+ev.Text)
 		}
 	}

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/model/replay"
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/outfile"
+	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -77,11 +77,11 @@ func (r *recording) finish(spec *schema.Spec) {
 		var written []string
 		written, err = episode.Save(dirs, r.before, dest)
 		for _, w := range written {
-			fmt.Fprintf(r.a.Stderr, "thea: episode recorded in %s\n", trace.Escape(w))
+			fmt.Fprintf(r.a.Stderr, "thea: episode recorded in %s\n", termesc.Escape(w))
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(r.a.Stderr, "thea: %s\n", trace.Escape(err.Error()))
+		fmt.Fprintf(r.a.Stderr, "thea: %s\n", termesc.Escape(err.Error()))
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/internal/outfile"
+	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/report"
 )
 
@@ -34,13 +34,13 @@ func (a *App) newReportCmd() *cobra.Command {
 			}
 			if out != "-" {
 				if err := outfile.Check(out); err != nil {
-					fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+					fmt.Fprintf(a.Stderr, "thea report: %s\n", termesc.Escape(err.Error()))
 					return exitError{code: 1}
 				}
 			}
 			var page bytes.Buffer
 			if err := report.Write(cmd.Context(), &page, dir); err != nil {
-				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+				fmt.Fprintf(a.Stderr, "thea report: %s\n", termesc.Escape(err.Error()))
 				return exitError{code: 1}
 			}
 			if out == "-" {
@@ -49,10 +49,10 @@ func (a *App) newReportCmd() *cobra.Command {
 			}
 			// The page holds the run's data: 0600.
 			if err := outfile.Write(out, page.Bytes(), 0o600); err != nil {
-				fmt.Fprintf(a.Stderr, "thea report: %s\n", trace.Escape(err.Error()))
+				fmt.Fprintf(a.Stderr, "thea report: %s\n", termesc.Escape(err.Error()))
 				return exitError{code: 1}
 			}
-			fmt.Fprintf(a.Stderr, "report: %s\n", trace.Escape(out))
+			fmt.Fprintf(a.Stderr, "report: %s\n", termesc.Escape(out))
 			return nil
 		},
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // rosArmTopics are the perception topics the fake publishes for this test
@@ -116,9 +116,9 @@ func TestROSDetectionsReachTheBrief(t *testing.T) {
 		t.Fatalf("validate --live: exit %d\n%s%s", code, out, errs)
 	}
 	evs := runTask(t, spec, "What is on the table?")
-	var obs *engine.Event
+	var obs *runlog.Event
 	for i, ev := range evs {
-		if ev.Kind == engine.EventObservation && obs == nil {
+		if ev.Kind == runlog.EventObservation && obs == nil {
 			obs = &evs[i]
 		}
 	}

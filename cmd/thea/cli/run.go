@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/operator"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // newRunCmd: `thea run --spec FILE [INSTRUCTION...]` runs one session. With
@@ -39,7 +39,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			logger := a.logger(slog.LevelWarn)
 			// One terminal for the process: query_user's questions and the
 			// session's instructions share its input.
-			term := user.NewTerminal(a.Stdin, a.Stderr)
+			term := channels.NewTerminal(a.Stdin, a.Stderr)
 			so := sessionOptions{runLogDir: a.str(cmd, "run-log"), logger: logger, terminal: term}
 			wiring, err := a.session(logger, so.terminal)
 			if err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // syncBuffer is an output a test reads while the command writes it.
@@ -95,9 +95,9 @@ func stopInRunLog(t *testing.T, runs, instruction string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var evs []engine.Event
+		var evs []runlog.Event
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			var ev engine.Event
+			var ev runlog.Event
 			if err := json.Unmarshal([]byte(line), &ev); err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
@@ -108,10 +108,10 @@ func stopInRunLog(t *testing.T, runs, instruction string) {
 		}
 		for _, ev := range evs {
 			switch {
-			case ev.Kind == engine.EventDone:
+			case ev.Kind == runlog.EventDone:
 				t.Fatalf("%s: done before any stop event", p)
-			case ev.Kind == engine.EventSafety && ev.Safety == "stop":
-				if ev.Stop == nil || ev.Stop.Via != engine.StopViaTool || ev.Stop.DurationMS <= 0 || ev.Result == nil {
+			case ev.Kind == runlog.EventSafety && ev.Safety == "stop":
+				if ev.Stop == nil || ev.Stop.Via != runlog.StopViaTool || ev.Stop.DurationMS <= 0 || ev.Result == nil {
 					t.Fatalf("%s: stop event %+v", p, ev)
 				}
 				return
@@ -133,16 +133,16 @@ func TestRunJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var kinds []engine.EventKind
+	var kinds []runlog.EventKind
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var ev engine.Event
+		var ev runlog.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("not a JSON event: %q: %v", sc.Text(), err)
 		}
 		kinds = append(kinds, ev.Kind)
 	}
-	if len(kinds) < 3 || kinds[0] != engine.EventTaskStart || kinds[len(kinds)-1] != engine.EventDone {
+	if len(kinds) < 3 || kinds[0] != runlog.EventTaskStart || kinds[len(kinds)-1] != runlog.EventDone {
 		t.Fatalf("event kinds %v", kinds)
 	}
 }

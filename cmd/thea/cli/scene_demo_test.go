@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -14,18 +14,18 @@ import (
 // reported in that turn's observation (what the gripper holds, each drawer's
 // state), and that it follows the mug from the table to the gripper to the
 // drawer, with every confirmed call's effects applied once.
-func checkBriefTracksSim(t *testing.T, evs []engine.Event) {
+func checkBriefTracksSim(t *testing.T, evs []runlog.Event) {
 	t.Helper()
 	obs := map[int]*schema.Observation{}
 	briefs := map[int]string{}
 	var effects []string
 	for _, ev := range evs {
 		switch {
-		case ev.Kind == engine.EventObservation && ev.Observation != nil:
+		case ev.Kind == runlog.EventObservation && ev.Observation != nil:
 			obs[ev.Turn] = ev.Observation
-		case ev.Kind == engine.EventScene && ev.Tool == "":
+		case ev.Kind == runlog.EventScene && ev.Tool == "":
 			briefs[ev.Turn] = ev.Text
-		case ev.Kind == engine.EventScene:
+		case ev.Kind == runlog.EventScene:
 			effects = append(effects, fmt.Sprintf("%d %s: %s", ev.Turn, ev.Tool, ev.Text))
 		}
 	}

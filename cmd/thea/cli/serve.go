@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/serve"
 )
 
@@ -80,7 +80,7 @@ func (a *App) newServeCmd() *cobra.Command {
 				return exitError{code: 1}
 			}
 			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
-				trace.Escape(spec.Name), ln.Addr())
+				termesc.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
 			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
 				return a.failed("thea serve", err)

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/runlog"
 )
 
 var householdSpec = filepath.Join("..", "..", "..", "examples", "household", "spec.cue")
@@ -97,7 +97,7 @@ func TestServeHouseholdOverHTTP(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	var kinds []string
-	var done engine.Event
+	var done runlog.Event
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<20)
 	event := ""
@@ -113,7 +113,7 @@ func TestServeHouseholdOverHTTP(t *testing.T) {
 			}
 		}
 	}
-	if done.Done == nil || done.Done.Reason != engine.DoneFinal || done.Done.Turns != 10 || !strings.HasPrefix(done.Done.RunDir, runs) {
+	if done.Done == nil || done.Done.Reason != runlog.DoneFinal || done.Done.Turns != 10 || !strings.HasPrefix(done.Done.RunDir, runs) {
 		t.Fatalf("done: %+v; events %v", done.Done, kinds)
 	}
 	for _, k := range []string{"observation", "model", "hook", "tool_call", "tool_result", "evaluation", "notification"} {

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
+	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/user"
 )
 
 // components is this binary's component catalog alone, for the commands
 // that validate or describe a spec without running it.
-func (a *App) components(logger *slog.Logger, term *user.Terminal) (*engine.Components, error) {
+func (a *App) components(logger *slog.Logger, term *channels.Terminal) (*engine.Components, error) {
 	w, err := a.session(logger, term)
 	if err != nil {
 		return nil, err
@@ -25,9 +25,9 @@ func (a *App) components(logger *slog.Logger, term *user.Terminal) (*engine.Comp
 // session is this binary's wiring of a session, from the one wiring call
 // (components.Session); term is the process's terminal, shared with the
 // instruction reader when there is one.
-func (a *App) session(logger *slog.Logger, term *user.Terminal) (engine.Options, error) {
+func (a *App) session(logger *slog.Logger, term *channels.Terminal) (engine.Options, error) {
 	if term == nil {
-		term = user.NewTerminal(a.Stdin, a.Stderr)
+		term = channels.NewTerminal(a.Stdin, a.Stderr)
 	}
 	w, err := components.Session(components.Options{Logger: logger, Terminal: term})
 	if err != nil {
@@ -58,7 +58,7 @@ type sessionOptions struct {
 	logger    *slog.Logger
 	// terminal is the shared terminal when instructions are read from the
 	// same input as the user's answers.
-	terminal *user.Terminal
+	terminal *channels.Terminal
 	// user overrides the spec's user channel (thea serve answers over HTTP).
 	user engine.UserChannel
 	// secretEnv names the host's own credentials (thea serve's

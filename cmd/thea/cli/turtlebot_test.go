@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
@@ -34,7 +34,7 @@ func TestTurtlebotEpisode(t *testing.T) {
 	evs := runTask(t, filepath.Join(dir, "spec.cue"), "Go to the window at (2, 0.5), then come back and dock.")
 	var ok []string
 	for _, ev := range evs {
-		if ev.Kind == engine.EventToolResult && ev.Result != nil {
+		if ev.Kind == runlog.EventToolResult && ev.Result != nil {
 			if !ev.Result.Success {
 				t.Errorf("%s failed: %s", ev.Tool, ev.Result.Reason)
 			}

@@ -8,8 +8,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/trace"
 	"github.com/thea-harness/thea/operator"
+	"github.com/thea-harness/thea/operator/trace"
 )
 
 // tickEvery is the live view's spinner rate.

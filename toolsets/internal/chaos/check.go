@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Recorder is an event sink keeping every event's kind per task, to prove
@@ -58,16 +59,16 @@ type recSink struct {
 	task int
 }
 
-func (s recSink) Write(ev engine.Event) error {
+func (s recSink) Write(ev runlog.Event) error {
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
 	s.r.kinds[s.task] = append(s.r.kinds[s.task], string(ev.Kind))
 	switch {
-	case ev.Kind == engine.EventSafety:
+	case ev.Kind == runlog.EventSafety:
 		s.r.tally["safety "+string(ev.Safety)]++
-	case ev.Kind == engine.EventDone && ev.Done != nil:
+	case ev.Kind == runlog.EventDone && ev.Done != nil:
 		s.r.tally["done "+string(ev.Done.Reason)]++
-	case ev.Kind == engine.EventToolResult && ev.Result != nil && !ev.Result.Success:
+	case ev.Kind == runlog.EventToolResult && ev.Result != nil && !ev.Result.Success:
 		s.r.tally["failed tool results"]++
 	}
 	return nil
@@ -113,7 +114,7 @@ func CheckRunLog(runs string, rec *Recorder) error {
 		if n := strings.Count(strings.Join(kinds, " ")+" ", "done "); n != 1 || kinds[len(kinds)-1] != "done" {
 			return fmt.Errorf("%s: %d done events (want exactly one, last): %v", dir, n, kinds)
 		}
-		if slices.Contains(kinds, string(engine.EventSinkError)) {
+		if slices.Contains(kinds, string(runlog.EventSinkError)) {
 			return fmt.Errorf("%s: a sink lost events: %v", dir, kinds)
 		}
 		if !slices.Equal(kinds, want[task]) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -36,7 +36,7 @@ func runFixed(t *testing.T, sched Schedule) *episode {
 }
 
 // events returns the run log events of task n (from 1).
-func (e *episode) events(t *testing.T, n int) []engine.Event {
+func (e *episode) events(t *testing.T, n int) []runlog.Event {
 	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(e.dir, "runs", "*-task*"))
 	if err != nil || len(dirs) < n {
@@ -50,9 +50,9 @@ func (e *episode) events(t *testing.T, n int) []engine.Event {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []engine.Event
+		var out []runlog.Event
 		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-			var ev engine.Event
+			var ev runlog.Event
 			if err := json.Unmarshal(line, &ev); err != nil {
 				t.Fatal(err)
 			}
@@ -67,9 +67,9 @@ func (e *episode) events(t *testing.T, n int) []engine.Event {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // resultWith finds a tool result whose failure reason contains text.
-func resultWith(evs []engine.Event, text string) *engine.Event {
+func resultWith(evs []runlog.Event, text string) *runlog.Event {
 	for i, ev := range evs {
-		if ev.Kind == engine.EventToolResult && ev.Result != nil && strings.Contains(ev.Result.Reason, text) {
+		if ev.Kind == runlog.EventToolResult && ev.Result != nil && strings.Contains(ev.Result.Reason, text) {
 			return &evs[i]
 		}
 	}
@@ -84,16 +84,16 @@ func TestModelServerFaults(t *testing.T) {
 	cases := []struct {
 		name     string
 		turn     Turn
-		reason   engine.DoneReason
+		reason   runlog.DoneReason
 		report   string // in the first task's report
 		attempts int    // requests the faulty turn got
 	}{
-		{"500 then recovered", Turn{Model: Model500, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 2},
-		{"500 on every attempt", Turn{Model: ModelErr}, engine.DoneError, "HTTP 500: chaos: internal error", 2},
-		{"429 then recovered", Turn{Model: Model429, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 2},
-		{"slow", Turn{Model: ModelSlow, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 1},
-		{"stalled past the timeout", Turn{Model: ModelStall, Calls: probe}, engine.DoneFinal, "Done with chaos task 1", 2},
-		{"truncated JSON", Turn{Model: ModelTruncated}, engine.DoneError, "the server's answer was not complete JSON", 0},
+		{"500 then recovered", Turn{Model: Model500, Calls: probe}, runlog.DoneFinal, "Done with chaos task 1", 2},
+		{"500 on every attempt", Turn{Model: ModelErr}, runlog.DoneError, "HTTP 500: chaos: internal error", 2},
+		{"429 then recovered", Turn{Model: Model429, Calls: probe}, runlog.DoneFinal, "Done with chaos task 1", 2},
+		{"slow", Turn{Model: ModelSlow, Calls: probe}, runlog.DoneFinal, "Done with chaos task 1", 1},
+		{"stalled past the timeout", Turn{Model: ModelStall, Calls: probe}, runlog.DoneFinal, "Done with chaos task 1", 2},
+		{"truncated JSON", Turn{Model: ModelTruncated}, runlog.DoneError, "the server's answer was not complete JSON", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -105,14 +105,14 @@ func TestModelServerFaults(t *testing.T) {
 			if c.attempts > 0 && e.models.Attempts(1, 1) != c.attempts {
 				t.Fatalf("the faulty turn got %d requests, want %d", e.models.Attempts(1, 1), c.attempts)
 			}
-			if got := e.reports[len(e.reports)-1]; got.Reason != engine.DoneFinal {
+			if got := e.reports[len(e.reports)-1]; got.Reason != runlog.DoneFinal {
 				t.Fatalf("the next task: %s %q", got.Reason, got.Text)
 			}
 		})
 	}
 	t.Run("unknown tool", func(t *testing.T) {
 		e := runFixed(t, oneTurn(true, Turn{Model: ModelUnknown}))
-		if e.reports[0].Reason != engine.DoneFinal || resultWith(e.events(t, 1), `unknown tool "fly_to_the_moon"`) == nil {
+		if e.reports[0].Reason != runlog.DoneFinal || resultWith(e.events(t, 1), `unknown tool "fly_to_the_moon"`) == nil {
 			t.Fatalf("report %+v; trace:\n%s", e.reports[0], e.trace)
 		}
 	})
@@ -122,14 +122,14 @@ func TestModelServerFaults(t *testing.T) {
 		calls, refused := 0, 0
 		for _, ev := range evs {
 			switch {
-			case ev.Kind == engine.EventToolCall:
+			case ev.Kind == runlog.EventToolCall:
 				calls++
-			case ev.Kind == engine.EventToolResult && strings.Contains(ev.Text, "9 other calls were refused"):
+			case ev.Kind == runlog.EventToolResult && strings.Contains(ev.Text, "9 other calls were refused"):
 				refused++
 			}
 		}
 		// The nine extra calls are refused in one line, beside the result.
-		if calls != 1 || refused != 1 || e.reports[0].Reason != engine.DoneFinal {
+		if calls != 1 || refused != 1 || e.reports[0].Reason != runlog.DoneFinal {
 			t.Fatalf("%d calls ran, %d refused, report %s; trace:\n%s", calls, refused, e.reports[0].Reason, e.trace)
 		}
 	})
@@ -143,7 +143,7 @@ func TestHostileResultsThroughSession(t *testing.T) {
 	for _, fault := range []string{faultserver.FaultEscape, faultserver.FaultInject, faultserver.FaultSecret, faultserver.FaultBig, faultserver.FaultGarbage} {
 		t.Run(fault, func(t *testing.T) {
 			e := runFixed(t, oneTurn(true, Turn{Calls: []Call{{Tool: "probe", Fault: fault, N: 20}}}))
-			if e.reports[0].Reason != engine.DoneFinal {
+			if e.reports[0].Reason != runlog.DoneFinal {
 				t.Fatalf("report %+v", e.reports[0])
 			}
 			if fault != faultserver.FaultInject {
@@ -171,7 +171,7 @@ func TestLateReplyAfterTheTaskEnds(t *testing.T) {
 	found := false
 	for n := 1; n <= 2; n++ {
 		for _, ev := range e.events(t, n) {
-			if ev.Kind == engine.EventSafety && strings.HasPrefix(ev.Text, "late_reply") {
+			if ev.Kind == runlog.EventSafety && strings.HasPrefix(ev.Text, "late_reply") {
 				found = true
 			}
 		}

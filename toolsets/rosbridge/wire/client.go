@@ -227,17 +227,7 @@ func (c *Client) Close() error {
 	conn := c.conn
 	c.mu.Unlock()
 	if conn != nil {
-		// A polite close, bounded: a hung server must not hang the caller.
-		done := make(chan struct{})
-		go func() {
-			_ = conn.Close(websocket.StatusNormalClosure, "")
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(time.Second):
-			_ = conn.CloseNow()
-		}
+		closePolitely(conn, websocket.StatusNormalClosure, time.Second)
 	}
 	<-c.stopped
 	return nil
@@ -250,18 +240,43 @@ func (c *Client) Connected() bool {
 	return c.conn != nil
 }
 
-// Drop closes the current socket at once, as a network cut does: what
-// waited on it fails as lost (its goals become orphans), and the client
-// reconnects by itself. It reports whether a socket was up to drop.
-func (c *Client) Drop() bool {
+// Drop closes the current socket, as a network cut does: what waited on
+// it fails as lost (its goals become orphans), and the client reconnects by
+// itself. It reports whether a socket was up to drop.
+//
+// The close is polite, bounded by grace: a close handshake means rosbridge
+// has read every frame written before it, so a stop published just before
+// the drop (a zero velocity, an e-stop) reaches the robot before anything
+// sent on the next socket, and is not discarded by a reset (a socket shut
+// with unread data in it is reset, and the peer may drop what it had not
+// yet read). A wedged server that never answers the close is cut after
+// grace.
+func (c *Client) Drop(grace time.Duration) bool {
 	c.mu.Lock()
 	conn := c.conn
 	c.mu.Unlock()
 	if conn == nil {
 		return false
 	}
-	_ = conn.CloseNow()
+	closePolitely(conn, websocket.StatusGoingAway, grace)
 	return true
+}
+
+// closePolitely closes conn with a close handshake bounded by grace, then
+// cuts it: a hung server must not hang the caller.
+func closePolitely(conn *websocket.Conn, code websocket.StatusCode, grace time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		_ = conn.Close(code, "")
+		close(done)
+	}()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		_ = conn.CloseNow()
+	}
 }
 
 // Generation is the number of the current (or last) connection; it grows

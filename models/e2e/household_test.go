@@ -1,0 +1,257 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/thea-harness/thea/channels"
+	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/embodiments"
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/runlog"
+	"github.com/thea-harness/thea/schema"
+)
+
+func TestMain(m *testing.M) {
+	// The household spec's `thea sim serve` toolset runs os.Executable(),
+	// here this test binary: serve the simulator instead of running tests.
+	if len(os.Args) > 1 && os.Args[1] == "sim" {
+		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "arm-mcp" {
+		os.Exit(serveArm(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == vaultArg {
+		if err := vaultBackend(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const key = "sk-e2e-secret-4f1c"
+
+// server speaks a provider's wire; its answers are the episode's turns (the
+// script provider's queue), so the world answers for real and only the model
+// is scripted.
+type server struct {
+	t        *testing.T
+	wire     wire
+	brain    model.Model
+	mu       sync.Mutex
+	bodies   [][]byte
+	keys     []string
+	purposes []model.Purpose
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		s.t.Errorf("reading request: %v", err)
+	}
+	var req struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if r.URL.Path != s.wire.path || json.Unmarshal(body, &req) != nil {
+		http.Error(w, `{"error":{"message":"unexpected request"}}`, 400)
+		return
+	}
+	// Only decide requests carry tools; the evaluator's request opens with
+	// its judging instructions; what remains is the task-end consolidation.
+	purpose := model.PurposeConsolidate
+	switch {
+	case len(req.Tools) > 0:
+		purpose = model.PurposeDecide
+	case strings.Contains(string(body), "You judge whether one robot action"):
+		purpose = model.PurposeEvaluate
+	}
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.keys = append(s.keys, r.Header.Get(s.wire.keyHeader))
+	s.purposes = append(s.purposes, purpose)
+	n := len(s.bodies)
+	s.mu.Unlock()
+	resp, err := s.brain.Generate(r.Context(), model.Request{Purpose: purpose})
+	if err != nil {
+		http.Error(w, fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()), 500)
+		return
+	}
+	out, err := json.Marshal(s.wire.answer(n, len(body), resp))
+	if err != nil {
+		s.t.Errorf("encoding answer: %v", err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
+}
+
+func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
+	t.Helper()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts, err := components.Session(components.Options{Logger: logger})
+	must(t, err)
+	answers, err := channels.LoadScript(filepath.Join(spec.Dir, spec.User.Script))
+	must(t, err)
+	opts.User, opts.RunLogDir = answers, runs
+	h, err := engine.New(t.Context(), spec, opts)
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	return h
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// freshImages counts the request's images and fails if one sits in a
+// message the model has already answered (before the last assistant
+// message): an image is sent with the one request that consumes it, later
+// requests carry its placeholder. (Comparing pixels would not do: the robot
+// standing still sees the same picture in two observations.)
+func freshImages(t *testing.T, w wire, n int, body []byte) int {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	must(t, json.Unmarshal(body, &req))
+	last := -1
+	for i, m := range req.Messages {
+		if m.Role == "assistant" {
+			last = i
+		}
+	}
+	count := 0
+	for i, m := range req.Messages {
+		k := len(w.images.FindAll(m.Content, -1))
+		if k > 0 && i < last {
+			t.Fatalf("request %d: message %d (%s), already answered, still carries %d image(s)", n, i, m.Role, k)
+		}
+		count += k
+	}
+	return count
+}
+
+// The household demo through each network adapter against a local server
+// speaking its wire: the task ends with the final answer; no post-condition
+// reaches the model; each camera image is sent with exactly one request (the
+// one that consumes it); every tool call id is answered; the API key travels
+// only in the request header and is in no file under the run directory; and
+// every request states the present and keeps its prefix (checkPresent).
+func TestHouseholdEpisodeOverTheWire(t *testing.T) {
+	for _, w := range []wire{openaiWire(), anthropicWire()} {
+		t.Run(w.provider, func(t *testing.T) { runEpisode(t, w) })
+	}
+}
+
+// household loads a copy of the household example (its run's memory and
+// run log stay out of the source tree) and the scripted episode that plays
+// the model behind a wire.
+func household(t *testing.T) (*schema.Spec, model.Model) {
+	t.Helper()
+	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "examples", "household", "spec.cue"))
+	c, err := components.Default(components.Options{})
+	must(t, err)
+	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
+	if len(diags) > 0 || spec == nil {
+		t.Fatalf("household spec: %v", diags)
+	}
+	brain, err := script.New(spec.Model, spec.Dir)
+	must(t, err)
+	spec.Model.Timeout = schema.Duration(testtime.Scale(20 * time.Second))
+	return spec, brain
+}
+
+func runEpisode(t *testing.T, w wire) {
+	spec, brain := household(t)
+	srv := &server{t: t, wire: w, brain: brain}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	t.Setenv("THEA_E2E_KEY", key)
+	spec.Model = schema.Model{Provider: w.provider, Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY",
+		MaxTokens: 1024, Timeout: schema.Duration(testtime.Scale(20 * time.Second)), Retries: 1}
+
+	runs := t.TempDir()
+	h := newHarness(t, spec, runs)
+	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")
+	if err != nil || rep.Reason != runlog.DoneFinal || !strings.HasPrefix(rep.Text, "Done: the mug is in the top drawer") {
+		t.Fatalf("report %+v, err %v", rep, err)
+	}
+
+	srv.mu.Lock()
+	all, keys, purposes := srv.bodies, srv.keys, srv.purposes
+	srv.mu.Unlock()
+	var bodies [][]byte // the acting model's requests
+	count := map[model.Purpose]int{}
+	for i, b := range all {
+		if keys[i] != w.keyValue || strings.Contains(string(b), key) {
+			t.Fatalf("request %d: %s %q, key in body %v", i+1, w.keyHeader, keys[i], strings.Contains(string(b), key))
+		}
+		count[purposes[i]]++
+		switch purposes[i] {
+		case model.PurposeDecide:
+			bodies = append(bodies, b)
+		case model.PurposeEvaluate:
+			// The one model-judged post-condition (close_drawer) reaches the
+			// evaluator, and only the evaluator.
+			if !strings.Contains(string(b), spec.Tools["close_drawer"].PostCondition) {
+				t.Errorf("the evaluator's request lacks close_drawer's post-condition")
+			}
+		}
+	}
+	if count[model.PurposeDecide] != 10 || count[model.PurposeEvaluate] != 1 || count[model.PurposeConsolidate] != 1 {
+		t.Fatalf("requests by purpose %v, want the episode's 10 decisions, 1 evaluation and 1 consolidation", count)
+	}
+	images := 0
+	for i, b := range bodies {
+		for name, c := range spec.Tools {
+			if c.PostCondition != "" && strings.Contains(string(b), c.PostCondition) {
+				t.Fatalf("request %d carries %s's post-condition", i+1, name)
+			}
+		}
+		images += freshImages(t, w, i+1, b)
+		w.answered(t, i+1, b)
+	}
+	t.Logf("%d requests, %d camera images, each sent once", len(bodies), images)
+	t.Run("present", func(t *testing.T) { checkPresent(t, bodies, runs, w.provider == "anthropic") })
+	if images < len(bodies) {
+		t.Fatalf("%d camera images in %d requests, want at least one a request", images, len(bodies))
+	}
+	err = filepath.WalkDir(runs, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(b), key) {
+			t.Errorf("the API key is in %s", path)
+		}
+		return nil
+	})
+	must(t, err)
+}
