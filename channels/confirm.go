@@ -18,7 +18,7 @@ const ControllingTerminal = "/dev/tty"
 
 // Confirm asks a confirm hook's question on the controlling terminal, never
 // on the instruction stream: with instructions piped in, a "yes" among them
-// cannot approve a call. When the channel's input is itself the terminal, the
+// cannot confirm a call. When the channel's input is itself the terminal, the
 // answer is the first line typed after the prompt (type-ahead is discarded).
 // Without a controlling terminal it fails, and the confirm hook blocks.
 func (t *Terminal) Confirm(ctx context.Context, q engine.Question) (string, error) {
@@ -98,7 +98,7 @@ func (t *Terminal) confirmTTY(ctx context.Context, q engine.Question) (string, e
 }
 
 // Confirm answers a confirm hook from the script, like a question: tests and
-// demos approve or refuse calls deterministically.
+// demos confirm or refuse calls deterministically.
 func (s *Script) Confirm(ctx context.Context, q engine.Question) (string, error) {
 	return s.Ask(ctx, q)
 }

@@ -126,7 +126,7 @@ func confirmRun(t *testing.T, withTTY bool, typeAhead, answer string) string {
 	return out.String()
 }
 
-// A piped "yes" never approves a confirm: with no controlling terminal the
+// A piped "yes" never confirms a call: with no controlling terminal the
 // confirmation fails (the hook blocks) and the "yes" stays an instruction.
 func TestPipedYesNeverConfirms(t *testing.T) {
 	out := confirmRun(t, false, "", "")
@@ -137,7 +137,7 @@ func TestPipedYesNeverConfirms(t *testing.T) {
 
 // With a controlling terminal the answer comes from it, whatever is piped:
 // the terminal's "no" refuses although the instructions say "yes", a "yes"
-// typed before the question is discarded, and a "yes" typed after it approves.
+// typed before the question is discarded, and a "yes" typed after it confirms.
 func TestConfirmReadsTheControllingTerminal(t *testing.T) {
 	if out := confirmRun(t, true, "yes\n", "no\n"); !strings.Contains(out, "answer=no\n") || !strings.Contains(out, "next=yes") {
 		t.Fatalf("helper output %q", out)

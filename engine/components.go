@@ -186,8 +186,10 @@ type ToolsetConfig struct {
 	// Observation is the spec's observation tool reference, so a toolset can
 	// tell an observation of the body from other calls.
 	Observation string
-	// Host is what in-process tools may reach of the session.
-	Host Host
+	// Stream is the running task's event stream and a hold on its end, for
+	// what the toolset reports on its own time (nil: none, as in a live
+	// check). An in-process tool's calls get a CallHandle each instead.
+	Stream TaskStream
 	// Body is the robot the toolset drives: physical calls of every toolset
 	// of one body share its motion state and lock.
 	Body schema.Embodiment

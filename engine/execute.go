@@ -84,7 +84,7 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (runl
 	// value (of whatever Go types its rule gave), checked as the tool
 	// receives them.
 	var env runlog.Envelope
-	if rewritten(pre.Verdicts) {
+	if rewritten(pre.Decisions) {
 		env = h.invoke(ctx, rt, raw)
 	} else {
 		env = h.invokeParsed(ctx, rt, raw, call.Args)
@@ -99,7 +99,7 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (runl
 }
 
 // rewritten reports whether a pre-hook changed the call's arguments.
-func rewritten(vs []runlog.HookVerdict) bool {
+func rewritten(vs []runlog.Decision) bool {
 	for _, v := range vs {
 		if v.Decision == runlog.DecisionRewrite || v.Decision == runlog.DecisionClamp {
 			return true

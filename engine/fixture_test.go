@@ -18,7 +18,8 @@ import (
 	"github.com/thea-harness/thea/stages"
 )
 
-// fakeTool is an in-process tool whose behaviour a test supplies.
+// fakeTool is a tool whose behaviour a test supplies; its calls get no
+// handle (see inProcessTool).
 type fakeTool struct {
 	def   model.ToolDef
 	fn    func(ctx context.Context, args map[string]any) runlog.Envelope
@@ -29,16 +30,34 @@ type fakeTool struct {
 func (f *fakeTool) Def() model.ToolDef { return f.def }
 
 func (f *fakeTool) Call(ctx context.Context, raw json.RawMessage) runlog.Envelope {
+	return f.run(ctx, raw, f.fn)
+}
+
+// run counts and logs the call, then runs fn (nil: succeed).
+func (f *fakeTool) run(ctx context.Context, raw json.RawMessage, fn func(context.Context, map[string]any) runlog.Envelope) runlog.Envelope {
 	f.calls.Add(1)
 	f.log.add("tool:" + f.def.Name)
 	var args map[string]any
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return runlog.Failure("bad args: " + err.Error())
 	}
-	if f.fn == nil {
+	if fn == nil {
 		return runlog.Envelope{Success: true, Value: map[string]any{"done": f.def.Name}}
 	}
-	return f.fn(ctx, args)
+	return fn(ctx, args)
+}
+
+// inProcessTool is a fake tool that runs in the harness: each call gets
+// its handle.
+type inProcessTool struct {
+	*fakeTool
+	fnh func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope
+}
+
+var _ engine.InProcessTool = inProcessTool{}
+
+func (f inProcessTool) CallWith(ctx context.Context, h *engine.CallHandle, raw json.RawMessage) runlog.Envelope {
+	return f.run(ctx, raw, func(ctx context.Context, args map[string]any) runlog.Envelope { return f.fnh(ctx, h, args) })
 }
 
 // fakeSet is a toolset of fake tools that counts Close calls.
@@ -171,7 +190,7 @@ type fixture struct {
 	log         *effects
 	skills      engine.SkillCatalog
 	wrap        bool // wrap stages to log their order
-	host        engine.Host
+	stream      engine.TaskStream
 }
 
 func newFixture(t testing.TB, rs ...model.Response) *fixture {
@@ -212,6 +231,12 @@ func (f *fixture) addTool(set, name string, fn func(context.Context, map[string]
 	return tool
 }
 
+// addInProcessTool adds a tool whose calls get their handle.
+func (f *fixture) addInProcessTool(set, name string, fn func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope) {
+	tool := &fakeTool{def: model.ToolDef{Name: name, Description: name + " does its job.", InputSchema: json.RawMessage(`{"type":"object"}`)}, log: f.log}
+	f.tools[set] = append(f.tools[set], inProcessTool{fakeTool: tool, fnh: fn})
+}
+
 func (f *fixture) tool(name string) *fakeTool {
 	for _, ts := range f.tools {
 		for _, t := range ts {
@@ -230,7 +255,7 @@ func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	c := engine.NewComponents()
 	c.SetBody(passBody{})
 	must(t, c.Add(engine.ToolsetKind{Name: "builtin", Transport: fakeTransport(func(cfg engine.ToolsetConfig) engine.Toolset {
-		f.host = cfg.Host
+		f.stream = cfg.Stream
 		f.opens.Add(1)
 		return &fakeSet{name: cfg.Name, tools: f.tools[cfg.Name], closes: &f.closes}
 	})}))

@@ -11,8 +11,9 @@ const maxBetween = 256
 
 // betweenTasks holds events emitted while no task runs, for the next task's
 // stream: a late reply or kill that arrives after its task stopped waiting
-// for the stop path (see Host.Hold) must still reach a run log (and the next
-// task's notes: the body may have moved). Guarded by Harness.hostMu.
+// for the stop path (see TaskStream.Hold) must still reach a run log (and
+// the next task's notes: the body may have moved). Guarded by
+// Harness.hostMu.
 type betweenTasks struct {
 	evs     []runlog.Event
 	dropped int

@@ -17,9 +17,9 @@ func TestEventsBetweenTasksReachTheNextTask(t *testing.T) {
 	if _, err := h.Run(t.Context(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Tool: "move", Text: "late_reply: move"})
+	f.stream.Emit(runlog.Event{Kind: runlog.EventSafety, Tool: "move", Text: "late_reply: move"})
 	for range 300 {
-		f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Text: "backend_stdout_garbage: x"})
+		f.stream.Emit(runlog.Event{Kind: runlog.EventSafety, Text: "backend_stdout_garbage: x"})
 	}
 	evs := collect(h.RunStream(t.Context(), "two"))
 	late, garbage, counted := 0, 0, false

@@ -227,9 +227,9 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 	f.spec.Tools["grasp"] = schema.ToolContract{PostCondition: secret, Description: "Grasp carefully."}
 	f.policy.pre = func(cc *engine.CallContext) engine.PreResult {
 		if cc.Call.Tool == "move" {
-			v := runlog.HookVerdict{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
+			v := runlog.Decision{Hook: "clearance", Phase: "pre", Decision: "block", Reason: "too close"}
 			cc.Emit(runlog.Event{Kind: runlog.EventHook, Hook: &v})
-			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Verdicts: []runlog.HookVerdict{v}}
+			return engine.PreResult{Allowed: false, Hook: "clearance", Reason: "too close", Decisions: []runlog.Decision{v}}
 		}
 		return engine.PreResult{Allowed: true, Args: cc.Call.Args}
 	}

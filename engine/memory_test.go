@@ -15,8 +15,8 @@ func TestMemoryTraceEvidence(t *testing.T) {
 	var tr memoryTrace
 	for _, ev := range []runlog.Event{
 		{Kind: runlog.EventModel, Turn: 1, Text: "thinking"},
-		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
-		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{Hook: "log", Decision: "allow"}},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.Decision{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.Decision{Hook: "log", Decision: "allow"}},
 		{Kind: runlog.EventToolResult, Turn: 2, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}, Result: &runlog.Envelope{Success: true,
 			Verdict: &schema.Verdict{Status: "failure", Reason: "gripper empty", Evidence: "wrist camera"}}},
 		{Kind: runlog.EventQuestion, Turn: 3, Tool: "query_user", Text: "Which mug?", Args: map[string]any{"question": "Which mug?", "answer": "the red one"}},

@@ -60,8 +60,8 @@ type PreResult struct {
 	Args   map[string]any
 	Reason string
 	Hook   string
-	// Verdicts are every hook's decision, in order (also emitted as events).
-	Verdicts []runlog.HookVerdict
+	// Decisions are every hook's, in order (also emitted as events).
+	Decisions []runlog.Decision
 }
 
 // PostResult is the outcome of the post-execution chain.

@@ -34,7 +34,7 @@ type task struct {
 	memory        string
 	pending       []runlog.Event
 	observation   *schema.Observation
-	// holds are the stop paths the task's done waits for (see Host.Hold);
+	// holds are the stop paths the task's done waits for (see TaskStream.Hold);
 	// wake is signalled when one ends or an event is queued. Guarded by
 	// Harness.hostMu.
 	holds map[*hold]struct{}

@@ -285,8 +285,8 @@ func TestResidentContext(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(dir, "tool_experience"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("The kitchen door sticks."), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "tool_experience", "move.md"), []byte("Short moves work best."), 0o644))
-	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) runlog.Envelope {
-		body, err := f.host.LoadSkill(args["name"].(string))
+	f.addInProcessTool("core", "load_skill", func(_ context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope {
+		body, err := h.Skills.Load(args["name"].(string))
 		if err != nil {
 			return runlog.Failure(err.Error())
 		}
@@ -339,17 +339,21 @@ func (c fakeCatalog) Resource(context.Context, string, string) (string, error) {
 	return "", errors.New("fake catalog: no resources")
 }
 
-// Tools reach their session through Host: events they emit join the stream
-// in order, and scene lookup returns refs a question can carry.
-func TestHostEmitAndSceneLookup(t *testing.T) {
+// An in-process tool reaches its session through its call's handle: events
+// it emits join the stream in order, scene lookup returns refs a question
+// can carry, and the handle's skills end with its task. A toolset's own
+// stream outlives tasks.
+func TestCallHandleEmitAndSceneLookup(t *testing.T) {
 	f := newFixture(t, toolResp("", call("ask", `{}`)), toolResp("done"))
 	var refs []string
-	f.addTool("core", "ask", func(context.Context, map[string]any) runlog.Envelope {
-		for _, e := range f.host.SceneLookup("cup") {
+	var kept *engine.CallHandle
+	f.addInProcessTool("core", "ask", func(_ context.Context, h *engine.CallHandle, _ map[string]any) runlog.Envelope {
+		for _, e := range h.Scene.Lookup("cup") {
 			refs = append(refs, e.Ref)
 		}
-		f.host.Emit(runlog.Event{Kind: runlog.EventQuestion, Text: "which mug?"})
-		f.host.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "looking"})
+		h.Emit(runlog.Event{Kind: runlog.EventQuestion, Text: "which mug?"})
+		h.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "looking"})
+		kept = h
 		return runlog.Envelope{Success: true}
 	})
 	h := f.harness(t)
@@ -365,8 +369,8 @@ func TestHostEmitAndSceneLookup(t *testing.T) {
 	if evs[q].Task != 1 || evs[q].Turn != 1 || evs[q].Time.IsZero() {
 		t.Fatalf("queued event not stamped: %+v", evs[q])
 	}
-	f.host.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "after the task"}) // dropped, no panic
-	if _, err := f.host.LoadSkill("x"); err == nil {
+	f.stream.Emit(runlog.Event{Kind: runlog.EventNotify, Text: "after the task"}) // kept for the next task, no panic
+	if _, err := kept.Skills.Load("x"); err == nil {
 		t.Fatal("load_skill without skills must fail")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/skills"
 )
@@ -35,15 +36,17 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 		toolResp("done again"),
 	)
 	f.skills = cat
-	f.addTool("core", "load_skill", func(_ context.Context, args map[string]any) runlog.Envelope {
-		if _, err := f.host.LoadSkill(args["name"].(string)); err != nil {
+	f.addInProcessTool("core", "load_skill", func(_ context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope {
+		if _, err := h.Skills.Load(args["name"].(string)); err != nil {
 			return runlog.Failure(err.Error())
 		}
 		return runlog.Envelope{Success: true}
 	})
 	var got []string
-	f.addTool("core", "read", func(ctx context.Context, args map[string]any) runlog.Envelope {
-		text, err := f.host.SkillResource(ctx, args["skill"].(string), args["path"].(string))
+	var last *engine.CallHandle
+	f.addInProcessTool("core", "read", func(ctx context.Context, h *engine.CallHandle, args map[string]any) runlog.Envelope {
+		last = h
+		text, err := h.Skills.Resource(ctx, args["skill"].(string), args["path"].(string))
 		if err != nil {
 			got = append(got, "error: "+err.Error())
 			return runlog.Failure(err.Error())
@@ -75,7 +78,9 @@ func TestSkillResourceNeedsLoadedSkill(t *testing.T) {
 			t.Errorf("read %d left the skill's folder: %q", i+1, got[i])
 		}
 	}
-	if _, err := f.host.SkillResource(t.Context(), "drawer", "handles.md"); err == nil || !strings.Contains(err.Error(), "no task is running") {
-		t.Errorf("outside a task: %v", err)
+	// A handle kept past its call's task reads nothing, even of a skill
+	// that task loaded.
+	if _, err := last.Skills.Resource(t.Context(), "drawer", "handles.md"); err == nil || !strings.Contains(err.Error(), "the task of this call has ended") {
+		t.Errorf("after its task: %v", err)
 	}
 }

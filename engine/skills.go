@@ -30,3 +30,16 @@ func (h *Harness) buildSkills(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SkillCatalog is the session's fixed set of skills (name + description
+// resident; bodies loaded on demand).
+type SkillCatalog interface {
+	// Render is the resident catalog text (names and descriptions).
+	Render() string
+	// Body returns one skill's instruction body, or an error naming the skill.
+	Body(name string) (string, error)
+	Names() []string
+	// Resource reads one of a skill's resource files (path relative to its
+	// folder); it refuses any path that leaves the folder.
+	Resource(ctx context.Context, name, path string) (string, error)
+}

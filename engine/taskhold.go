@@ -8,16 +8,16 @@ import (
 )
 
 // hold is work a task started whose events belong to it (a motion's stop
-// path), registered by Host.Hold: the task's done waits for it.
+// path), registered by TaskStream.Hold: the task's done waits for it.
 type hold struct {
 	what     string
 	within   time.Duration
 	deadline time.Time
 }
 
-// Hold registers a hold on the running task; see Host.Hold.
-func (a hostAdapter) Hold(what string, within time.Duration) func() {
-	h := a.h
+// Hold registers a hold on the running task; see TaskStream.Hold.
+func (s taskStream) Hold(what string, within time.Duration) func() {
+	h := s.h
 	h.hostMu.Lock()
 	defer h.hostMu.Unlock()
 	t := h.task

@@ -18,10 +18,10 @@ func TestHoldKeepsDoneForTheStopPath(t *testing.T) {
 	f := newFixture(t, toolResp("", call("drive", `{}`)), toolResp("stopped"))
 	final := make(chan struct{})
 	f.addTool("core", "drive", func(context.Context, map[string]any) runlog.Envelope {
-		release := f.host.Hold("the stop path of drive", testtime.Scale(10*time.Second))
+		release := f.stream.Hold("the stop path of drive", testtime.Scale(10*time.Second))
 		go func() {
 			<-final // the task has its final answer and would end now
-			f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: "stop", Tool: "drive", Text: "stop: drive"})
+			f.stream.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: "stop", Tool: "drive", Text: "stop: drive"})
 			release()
 			release() // twice is harmless
 		}()
@@ -53,7 +53,7 @@ func TestHoldPastItsBound(t *testing.T) {
 	f := newFixture(t, toolResp("", call("drive", `{}`)), toolResp("stopped"), toolResp("next"))
 	var release func()
 	f.addTool("core", "drive", func(context.Context, map[string]any) runlog.Envelope {
-		release = f.host.Hold("the stop path of drive", time.Millisecond)
+		release = f.stream.Hold("the stop path of drive", time.Millisecond)
 		return runlog.Failure("drive was cancelled")
 	})
 	h := f.harness(t)
@@ -62,7 +62,7 @@ func TestHoldPastItsBound(t *testing.T) {
 	if i < 0 || i != len(evs)-2 || !strings.Contains(evs[i].Text, "the stop path of drive had not ended within 1ms") {
 		t.Fatalf("no stop_pending event just before done: %v", kinds(evs))
 	}
-	f.host.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: "backend_killed", Text: "backend_killed: drive"})
+	f.stream.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: "backend_killed", Text: "backend_killed: drive"})
 	release()
 	next := collect(h.RunStream(t.Context(), "again"))
 	if !slices.ContainsFunc(next, func(ev runlog.Event) bool { return ev.Safety == "backend_killed" && ev.Task == 2 }) {
@@ -77,5 +77,5 @@ func TestHoldWithoutTask(t *testing.T) {
 	if _, err := h.Run(t.Context(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	f.host.Hold("nothing", time.Hour)()
+	f.stream.Hold("nothing", time.Hour)()
 }

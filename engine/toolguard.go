@@ -30,6 +30,8 @@ type guarded struct {
 	timeout time.Duration
 	// maxResult bounds what a call returns (capResult).
 	maxResult int
+	// inProcess: the tool takes a CallHandle (InProcessTool).
+	inProcess bool
 }
 
 // GuardTool wraps t with the tool guarantees; GuardToolset does it for
@@ -45,6 +47,7 @@ func GuardTool(t Tool, contract schema.ToolContract, toolsetTimeout time.Duratio
 	}
 	def := t.Def()
 	g := &guarded{inner: t, def: def, timeout: toolsetTimeout, maxResult: DefaultMaxResultBytes}
+	_, g.inProcess = t.(InProcessTool)
 	if st, ok := t.(SelfTimed); ok && st.SelfTimed() {
 		g.timeout = 0
 	}
@@ -67,23 +70,31 @@ func GuardTool(t Tool, contract schema.ToolContract, toolsetTimeout time.Duratio
 func (g *guarded) Def() model.ToolDef { return g.def }
 
 // Call validates, then runs the tool; a tool not known to honour its context
-// runs in its own goroutine so that it still returns at the timeout.
+// runs in its own goroutine so that it still returns at the timeout. An
+// in-process tool runs without a handle (see InProcessTool).
 func (g *guarded) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
-	start := time.Now()
-	args, failure := g.check(args)
-	return g.run(ctx, start, args, failure)
+	return g.CallWith(ctx, nil, args)
 }
 
-// callParsed is Call for arguments already parsed: value is args decoded
-// (the engine parsed the model's arguments once, and hooks may have
-// rewritten them); it is validated as it is, not parsed again.
-func (g *guarded) callParsed(ctx context.Context, args json.RawMessage, value map[string]any) runlog.Envelope {
+// CallWith is Call with the call's handle: the guard passes it on to an
+// in-process tool and drops it for any other, so every guarded tool is an
+// InProcessTool the engine may hand a handle.
+func (g *guarded) CallWith(ctx context.Context, h *CallHandle, args json.RawMessage) runlog.Envelope {
 	start := time.Now()
-	return g.run(ctx, start, args, g.validate(value))
+	args, failure := g.check(args)
+	return g.run(ctx, start, h, args, failure)
+}
+
+// callParsed is CallWith for arguments already parsed: value is args
+// decoded (the engine parsed the model's arguments once, and hooks may have
+// rewritten them); it is validated as it is, not parsed again.
+func (g *guarded) callParsed(ctx context.Context, h *CallHandle, args json.RawMessage, value map[string]any) runlog.Envelope {
+	start := time.Now()
+	return g.run(ctx, start, h, args, g.validate(value))
 }
 
 // run runs the tool on checked arguments, or answers the check's failure.
-func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage, failure string) runlog.Envelope {
+func (g *guarded) run(ctx context.Context, start time.Time, h *CallHandle, args json.RawMessage, failure string) runlog.Envelope {
 	if failure != "" {
 		env := runlog.Failure(failure)
 		env.Duration = time.Since(start)
@@ -96,10 +107,10 @@ func (g *guarded) run(ctx context.Context, start time.Time, args json.RawMessage
 	}
 	var env runlog.Envelope
 	if _, ok := g.inner.(ContextBound); ok {
-		env = g.inline(ctx, args)
+		env = g.inline(ctx, h, args)
 	} else {
 		done := make(chan runlog.Envelope, 1)
-		go func() { done <- g.inline(ctx, args) }()
+		go func() { done <- g.inline(ctx, h, args) }()
 		select {
 		case env = <-done:
 		case <-ctx.Done():
@@ -133,12 +144,15 @@ func withCause(why, name, own string) string {
 }
 
 // inline runs the tool, turning a panic into a failure envelope.
-func (g *guarded) inline(ctx context.Context, args json.RawMessage) (env runlog.Envelope) {
+func (g *guarded) inline(ctx context.Context, h *CallHandle, args json.RawMessage) (env runlog.Envelope) {
 	defer func() {
 		if r := recover(); r != nil {
 			env = runlog.Failure(fmt.Sprintf("%s failed with an internal error (%v); this is a bug in the tool, not in your arguments: try another approach", g.def.Name, r))
 		}
 	}()
+	if t, ok := g.inner.(InProcessTool); ok && h != nil {
+		return t.CallWith(ctx, h, args)
+	}
 	return g.inner.Call(ctx, args)
 }
 

@@ -41,7 +41,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			return fmt.Errorf("toolsets.%s: %w", setName, err)
 		}
 		set, err := StartToolset(ctx, kind, ToolsetConfig{
-			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Host: hostAdapter{h},
+			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Stream: taskStream{h},
 			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty, Redactor: h.redactor,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
 		}, h.opts.Components.body, h.log)
@@ -173,11 +173,25 @@ func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any
 
 // invoke calls a tool. Every registered tool is guarded (StartToolset): a
 // panic is already a failure envelope, so the session never crashes on one.
+// An in-process tool gets a handle made for the call.
 func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
 	start := time.Now()
-	env := rt.Tool.Call(ctx, raw)
+	var env runlog.Envelope
+	if g, ok := rt.Tool.(*guarded); ok {
+		env = g.CallWith(ctx, h.handleFor(g), raw)
+	} else {
+		env = rt.Tool.Call(ctx, raw)
+	}
 	env.Duration = time.Since(start)
 	return env
+}
+
+// handleFor is the handle of one call of g: nil unless g is in-process.
+func (h *Harness) handleFor(g *guarded) *CallHandle {
+	if !g.inProcess {
+		return nil
+	}
+	return h.callHandle()
 }
 
 // invokeParsed calls a tool with arguments the engine already parsed
@@ -189,7 +203,7 @@ func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json
 		return h.invoke(ctx, rt, raw)
 	}
 	start := time.Now()
-	env := g.callParsed(ctx, raw, value)
+	env := g.callParsed(ctx, h.handleFor(g), raw, value)
 	env.Duration = time.Since(start)
 	return env
 }

@@ -67,9 +67,9 @@ func TestUserChannelIsRedacted(t *testing.T) {
 	f := newFixture(t, toolResp("", call("tell", `{}`)), toolResp("finished"))
 	f.spec.RunLog = schema.RunLog{SecretEnv: []string{"THEA_USER_KEY"}}
 	var answer string
-	f.addTool("core", "tell", func(ctx context.Context, _ map[string]any) runlog.Envelope {
-		must(t, f.host.User().Notify(ctx, "the key is "+secret))
-		a, err := f.host.User().Ask(ctx, engine.Question{Text: "use " + secret + "?", Choices: []string{"no", "yes, " + secret}})
+	f.addInProcessTool("core", "tell", func(ctx context.Context, h *engine.CallHandle, _ map[string]any) runlog.Envelope {
+		must(t, h.User.Notify(ctx, "the key is "+secret))
+		a, err := h.User.Ask(ctx, engine.Question{Text: "use " + secret + "?", Choices: []string{"no", "yes, " + secret}})
 		must(t, err)
 		answer = a
 		return runlog.Envelope{Success: true}

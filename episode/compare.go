@@ -14,7 +14,7 @@ import (
 // Step is one event of a run that the harness, not the model, produced and
 // that the model is then sent or that decides the outcome: an observation,
 // the Scene Graph Brief and a call's effects on it, a call as it leaves the
-// pre-hooks, a hook's verdict, a tool result, an evaluator verdict, how the
+// pre-hooks, a hook's decision, a tool result, an evaluator verdict, how the
 // task ended. Times, ids of the run and the model's own
 // text are left out: they are what a replay feeds back or cannot match.
 type Step struct {

@@ -28,7 +28,7 @@ func Load(ctx context.Context, p string) (*replay.Episode, error) {
 
 // Check refuses an episode whose recorded values are out of type: a seed
 // that is not a whole number (it reaches the back-ends' command lines), a
-// negative turn, a user's answer that is not text, a hook verdict that is
+// negative turn, a user's answer that is not text, a hook decision that is
 // not an object. Errors name the file and the line.
 func Check(ctx context.Context, ep *replay.Episode) error {
 	for i, l := range ep.Events {
@@ -62,10 +62,10 @@ func checkLine(l replay.Line) string {
 		}
 	case runlog.EventHook:
 		var h struct {
-			Hook *runlog.HookVerdict `json:"hook"`
+			Hook *runlog.Decision `json:"hook"`
 		}
 		if err := json.Unmarshal(l.Raw, &h); err != nil {
-			return "hook: want a hook verdict: " + err.Error()
+			return "hook: want a hook decision: " + err.Error()
 		}
 	}
 	return ""

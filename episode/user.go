@@ -82,7 +82,7 @@ func (u *replayUser) Notify(context.Context, string) error { return nil }
 // confirmed call, the quoted answer of one refused.
 func (u *replayUser) recordConfirm(l replay.Line) {
 	var ev struct {
-		Hook *runlog.HookVerdict `json:"hook"`
+		Hook *runlog.Decision `json:"hook"`
 	}
 	if json.Unmarshal(l.Raw, &ev) != nil || ev.Hook == nil || ev.Hook.Phase != "pre" {
 		return

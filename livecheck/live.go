@@ -99,7 +99,7 @@ func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name str
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	set, err := cat.StartToolset(sctx, engine.ToolsetConfig{
-		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool, Host: noSession{},
+		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool,
 		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty, Redactor: red,
 		Contract: func(tool string) schema.ToolContract { return s.ContractFor(name, tool) },
 	}, nil)

@@ -20,11 +20,11 @@ import (
 type PreAction func(ctx context.Context, c *PreCall) Step
 
 // PostAction is what one post-hook does after a completed call.
-type PostAction func(ctx context.Context, c *PostCall) runlog.HookVerdict
+type PostAction func(ctx context.Context, c *PostCall) runlog.Decision
 
 // Step is one pre-hook's outcome.
 type Step struct {
-	Decision runlog.HookDecision
+	Decision runlog.DecisionKind
 	Reason   string
 	Before   map[string]any
 	After    map[string]any
@@ -248,7 +248,7 @@ var ErrNoConfirmChannel = errors.New("the call needs the user's confirmation and
 	"(answers come only from the controlling terminal, a script channel or a server's confirm endpoint, never from the instructions)")
 
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
-// at all, blocks: a "yes" typed as an instruction never approves a call.
+// at all, blocks: a "yes" typed as an instruction never confirms a call.
 func actConfirm(ctx context.Context, c *PreCall) Step {
 	noChannel := block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel))
 	if c.Confirm == nil {
@@ -258,8 +258,8 @@ func actConfirm(ctx context.Context, c *PreCall) Step {
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
-	held := &engine.HeldCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
-	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: held})
+	call := &engine.ConfirmCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
+	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: call})
 	if errors.Is(err, ErrNoConfirmChannel) {
 		return noChannel
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // A user channel that only answers questions (its input is the instruction
-// stream) never approves a confirm, even answering "yes": it blocks, saying
+// stream) never confirms a call, even answering "yes": it blocks, saying
 // why.
 func TestConfirmNeedsAConfirmationChannel(t *testing.T) {
 	s := chainSpec(schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
@@ -52,10 +52,10 @@ func TestClampNeverFlipsSign(t *testing.T) {
 	}
 }
 
-// A confirmation names the call it holds: the tool, its arguments as the
-// hooks before the asking one left them (here clamped), and the asking hook,
-// so a channel can show what it would allow.
-func TestConfirmNamesTheHeldCall(t *testing.T) {
+// A confirmation names the call it asks about: the tool, its arguments as
+// the hooks before the confirm hook left them (here clamped), and the confirm
+// hook, so a channel can show what it would allow.
+func TestConfirmNamesTheCall(t *testing.T) {
 	s := chainSpec(
 		schema.PreHook{Name: "c", Action: "clamp", Clamp: &schema.Clamp{Arg: "distance_m", Max: "0.5"}},
 		schema.PreHook{Name: "ask", Action: "confirm", Prompt: "Move?"})
@@ -70,6 +70,6 @@ func TestConfirmNamesTheHeldCall(t *testing.T) {
 	}
 	c := u.asked[0].Call
 	if c.Tool != "move_base" || c.Hook != "ask" || c.Args["distance_m"] != 0.5 {
-		t.Errorf("held call %+v, want move_base clamped to 0.5 by hook ask", c)
+		t.Errorf("call to confirm %+v, want move_base clamped to 0.5 by hook ask", c)
 	}
 }

@@ -16,9 +16,9 @@ import (
 
 // actEvaluate is the hidden evaluate_run hook: it judges a completed call by
 // the tool's check or the evaluator model, once per call.
-func actEvaluate(ctx context.Context, c *PostCall) runlog.HookVerdict {
+func actEvaluate(ctx context.Context, c *PostCall) runlog.Decision {
 	if c.Verdict != nil {
-		return runlog.HookVerdict{Decision: runlog.DecisionSkip, Reason: "already evaluated"}
+		return runlog.Decision{Decision: runlog.DecisionSkip, Reason: "already evaluated"}
 	}
 	v := c.policy.evaluate(ctx, c)
 	v = scrub(v, c.policy.contract(c.CC).PostCondition)
@@ -28,7 +28,7 @@ func actEvaluate(ctx context.Context, c *PostCall) runlog.HookVerdict {
 	if v.Reason != "" {
 		r += ": " + v.Reason
 	}
-	return runlog.HookVerdict{Decision: runlog.DecisionEvaluate, Reason: r}
+	return runlog.Decision{Decision: runlog.DecisionEvaluate, Reason: r}
 }
 
 func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {

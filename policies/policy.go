@@ -199,9 +199,9 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		h := &p.pre[i]
 		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
-		v := runlog.HookVerdict{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
+		v := runlog.Decision{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
 			Reason: step.Reason, Before: step.Before, After: step.After}
-		res.Verdicts = append(res.Verdicts, v)
+		res.Decisions = append(res.Decisions, v)
 		emit(cc, runlog.Event{Kind: runlog.EventHook, Hook: &v})
 		if step.Decision != "skip" {
 			res.Hook = h.hook.Name

@@ -48,11 +48,11 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *runlog.E
 	return engine.PostResult{Verdict: pc.Verdict, Evidence: pc.Evidence, Notes: pc.Notes}
 }
 
-func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v runlog.HookVerdict) {
-	v = runlog.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip}
+func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machine *vm.VM) (v runlog.Decision) {
+	v = runlog.Decision{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip}
 	defer func() {
 		if r := recover(); r != nil {
-			v = runlog.HookVerdict{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip,
+			v = runlog.Decision{Hook: h.hook.Name, Phase: "post", Decision: runlog.DecisionSkip,
 				Reason: fmt.Sprintf("hook %q failed: %v", h.hook.Name, r)}
 			// An evaluation that panicked confirmed nothing: fail closed.
 			if h.judge && pc.Verdict == nil {
@@ -83,13 +83,13 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 }
 
 // actNote adds the hook's note, or a one-line outcome, to the Task Notes.
-func actNote(_ context.Context, c *PostCall) runlog.HookVerdict {
+func actNote(_ context.Context, c *PostCall) runlog.Decision {
 	text := c.Hook.Note
 	if text == "" {
 		text = fmt.Sprintf("%s: %s", c.CC.Call.Tool, outcome(c.Result, c.Verdict))
 	}
 	c.Notes = append(c.Notes, text)
-	return runlog.HookVerdict{Decision: runlog.DecisionNote, Reason: text}
+	return runlog.Decision{Decision: runlog.DecisionNote, Reason: text}
 }
 
 func outcome(res *runlog.Envelope, v *schema.Verdict) string {

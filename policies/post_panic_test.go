@@ -43,7 +43,7 @@ func TestJudgeFailsClosedByItsDescriptor(t *testing.T) {
 		}
 		s.Rules = rules
 		actions := NewActions()
-		actions.Post["grade"] = func(context.Context, *PostCall) runlog.HookVerdict { panic("grader bug") }
+		actions.Post["grade"] = func(context.Context, *PostCall) runlog.Decision { panic("grader bug") }
 		actions.Judges["grade"] = judge
 		p, err := NewWithActions(engine.PolicyEnv{Spec: s, Tools: &fakeTools{}}, actions)
 		if err != nil {

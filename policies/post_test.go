@@ -372,13 +372,13 @@ func TestPostWhenErrors(t *testing.T) {
 	if len(res.Notes) != 0 {
 		t.Errorf("notes = %v, want none", res.Notes)
 	}
-	var last *runlog.HookVerdict
+	var last *runlog.Decision
 	for _, e := range evs {
 		if e.Kind == runlog.EventHook {
 			last = e.Hook
 		}
 	}
 	if last == nil || last.Decision != "skip" || !strings.Contains(last.Reason, "when failed") {
-		t.Errorf("note hook verdict = %+v, want a skip naming the error", last)
+		t.Errorf("note hook decision = %+v, want a skip naming the error", last)
 	}
 }

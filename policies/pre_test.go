@@ -91,22 +91,22 @@ func TestPreClearance(t *testing.T) {
 			if n := tools.count("clearance"); n != tt.readings {
 				t.Errorf("clearance readings = %d, want %d", n, tt.readings)
 			}
-			if got := decisions(res.Verdicts); got != tt.decisions {
+			if got := decisions(res.Decisions); got != tt.decisions {
 				t.Errorf("decisions = %q, want %q", got, tt.decisions)
 			}
-			if len(evs) != len(res.Verdicts) {
-				t.Fatalf("%d hook events for %d verdicts", len(evs), len(res.Verdicts))
+			if len(evs) != len(res.Decisions) {
+				t.Fatalf("%d hook events for %d verdicts", len(evs), len(res.Decisions))
 			}
 			for i, e := range evs {
-				if e.Kind != runlog.EventHook || e.Hook == nil || e.Hook.Hook != res.Verdicts[i].Hook || e.CallID != "c1" || e.Turn != 3 {
-					t.Errorf("event %d = %+v, want the hook verdict %+v", i, e, res.Verdicts[i])
+				if e.Kind != runlog.EventHook || e.Hook == nil || e.Hook.Hook != res.Decisions[i].Hook || e.CallID != "c1" || e.Turn != 3 {
+					t.Errorf("event %d = %+v, want the hook decision %+v", i, e, res.Decisions[i])
 				}
 			}
 		})
 	}
 }
 
-func decisions(vs []runlog.HookVerdict) string {
+func decisions(vs []runlog.Decision) string {
 	var d []string
 	for _, v := range vs {
 		d = append(d, string(v.Decision))
@@ -121,7 +121,7 @@ func TestPreClampRecordsBeforeAfter(t *testing.T) {
 	var evs []runlog.Event
 	args := map[string]any{"direction": "front", "distance_m": 0.9}
 	res := p.Pre(t.Context(), callCtx(s, "move_base", args, &evs))
-	v := res.Verdicts[1]
+	v := res.Decisions[1]
 	if v.Before["distance_m"] != 0.9 || math.Abs(v.After["distance_m"].(float64)-0.4) > 1e-9 {
 		t.Errorf("before/after = %v / %v, want 0.9 / 0.4", v.Before, v.After)
 	}
@@ -278,7 +278,7 @@ func TestPreActions(t *testing.T) {
 			if res.Hook != tt.hook {
 				t.Errorf("Hook = %q, want %q", res.Hook, tt.hook)
 			}
-			if got := decisions(res.Verdicts); got != tt.decisions {
+			if got := decisions(res.Decisions); got != tt.decisions {
 				t.Errorf("decisions = %q, want %q", got, tt.decisions)
 			}
 			for k, want := range tt.wantArgs {

@@ -91,7 +91,7 @@ func TestMissingReadingFailsClosed(t *testing.T) {
 			if !tt.allowed && !strings.Contains(res.Reason, tt.reason) {
 				t.Errorf("Reason = %q, want it to contain %q", res.Reason, tt.reason)
 			}
-			if got := decisions(res.Verdicts); got != tt.decisions {
+			if got := decisions(res.Decisions); got != tt.decisions {
 				t.Errorf("decisions = %q, want %q", got, tt.decisions)
 			}
 			if tt.user != nil && (len(tt.user.asked) != 1 || !strings.Contains(tt.user.asked[0].Text, "observation.state is missing")) {

@@ -73,7 +73,7 @@ func hostileRun(t *testing.T) string {
 		{Event: runlog.Event{Kind: runlog.EventContext, Time: at(1), Task: 3, Turn: 1, Tokens: tokens(1000, 800, 50)}},
 		{Event: runlog.Event{Kind: runlog.EventModel, Time: at(2), Task: 3, Turn: 1, Text: hostile, Tool: "move_base",
 			Args: map[string]any{"direction": "javascript:alert(1)", "distance_m": 1.0}}},
-		{Event: runlog.Event{Kind: runlog.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &runlog.HookVerdict{
+		{Event: runlog.Event{Kind: runlog.EventHook, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Hook: &runlog.Decision{
 			Hook: "clamp" + hostile, Phase: "pre", Decision: runlog.DecisionClamp, Reason: hostile,
 			Before: map[string]any{"distance_m": 1.0}, After: map[string]any{"distance_m": 0.4}}}},
 		{Event: runlog.Event{Kind: runlog.EventToolCall, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Args: map[string]any{"distance_m": 0.4}}},

@@ -16,7 +16,7 @@ const (
 	EventContext     EventKind = "context"      // context built: tokens per lifetime
 	EventObservation EventKind = "observation"  // a fresh Observation (images saved by the run log)
 	EventModel       EventKind = "model"        // model response: progress text, tool call
-	EventHook        EventKind = "hook"         // one hook verdict
+	EventHook        EventKind = "hook"         // one hook decision
 	EventToolCall    EventKind = "tool_call"    // a call about to execute (after pre-hooks)
 	EventToolResult  EventKind = "tool_result"  // its envelope
 	EventEvaluation  EventKind = "evaluation"   // evaluator verdict
@@ -64,7 +64,7 @@ type Event struct {
 	Args   map[string]any `json:"args,omitempty"`
 	Result *Envelope      `json:"result,omitempty"`
 
-	Hook        *HookVerdict        `json:"hook,omitempty"`
+	Hook        *Decision           `json:"hook,omitempty"`
 	Verdict     *schema.Verdict     `json:"verdict,omitempty"`
 	Observation *schema.Observation `json:"observation,omitempty"`
 	Tokens      *TokenCounts        `json:"tokens,omitempty"`
@@ -108,7 +108,7 @@ const (
 	// SafetyLateReply: an abandoned physical call answered after its
 	// timeout or cancellation; the body may have moved, so the model is told.
 	SafetyLateReply SafetyKind = "late_reply"
-	// SafetyStopPending: a stop path (see Host.Hold) had not ended within
+	// SafetyStopPending: a stop path (see TaskStream.Hold) had not ended within
 	// its bound when the task ended; what it reports later reaches the next
 	// task.
 	SafetyStopPending SafetyKind = "stop_pending"

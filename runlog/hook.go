@@ -1,27 +1,30 @@
 package runlog
 
-// HookVerdict is one hook's decision on one call.
-type HookVerdict struct {
+// Decision is one hook's decision on one call: the payload of an EventHook.
+// It is never a verdict: a verdict is the evaluator's judgement of a call's
+// outcome (schema.Verdict, EventEvaluation).
+type Decision struct {
 	Hook     string         `json:"hook"`
 	Phase    string         `json:"phase"` // pre | post
-	Decision HookDecision   `json:"decision"`
+	Decision DecisionKind   `json:"decision"`
 	Reason   string         `json:"reason,omitempty"`
 	Before   map[string]any `json:"before,omitempty"`
 	After    map[string]any `json:"after,omitempty"`
 }
 
-// HookDecision is what one hook did to one call.
-type HookDecision string
+// DecisionKind is what one hook did to one call (the action it took, or
+// skip).
+type DecisionKind string
 
 // The decisions of the standard hook actions.
 const (
-	DecisionAllow    HookDecision = "allow"
-	DecisionBlock    HookDecision = "block"
-	DecisionRewrite  HookDecision = "rewrite"
-	DecisionClamp    HookDecision = "clamp"
-	DecisionConfirm  HookDecision = "confirm"
-	DecisionEvaluate HookDecision = "evaluate"
-	DecisionNote     HookDecision = "note"
+	DecisionAllow    DecisionKind = "allow"
+	DecisionBlock    DecisionKind = "block"
+	DecisionRewrite  DecisionKind = "rewrite"
+	DecisionClamp    DecisionKind = "clamp"
+	DecisionConfirm  DecisionKind = "confirm"
+	DecisionEvaluate DecisionKind = "evaluate"
+	DecisionNote     DecisionKind = "note"
 	// DecisionSkip: the hook's when or rule did not hold.
-	DecisionSkip HookDecision = "skip"
+	DecisionSkip DecisionKind = "skip"
 )

@@ -52,7 +52,7 @@ func TestStrictJSON(t *testing.T) {
 }
 
 // A confirmation whose body gives "confirm" twice is refused with 400 and
-// leaves the call held: last-one-wins decoding would have approved it. The
+// leaves the call unconfirmed: last-one-wins decoding would have confirmed it. The
 // same holds for every other endpoint that reads a body.
 func TestServeRefusesAmbiguousBodies(t *testing.T) {
 	f := start(t, `hooks:
@@ -99,7 +99,7 @@ func TestServeRefusesAmbiguousBodies(t *testing.T) {
 	for _, m := range s.rest() {
 		if m.event == "tool_result" {
 			if r := decodeAs[runlog.Event](t, m).Result; r.Success || !strings.Contains(r.Reason, "blocked by hook ask_first") {
-				t.Errorf("the held call ran: %+v", r)
+				t.Errorf("the call to confirm ran: %+v", r)
 			}
 		}
 	}

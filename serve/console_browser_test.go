@@ -22,7 +22,7 @@ var updateConsolePNG = flag.Bool("update-console-png", false, "rewrite the manua
 
 // The household demo run from the page, as a newcomer would: type the
 // instruction, press Run, watch. The trace shows the tool calls with their
-// arguments and the hook verdicts, the cameras show decoded frames, the
+// arguments and the hook decisions, the cameras show decoded frames, the
 // Task Notes, the Brief and the back-ends' health fill in, and the report
 // and a link to the run's report page end it. Nothing on the page errs.
 func TestConsoleRunsTheHouseholdTask(t *testing.T) {
@@ -46,7 +46,7 @@ func TestConsoleRunsTheHouseholdTask(t *testing.T) {
 	for _, want := range []string{
 		"→ navigate_to", `{"target":"table"}`, // a tool call with its arguments
 		"→ move_base", `{"direction":"forward","distance_m":0.5}`, // as the clamp left it
-		"clamp_translation clamp", "distance_m clamped from 1 to 0.5", // the hook's verdict and reason
+		"clamp_translation clamp", "distance_m clamped from 1 to 0.5", // the hook's decision and reason
 		`✓ navigate_to {"arrived_at":"table"`,           // a result's value
 		"✗ pick_up", "too far from the target to grasp", // a failed call
 		"pick_up: success (by check)", // an evaluator's verdict

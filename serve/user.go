@@ -23,9 +23,9 @@ type Pending struct {
 	Refs    []string `json:"refs,omitempty"`
 	// Candidates describe the refs: each one's Brief line and last view.
 	Candidates []CandidateView `json:"candidates,omitempty"`
-	// Call is the call a confirmation holds: tool, arguments, the hook
-	// that asks.
-	Call *engine.HeldCall `json:"call,omitempty"`
+	// Call is the call a confirmation asks about: tool, arguments, the
+	// confirm hook.
+	Call *engine.ConfirmCall `json:"call,omitempty"`
 	// Frames are the cameras' latest frames when the question was asked:
 	// what the robot saw.
 	Frames []Frame `json:"frames,omitempty"`

@@ -48,9 +48,9 @@ func BenchmarkMCPRawClient(b *testing.B) {
 // BenchmarkGuard is the guard's own cost around an in-process tool: argument
 // parsing, schema validation, timeout and panic recovery.
 func BenchmarkGuard(b *testing.B) {
-	h := &fakeHost{user: nil}
+	h := (&fakeSession{}).handle()
 	var lookup *builtinTool
-	for _, t := range builtinTools(h) {
+	for _, t := range builtinTools() {
 		if t.def.Name == "scene_lookup" {
 			lookup = t
 		}
@@ -62,7 +62,7 @@ func BenchmarkGuard(b *testing.B) {
 	args := json.RawMessage(`{"query":"mug"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if env := g.Call(b.Context(), args); !env.Success {
+		if env := g.(engine.InProcessTool).CallWith(b.Context(), h, args); !env.Success {
 			b.Fatal(env.Reason)
 		}
 	}

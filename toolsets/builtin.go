@@ -13,10 +13,11 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// builtinTool is one in-process tool: a definition and a typed handler.
+// builtinTool is one in-process tool: a definition and a typed handler that
+// reaches the session only through its call's handle.
 type builtinTool struct {
 	def model.ToolDef
-	run func(ctx context.Context, args json.RawMessage) runlog.Envelope
+	run func(ctx context.Context, h *engine.CallHandle, args json.RawMessage) runlog.Envelope
 	// selfTimed: the toolset's timeout does not apply (see SelfTimed).
 	selfTimed bool
 }
@@ -31,18 +32,26 @@ func (b *builtinTool) SelfTimed() bool { return b.selfTimed }
 // on the user channel, which honours its context; the guard runs it inline.
 func (b *builtinTool) ReturnsOnCancel() {}
 
-func (b *builtinTool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
-	return b.run(ctx, args)
+var _ engine.InProcessTool = (*builtinTool)(nil)
+
+// CallWith runs the tool with its call's handle.
+func (b *builtinTool) CallWith(ctx context.Context, h *engine.CallHandle, args json.RawMessage) runlog.Envelope {
+	return b.run(ctx, h, args)
+}
+
+// Call is a call without a session (the engine always passes a handle).
+func (b *builtinTool) Call(context.Context, json.RawMessage) runlog.Envelope {
+	return runlog.Failure(b.def.Name + " runs only inside a session")
 }
 
 // typed decodes the (already validated) arguments into A before calling f.
-func typed[A any](name string, f func(context.Context, A) runlog.Envelope) func(context.Context, json.RawMessage) runlog.Envelope {
-	return func(ctx context.Context, raw json.RawMessage) runlog.Envelope {
+func typed[A any](name string, f func(context.Context, *engine.CallHandle, A) runlog.Envelope) func(context.Context, *engine.CallHandle, json.RawMessage) runlog.Envelope {
+	return func(ctx context.Context, h *engine.CallHandle, raw json.RawMessage) runlog.Envelope {
 		var a A
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", name, err))
 		}
-		return f(ctx, a)
+		return f(ctx, h, a)
 	}
 }
 
@@ -76,7 +85,7 @@ func BuiltinKind() engine.ToolsetKind {
 
 // BuiltinToolNames lists the tools a builtin toolset provides.
 func BuiltinToolNames() []string {
-	all := builtinTools(nil)
+	all := builtinTools()
 	names := make([]string, len(all))
 	for i, t := range all {
 		names[i] = t.def.Name
@@ -87,7 +96,7 @@ func BuiltinToolNames() []string {
 // builtinArgs lists the arguments a builtin tool takes, from its input
 // schema: validate checks what a contract's rules and effects read of them.
 func builtinArgs(_ schema.Toolset, tool string) ([]string, bool) {
-	for _, t := range builtinTools(nil) {
+	for _, t := range builtinTools() {
 		if t.def.Name != tool {
 			continue
 		}
@@ -120,13 +129,11 @@ func validateBuiltin(c *schema.Check) {
 }
 
 // startBuiltin offers the builtin tools; the engine keeps the ones the
-// toolset's tools list names and guards them.
+// toolset's tools list names and guards them, and hands each call its
+// handle.
 func startBuiltin(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
-	if cfg.Host == nil {
-		return nil, fmt.Errorf("builtin toolset %q: no host", cfg.Name)
-	}
 	ts := &staticToolset{name: cfg.Name}
-	for _, t := range builtinTools(cfg.Host) {
+	for _, t := range builtinTools() {
 		ts.tools = append(ts.tools, t)
 	}
 	return ts, nil

@@ -2,6 +2,7 @@ package toolsets
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -16,8 +17,10 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// fakeHost is the session side the builtin tools reach.
-type fakeHost struct {
+// fakeSession is the session side the builtin tools reach through their
+// call's handle: the user, the skills (TaskSkills) and the Scene Graph
+// (SceneReader).
+type fakeSession struct {
 	user   engine.UserChannel
 	mu     sync.Mutex
 	events []runlog.Event
@@ -30,17 +33,27 @@ type fakeHost struct {
 	graph *scenegraph.Graph
 }
 
-func (h *fakeHost) scene() *scenegraph.Graph {
+var (
+	_ engine.TaskSkills  = (*fakeSession)(nil)
+	_ engine.SceneReader = (*fakeSession)(nil)
+)
+
+// handle is what the engine would hand one call.
+func (h *fakeSession) handle() *engine.CallHandle {
+	return &engine.CallHandle{User: h.user, Skills: h, Scene: h, Emit: h.emit}
+}
+
+func (h *fakeSession) scene() *scenegraph.Graph {
 	if h.graph == nil {
 		h.graph = scenegraph.New(10)
 	}
 	return h.graph
 }
-func (h *fakeHost) SceneRelations(ref, rel string) ([]scenegraph.Relation, error) {
+func (h *fakeSession) Relations(ref, rel string) ([]scenegraph.Relation, error) {
 	return h.scene().Relations(ref, rel)
 }
-func (h *fakeHost) SceneView(ref string) (scenegraph.View, error) { return h.scene().View(ref) }
-func (h *fakeHost) SceneDescribe(refs []string) ([]string, error) {
+func (h *fakeSession) View(ref string) (scenegraph.View, error) { return h.scene().View(ref) }
+func (h *fakeSession) Describe(refs []string) ([]string, error) {
 	if err := h.scene().Known(refs...); err != nil {
 		return nil, err
 	}
@@ -51,20 +64,19 @@ func (h *fakeHost) SceneDescribe(refs []string) ([]string, error) {
 	return out, nil
 }
 
-func (h *fakeHost) User() engine.UserChannel { return h.user }
-func (h *fakeHost) LoadSkill(name string) (string, error) {
+func (h *fakeSession) Load(name string) (string, error) {
 	if b, ok := h.skills[name]; ok {
 		return b, nil
 	}
 	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
 }
-func (h *fakeHost) SkillResource(_ context.Context, skill, path string) (string, error) {
+func (h *fakeSession) Resource(_ context.Context, skill, path string) (string, error) {
 	if r, ok := h.resources[skill+"/"+path]; ok {
 		return r, nil
 	}
 	return "", fmt.Errorf("skill %q is not loaded in this task", skill)
 }
-func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
+func (h *fakeSession) Lookup(q string) []scenegraph.Entry {
 	if h.panics {
 		panic("scene graph corrupted")
 	}
@@ -76,11 +88,35 @@ func (h *fakeHost) SceneLookup(q string) []scenegraph.Entry {
 	}
 	return out
 }
-func (h *fakeHost) Hold(string, time.Duration) func() { return func() {} }
-func (h *fakeHost) Emit(e runlog.Event) {
+func (h *fakeSession) emit(e runlog.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.events = append(h.events, e)
+}
+
+// sessionSet hands every call of its (in-process) tools the fake
+// session's handle, as the engine does.
+type sessionSet struct {
+	engine.Toolset
+	s *fakeSession
+}
+
+func (w sessionSet) Tools(ctx context.Context) ([]engine.Tool, error) {
+	tools, err := w.Toolset.Tools(ctx)
+	out := make([]engine.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = withHandle{t.(engine.InProcessTool), w.s}
+	}
+	return out, err
+}
+
+type withHandle struct {
+	engine.InProcessTool
+	s *fakeSession
+}
+
+func (w withHandle) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
+	return w.CallWith(ctx, w.s.handle(), args)
 }
 
 func builtinSpec(tools ...string) *schema.Spec {
@@ -88,24 +124,25 @@ func builtinSpec(tools ...string) *schema.Spec {
 }
 
 // configFor is the ToolsetConfig the engine would build for spec's toolset.
-func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetConfig {
+func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.ToolsetConfig {
 	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
-		Observation: spec.Observation.Tool, Host: host, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
+		Observation: spec.Observation.Tool, Stream: stream, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
 }
 
-func newBuiltin(t *testing.T, spec *schema.Spec, h *fakeHost) engine.Toolset {
+// newBuiltin starts a builtin toolset whose calls reach s.
+func newBuiltin(t *testing.T, spec *schema.Spec, s *fakeSession) engine.Toolset {
 	t.Helper()
-	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", h), nil, nil)
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", nil), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ts
+	return sessionSet{ts, s}
 }
 
 func TestQueryUser(t *testing.T) {
 	script := channels.NewScript(channels.Answer{Match: "which mug", Answer: "2"})
-	h := &fakeHost{user: script, graph: twoMugs()}
+	h := &fakeSession{user: script, graph: twoMugs()}
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "query_user", `{"question":"Put away which mug?","choices":["red","blue"],"refs":["obj:mug","obj:mug#2"]}`)
 	wantSuccess(t, env)
@@ -135,7 +172,7 @@ func TestQueryUser(t *testing.T) {
 
 func TestNotifyUser(t *testing.T) {
 	script := channels.NewScript()
-	h := &fakeHost{user: script}
+	h := &fakeSession{user: script}
 	ts := newBuiltin(t, builtinSpec(), h)
 	wantSuccess(t, call(t, ts, "notify_user", `{"message":"halfway there"}`))
 	if n := script.Notifications(); len(n) != 1 || n[0] != "halfway there" {
@@ -147,7 +184,7 @@ func TestNotifyUser(t *testing.T) {
 }
 
 func TestLoadSkillAndSceneLookup(t *testing.T) {
-	h := &fakeHost{user: channels.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
+	h := &fakeSession{user: channels.NewScript(), skills: map[string]string{"open_drawer": "Pull the handle."},
 		entries: []scenegraph.Entry{{Ref: "obj:1", Name: "red mug", Class: "mug", Source: "head", SeenTurn: 3}}}
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "load_skill", `{"name":"open_drawer"}`)
@@ -166,18 +203,18 @@ func TestLoadSkillAndSceneLookup(t *testing.T) {
 }
 
 func TestBuiltinPanicBecomesFailure(t *testing.T) {
-	h := &fakeHost{user: channels.NewScript(), panics: true}
+	h := &fakeSession{user: channels.NewScript(), panics: true}
 	ts := newBuiltin(t, builtinSpec(), h)
 	wantFailure(t, call(t, ts, "scene_lookup", `{"query":"mug"}`), "internal error", "scene graph corrupted")
 }
 
 func TestBuiltinRestriction(t *testing.T) {
-	ts := newBuiltin(t, builtinSpec("notify_user"), &fakeHost{user: channels.NewScript()})
+	ts := newBuiltin(t, builtinSpec("notify_user"), &fakeSession{user: channels.NewScript()})
 	tools, _ := ts.Tools(t.Context())
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
 	}
-	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", &fakeHost{}), nil, nil)
+	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", nil), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "teleport") {
 		t.Fatalf("err = %v", err)
 	}
@@ -192,7 +229,7 @@ func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
 	cfg := spec.Toolsets["core"]
 	cfg.Timeout = schema.Duration(time.Millisecond)
 	spec.Toolsets["core"] = cfg
-	ts := newBuiltin(t, spec, &fakeHost{user: channels.NewTerminal(r, io.Discard)})
+	ts := newBuiltin(t, spec, &fakeSession{user: channels.NewTerminal(r, io.Discard)})
 	go func() {
 		time.Sleep(20 * time.Millisecond) // well past the toolset's timeout
 		_, _ = io.WriteString(w, "later\n")
@@ -205,7 +242,7 @@ func TestQueryUserIgnoresToolsetTimeout(t *testing.T) {
 }
 
 func TestReadSkillResource(t *testing.T) {
-	h := &fakeHost{user: channels.NewScript(), resources: map[string]string{"open_drawer/handles.md": "knobs and bars"}}
+	h := &fakeSession{user: channels.NewScript(), resources: map[string]string{"open_drawer/handles.md": "knobs and bars"}}
 	ts := newBuiltin(t, builtinSpec("read_skill_resource"), h)
 	env := call(t, ts, "read_skill_resource", `{"skill":"open_drawer","path":"handles.md"}`)
 	wantSuccess(t, env)
@@ -214,4 +251,14 @@ func TestReadSkillResource(t *testing.T) {
 	}
 	wantFailure(t, call(t, ts, "read_skill_resource", `{"skill":"wipe","path":"a.md"}`), "resource not read", `skill "wipe" is not loaded`)
 	wantFailure(t, call(t, ts, "read_skill_resource", `{"skill":"open_drawer"}`), "path")
+}
+
+// A builtin tool reaches its session only through the handle its call
+// gets: called without one (outside a session) it refuses.
+func TestBuiltinWithoutHandleRefuses(t *testing.T) {
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec(), "core", nil), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFailure(t, call(t, ts, "notify_user", `{"message":"hi"}`), "notify_user runs only inside a session")
 }

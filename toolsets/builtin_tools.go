@@ -71,7 +71,7 @@ type lookupArgs struct {
 	Query string `json:"query" jsonschema:"an object name, a class or a room"`
 }
 
-func builtinTools(host engine.Host) []*builtinTool {
+func builtinTools() []*builtinTool {
 	return []*builtinTool{
 		{
 			def: model.ToolDef{
@@ -84,21 +84,21 @@ func builtinTools(host engine.Host) []*builtinTool {
 				InputSchema: inputSchema[queryArgs]("question"),
 			},
 			selfTimed: true,
-			run: typed("query_user", func(ctx context.Context, a queryArgs) runlog.Envelope {
+			run: typed("query_user", func(ctx context.Context, h *engine.CallHandle, a queryArgs) runlog.Envelope {
 				q := engine.Question{Text: a.Question, Choices: a.Choices, Refs: a.Refs}
 				if len(a.Refs) > 0 {
-					cands, err := candidates(host, a.Refs)
+					cands, err := candidates(h.Scene, a.Refs)
 					if err != nil {
 						return runlog.Failure(fmt.Sprintf("not asked: %v. Attach only refs from the Brief or scene_lookup", err))
 					}
 					q.Candidates = cands
 				}
-				answer, err := host.User().Ask(ctx, q)
+				answer, err := h.User.Ask(ctx, q)
 				if err != nil {
 					return runlog.Failure(fmt.Sprintf("the user did not answer (%v): decide with what you know or end the task saying what you need", err))
 				}
 				value := groundAnswer(answer, a.Choices, a.Refs)
-				host.Emit(runlog.Event{Kind: runlog.EventQuestion, Time: time.Now(), Tool: "query_user", Text: a.Question,
+				h.Emit(runlog.Event{Kind: runlog.EventQuestion, Time: time.Now(), Tool: "query_user", Text: a.Question,
 					Args: map[string]any{"question": a.Question, "choices": a.Choices, "refs": a.Refs, "answer": answer, "ref": value["ref"]}})
 				return runlog.Envelope{Success: true, Value: value}
 			}),
@@ -110,9 +110,9 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"a problem you are working around, or something they should know. It never fails the task.",
 				InputSchema: inputSchema[notifyArgs]("message"),
 			},
-			run: typed("notify_user", func(ctx context.Context, a notifyArgs) runlog.Envelope {
-				host.Emit(runlog.Event{Kind: runlog.EventNotify, Time: time.Now(), Tool: "notify_user", Text: a.Message})
-				if err := host.User().Notify(ctx, a.Message); err != nil {
+			run: typed("notify_user", func(ctx context.Context, h *engine.CallHandle, a notifyArgs) runlog.Envelope {
+				h.Emit(runlog.Event{Kind: runlog.EventNotify, Time: time.Now(), Tool: "notify_user", Text: a.Message})
+				if err := h.User.Notify(ctx, a.Message); err != nil {
 					return runlog.Failure(fmt.Sprintf("the notification could not be delivered (%v); continue the task", err))
 				}
 				return runlog.Envelope{Success: true, Value: map[string]any{"delivered": true}}
@@ -125,8 +125,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"Load a skill before a task it covers; its instructions stay available for the rest of the task.",
 				InputSchema: inputSchema[skillArgs]("name"),
 			},
-			run: typed("load_skill", func(_ context.Context, a skillArgs) runlog.Envelope {
-				body, err := host.LoadSkill(a.Name)
+			run: typed("load_skill", func(_ context.Context, h *engine.CallHandle, a skillArgs) runlog.Envelope {
+				body, err := h.Skills.Load(a.Name)
 				if err != nil {
 					return runlog.Failure(fmt.Sprintf("no skill loaded: %v", err))
 				}
@@ -141,8 +141,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"It fails for a skill not loaded yet (load it first) and for any path outside the skill's folder.",
 				InputSchema: inputSchema[resourceArgs]("skill", "path"),
 			},
-			run: typed("read_skill_resource", func(ctx context.Context, a resourceArgs) runlog.Envelope {
-				text, err := host.SkillResource(ctx, a.Skill, a.Path)
+			run: typed("read_skill_resource", func(ctx context.Context, h *engine.CallHandle, a resourceArgs) runlog.Envelope {
+				text, err := h.Skills.Resource(ctx, a.Skill, a.Path)
 				if err != nil {
 					return runlog.Failure(fmt.Sprintf("resource not read: %v", err))
 				}
@@ -156,8 +156,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"(an observation and camera, or a confirmed call), its turn and whether it is stale. Refs come from the Brief.",
 				InputSchema: inputSchema[relationsArgs]("ref"),
 			},
-			run: typed("get_object_relations", func(_ context.Context, a relationsArgs) runlog.Envelope {
-				rels, err := host.SceneRelations(a.Ref, a.Relation)
+			run: typed("get_object_relations", func(_ context.Context, h *engine.CallHandle, a relationsArgs) runlog.Envelope {
+				rels, err := h.Scene.Relations(a.Ref, a.Relation)
 				if err != nil {
 					return runlog.Failure(err.Error())
 				}
@@ -175,8 +175,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"It fails when that camera has looked elsewhere since: then move or observe to look again.",
 				InputSchema: inputSchema[imageArgs]("ref"),
 			},
-			run: typed("get_image", func(_ context.Context, a imageArgs) runlog.Envelope {
-				v, err := host.SceneView(a.Ref)
+			run: typed("get_image", func(_ context.Context, h *engine.CallHandle, a imageArgs) runlog.Envelope {
+				v, err := h.Scene.View(a.Ref)
 				if err != nil {
 					return runlog.Failure(err.Error())
 				}
@@ -192,8 +192,8 @@ func builtinTools(host engine.Host) []*builtinTool {
 					"entries come back, observe or move to look again.",
 				InputSchema: inputSchema[lookupArgs]("query"),
 			},
-			run: typed("scene_lookup", func(_ context.Context, a lookupArgs) runlog.Envelope {
-				entries := host.SceneLookup(a.Query)
+			run: typed("scene_lookup", func(_ context.Context, h *engine.CallHandle, a lookupArgs) runlog.Envelope {
+				entries := h.Scene.Lookup(a.Query)
 				list, err := plain(entries)
 				if err != nil {
 					return runlog.Failure(fmt.Sprintf("scene_lookup could not encode its result: %v", err))
@@ -220,15 +220,15 @@ func plain[T any](v []T) ([]any, error) {
 
 // candidates checks a question's refs against the Scene Graph and describes
 // each, with its last view when one is kept.
-func candidates(host engine.Host, refs []string) ([]engine.Candidate, error) {
-	lines, err := host.SceneDescribe(refs)
+func candidates(scene engine.SceneReader, refs []string) ([]engine.Candidate, error) {
+	lines, err := scene.Describe(refs)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]engine.Candidate, len(refs))
 	for i, r := range refs {
 		out[i] = engine.Candidate{Ref: r, Line: lines[i]}
-		if v, err := host.SceneView(r); err == nil {
+		if v, err := scene.View(r); err == nil {
 			img := v.Image
 			out[i].View = &img
 		}

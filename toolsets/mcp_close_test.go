@@ -2,9 +2,10 @@ package toolsets
 
 import (
 	"encoding/json"
-	"github.com/thea-harness/thea/runlog"
 	"strings"
 	"testing"
+
+	"github.com/thea-harness/thea/runlog"
 )
 
 // Close while a call is in flight: the call returns a failure saying the

@@ -23,7 +23,7 @@ func twoMugs() *scenegraph.Graph {
 }
 
 func TestGetObjectRelations(t *testing.T) {
-	ts := newBuiltin(t, builtinSpec(), &fakeHost{user: channels.NewScript(), graph: twoMugs()})
+	ts := newBuiltin(t, builtinSpec(), &fakeSession{user: channels.NewScript(), graph: twoMugs()})
 	env := call(t, ts, "get_object_relations", `{"ref":"obj:mug#2"}`)
 	wantSuccess(t, env)
 	rels, _ := env.Value["relations"].([]any)
@@ -47,7 +47,7 @@ func TestGetObjectRelations(t *testing.T) {
 }
 
 func TestGetImage(t *testing.T) {
-	ts := newBuiltin(t, builtinSpec(), &fakeHost{user: channels.NewScript(), graph: twoMugs()})
+	ts := newBuiltin(t, builtinSpec(), &fakeSession{user: channels.NewScript(), graph: twoMugs()})
 	env := call(t, ts, "get_image", `{"ref":"obj:mug"}`)
 	wantSuccess(t, env)
 	if env.Value["camera"] != "head" || len(env.Images) != 1 || string(env.Images[0].Data) != "head-png" {

@@ -23,12 +23,12 @@ const (
 
 // safetySink delivers safety events to the process's hook and to the
 // session's event stream (as EventSafety), without blocking the caller.
-func safetySink(hook func(engine.SafetyEvent), host engine.Host) func(engine.SafetyEvent) {
+func safetySink(hook func(engine.SafetyEvent), stream engine.TaskStream) func(engine.SafetyEvent) {
 	return func(ev engine.SafetyEvent) {
 		if hook != nil {
 			hook(ev)
 		}
-		if host == nil {
+		if stream == nil {
 			return
 		}
 		text := ev.Kind + ":"
@@ -45,6 +45,6 @@ func safetySink(hook func(engine.SafetyEvent), host engine.Host) func(engine.Saf
 			text += ": " + ev.Text
 		}
 		env := ev.Envelope
-		host.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
+		stream.Emit(runlog.Event{Kind: runlog.EventSafety, Safety: runlog.SafetyKind(ev.Kind), Tool: ev.Tool, Text: text, Result: &env, Stop: ev.Stop})
 	}
 }

@@ -30,10 +30,10 @@ func (ts *Toolset) stopPathBound() time.Duration {
 // abandoned motion has ended (bounded by stopPathBound), so the stop call,
 // the late reply or the kill are events of the task that issued the motion.
 func (ts *Toolset) holdTask(tool, what string) func() {
-	if ts.tc.Host == nil {
+	if ts.tc.Stream == nil {
 		return func() {}
 	}
-	return ts.tc.Host.Hold(fmt.Sprintf("the stop path of %s (it %s on the %s back-end)", tool, what, ts.name), ts.stopPathBound())
+	return ts.tc.Stream.Hold(fmt.Sprintf("the stop path of %s (it %s on the %s back-end)", tool, what, ts.name), ts.stopPathBound())
 }
 
 // interruptPlan says what the harness does about an abandoned motion.
@@ -125,13 +125,13 @@ func (ts *Toolset) closeFlights(flights []*flight) {
 		return
 	}
 	// The task may end while a killed back-end exits: its done waits.
-	if ts.tc.Host != nil {
+	if ts.tc.Stream != nil {
 		var stop time.Duration
 		if st := ts.profile.Stop; st != nil {
 			stop = st.Timeout
 		}
 		bound := time.Duration(len(flights)) * (stop + killSlack)
-		defer ts.tc.Host.Hold(fmt.Sprintf("the stop path of the %s back-end closing", ts.name), bound)()
+		defer ts.tc.Stream.Hold(fmt.Sprintf("the stop path of the %s back-end closing", ts.name), bound)()
 	}
 	for _, f := range flights {
 		ts.markUncertain(f.motion.Tool, "was in flight when the session closed")

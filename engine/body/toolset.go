@@ -68,7 +68,7 @@ func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engin
 		backoff:  cfg.Backoff,
 		body:     deps.Bodies.For(tc.Body, deps.Locks, deps.Logger),
 		scope:    "body",
-		onSafety: safetySink(deps.OnSafety, tc.Host),
+		onSafety: safetySink(deps.OnSafety, tc.Stream),
 		inflight: map[*Motion]*flight{},
 		startSem: make(chan struct{}, 1),
 	}

@@ -21,7 +21,7 @@ func TestTraceNeutralisesInjectedLines(t *testing.T) {
 		{Kind: runlog.EventTaskStart, Task: 1, Text: "go " + inject},
 		{Kind: runlog.EventModel, Turn: 1, Text: inject, Tool: "pick_up" + inject, Args: map[string]any{"k" + inject: inject}},
 		{Kind: runlog.EventNotify, Turn: 1, Text: inject},
-		{Kind: runlog.EventHook, Turn: 1, Tool: "x", Hook: &runlog.HookVerdict{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
+		{Kind: runlog.EventHook, Turn: 1, Tool: "x", Hook: &runlog.Decision{Phase: "pre", Hook: "h" + inject, Decision: "block", Reason: inject}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: "pick_up" + inject, Result: &runlog.Envelope{Reason: inject}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: "ok", Result: &runlog.Envelope{Success: true, Value: map[string]any{"v": inject + "\u009b2J"}}},
 		{Kind: runlog.EventObservation, Turn: 2, Text: "observation unavailable: " + inject},

@@ -13,7 +13,7 @@ import (
 )
 
 // Live renders a task's events for a person at a terminal: the turn, the
-// tool and its arguments, hook verdicts (blocked, clamped, confirmed),
+// tool and its arguments, hook decisions (blocked, clamped, confirmed),
 // evaluator verdicts, compaction, a spinner with the elapsed time while the
 // model thinks, and the tokens used. Only its own ANSI codes reach the
 // terminal: every untrusted string passes Escape (or %q). It is an
@@ -227,7 +227,7 @@ func (l *Live) hook(ev runlog.Event) {
 		text = red + "⛔ blocked by " + name + reset
 	case runlog.DecisionClamp, runlog.DecisionRewrite:
 		before, after := compactJSON(h.Before, 80), compactJSON(h.After, 80)
-		verb := map[runlog.HookDecision]string{runlog.DecisionClamp: "clamped", runlog.DecisionRewrite: "rewritten"}[h.Decision]
+		verb := map[runlog.DecisionKind]string{runlog.DecisionClamp: "clamped", runlog.DecisionRewrite: "rewritten"}[h.Decision]
 		if before == after {
 			text = dim + name + ": not " + verb + reset // within bounds: nothing changed
 		} else {

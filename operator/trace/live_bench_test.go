@@ -14,7 +14,7 @@ var benchTurn = []runlog.Event{
 		Detections: []schema.Detection{{Name: "mug", Visible: true}}}},
 	{Kind: runlog.EventContext, Turn: 3, Tokens: &runlog.TokenCounts{Total: 4000}},
 	{Kind: runlog.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},
-	{Kind: runlog.EventHook, Turn: 3, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
+	{Kind: runlog.EventHook, Turn: 3, Hook: &runlog.Decision{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
 		Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}, Reason: "clamped"}},
 	{Kind: runlog.EventToolResult, Turn: 3, Tool: "move_base", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
 }

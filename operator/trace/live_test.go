@@ -37,7 +37,7 @@ func liveRender(t *testing.T, evs []runlog.Event, ticks ...time.Time) string {
 	return b.String()
 }
 
-// The live view shows the turn, tool and arguments, hook verdicts (blocked,
+// The live view shows the turn, tool and arguments, hook decisions (blocked,
 // clamped, confirmed), evaluator verdicts, compaction, a spinner with the
 // elapsed time while the model thinks, and the tokens used; the spinner's
 // line is erased before the next line.
@@ -49,15 +49,15 @@ func TestLiveShowsTheTurn(t *testing.T) {
 		{Kind: runlog.EventContext, Turn: 1, Time: t0, Tokens: &runlog.TokenCounts{Total: 12345}},
 		{Kind: runlog.EventModel, Turn: 1, Time: t0.Add(3 * time.Second), Text: "closer", Tool: "move_base", Args: map[string]any{"distance_m": 1},
 			Usage: &model.Usage{InputTokens: 1200, OutputTokens: 30}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,
 			Before: map[string]any{"distance_m": 1}, After: map[string]any{"distance_m": 0.5}}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "speed", Decision: runlog.DecisionClamp,
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "speed", Decision: runlog.DecisionClamp,
 			Before: map[string]any{"v": 1}, After: map[string]any{"v": 1}, Reason: "v within bounds"}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "ask_first", Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "far", Decision: runlog.DecisionSkip}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "ask_first", Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "far", Decision: runlog.DecisionSkip}},
 		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &schema.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: "move_base", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
-		{Kind: runlog.EventHook, Turn: 2, Hook: &runlog.HookVerdict{Phase: "pre", Hook: "boxed_in", Decision: runlog.DecisionBlock, Reason: "no room"}},
+		{Kind: runlog.EventHook, Turn: 2, Hook: &runlog.Decision{Phase: "pre", Hook: "boxed_in", Decision: runlog.DecisionBlock, Reason: "no room"}},
 		{Kind: runlog.EventCompaction, Turn: 2, Compaction: &runlog.CompactionInfo{OK: true, MessagesBefore: 40, MessagesAfter: 12, TokensBefore: 150000, TokensAfter: 20000, Rounds: 1}},
 		{Kind: runlog.EventModel, Turn: 2, Text: "done", Usage: &model.Usage{InputTokens: 800, OutputTokens: 20}},
 		{Kind: runlog.EventDone, Turn: 2, Time: t0.Add(5 * time.Second), Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: 2, Text: "done"}},
@@ -103,9 +103,9 @@ func TestLiveNeutralisesInjectedLines(t *testing.T) {
 		{Kind: runlog.EventObservation, Turn: 1, Text: inject},
 		{Kind: runlog.EventContext, Turn: 1},
 		{Kind: runlog.EventModel, Turn: 1, Text: inject, Tool: "x" + inject, Args: map[string]any{inject: inject}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: inject, Decision: runlog.DecisionBlock, Reason: inject}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "pre", Hook: inject, Decision: runlog.DecisionClamp, Before: map[string]any{"a": inject}}},
-		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.HookVerdict{Phase: "post", Hook: inject, Decision: runlog.HookDecision(inject), Reason: inject}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: inject, Decision: runlog.DecisionBlock, Reason: inject}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: inject, Decision: runlog.DecisionClamp, Before: map[string]any{"a": inject}}},
+		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "post", Hook: inject, Decision: runlog.DecisionKind(inject), Reason: inject}},
 		{Kind: runlog.EventEvaluation, Turn: 1, Tool: inject, Verdict: &schema.Verdict{Status: schema.VerdictStatus(inject), Source: inject, Reason: inject}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: inject, Result: &runlog.Envelope{Reason: inject}},
 		{Kind: runlog.EventNotify, Turn: 1, Text: inject},

@@ -17,10 +17,10 @@ import (
 )
 
 // Writer prints a task's events as a readable live trace: one line per turn
-// step, so an operator can follow turns, calls, hook and evaluator verdicts
-// as they happen. It is an engine.Sink; one Writer may serve the tasks of a
-// session one after another. Every string that came from a model, a
-// back-end, the world or the operator passes Escape.
+// step, so an operator can follow turns, calls, hook decisions and
+// evaluator verdicts as they happen. It is an engine.Sink; one Writer may
+// serve the tasks of a session one after another. Every string that came
+// from a model, a back-end, the world or the operator passes Escape.
 type Writer struct {
 	w       io.Writer
 	verbose bool

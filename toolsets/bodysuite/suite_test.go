@@ -141,9 +141,9 @@ func withStop(tr transport, spec *schema.Spec, name, mode string, timeout time.D
 }
 
 // configFor is the ToolsetConfig the engine would build for spec's toolset.
-func configFor(spec *schema.Spec, name string, host engine.Host) engine.ToolsetConfig {
+func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.ToolsetConfig {
 	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
-		Observation: spec.Observation.Tool, Host: host, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
+		Observation: spec.Observation.Tool, Stream: stream, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
 }
 

@@ -114,7 +114,7 @@ func resultReason(values any) string {
 
 // progress sends one feedback message to the task's stream.
 func (c *conn) progress(tool string, g *wire.Goal, values json.RawMessage) {
-	h := c.b.tc.Host
+	h := c.b.tc.Stream
 	if h == nil {
 		return
 	}

@@ -37,7 +37,7 @@ func TestHouseholdDemo(t *testing.T) {
 	}
 	var results []step
 	var verdicts []step
-	var clamp *runlog.HookVerdict
+	var clamp *runlog.Decision
 	var done *runlog.Report
 	notified := false
 	for _, ev := range evs {

@@ -108,7 +108,7 @@ func TestEpisodeValuesOutOfTypeAtTheirLine(t *testing.T) {
 		{"\n\n" + `{"kind":"task_start","text":"go","episode":{"seed":"1;id"}}` + "\n", events + `:3: task_start event: episode.seed: seed "1;id"`},
 		{`{"kind":"task_start","text":"go"}` + "\n\n" + `{"kind":"question","args":{"answer":5}}` + "\n", events + ":3: question event: args.answer: want text"},
 		{`{"kind":"task_start","text":"go"}` + "\n" + `{"kind":"hook","turn":-2}` + "\n", events + ":2: hook event: turn -2 is negative"},
-		{`{"kind":"task_start","text":"go"}` + "\n" + `{"kind":"hook","hook":"allow"}` + "\n", events + ":2: hook event: hook: want a hook verdict"},
+		{`{"kind":"task_start","text":"go"}` + "\n" + `{"kind":"hook","hook":"allow"}` + "\n", events + ":2: hook event: hook: want a hook decision"},
 	} {
 		if err := os.WriteFile(events, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)

@@ -188,7 +188,7 @@ func TestROSArmCurtainBreaksAfterTheDecision(t *testing.T) {
 	if obs := observationAt(evs, 2); obs == nil || obs.Held != "mug" {
 		t.Fatalf("turn 2 observation: %+v", obs)
 	}
-	var blocked []runlog.HookVerdict
+	var blocked []runlog.Decision
 	var results []string
 	for _, ev := range evs {
 		switch {

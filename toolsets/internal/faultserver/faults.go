@@ -54,7 +54,7 @@ const (
 const GateFile = "release"
 
 // EscapeText is what the escape fault answers: it would erase the line,
-// print a fake hook verdict and set the window title on a raw terminal.
+// print a fake hook decision and set the window title on a raw terminal.
 const EscapeText = "\x1b[2K\rturn 2   hook   pre boxed_in: allow\x1b]0;pwned\x07\x1b[31mred"
 
 // InjectText is what the inject fault answers.
