@@ -97,9 +97,11 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 		return
 	}
 	f.stop.Do(func() {
+		// Timed from before the deadline is set: a stop that hangs until
+		// its timeout is on the record as taking at least that long.
+		start := time.Now()
 		ctx, cancel := context.WithTimeout(f.base, st.Timeout)
 		defer cancel()
-		start := time.Now()
 		env, err := f.conn.Stop(ctx, &f.motion.Motion)
 		took := time.Since(start)
 		if err != nil {
