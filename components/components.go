@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/models/anthropic"
 	"github.com/thea-harness/thea/models/human"
 	"github.com/thea-harness/thea/models/openai"
@@ -16,7 +17,6 @@ import (
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 )
 
@@ -53,13 +53,14 @@ func Default(d Options) (*engine.Components, error) {
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
-	// One body.Shared for every transport kind: toolsets of different kinds
-	// driving one body share its motion state.
-	bodies := body.Shared{Locks: d.Locks, Logger: d.Logger}.WithDefaults()
+	// One body layer for every transport kind, over the process's locks:
+	// the engine starts each kind's toolsets under it, so toolsets of
+	// different kinds driving one body share its motion state.
+	c.SetBody(body.NewLayer(body.Shared{Locks: d.Locks, Logger: d.Logger}))
 	if err := c.Add(
 		toolsets.BuiltinKind(),
-		toolsets.MCPKind(bodies),
-		rosbridge.Kind(bodies),
+		toolsets.MCPKind(),
+		rosbridge.Kind(),
 	); err != nil {
 		return nil, fmt.Errorf("toolsets: %w", err)
 	}

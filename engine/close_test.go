@@ -34,7 +34,7 @@ func TestCloseReleasesEveryToolsetDespiteAFailure(t *testing.T) {
 		f.spec.Toolsets["z_bad"] = schema.Toolset{Kind: "bad"}
 		opts := f.options(t)
 		var badCloses atomic.Int64
-		must(t, opts.Components.Add(engine.ToolsetKind{Name: "bad", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+		must(t, opts.Components.Add(engine.ToolsetKind{Name: "bad", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
 			bad.fakeSet = fakeSet{name: cfg.Name, closes: &badCloses}
 			return bad, nil
 		}}))

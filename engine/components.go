@@ -23,6 +23,9 @@ type Component interface {
 type Components struct {
 	schema *schema.Descriptors
 	comps  map[schema.Kind]map[string]Component
+	// body is the host's body layer (SetBody): every transport kind's
+	// toolsets start under it.
+	body BodyLayer
 }
 
 // NewComponents makes an empty set of components.
@@ -33,6 +36,11 @@ func NewComponents() *Components {
 // Add registers components; a duplicate name of the same kind is an error.
 func (c *Components) Add(comps ...Component) error {
 	for _, comp := range comps {
+		if k, ok := comp.(ToolsetKind); ok {
+			if err := k.check(); err != nil {
+				return fmt.Errorf("registering components: %w", err)
+			}
+		}
 		d := comp.Describe()
 		if err := c.schema.Register(d); err != nil {
 			return fmt.Errorf("registering components: %w", err)
@@ -44,6 +52,12 @@ func (c *Components) Add(comps ...Component) error {
 	}
 	return nil
 }
+
+// SetBody installs the host's body layer: every toolset of a transport kind
+// starts under it (StartToolset), and without one none starts. The wiring
+// installs one per process, so toolsets of every kind driving one body
+// share its locks and motion state.
+func (c *Components) SetBody(b BodyLayer) { c.body = b }
 
 // Descriptors is what validation knows of the components, for schema.Load.
 func (c *Components) Descriptors() *schema.Descriptors { return c.schema }
@@ -84,8 +98,12 @@ func (c *Components) NewModel(cfg schema.Model, dir string) (model.Model, error)
 	return m, nil
 }
 
-// ToolsetKind is a kind of toolset ("builtin", "mcp"): a transport or
-// tools in process. A new kind is its own package and one ToolsetKind.
+// ToolsetKind is a kind of toolset ("builtin", "mcp", "rosbridge"). An
+// out-of-process kind is its Transport, its typed config and its CUE
+// definition: the engine starts every such toolset under the host's body
+// layer and guards its tools (StartToolset), so a kind cannot build one
+// without them. Only tools that run in the harness and move nothing are
+// InProcess. A new kind is its own package and one ToolsetKind.
 type ToolsetKind struct {
 	Name string
 	Doc  string
@@ -94,24 +112,37 @@ type ToolsetKind struct {
 	// decoded into schema.Toolset.Config (see schema.Descriptor).
 	Config any
 	CUE    string
-	// InProcess: the kind's tools run in the harness (nothing to start).
-	InProcess bool
-	Validate  func(*schema.Check)
+	Validate func(*schema.Check)
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
 	Provides func(name string, ts schema.Toolset) (tools []string, open bool)
 	// Args lists a tool's arguments without starting the toolset (see
 	// schema.Descriptor.Args); nil means only a live listing can tell.
 	Args func(ts schema.Toolset, tool string) (args []string, known bool)
-	// New starts one toolset. The engine guards every tool it returns
-	// (StartToolset): a kind implements only its transport. Close on the
-	// toolset releases what it owns.
-	New func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
+	// Transport opens one toolset's back-end: the kind's whole runtime
+	// part. The host's body layer starts it (BodyLayer); set it or
+	// InProcess, not both.
+	Transport Transport
+	// InProcess builds a toolset whose tools run in the harness (builtin):
+	// nothing to start, no body layer, so none of its tools may be
+	// physical (StartToolset refuses one). Close releases what it owns.
+	InProcess func(ctx context.Context, cfg ToolsetConfig) (Toolset, error)
 	// LiveCheck, when set, checks an instance against its running
 	// back-end beyond its tool list (thea validate --live): a topic the
 	// graph lacks, a wrong type. Each problem is at a path inside the
 	// toolset's section ("rosbridge.observation.pose.topic"); ctx bounds it.
 	LiveCheck func(ctx context.Context, cfg ToolsetConfig) []LiveProblem
+}
+
+// check refuses a kind with no way to start, or two.
+func (k ToolsetKind) check() error {
+	switch {
+	case k.Transport == nil && k.InProcess == nil:
+		return fmt.Errorf("toolset kind %q has neither a Transport nor InProcess tools", k.Name)
+	case k.Transport != nil && k.InProcess != nil:
+		return fmt.Errorf("toolset kind %q has both a Transport and InProcess tools: a back-end's tools run under the body layer, in-process tools beside it", k.Name)
+	}
+	return nil
 }
 
 // LiveProblem is one finding of a kind's LiveCheck.
@@ -136,7 +167,7 @@ func (c *Components) ToolsetKinds() []ToolsetKind {
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
 	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
-		InProcess: k.InProcess, Config: k.Config, CUE: k.CUE}
+		InProcess: k.InProcess != nil, Config: k.Config, CUE: k.CUE}
 }
 
 // ToolsetConfig is what a toolset is built from: its own section and the

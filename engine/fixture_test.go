@@ -71,6 +71,40 @@ func (s *fakeSet) Name() string                                 { return s.name 
 func (s *fakeSet) Tools(context.Context) ([]engine.Tool, error) { return s.tools, nil }
 func (s *fakeSet) Close() error                                 { s.closes.Add(1); return nil }
 
+// passBody is the test host's body layer: the engine's tests drive fake
+// toolsets, not motions, so it starts a fakeTransport's toolset as it is.
+// The body layer's own rules are proved over real back-ends
+// (toolsets/bodysuite).
+type passBody struct{}
+
+func (passBody) Start(_ context.Context, cfg engine.ToolsetConfig, open engine.Transport) (engine.Toolset, error) {
+	b, err := open(cfg, engine.BackendEnv{})
+	if err != nil {
+		return nil, err
+	}
+	set, ok := b.(setBackend)
+	if !ok {
+		return nil, fmt.Errorf("passBody starts fake toolsets only, not a %T", b)
+	}
+	return set.Toolset, nil
+}
+
+// setBackend carries a fake toolset through a transport to passBody.
+type setBackend struct{ engine.Toolset }
+
+func (setBackend) Profile() engine.BackendProfile { return engine.BackendProfile{} }
+func (setBackend) Connect(context.Context) (engine.BackendConn, error) {
+	return nil, fmt.Errorf("a fake toolset has no back-end")
+}
+
+// fakeTransport is a transport kind's constructor that builds a fake
+// toolset, for passBody.
+func fakeTransport(build func(cfg engine.ToolsetConfig) engine.Toolset) engine.Transport {
+	return func(cfg engine.ToolsetConfig, _ engine.BackendEnv) (engine.Backend, error) {
+		return setBackend{build(cfg)}, nil
+	}
+}
+
 // effects records the order of things that happened, across tools, models
 // and stages.
 type effects struct {
@@ -219,11 +253,12 @@ func (f *fixture) options(t *testing.T) engine.Options { return f.optionsFor(t) 
 func (f *fixture) optionsFor(t testing.TB) engine.Options {
 	t.Helper()
 	c := engine.NewComponents()
-	must(t, c.Add(engine.ToolsetKind{Name: "builtin", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+	c.SetBody(passBody{})
+	must(t, c.Add(engine.ToolsetKind{Name: "builtin", Transport: fakeTransport(func(cfg engine.ToolsetConfig) engine.Toolset {
 		f.stream = cfg.Stream
 		f.opens.Add(1)
-		return &fakeSet{name: cfg.Name, tools: f.tools[cfg.Name], closes: &f.closes}, nil
-	}}))
+		return &fakeSet{name: cfg.Name, tools: f.tools[cfg.Name], closes: &f.closes}
+	})}))
 	for _, comp := range stages.Components() {
 		k := comp.(engine.StageKind)
 		if f.wrap {

@@ -23,7 +23,7 @@ func TestHarnessClearUncertainForwards(t *testing.T) {
 	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable"}
 	opts := f.options(t)
 	cleared := 0
-	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
 		return &clearableSet{fakeSet: fakeSet{name: cfg.Name, closes: &f.closes}, cleared: &cleared}, nil
 	}}))
 	h, err := engine.New(t.Context(), f.spec, opts)
@@ -43,7 +43,7 @@ func TestHarnessClearUncertainIsOnTheNextTasksRecord(t *testing.T) {
 	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable"}
 	opts := f.options(t)
 	cleared := 0
-	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", New: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
+	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
 		return &clearableSet{fakeSet: fakeSet{name: cfg.Name, closes: &f.closes}, cleared: &cleared}, nil
 	}}))
 	h, err := engine.New(t.Context(), f.spec, opts)

@@ -44,7 +44,7 @@ func (h *Harness) buildTools(ctx context.Context) error {
 			Name: setName, Section: cfg, Dir: h.spec.Dir, Observation: h.spec.Observation.Tool, Stream: taskStream{h},
 			Body: h.spec.Embodiment, Uncertainty: h.spec.Safety.Uncertainty, Redactor: h.redactor,
 			Contract: func(tool string) schema.ToolContract { return h.spec.ContractFor(setName, tool) },
-		}, h.log)
+		}, h.opts.Components.body, h.log)
 		if err != nil {
 			return fmt.Errorf("toolsets.%s: build: %w", setName, err)
 		}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+
+	"github.com/thea-harness/thea/schema"
 )
 
 // Guarded is a started toolset whose tools carry the tool guarantees (see
@@ -19,22 +21,68 @@ type Guarded struct {
 	unavailable map[string]string
 }
 
-// StartToolset builds one toolset through its kind and guards its tools
-// (GuardToolset). The session and `thea validate --live` start toolsets
-// here, so what validates runs the same tools, and every start error
-// passes cfg.Redactor here: a back-end that dies at start leaves its
-// stderr in the error, and every command prints that error.
-func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, logger *slog.Logger) (*Guarded, error) {
-	set, err := kind.New(ctx, cfg)
+// StartToolset starts the toolset cfg names through its registered kind,
+// under the installed body layer (SetBody); see StartToolset.
+func (c *Components) StartToolset(ctx context.Context, cfg ToolsetConfig, logger *slog.Logger) (*Guarded, error) {
+	kind, err := Get[ToolsetKind](c, schema.KindToolset, cfg.Section.Kind)
+	if err != nil {
+		return nil, err
+	}
+	return StartToolset(ctx, kind, cfg, c.body, logger)
+}
+
+// StartToolset builds one toolset and guards its tools (GuardToolset): a
+// transport kind's back-end under layer, the body layer, or an in-process
+// kind's tools, none of them physical. The session and `thea validate
+// --live` start toolsets here (through Components.StartToolset), so what
+// validates runs the same tools, and every start error passes
+// cfg.Redactor here: a back-end that dies at start leaves its stderr in
+// the error, and every command prints that error.
+func StartToolset(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, layer BodyLayer, logger *slog.Logger) (*Guarded, error) {
+	if err := kind.check(); err != nil {
+		return nil, err
+	}
+	set, err := startKind(ctx, kind, cfg, layer)
 	if err != nil {
 		return nil, RedactError(cfg.Redactor, err)
 	}
 	g, err := GuardToolset(ctx, set, cfg, logger)
+	if err == nil && kind.InProcess != nil {
+		err = notPhysical(g, cfg, kind.Name)
+	}
 	if err != nil {
 		_ = set.Close()
 		return nil, RedactError(cfg.Redactor, err)
 	}
 	return g, nil
+}
+
+// startKind builds the kind's toolset: its transport under the body layer,
+// or its in-process tools.
+func startKind(ctx context.Context, kind ToolsetKind, cfg ToolsetConfig, layer BodyLayer) (Toolset, error) {
+	if kind.InProcess != nil {
+		return kind.InProcess(ctx, cfg)
+	}
+	if layer == nil {
+		return nil, fmt.Errorf("%s toolset %q: this build installed no body layer, and a back-end's tools run only under one", kind.Name, cfg.Name)
+	}
+	set, err := layer.Start(ctx, cfg, kind.Transport)
+	if err != nil {
+		return nil, fmt.Errorf("%s toolset %q: %w", kind.Name, cfg.Name, err)
+	}
+	return set, nil
+}
+
+// notPhysical refuses an in-process toolset that would offer a physical
+// tool: nothing would hold the body's motion lock or stop the motion.
+func notPhysical(g *Guarded, cfg ToolsetConfig, kind string) error {
+	for _, t := range g.tools {
+		if name := t.Def().Name; cfg.contract(name).Physical {
+			return fmt.Errorf("%s toolset %q: its tool %s is declared physical, but %s tools run in the harness, outside the body layer: a physical tool is served by a transport kind's back-end",
+				kind, cfg.Name, name, kind)
+		}
+	}
+	return nil
 }
 
 // GuardToolset lists set's tools once and wraps each with the tool

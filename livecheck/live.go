@@ -93,13 +93,12 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 // unavailable, with why.
 func start(ctx context.Context, s *schema.Spec, cat *engine.Components, name string, timeout time.Duration, red *redact.Redactor) (tools []engine.Tool, unavailable map[string]string, closeFn func(), err error) {
 	cfg := s.Toolsets[name]
-	kind, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind)
-	if err != nil {
+	if _, err := engine.Get[engine.ToolsetKind](cat, schema.KindToolset, cfg.Kind); err != nil {
 		return nil, nil, nil, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	set, err := engine.StartToolset(sctx, kind, engine.ToolsetConfig{
+	set, err := cat.StartToolset(sctx, engine.ToolsetConfig{
 		Name: name, Section: cfg, Dir: s.Dir, Observation: s.Observation.Tool,
 		Body: s.Embodiment, Uncertainty: s.Safety.Uncertainty, Redactor: red,
 		Contract: func(tool string) schema.ToolContract { return s.ContractFor(name, tool) },

@@ -7,7 +7,6 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // BenchmarkMCPRoundTrip is one guarded call of a trivial tool over stdio to a
@@ -27,7 +26,7 @@ func BenchmarkMCPRoundTrip(b *testing.B) {
 // BenchmarkMCPRawClient is the same round trip through mcp-go's client alone,
 // to separate the guard's share from the transport's.
 func BenchmarkMCPRawClient(b *testing.B) {
-	be, err := newMCPBackend(configFor(newFixture(b).spec, "sim", nil), body.Env{Logger: quiet(), Emit: func(body.SafetyEvent) {}})
+	be, err := newMCPBackend(configFor(newFixture(b).spec, "sim", nil), engine.BackendEnv{Logger: quiet(), Emit: func(engine.SafetyEvent) {}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -68,10 +68,9 @@ func (s *staticToolset) Close() error                                 { return n
 // load_skill and scene_lookup.
 func BuiltinKind() engine.ToolsetKind {
 	return engine.ToolsetKind{
-		Name:      "builtin",
-		Doc:       "in-process tools: " + strings.Join(BuiltinToolNames(), ", "),
-		InProcess: true,
-		Validate:  validateBuiltin,
+		Name:     "builtin",
+		Doc:      "in-process tools: " + strings.Join(BuiltinToolNames(), ", "),
+		Validate: validateBuiltin,
 		Provides: func(_ string, ts schema.Toolset) ([]string, bool) {
 			if len(ts.Tools) > 0 {
 				return ts.Tools, false
@@ -79,7 +78,8 @@ func BuiltinKind() engine.ToolsetKind {
 			return BuiltinToolNames(), false
 		},
 		Args: builtinArgs,
-		New:  startBuiltin,
+		// The tools run in the harness and move nothing.
+		InProcess: startBuiltin,
 	}
 }
 

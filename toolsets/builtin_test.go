@@ -133,7 +133,7 @@ func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.
 // newBuiltin starts a builtin toolset whose calls reach s.
 func newBuiltin(t *testing.T, spec *schema.Spec, s *fakeSession) engine.Toolset {
 	t.Helper()
-	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", nil), nil)
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(spec, "core", nil), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestBuiltinRestriction(t *testing.T) {
 	if len(tools) != 1 || tools[0].Def().Name != "notify_user" {
 		t.Fatalf("tools = %v", tools)
 	}
-	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", nil), nil)
+	_, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec("notify_user", "teleport"), "core", nil), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "teleport") {
 		t.Fatalf("err = %v", err)
 	}
@@ -256,7 +256,7 @@ func TestReadSkillResource(t *testing.T) {
 // A builtin tool reaches its session only through the handle its call
 // gets: called without one (outside a session) it refuses.
 func TestBuiltinWithoutHandleRefuses(t *testing.T) {
-	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec(), "core", nil), nil)
+	ts, err := engine.StartToolset(t.Context(), BuiltinKind(), configFor(builtinSpec(), "core", nil), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,12 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // conn is one running back-end: an initialised client and, over stdio, the
-// process group of its subprocess. It is the MCP transport's body.Conn.
+// process group of its subprocess. It is the MCP transport's engine.BackendConn.
 type conn struct {
 	b      *mcpBackend
 	client *client.Client
@@ -39,7 +39,7 @@ type conn struct {
 	garbage garbageCount
 }
 
-var _ body.Conn = (*conn)(nil)
+var _ engine.BackendConn = (*conn)(nil)
 
 // gracefulExit is how long a back-end may take to exit by itself once its
 // stdin is closed, before its process group is killed.
@@ -98,7 +98,7 @@ func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // Connect starts the back-end: spawns the subprocess or connects to the
 // server, then initialises the session within ctx (start_timeout).
-func (b *mcpBackend) Connect(ctx context.Context) (body.Conn, error) {
+func (b *mcpBackend) Connect(ctx context.Context) (engine.BackendConn, error) {
 	c := &conn{b: b}
 	if b.cfg.URL != "" {
 		cl, err := client.NewStreamableHttpClient(b.cfg.URL,

@@ -8,14 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
 // The fault suite of the body layer runs against every transport in
-// toolsets/body; here are only the MCP transport's own faults (its stdio
+// toolsets/bodysuite; here are only the MCP transport's own faults (its stdio
 // back-end's stdout), against the same fault server.
 
 // faultEnv makes the test binary serve the fault server.
@@ -66,10 +67,10 @@ func setStart(t *testing.T, dir, mode string) {
 // events collects SafetyEvents.
 type events struct {
 	mu  sync.Mutex
-	evs []body.SafetyEvent
+	evs []engine.SafetyEvent
 }
 
-func (e *events) add(ev body.SafetyEvent) {
+func (e *events) add(ev engine.SafetyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)

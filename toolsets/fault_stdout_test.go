@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/engine/body"
 )
 
 // Garbage on stdout (at start and mid-call) is ignored, counted and sampled
@@ -18,7 +18,7 @@ func TestFaultStdoutGarbageCountedAndSampled(t *testing.T) {
 	ts := startFault(t, spec, body.Shared{OnSafety: evs.add})
 	wantSuccess(t, call(t, ts, "probe", `{"fault":"garbage","n":48}`))
 	wantSuccess(t, call(t, ts, "probe", `{}`))
-	got := evs.texts(body.SafetyStdoutGarbage)
+	got := evs.texts(SafetyStdoutGarbage)
 	// 2 banner lines + 48: reports at 1, 2, 3, 10.
 	if len(got) != 4 || !strings.HasPrefix(got[3], "10 non-JSON line(s) on stdout so far") {
 		t.Fatalf("garbage events %d: %q", len(got), got)
@@ -31,7 +31,7 @@ func TestFaultStdoutGarbageCountedAndSampled(t *testing.T) {
 	}
 	// The total is reported when the connection ends.
 	wantFailure(t, call(t, ts, "probe", `{"fault":"crash"}`), "crashed during probe")
-	got = evs.texts(body.SafetyStdoutGarbage)
+	got = evs.texts(SafetyStdoutGarbage)
 	if last := got[len(got)-1]; last != "50 non-JSON line(s) on stdout in all (ignored)" {
 		t.Fatalf("total: %q", last)
 	}

@@ -14,16 +14,15 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // defaultStopTimeout bounds the stop tool's call when the spec gives none.
 const defaultStopTimeout = 2 * time.Second
 
 // MCPKind is the toolset kind of MCP back-ends (a stdio subprocess or a
-// streamable HTTP server): a transport under the body layer. Its toolsets
-// share deps with every other kind's.
-func MCPKind(deps body.Shared) engine.ToolsetKind {
+// streamable HTTP server): a transport, which the engine starts under the
+// host's body layer.
+func MCPKind() engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:     "mcp",
 		Doc:      "an MCP back-end: a subprocess over stdio (command) or a server over streamable HTTP (url)",
@@ -33,26 +32,10 @@ func MCPKind(deps body.Shared) engine.ToolsetKind {
 		Provides: func(_ string, ts schema.Toolset) ([]string, bool) {
 			return ts.Tools, len(ts.Tools) == 0
 		},
-		New: func(ctx context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
-			ts, err := StartMCP(ctx, cfg, deps)
-			if err != nil {
-				return nil, err
-			}
-			return ts, nil
+		Transport: func(tc engine.ToolsetConfig, env engine.BackendEnv) (engine.Backend, error) {
+			return newMCPBackend(tc, env)
 		},
 	}
-}
-
-// StartMCP starts the back-end of one mcp toolset and lists its tools;
-// every call goes through the body layer.
-func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*body.Toolset, error) {
-	ts, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
-		return newMCPBackend(tc, env)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("mcp toolset %q: %w", tc.Name, err)
-	}
-	return ts, nil
 }
 
 // mcpBackend is the MCP transport of one toolset: it starts connections (a
@@ -60,13 +43,13 @@ func StartMCP(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*
 type mcpBackend struct {
 	cfg MCPConfig
 	tc  engine.ToolsetConfig
-	env body.Env
+	env engine.BackendEnv
 	// key is the back-end's identity in messages: command line or URL.
 	key   string
 	spawn *spawner
 }
 
-func newMCPBackend(tc engine.ToolsetConfig, env body.Env) (*mcpBackend, error) {
+func newMCPBackend(tc engine.ToolsetConfig, env engine.BackendEnv) (*mcpBackend, error) {
 	cfg, ok := tc.Section.Config.(MCPConfig)
 	if !ok && tc.Section.Config != nil {
 		return nil, fmt.Errorf("its section is a %T, not an mcp section", tc.Section.Config)
@@ -88,14 +71,14 @@ func newMCPBackend(tc engine.ToolsetConfig, env body.Env) (*mcpBackend, error) {
 
 // Profile: a liveness check is a tools/list; the stop is the declared stop
 // tool, if any.
-func (b *mcpBackend) Profile() body.Profile {
-	p := body.Profile{Liveness: "tools/list"}
+func (b *mcpBackend) Profile() engine.BackendProfile {
+	p := engine.BackendProfile{Liveness: "tools/list"}
 	if st := b.cfg.Stop; st != nil {
 		timeout := st.Timeout.D()
 		if timeout <= 0 {
 			timeout = defaultStopTimeout
 		}
-		p.Stop = &body.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
+		p.Stop = &engine.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
 	}
 	return p
 }
@@ -125,21 +108,22 @@ func (c *conn) Tools(ctx context.Context) ([]model.ToolDef, error) {
 	return defs, nil
 }
 
-// Call runs one tool; a dead server or connection is body.Crashed.
-func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
+// Call runs one tool; a dead server or connection is
+// engine.BackendCrashed.
+func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.BackendReply, error) {
 	res, err := c.client.CallTool(ctx, mcpCallRequest(req.Tool, req.Args))
 	if err != nil {
 		if isCrash(err) {
-			return body.Reply{}, body.Crashed(err)
+			return engine.BackendReply{}, engine.BackendCrashed(err)
 		}
-		return body.Reply{}, err
+		return engine.BackendReply{}, err
 	}
-	return body.Reply{Envelope: toEnvelope(req.Tool, res), Malformed: notJSONText(res),
+	return engine.BackendReply{Envelope: toEnvelope(req.Tool, res), Malformed: notJSONText(res),
 		Raw: func() string { return rawResult(res) }}, nil
 }
 
 // Stop calls the declared stop tool with its arguments.
-func (c *conn) Stop(ctx context.Context, _ *body.Motion) (runlog.Envelope, error) {
+func (c *conn) Stop(ctx context.Context, _ *engine.Motion) (runlog.Envelope, error) {
 	st := c.b.cfg.Stop
 	args, err := json.Marshal(st.Args)
 	if err != nil {

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -253,20 +253,17 @@ func TestCommandLine(t *testing.T) {
 
 func TestKinds(t *testing.T) {
 	c := engine.NewComponents()
-	if err := c.Add(BuiltinKind(), MCPKind(body.Shared{})); err != nil {
+	c.SetBody(body.NewLayer(body.Shared{}))
+	if err := c.Add(BuiltinKind(), MCPKind()); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(c.Descriptors().Names(schema.KindToolset), ","); got != "builtin,mcp" {
 		t.Fatalf("kinds = %s", got)
 	}
-	if err := c.Add(MCPKind(body.Shared{})); err == nil {
+	if err := c.Add(MCPKind()); err == nil {
 		t.Fatal("registering twice succeeded")
 	}
-	k, err := engine.Get[engine.ToolsetKind](c, schema.KindToolset, "mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := engine.StartToolset(t.Context(), k, configFor(newFixture(t).spec, "sim", nil), nil)
+	ts, err := c.StartToolset(t.Context(), configFor(newFixture(t).spec, "sim", nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,16 +281,12 @@ type started struct {
 func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
 func (s *started) Unavailable() map[string]string                   { return s.g.Unavailable() }
 
-// startMCP starts an mcp toolset and guards its tools as the engine does.
+// startMCP starts an mcp toolset as the engine does: its transport under
+// a body layer over deps, its tools guarded.
 func startMCP(ctx context.Context, cfg engine.ToolsetConfig, deps body.Shared) (*started, error) {
-	ts, err := StartMCP(ctx, cfg, deps)
+	g, err := engine.StartToolset(ctx, MCPKind(), cfg, body.NewLayer(deps), deps.Logger)
 	if err != nil {
 		return nil, err
 	}
-	g, err := engine.GuardToolset(ctx, ts, cfg, deps.Logger)
-	if err != nil {
-		_ = ts.Close()
-		return nil, err
-	}
-	return &started{Toolset: ts, g: g}, nil
+	return &started{Toolset: g.Toolset.(*body.Toolset), g: g}, nil
 }

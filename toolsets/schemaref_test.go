@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/toolsets/body"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 

@@ -9,9 +9,13 @@ import (
 	"math"
 	"sync"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/anyjson"
-	"github.com/thea-harness/thea/toolsets/body"
 )
+
+// SafetyStdoutGarbage is the MCP transport's safety event: non-JSON lines
+// on a back-end's stdout, counted and sampled.
+const SafetyStdoutGarbage = "backend_stdout_garbage"
 
 // garbageSample bounds the sample of a garbage line kept in its event.
 const garbageSample = 120
@@ -160,7 +164,7 @@ func (c *conn) stdoutGarbage(line []byte) {
 		sample = sample[:garbageSample]
 	}
 	c.b.env.Logger.Warn("mcp back-end wrote a non-JSON line on stdout", "count", n, "bytes", len(line))
-	c.b.env.Emit(body.SafetyEvent{Kind: body.SafetyStdoutGarbage,
+	c.b.env.Emit(engine.SafetyEvent{Kind: SafetyStdoutGarbage,
 		Text: fmt.Sprintf("%d non-JSON line(s) on stdout so far (ignored); this one, %d bytes: %q", n, len(line), sample)})
 }
 
@@ -168,6 +172,6 @@ func (c *conn) stdoutGarbage(line []byte) {
 // last sampled event.
 func (c *conn) garbageTotal() {
 	if n, ok := c.garbage.unreported(); ok {
-		c.b.env.Emit(body.SafetyEvent{Kind: body.SafetyStdoutGarbage, Text: fmt.Sprintf("%d non-JSON line(s) on stdout in all (ignored)", n)})
+		c.b.env.Emit(engine.SafetyEvent{Kind: SafetyStdoutGarbage, Text: fmt.Sprintf("%d non-JSON line(s) on stdout in all (ignored)", n)})
 	}
 }

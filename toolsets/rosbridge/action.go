@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -21,7 +21,7 @@ const progressEvery = time.Second
 // callAction sends a goal and waits for its result; feedback becomes
 // progress events. An error means no result: ctx ended (the body layer
 // cancels the goal), or the socket dropped (the goal may still run).
-func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any, key *body.Motion) (runlog.Envelope, error) {
+func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any, key *engine.Motion) (runlog.Envelope, error) {
 	a := tp.decl.Action
 	goal, err := run(tp.build, "args", args)
 	if err != nil {
@@ -55,7 +55,7 @@ func (c *conn) callAction(ctx context.Context, tp *toolPlan, args map[string]any
 			r, err := g.Wait(ctx)
 			if err != nil {
 				if errors.Is(err, wire.ErrConnectionLost) {
-					return runlog.Envelope{}, body.Crashed(fmt.Errorf("the socket to rosbridge dropped while goal %s on %s ran: it may still be moving the robot, and is cancelled as soon as the socket is back: %w", g.ID(), a.Name, err))
+					return runlog.Envelope{}, engine.BackendCrashed(fmt.Errorf("the socket to rosbridge dropped while goal %s on %s ran: it may still be moving the robot, and is cancelled as soon as the socket is back: %w", g.ID(), a.Name, err))
 				}
 				return runlog.Envelope{}, transportErr(err)
 			}

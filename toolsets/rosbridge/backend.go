@@ -11,7 +11,6 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -40,7 +39,7 @@ type backend struct {
 	url  string
 	plan *plan
 	tc   engine.ToolsetConfig
-	env  body.Env
+	env  engine.BackendEnv
 
 	mu     sync.Mutex
 	client *wire.Client
@@ -66,7 +65,7 @@ func (b *backend) motionEnded() time.Time {
 	return b.lastMotion
 }
 
-func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
+func newBackend(tc engine.ToolsetConfig, p *plan, env engine.BackendEnv) *backend {
 	up := make(chan struct{})
 	close(up)
 	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up, tf: p.newTF()}
@@ -75,14 +74,25 @@ func newBackend(tc engine.ToolsetConfig, p *plan, env body.Env) *backend {
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel
 // (or, for a publish, its zero message), then the declared stop when the
 // cancel did not end the motion within cancel_timeout (stop.go).
-func (b *backend) Profile() body.Profile {
+//
+// Actions and publishes move the robot unless declared not to: the body
+// layer runs them as physical whatever the contracts say.
+func (b *backend) Profile() engine.BackendProfile {
 	timeout := b.cancelTimeout()
 	name := "cancel (cancel_action_goal for a goal, the zero message for a publish)"
 	if sp := b.plan.stop; sp != nil && !sp.legacy {
 		timeout += sp.timeout
 		name += ", then the declared stop (" + sp.describe() + ")"
 	}
-	return body.Profile{Liveness: "WebSocket ping", Stop: &body.StopPath{Via: runlog.StopViaCancel, Name: name, Timeout: timeout}}
+	return engine.BackendProfile{Liveness: "WebSocket ping", Stop: &engine.StopPath{Via: runlog.StopViaCancel, Name: name, Timeout: timeout},
+		Physical: b.physical}
+}
+
+// physical reports the declared tools that move the robot: an action or a
+// publish unless declared physical: false, any tool declared physical: true.
+func (b *backend) physical(tool string) bool {
+	tp, ok := b.plan.tools[tool]
+	return ok && tp.decl.IsPhysical()
 }
 
 // cancelTimeout bounds a motion's cancel.
@@ -95,7 +105,7 @@ func (b *backend) cancelTimeout() time.Duration {
 
 // Connect dials rosbridge the first time (subscribing and advertising what
 // the spec declares) and afterwards waits for the client's reconnection.
-func (b *backend) Connect(ctx context.Context) (body.Conn, error) {
+func (b *backend) Connect(ctx context.Context) (engine.BackendConn, error) {
 	b.mu.Lock()
 	cl, up := b.client, b.up
 	b.mu.Unlock()
@@ -158,7 +168,7 @@ func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
 }
 
 func (b *backend) garbage(g wire.Garbage) {
-	b.env.Emit(body.SafetyEvent{Kind: SafetyGarbage, Text: "a frame from rosbridge was dropped: " + g.String()})
+	b.env.Emit(engine.SafetyEvent{Kind: SafetyGarbage, Text: "a frame from rosbridge was dropped: " + g.String()})
 }
 
 func (b *backend) disconnected(d wire.Disconnect) {
@@ -174,7 +184,7 @@ func (b *backend) disconnected(d wire.Disconnect) {
 		text += fmt.Sprintf("; %d goal(s) may still be running and are cancelled when it is back", n)
 	}
 	b.env.Logger.Warn("rosbridge socket dropped", "url", b.url, "err", d.Err, "goals", len(d.Orphans))
-	b.env.Emit(body.SafetyEvent{Kind: SafetyDisconnected, Text: text})
+	b.env.Emit(engine.SafetyEvent{Kind: SafetyDisconnected, Text: text})
 }
 
 // reconnected cancels every goal that may still run before any call can
@@ -197,7 +207,7 @@ func (b *backend) reconnected(r wire.Reconnect) {
 	if len(failed) > 0 {
 		text += fmt.Sprintf("; cancelling failed for %v", failed)
 	}
-	b.env.Emit(body.SafetyEvent{Kind: SafetyReconnected, Text: text})
+	b.env.Emit(engine.SafetyEvent{Kind: SafetyReconnected, Text: text})
 	// A goal that may still run is given up: the declared stop runs before
 	// any call can use the new socket.
 	if sp := b.plan.stop; sp != nil && !sp.legacy && len(r.Orphans) > 0 {
@@ -254,7 +264,7 @@ func (b *backend) Close() error {
 // so the body layer makes the body uncertain.
 func transportErr(err error) error {
 	if errors.Is(err, wire.ErrConnectionLost) || errors.Is(err, wire.ErrNotConnected) || errors.Is(err, wire.ErrClosed) {
-		return body.Crashed(err)
+		return engine.BackendCrashed(err)
 	}
 	return err
 }

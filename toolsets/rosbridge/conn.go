@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -22,7 +22,7 @@ type conn struct {
 	cl *wire.Client
 
 	mu     sync.Mutex
-	moving map[*body.Motion]*motion
+	moving map[*engine.Motion]*motion
 }
 
 // motion is what stops one physical call: its goal, or its publish loop.
@@ -49,10 +49,10 @@ func (m *motion) halt() {
 }
 
 func newConn(b *backend, cl *wire.Client) *conn {
-	return &conn{b: b, cl: cl, moving: map[*body.Motion]*motion{}}
+	return &conn{b: b, cl: cl, moving: map[*engine.Motion]*motion{}}
 }
 
-func (c *conn) track(key *body.Motion, m *motion) func() {
+func (c *conn) track(key *engine.Motion, m *motion) func() {
 	if key == nil {
 		return func() {}
 	}
@@ -66,7 +66,7 @@ func (c *conn) track(key *body.Motion, m *motion) func() {
 	}
 }
 
-func (c *conn) handle(key *body.Motion) *motion {
+func (c *conn) handle(key *engine.Motion) *motion {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.moving[key]
@@ -93,28 +93,28 @@ func (c *conn) Tools(context.Context) ([]model.ToolDef, error) {
 }
 
 // Call runs one tool.
-func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
+func (c *conn) Call(ctx context.Context, req engine.BackendCall) (engine.BackendReply, error) {
 	p := c.b.plan
 	if o := p.cfg.Observation; o != nil && req.Tool == o.Tool {
 		env, err := c.observe(ctx)
-		return body.Reply{Envelope: env}, err
+		return engine.BackendReply{Envelope: env}, err
 	}
 	if r := p.cfg.Readings; r != nil && req.Tool == r.Tool {
 		env, err := c.readingsTool(ctx)
-		return body.Reply{Envelope: env}, err
+		return engine.BackendReply{Envelope: env}, err
 	}
 	if cl := p.cfg.Clearance; cl != nil && req.Tool == cl.Tool {
 		env, err := c.clearanceTool(ctx)
-		return body.Reply{Envelope: env}, err
+		return engine.BackendReply{Envelope: env}, err
 	}
 	tp, ok := p.tools[req.Tool]
 	if !ok {
-		return body.Reply{Envelope: runlog.Failure(fmt.Sprintf("the %s toolset has no tool %q", c.b.name, req.Tool))}, nil
+		return engine.BackendReply{Envelope: runlog.Failure(fmt.Sprintf("the %s toolset has no tool %q", c.b.name, req.Tool))}, nil
 	}
 	var args map[string]any
 	if len(req.Args) > 0 {
 		if err := json.Unmarshal(req.Args, &args); err != nil {
-			return body.Reply{Envelope: runlog.Failure(fmt.Sprintf("%s: arguments are not a JSON object: %v", req.Tool, err))}, nil
+			return engine.BackendReply{Envelope: runlog.Failure(fmt.Sprintf("%s: arguments are not a JSON object: %v", req.Tool, err))}, nil
 		}
 	}
 	if args == nil {
@@ -135,14 +135,14 @@ func (c *conn) Call(ctx context.Context, req body.Request) (body.Reply, error) {
 	default:
 		env, err = c.callPublish(ctx, tp, args, req.Motion)
 	}
-	return body.Reply{Envelope: env}, err
+	return engine.BackendReply{Envelope: env}, err
 }
 
 // Stop cancels the motion's goal (cancel_action_goal) and waits up to
 // cancel_timeout for its result; a publish stops and sends its zero
 // message. When that did not end the motion and a stop is declared, the
 // declared stop runs (stopAfterCancel).
-func (c *conn) Stop(ctx context.Context, key *body.Motion) (runlog.Envelope, error) {
+func (c *conn) Stop(ctx context.Context, key *engine.Motion) (runlog.Envelope, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.b.cancelTimeout())
 	defer cancel()
 	env, err := c.cancelMotion(cctx, key)
@@ -153,7 +153,7 @@ func (c *conn) Stop(ctx context.Context, key *body.Motion) (runlog.Envelope, err
 }
 
 // cancelMotion is the cancel: the goal's, or the publish's own stop.
-func (c *conn) cancelMotion(ctx context.Context, key *body.Motion) (runlog.Envelope, error) {
+func (c *conn) cancelMotion(ctx context.Context, key *engine.Motion) (runlog.Envelope, error) {
 	m := c.handle(key)
 	if m == nil {
 		return runlog.Envelope{Success: true, Value: map[string]any{"note": "nothing was in flight"}}, nil
@@ -232,7 +232,7 @@ func (c *conn) Kill() {
 		if !ran {
 			stopped = c.b.stopOnGiveUp(c.cl, m.tool, time.Since(keys[i].Start))
 		}
-		c.b.env.Emit(body.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + stopped})
+		c.b.env.Emit(engine.SafetyEvent{Kind: SafetyGivenUp, Tool: m.tool, Text: what + "; " + stopped})
 	}
 }
 

@@ -3,7 +3,7 @@
 // an action goal, a service call or a bounded publish, its message built
 // from the tool's arguments by expr), the observation (cameras, pose, any
 // field of any topic) and the clearance sectors read from a LaserScan. Every
-// call goes through the body layer (package body): an action's
+// call goes through the body layer (engine/body): an action's
 // cancel_action_goal is the body's stop path, a publish ends with an
 // explicit zero message, and a dropped socket leaves the body uncertain
 // with every goal that may still run cancelled on reconnect. ReadGraph is

@@ -12,7 +12,6 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -64,6 +63,6 @@ func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (sch
 // truncated field, set by assemble).
 func (c *conn) droppedEvent(obs runlog.Envelope) {
 	if note, ok := obs.Value["truncated"].(string); ok {
-		c.b.env.Emit(body.SafetyEvent{Kind: SafetyFrameDropped, Tool: c.b.plan.cfg.Observation.Tool, Text: note})
+		c.b.env.Emit(engine.SafetyEvent{Kind: SafetyFrameDropped, Tool: c.b.plan.cfg.Observation.Tool, Text: note})
 	}
 }

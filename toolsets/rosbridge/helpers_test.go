@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
@@ -104,16 +104,16 @@ func state(t testing.TB, url string) rosbridgetest.State {
 
 type events struct {
 	mu  sync.Mutex
-	evs []body.SafetyEvent
+	evs []engine.SafetyEvent
 }
 
-func (e *events) add(ev body.SafetyEvent) {
+func (e *events) add(ev engine.SafetyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
 }
 
-func (e *events) find(kind string) (body.SafetyEvent, bool) {
+func (e *events) find(kind string) (engine.SafetyEvent, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, ev := range e.evs {
@@ -121,7 +121,7 @@ func (e *events) find(kind string) (body.SafetyEvent, bool) {
 			return ev, true
 		}
 	}
-	return body.SafetyEvent{}, false
+	return engine.SafetyEvent{}, false
 }
 
 func (e *events) has(kind string) func() bool {
@@ -182,7 +182,6 @@ func loadErr(t testing.TB, rb map[string]any) error {
 func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, error) {
 	t.Helper()
 	evs := &events{}
-	deps := body.Shared{OnSafety: evs.add}.WithDefaults()
 	if o.stopTimeout > 0 {
 		rb["cancel_timeout"] = o.stopTimeout.String()
 	}
@@ -207,7 +206,7 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 			}
 			return schema.ToolContract{}
 		}}
-	g, err := engine.StartToolset(t.Context(), rosbridge.Kind(deps), tc, nil)
+	g, err := engine.StartToolset(t.Context(), rosbridge.Kind(), tc, body.NewLayer(body.Shared{OnSafety: evs.add}), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,21 +1,18 @@
 package rosbridge
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
-// Kind is the toolset kind "rosbridge": a transport under the body layer.
-// Its toolsets share deps with every other kind's.
-func Kind(deps body.Shared) engine.ToolsetKind {
+// Kind is the toolset kind "rosbridge": a transport, which the engine
+// starts under the host's body layer.
+func Kind() engine.ToolsetKind {
 	return engine.ToolsetKind{
 		Name:     "rosbridge",
 		Doc:      "a ROS 2 robot behind rosbridge_server (url ws://…): actions, services and bounded publishes as tools, observation and clearance from topics",
@@ -25,43 +22,17 @@ func Kind(deps body.Shared) engine.ToolsetKind {
 		Provides: provides,
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
-		New: func(ctx context.Context, tc engine.ToolsetConfig) (engine.Toolset, error) {
-			ts, err := Start(ctx, tc, deps)
-			if err != nil {
-				return nil, err
-			}
-			return ts, nil
-		},
+		Transport: open,
 	}
 }
 
-// Start connects one rosbridge toolset; every call goes through the body
-// layer.
-func Start(ctx context.Context, tc engine.ToolsetConfig, deps body.Shared) (*body.Toolset, error) {
+// open makes one rosbridge toolset's back-end from its compiled section.
+func open(tc engine.ToolsetConfig, env engine.BackendEnv) (engine.Backend, error) {
 	p, err := load(tc.Section)
 	if err != nil {
-		return nil, fmt.Errorf("rosbridge toolset %q: %w", tc.Name, err)
+		return nil, err
 	}
-	// Actions and publishes move the robot unless declared not to: the
-	// body layer sees them as physical whatever the contracts say.
-	contract := tc.Contract
-	tc.Contract = func(tool string) schema.ToolContract {
-		var c schema.ToolContract
-		if contract != nil {
-			c = contract(tool)
-		}
-		if tp, ok := p.tools[tool]; ok && tp.decl.Physical == nil && tp.decl.IsPhysical() {
-			c.Physical = true
-		}
-		return c
-	}
-	ts, err := body.Start(ctx, tc, body.ConfigOf(tc.Section), deps, func(env body.Env) (body.Backend, error) {
-		return newBackend(tc, p, env), nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rosbridge toolset %q: %w", tc.Name, err)
-	}
-	return ts, nil
+	return newBackend(tc, p, env), nil
 }
 
 // load compiles a toolset's rosbridge block, decoded once at load.

@@ -6,14 +6,14 @@ import (
 	"math"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // callPublish is a bounded command: the message at rate_hz for the
 // duration computed from args, then one explicit zero message, also when
 // the harness stops it early or the caller gave up.
-func (c *conn) callPublish(ctx context.Context, tp *toolPlan, args map[string]any, key *body.Motion) (runlog.Envelope, error) {
+func (c *conn) callPublish(ctx context.Context, tp *toolPlan, args map[string]any, key *engine.Motion) (runlog.Envelope, error) {
 	pd := tp.decl.Publish
 	msg, err := run(tp.build, "args", args)
 	if err != nil {

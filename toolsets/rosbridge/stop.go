@@ -12,8 +12,8 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -152,7 +152,7 @@ func (b *backend) runStop(ctx context.Context, cl *wire.Client, tool, why string
 		outcome = "it failed: " + env.Reason
 	}
 	b.env.Logger.Warn("declared stop called", "stop", sp.describe(), "tool", tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
-	b.env.Emit(body.SafetyEvent{Kind: SafetyDeclaredStop, Tool: tool, Envelope: env, After: after,
+	b.env.Emit(engine.SafetyEvent{Kind: SafetyDeclaredStop, Tool: tool, Envelope: env, After: after,
 		Text: fmt.Sprintf("the declared stop (%s) was called because %s: %s in %s", sp.describe(), why, outcome, took.Round(time.Millisecond)),
 		Stop: &runlog.StopCall{Via: runlog.StopViaDeclared, Tool: sp.describe(), Why: why, OK: env.Success, DurationMS: runlog.Millis(took)}})
 	return env
@@ -239,7 +239,7 @@ func (sp *stopPlan) callService(ctx context.Context, cl *wire.Client, req any) r
 // its outcome is the stop path's. Without a declared stop (or with only
 // cmd_vel's legacy one, which waits for the kill) the cancel's outcome
 // stands.
-func (c *conn) stopAfterCancel(ctx context.Context, key *body.Motion, cancelEnv runlog.Envelope, cancelErr error) (runlog.Envelope, error) {
+func (c *conn) stopAfterCancel(ctx context.Context, key *engine.Motion, cancelEnv runlog.Envelope, cancelErr error) (runlog.Envelope, error) {
 	sp := c.b.plan.stop
 	m := c.handle(key)
 	if sp == nil || sp.legacy || m == nil {

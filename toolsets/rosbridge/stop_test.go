@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 )
 

@@ -18,6 +18,7 @@ import (
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/models/openai"
@@ -27,7 +28,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -104,11 +104,12 @@ scene_graph:
 // nothing between retries, so a schedule's time is the faults' own.
 func catalog(logger *slog.Logger, seed uint64) (*engine.Components, error) {
 	c := engine.NewComponents()
+	c.SetBody(body.NewLayer(body.Shared{Logger: logger}))
 	if err := c.Add(stages.Components()...); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(body.Shared{Logger: logger}),
+	if err := c.Add(toolsets.BuiltinKind(), toolsets.MCPKind(),
 		channels.NoneChannel()); err != nil {
 		return nil, fmt.Errorf("components: %w", err)
 	}

@@ -9,7 +9,7 @@
 // two were ever active at once.
 //
 // Its tools and files are also the contract of the body layer's fault suite
-// (toolsets/body): a transport's row there needs a fault server that keeps
+// (toolsets/bodysuite): a transport's row there needs a fault server that keeps
 // it over that transport — the tools move_base (ms, fault: freeze, gate,
 // crash, hang), crash, probe (fault: crash, freeze, hang, escape, inject,
 // error), observe (as ObserveFile says), pid, and a stop (cancel_motion here)
@@ -17,5 +17,7 @@
 // directory (ActiveDir, OverlapFile, LogFile with its start and stop lines,
 // StartFile's modes exit, hang and slow, GateFile). Such a server records
 // through Recorder, as this one does; the rosbridge row's is the fake
-// rosbridge's fault contract (rosbridgetest, faultcontract.go).
+// rosbridge's fault contract (rosbridgetest, faultcontract.go). MainLines
+// serves this server over a bare line protocol instead of MCP, for the
+// suite's bare row (lines.go).
 package faultserver

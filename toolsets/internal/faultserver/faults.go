@@ -67,6 +67,24 @@ const BadToolName = "look\x1b]0;pwned\x07\x1b[2K"
 // Main serves the fault server on stdin/stdout after the start mode of dir
 // (see StartFile); it returns the process's exit status.
 func Main(dir string) int {
+	out := &lockedWriter{w: os.Stdout}
+	if code, serve := startUp(dir, out); !serve {
+		return code
+	}
+	f := newServer(dir, out)
+	s := server.NewStdioServer(f.mcp)
+	s.SetErrorLogger(log.New(io.Discard, "", 0))
+	in := &stdin{r: os.Stdin, f: f}
+	if err := s.Listen(context.Background(), in, out); err != nil && err != io.EOF && err != context.Canceled {
+		fmt.Fprintln(os.Stderr, "faultserver:", err)
+		return 1
+	}
+	return 0
+}
+
+// startUp records the process's start and does what dir's StartFile says
+// before serving; serve false means exit with code instead.
+func startUp(dir string, out io.Writer) (code int, serve bool) {
 	if dir != "" {
 		fh, err := os.OpenFile(filepath.Join(dir, StartsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err == nil {
@@ -74,13 +92,12 @@ func Main(dir string) int {
 			_ = fh.Close()
 		}
 	}
-	out := &lockedWriter{w: os.Stdout}
 	b, _ := os.ReadFile(filepath.Join(dir, StartFile))
 	mode, arg, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
 	switch mode {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "faultserver: exiting at start as asked")
-		return 4
+		return 4, false
 	case "hang":
 		select {} // until killed
 	case "slow":
@@ -92,15 +109,7 @@ func Main(dir string) int {
 	case "garbage":
 		_, _ = io.WriteString(out, "faultserver 0.0.1 starting\n\x1b[31mWARNING\x1b[0m: driver in debug mode\n")
 	}
-	f := newServer(dir, out)
-	s := server.NewStdioServer(f.mcp)
-	s.SetErrorLogger(log.New(io.Discard, "", 0))
-	in := &stdin{r: os.Stdin, f: f}
-	if err := s.Listen(context.Background(), in, out); err != nil && err != io.EOF && err != context.Canceled {
-		fmt.Fprintln(os.Stderr, "faultserver:", err)
-		return 1
-	}
-	return 0
+	return 0, true
 }
 
 // stdin ends the process at the end of its input when a call hangs: the

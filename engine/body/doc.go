@@ -2,6 +2,8 @@
 // transport kind gets — one motion at a time across timeouts, cancellations
 // and restarts, the stop path (the kind's stop, stop_grace, a kill) on the
 // task's record, late replies, uncertainty until a fresh observation, the
-// cross-process body lock — over the small Backend interface a kind
-// implements (backend.go). A transport kind starts its toolsets with Start.
+// cross-process body lock — over the small back-end contract a kind
+// implements (engine.Transport, engine/transport.go). The host installs one
+// Layer (engine.Components.SetBody) and the engine starts every transport
+// kind's toolsets through it; no kind starts it itself.
 package body

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/thea-harness/thea/runlog"
 	"time"
+
+	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // maxCheckTimeout bounds the liveness check that follows a timed-out call;
@@ -27,7 +30,7 @@ func (t *tool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
 		return runlog.Failure(reason)
 	}
 	started := time.Now() // an observation is evidence from this moment on
-	r, err := c.Call(ctx, Request{Tool: t.def.Name, Args: args})
+	r, err := c.Call(ctx, engine.BackendCall{Tool: t.def.Name, Args: args})
 	if err != nil {
 		return t.failed(ctx, c, err)
 	}
@@ -51,7 +54,7 @@ func (t *tool) failed(ctx context.Context, c *link, err error) runlog.Envelope {
 	case ts.isClosed():
 		// Close ended the connection under the call: not a crash to restart.
 		return runlog.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
-	case errors.Is(err, ErrCrashed):
+	case errors.Is(err, engine.ErrBackendCrashed):
 		return runlog.Failure(ts.crashed(c, t.def.Name, err))
 	}
 	return runlog.Failure(fmt.Sprintf("%s failed: %v", t.def.Name, err))
@@ -84,7 +87,7 @@ func (ts *Toolset) timedOut(ctx context.Context, c *link, tool string) string {
 	ts.setLastCrash("unresponsive: the back-end " + why)
 	ts.killConn(c)
 	ts.logger.Warn("back-end unresponsive: killed", "tool", tool, "why", why)
-	ts.emit(SafetyEvent{Kind: SafetyUnresponsive, Tool: tool, Text: "the back-end " + why + "; killed"})
+	ts.emit(engine.SafetyEvent{Kind: SafetyUnresponsive, Tool: tool, Text: "the back-end " + why + "; killed"})
 	return fmt.Sprintf("; the %s back-end %s, so it was killed: %s", ts.name, why, ts.restartNote())
 }
 

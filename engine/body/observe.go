@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -23,7 +24,7 @@ func observationFields() []string {
 // schema.Observation shape. A well-formed observation clears the body's
 // uncertainty (if it started after every motion ended); anything else is a
 // failed observation that clears nothing, its raw text kept in the reason.
-func (ts *Toolset) observed(tool string, r Reply, started time.Time) runlog.Envelope {
+func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Time) runlog.Envelope {
 	env := r.Envelope
 	if env.Success {
 		if why := notObservation(r); why != "" {
@@ -33,17 +34,17 @@ func (ts *Toolset) observed(tool string, r Reply, started time.Time) runlog.Enve
 	}
 	if !env.Success {
 		ts.logger.Warn("failed observation", "tool", tool, "reason", env.Reason)
-		ts.emit(SafetyEvent{Kind: SafetyObservationFailed, Tool: tool, Envelope: env, Text: env.Reason})
+		ts.emit(engine.SafetyEvent{Kind: SafetyObservationFailed, Tool: tool, Envelope: env, Text: env.Reason})
 		return env
 	}
 	if ts.body.ObservationTaken(started) {
-		ts.emit(SafetyEvent{Kind: SafetyUncertaintyCleared, Tool: tool, Text: "cleared by a well-formed observation"})
+		ts.emit(engine.SafetyEvent{Kind: SafetyUncertaintyCleared, Tool: tool, Text: "cleared by a well-formed observation"})
 	}
 	return env
 }
 
 // notObservation says why a successful reply is not an Observation, or "".
-func notObservation(r Reply) string {
+func notObservation(r engine.BackendReply) string {
 	if r.Malformed != "" {
 		return r.Malformed
 	}
@@ -70,7 +71,7 @@ func notObservation(r Reply) string {
 
 // rawReply renders a reply as sent, or its envelope when the transport
 // cannot.
-func rawReply(r Reply) string {
+func rawReply(r engine.BackendReply) string {
 	if r.Raw != nil {
 		return r.Raw()
 	}

@@ -21,15 +21,15 @@ type Toolset struct {
 	name    string
 	cfg     Config
 	tc      engine.ToolsetConfig
-	backend Backend
-	profile Profile
+	backend engine.Backend
+	profile engine.BackendProfile
 	logger  *slog.Logger
 	tools   []engine.Tool
 	// body is the motion state shared with every toolset of the body; scope
 	// is this toolset's part of it ("body" or "toolset:<name>").
 	body     *Body
 	scope    string
-	onSafety func(SafetyEvent)
+	onSafety func(engine.SafetyEvent)
 
 	// startSem serialises restarts (and their backoff) without holding mu,
 	// so state queries and an operator's clear never wait for a restart; a
@@ -49,16 +49,16 @@ type Toolset struct {
 // link is one connection with the body layer's count of the calls in a row
 // that timed out on it (see timedOut).
 type link struct {
-	Conn
+	engine.BackendConn
 	hung atomic.Int32
 }
 
 var _ engine.Toolset = (*Toolset)(nil)
 
-// Start builds one toolset: open makes its back-end (nothing started yet),
-// which is then connected and its tools listed.
-func Start(ctx context.Context, tc engine.ToolsetConfig, cfg Config, deps Shared, open func(Env) (Backend, error)) (*Toolset, error) {
-	deps = deps.WithDefaults()
+// start builds one toolset: open makes its back-end (nothing started yet),
+// which is then connected and its tools listed. deps has its defaults.
+func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engine.Transport) (*Toolset, error) {
+	cfg := configOf(tc.Section)
 	if tc.Contract == nil {
 		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }
 	}
@@ -75,7 +75,7 @@ func Start(ctx context.Context, tc engine.ToolsetConfig, cfg Config, deps Shared
 	if tc.Uncertainty == "toolset" {
 		ts.scope = "toolset:" + tc.Name
 	}
-	b, err := open(Env{Logger: ts.logger, Emit: ts.emit})
+	b, err := open(tc, engine.BackendEnv{Logger: ts.logger, Emit: ts.emit})
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (ts *Toolset) connect(ctx context.Context) (*link, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &link{Conn: c}, nil
+	return &link{BackendConn: c}, nil
 }
 
 // listTools offers every tool the back-end lists; the engine keeps the
@@ -116,7 +116,8 @@ func (ts *Toolset) listTools(ctx context.Context, c *link) error {
 		return fmt.Errorf("listing tools: %w", err)
 	}
 	for _, d := range defs {
-		ts.tools = append(ts.tools, &tool{ts: ts, def: d, physical: ts.tc.Contract(d.Name).Physical,
+		physical := ts.tc.Contract(d.Name).Physical || (ts.profile.Physical != nil && ts.profile.Physical(d.Name))
+		ts.tools = append(ts.tools, &tool{ts: ts, def: d, physical: physical,
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, d.Name)})
 	}
 	return nil
@@ -197,7 +198,7 @@ func (ts *Toolset) markUncertain(tool, what string) {
 		tool, what, ts.name, time.Now().Format(time.TimeOnly), scope, obs))
 }
 
-func (ts *Toolset) emit(ev SafetyEvent) {
+func (ts *Toolset) emit(ev engine.SafetyEvent) {
 	ev.Toolset = ts.name
 	if ts.onSafety != nil {
 		ts.onSafety(ev)

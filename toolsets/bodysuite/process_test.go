@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"bytes"
@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 

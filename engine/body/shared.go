@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // Shared is what every toolset of a process shares, whatever its kind:
@@ -25,7 +27,7 @@ type Shared struct {
 	// calls: a late reply, the stop's outcome, a killed back-end, a failed
 	// observation. It is called from the toolset's goroutines and must not
 	// block.
-	OnSafety func(SafetyEvent)
+	OnSafety func(engine.SafetyEvent)
 }
 
 // WithDefaults fills what d leaves out: a logger that discards, and

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/thea-harness/thea/runlog"
 	"sync"
+
+	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 type reply struct {
-	r   Reply
+	r   engine.BackendReply
 	err error
 }
 
@@ -54,7 +57,7 @@ func (t *tool) callPhysical(ctx context.Context, args json.RawMessage) runlog.En
 		return runlog.Failure(fmt.Sprintf("%s did not run: the %s toolset is closed", name, ts.name))
 	}
 	go func() {
-		r, err := c.Call(dctx, Request{Tool: name, Args: args, Motion: m})
+		r, err := c.Call(dctx, engine.BackendCall{Tool: name, Args: args, Motion: &m.Motion})
 		f.done <- reply{r, err}
 	}()
 	select {
@@ -92,7 +95,7 @@ func (t *tool) answered(c *link, r reply) runlog.Envelope {
 	case ts.isClosed():
 		ts.markUncertain(name, "was interrupted by the session closing")
 		return runlog.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed; its effect is unknown", name, ts.name))
-	case errors.Is(r.err, ErrCrashed):
+	case errors.Is(r.err, engine.ErrBackendCrashed):
 		why := ts.crashed(c, name, r.err)
 		ts.markUncertain(name, "crashed")
 		return runlog.Failure(why)

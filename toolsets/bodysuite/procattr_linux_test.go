@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import "syscall"
 

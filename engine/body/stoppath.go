@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/thea-harness/thea/runlog"
 	"time"
+
+	"github.com/thea-harness/thea/runlog"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // killSlack is how long a kill may take once decided: the back-end's exit
@@ -60,13 +63,13 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		switch {
 		case r.err == nil:
 			env = r.r.Envelope
-		case errors.Is(r.err, ErrCrashed) && !ts.isClosed():
+		case errors.Is(r.err, engine.ErrBackendCrashed) && !ts.isClosed():
 			env = runlog.Failure(ts.crashed(f.conn, m.Tool, r.err))
 		default:
 			env = runlog.Failure(fmt.Sprintf("%s failed: %v", m.Tool, r.err))
 		}
 		ts.logger.Warn("late reply of an abandoned physical call", "tool", m.Tool, "after", time.Since(m.Start), "success", env.Success, "reason", env.Reason)
-		ts.emit(SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyLateReply, Tool: m.Tool, Envelope: env, After: time.Since(m.Start),
 			Text: fmt.Sprintf("%s answered %s after it %s", m.Tool, time.Since(m.Start).Round(time.Millisecond), what)})
 	case <-timer.C:
 		reason := fmt.Sprintf("%s and did not answer within stop_grace %s", why, grace)
@@ -77,7 +80,7 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		f.cancel()          // a transport that cannot kill abandons the request instead
 		<-f.done
 		took := time.Since(start)
-		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
+		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
 			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
 			Stop: &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})
 	}
@@ -94,10 +97,12 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 		return
 	}
 	f.stop.Do(func() {
+		// Timed from before the deadline is set: a stop that hangs until
+		// its timeout is on the record as taking at least that long.
+		start := time.Now()
 		ctx, cancel := context.WithTimeout(f.base, st.Timeout)
 		defer cancel()
-		start := time.Now()
-		env, err := f.conn.Stop(ctx, f.motion)
+		env, err := f.conn.Stop(ctx, &f.motion.Motion)
 		took := time.Since(start)
 		if err != nil {
 			env = runlog.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
@@ -107,7 +112,7 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 			outcome = "it failed"
 		}
 		ts.logger.Warn("stop called", "stop", st.Name, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
-		ts.emit(SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),
 			Text: fmt.Sprintf("%s called because %s: %s in %s", st.Name, why, outcome, roundShort(took)),
 			Stop: &runlog.StopCall{Via: st.Via, Tool: st.Tool, Why: why, OK: env.Success, DurationMS: runlog.Millis(took)}})
 	})
@@ -138,7 +143,7 @@ func (ts *Toolset) closeFlights(flights []*flight) {
 		start := time.Now()
 		f.conn.Kill() // a motion still running ends with its back-end
 		took := time.Since(start)
-		ts.emit(SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
+		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: f.motion.Tool, After: time.Since(f.motion.Start),
 			Envelope: runlog.Failure(f.motion.Tool + " was in flight when " + why),
 			Text:     fmt.Sprintf("the %s back-end was killed because %s with %s in flight; it exited %s after the kill", ts.name, why, f.motion.Tool, roundShort(took)),
 			Stop:     &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})

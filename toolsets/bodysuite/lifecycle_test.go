@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"encoding/json"
@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // The restart budget: each crash is restarted on the next call until

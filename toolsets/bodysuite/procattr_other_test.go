@@ -1,6 +1,6 @@
 //go:build !linux
 
-package body_test
+package bodysuite_test
 
 import "syscall"
 

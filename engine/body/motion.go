@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -59,10 +60,11 @@ type scopeState struct {
 // Motion is one physical call from the moment it holds the body's locks until
 // it really ends: its reply arrived or its back-end was killed.
 type Motion struct {
+	// Motion is what the transport sees of it: its key for the call's
+	// handle (engine.BackendCall.Motion, engine.BackendConn.Stop).
+	engine.Motion
 	body           *Body
 	scope          string
-	Toolset, Tool  string
-	Start          time.Time
 	unlock         func()
 	abandoned      string // "timed out" | "was cancelled" once the caller gave up
 	interruptNote  string // what the harness does about it
@@ -108,7 +110,7 @@ func (b *Body) Begin(ctx context.Context, scope, toolset, tool string) (*Motion,
 			return nil, fmt.Sprintf("%s did not run: %v", tool, err)
 		}
 	}
-	m := &Motion{body: b, scope: scope, Toolset: toolset, Tool: tool, Start: time.Now(), unlock: unlock}
+	m := &Motion{Motion: engine.Motion{Toolset: toolset, Tool: tool, Start: time.Now()}, body: b, scope: scope, unlock: unlock}
 	b.mu.Lock()
 	s.motion = m
 	b.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 	"github.com/thea-harness/thea/runlog"
 )
 
-// SafetyEvent kinds.
+// The body layer's kinds of engine.SafetyEvent; a transport names its own.
 const (
 	SafetyLateReply          = string(runlog.SafetyLateReply) // an abandoned physical call answered
 	SafetyStop               = "stop"                         // the kind's stop was called (a stop tool, a cancel)
@@ -18,30 +18,13 @@ const (
 	SafetyCrashed            = "backend_crashed"              // the back-end died (or its connection did)
 	SafetyRestarted          = "backend_restarted"            // a crashed back-end was started again
 	SafetyRestartFailed      = "backend_restart_failed"
-	SafetyStdoutGarbage      = "backend_stdout_garbage" // non-JSON lines on stdout: counted, sampled
-	SafetyUnresponsive       = "backend_unresponsive"   // timed out and no liveness answer (or calls keep hanging): killed
+	SafetyUnresponsive       = "backend_unresponsive" // timed out and no liveness answer (or calls keep hanging): killed
 )
-
-// SafetyEvent is one event of motion safety, for the run log.
-type SafetyEvent struct {
-	Kind    string
-	Toolset string
-	Tool    string // the physical call concerned (or the observation tool)
-	// Envelope is the late reply, the stop's result or the failed
-	// observation (its Reason holds the raw text, bounded).
-	Envelope runlog.Envelope
-	// After is the time since the physical call started.
-	After time.Duration
-	Text  string
-	// Stop is how the motion was stopped (stop and backend_killed events
-	// of a stop path): the kind's stop or a kill, its outcome and duration.
-	Stop *runlog.StopCall
-}
 
 // safetySink delivers safety events to the process's hook and to the
 // session's event stream (as EventSafety), without blocking the caller.
-func safetySink(hook func(SafetyEvent), stream engine.TaskStream) func(SafetyEvent) {
-	return func(ev SafetyEvent) {
+func safetySink(hook func(engine.SafetyEvent), stream engine.TaskStream) func(engine.SafetyEvent) {
+	return func(ev engine.SafetyEvent) {
 		if hook != nil {
 			hook(ev)
 		}

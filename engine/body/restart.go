@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/thea-harness/thea/engine"
 )
 
 // connection returns the live connection, restarting a crashed back-end with
@@ -75,7 +77,7 @@ func (ts *Toolset) restart(ctx context.Context, lastCrash string) (*link, string
 		ts.lastCrash = err.Error()
 		ts.mu.Unlock()
 		ts.logger.Warn("back-end restart failed", "restart", n, "err", err)
-		ts.emit(SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("restart %d of at most %d: %v", n, budget, err)})
+		ts.emit(engine.SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("restart %d of at most %d: %v", n, budget, err)})
 		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
 	}
 	if ts.closed { // closed while restarting
@@ -86,7 +88,7 @@ func (ts *Toolset) restart(ctx context.Context, lastCrash string) (*link, string
 	ts.conn = c
 	ts.mu.Unlock()
 	ts.logger.Info("back-end restarted", "restart", n)
-	ts.emit(SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("restart %d of at most %d, after: %s", n, budget, lastCrash)})
+	ts.emit(engine.SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("restart %d of at most %d, after: %s", n, budget, lastCrash)})
 	return c, ""
 }
 
@@ -137,6 +139,6 @@ func (ts *Toolset) crashed(c *link, tool string, err error) string {
 	note := c.CrashNote()
 	ts.setLastCrash(err.Error() + note)
 	ts.logger.Warn("back-end crashed", "tool", tool, "err", err)
-	ts.emit(SafetyEvent{Kind: SafetyCrashed, Tool: tool, Text: err.Error() + note})
+	ts.emit(engine.SafetyEvent{Kind: SafetyCrashed, Tool: tool, Text: err.Error() + note})
 	return fmt.Sprintf("the %s back-end crashed during %s: %v%s; %s", ts.name, tool, err, note, ts.restartNote())
 }

@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/policies"
@@ -22,7 +23,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
-	"github.com/thea-harness/thea/toolsets/body"
 )
 
 // stopSpecYAML is a session whose base back-end is a fault server: %[1]s
@@ -84,9 +84,10 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 		t.Fatal(err)
 	}
 	cat := engine.NewComponents()
+	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(body.Shared{}), script.Provider(), channels.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), channels.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {

@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -38,7 +38,7 @@ import (
 // fault server.
 type transport struct {
 	name string
-	kind func(body.Shared) engine.ToolsetKind
+	kind func() engine.ToolsetKind
 	// toolset is a toolset whose back-end is this transport's fault server
 	// recording into dir; self is this test binary.
 	toolset func(self, dir string) schema.Toolset
@@ -89,7 +89,7 @@ type transport struct {
 
 // transports is the suite's table: a transport adds one row.
 func transports() []transport {
-	return []transport{mcpTransport(), rosbridgeTransport(), rosbridgeArmTransport()}
+	return []transport{mcpTransport(), rosbridgeTransport(), rosbridgeArmTransport(), bareTransport()}
 }
 
 // eachTransport runs test once per transport, as a subtest.
@@ -156,9 +156,11 @@ type started struct {
 
 func (s *started) Tools(ctx context.Context) ([]engine.Tool, error) { return s.g.Tools(ctx) }
 
-// start starts spec's toolset name through tr's kind, as the engine does.
+// start starts spec's toolset name through tr's kind, as the engine does:
+// its transport under a body layer over deps (toolsets given deps that
+// share Bodies and Locks share a body's motion state, as a host's do).
 func start(ctx context.Context, tr transport, spec *schema.Spec, name string, deps body.Shared) (*started, error) {
-	g, err := engine.StartToolset(ctx, tr.kind(deps), configFor(spec, name, nil), deps.Logger)
+	g, err := engine.StartToolset(ctx, tr.kind(), configFor(spec, name, nil), body.NewLayer(deps), deps.Logger)
 	if err != nil {
 		return nil, err
 	}
@@ -258,10 +260,10 @@ func waitMotionEnd(t *testing.T, ts *started) {
 // events collects SafetyEvents.
 type events struct {
 	mu  sync.Mutex
-	evs []body.SafetyEvent
+	evs []engine.SafetyEvent
 }
 
-func (e *events) add(ev body.SafetyEvent) {
+func (e *events) add(ev engine.SafetyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
@@ -277,7 +279,7 @@ func (e *events) kinds() []string {
 	return out
 }
 
-func (e *events) find(kind string) (body.SafetyEvent, bool) {
+func (e *events) find(kind string) (engine.SafetyEvent, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, ev := range e.evs {
@@ -285,7 +287,7 @@ func (e *events) find(kind string) (body.SafetyEvent, bool) {
 			return ev, true
 		}
 	}
-	return body.SafetyEvent{}, false
+	return engine.SafetyEvent{}, false
 }
 
 // count counts events of kind whose envelope's reason contains text.
@@ -302,10 +304,10 @@ func (e *events) count(kind, text string) int {
 }
 
 // all are the events of kind.
-func (e *events) all(kind string) []body.SafetyEvent {
+func (e *events) all(kind string) []engine.SafetyEvent {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []body.SafetyEvent
+	var out []engine.SafetyEvent
 	for _, ev := range e.evs {
 		if ev.Kind == kind {
 			out = append(out, ev)

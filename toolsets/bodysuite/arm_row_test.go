@@ -1,4 +1,4 @@
-package body_test
+package bodysuite_test
 
 import (
 	"encoding/json"
@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/body"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
@@ -151,7 +152,7 @@ func BenchmarkArmStopLatency(b *testing.B) {
 	spec.Toolsets["base"] = cfg
 	var evs events
 	ended := make(chan time.Time, 1)
-	ts := startFault(b, tr, spec, "base", body.Shared{OnSafety: func(ev body.SafetyEvent) {
+	ts := startFault(b, tr, spec, "base", body.Shared{OnSafety: func(ev engine.SafetyEvent) {
 		evs.add(ev)
 		if ev.Kind == body.SafetyLateReply {
 			ended <- time.Now()

@@ -34,8 +34,8 @@ type Config struct {
 	StopGrace time.Duration
 }
 
-// ConfigOf reads the shared fields of a toolset's section.
-func ConfigOf(s schema.Toolset) Config {
+// configOf reads the shared fields of a toolset's section.
+func configOf(s schema.Toolset) Config {
 	return Config{
 		Timeout: s.Timeout.D(), StartTimeout: s.StartTimeout.D(),
 		MaxRestarts: s.Restart.MaxRestarts, Backoff: s.Restart.Backoff.D(),
