@@ -110,8 +110,8 @@ type ToolsetKind struct {
 	// Config is the kind's config type (a zero value) and CUE its fields'
 	// definition: each instance's own section is checked against it and
 	// decoded into schema.Toolset.Config (see schema.Descriptor).
-	Config any
-	CUE    string
+	Config   any
+	CUE      string
 	Validate func(*schema.Check)
 	// Provides lists an instance's tools without starting it (see
 	// schema.Descriptor.Provides); nil means only a live listing can tell.
