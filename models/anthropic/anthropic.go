@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -123,7 +122,7 @@ func (m *Model) Generate(ctx context.Context, req model.Request) (model.Response
 		llms.WithMaxTokens(m.maxTokens),
 	}
 	if len(req.Tools) > 0 {
-		tools, err := renderTools(req.Tools, names)
+		tools, err := call.Tools(req.Tools, names)
 		if err != nil {
 			return model.Response{}, fmt.Errorf("anthropic: %w", err)
 		}
@@ -206,25 +205,6 @@ func intInfo(info map[string]any, k string) int {
 		return v
 	}
 	return 0
-}
-
-// emptySchema is the input schema of a tool that declares none.
-const emptySchema = `{"type":"object","properties":{}}`
-
-func renderTools(defs []model.ToolDef, names model.ToolNames) ([]llms.Tool, error) {
-	tools := make([]llms.Tool, 0, len(defs))
-	for _, d := range defs {
-		params := d.InputSchema
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(emptySchema)
-		} else if !json.Valid(params) {
-			return nil, fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
-		}
-		tools = append(tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: names.Wire(d.Name), Description: d.Description, Parameters: params,
-		}})
-	}
-	return tools, nil
 }
 
 // Provider is the "anthropic" model provider (the Messages API).

@@ -138,7 +138,7 @@ func (m *Model) callOptions(defs []model.ToolDef, names model.ToolNames) ([]llms
 		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
 	}
 	if len(defs) > 0 {
-		tools, err := renderTools(defs, names)
+		tools, err := call.Tools(defs, names)
 		if err != nil {
 			return nil, err
 		}

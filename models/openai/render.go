@@ -165,22 +165,3 @@ func imageMIME(img *schema.Image) (string, error) {
 	}
 	return mime, nil
 }
-
-// emptySchema is the parameters of a tool that declares none.
-const emptySchema = `{"type":"object","properties":{}}`
-
-func renderTools(defs []model.ToolDef, names model.ToolNames) ([]llms.Tool, error) {
-	tools := make([]llms.Tool, 0, len(defs))
-	for _, d := range defs {
-		params := d.InputSchema
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(emptySchema)
-		} else if !json.Valid(params) {
-			return nil, fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
-		}
-		tools = append(tools, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: names.Wire(d.Name), Description: d.Description, Parameters: params,
-		}})
-	}
-	return tools, nil
-}
