@@ -16,6 +16,10 @@ import (
 type cueWriter struct {
 	b     strings.Builder
 	depth int
+	// commented writes every line as a comment (a disabled block), its
+	// own indentation after the comment mark, from commentFrom's depth.
+	commented   bool
+	commentFrom int
 }
 
 // raw is CUE text written as it is (a list, a number built here).
@@ -35,7 +39,11 @@ func label(k string) string {
 func quote(s string) string { return literal.String.WithGraphicOnly().Quote(s) }
 
 func (w *cueWriter) line(s string) {
-	w.b.WriteString(strings.Repeat("\t", w.depth))
+	if w.commented {
+		w.b.WriteString(strings.Repeat("\t", w.commentFrom) + "// " + strings.Repeat("\t", w.depth-w.commentFrom))
+	} else {
+		w.b.WriteString(strings.Repeat("\t", w.depth))
+	}
 	w.b.WriteString(s)
 	w.b.WriteByte('\n')
 }

@@ -78,7 +78,8 @@ func TestDraftIsDeterministic(t *testing.T) {
 	for _, want := range []string{
 		`cmd_vel: "/cmd_vel"`,
 		`cameras: camera: topic: "/camera/image_raw/compressed"`,
-		`pose: topic: "/odom"`,
+		`pose: {topic: "/odom"}`,
+		`frames: [{name: "odom", description: "the odom frame, metres"}]`,
 		`clearance: {topic: "/scan", max_age: "1s"}`,
 		`light_curtain: {topic: "/light_curtain", type: "std_msgs/msg/Bool", max_age: "500ms"}`,
 		`rule: "!readings.light_curtain"`,

@@ -119,8 +119,12 @@ func (d *draft) toolset(w *cueWriter) {
 	if d.StopService != "" {
 		w.comment("The stop path: called when a motion is given up and its cancel did not end it, on Close,")
 		w.comment("and after a dropped socket (docs/bringing-up-a-robot.md, \"Declared stop\").")
-		w.review("check that %s halts every motion and only stops (a UR dashboard's stop also ends its program).", safeText(d.StopService))
-		w.field("stop", inline("service", inline("name", d.StopService, "type", d.StopServiceType)))
+		w.review("%s.", d.StopReview)
+		kv := []any{"name", d.StopService, "type", d.StopServiceType}
+		if d.StopRequest != "{}" {
+			kv = append(kv, "request", d.StopRequest)
+		}
+		w.field("stop", inline("service", inline(kv...)))
 	}
 	if d.CmdVel != "" {
 		if d.StopService == "" {
@@ -130,7 +134,8 @@ func (d *draft) toolset(w *cueWriter) {
 		}
 		w.field("cmd_vel", d.CmdVel)
 	} else if d.StopService == "" {
-		w.review("the graph has neither a stop service nor a Twist cmd_vel topic: a motion given up has no stop path but its cancel; declare one (rosbridge.stop).")
+		w.review("no stop path is declared: the graph has no Twist cmd_vel topic and no stop service whose stopping request the draft knows (a Trigger or Empty named stop or halt, or a SetBool whose name says data: true stops); a motion given up would have only its cancel, so the physical actions are disabled until you declare one (rosbridge.stop):")
+		w.comment(`stop: service: {name: "/…", type: "std_srvs/srv/Trigger"}`)
 	}
 	for _, p := range d.Pending {
 		for _, r := range p.Review {
@@ -169,6 +174,10 @@ func (d *draft) toolset(w *cueWriter) {
 }
 
 func (d *draft) tool(w *cueWriter, t draftTool) {
+	if t.Disabled {
+		w.commented, w.commentFrom = true, w.depth
+		defer func() { w.commented = false }()
+	}
 	w.open(t.Name)
 	for _, r := range t.Review {
 		w.review("%s", r)
@@ -270,6 +279,10 @@ func (d *draft) contracts(w *cueWriter) {
 		kv := []any{"physical", t.Physical}
 		if t.BaseMotion {
 			kv = append(kv, "tags", list("base_motion"))
+		}
+		if t.Disabled {
+			w.comment("%s: %s", label(t.Name), inline(kv...))
+			continue
 		}
 		w.field(t.Name, inline(kv...))
 	}

@@ -28,8 +28,13 @@ type draft struct {
 	// kill when no stop is declared.
 	CmdVel string
 	// StopService is the robot's own stop service, declared as the
-	// toolset's stop path (rosbridge.stop.service); "" for none.
-	StopService, StopServiceType string
+	// toolset's stop path (rosbridge.stop.service) with StopRequest; ""
+	// for none. Only a service whose stopping request is known is one
+	// (rosstop.go); StopReview says what to check of it.
+	StopService, StopServiceType, StopRequest string
+	StopReview                                string
+	// stops are the candidates for the stop path.
+	stops []stopCandidate
 	// Pending are commented-out blocks for what a draft should not declare
 	// on a guess (an e-stop publish, whose polarity it cannot know; a TF
 	// lookup between frames it did not hear) or what rosapi could not
@@ -50,7 +55,9 @@ type draftTool struct {
 	SuccessReview   string
 	Physical        bool
 	BaseMotion      bool
-	Review          []string
+	// Disabled: written commented out (a physical action with no stop path).
+	Disabled bool
+	Review   []string
 }
 
 // draftArg is one tool argument: a scalar, an array of Items or an
@@ -139,6 +146,8 @@ func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft
 	for _, e := range g.Services {
 		d.service(e, tools, goals)
 	}
+	d.chooseStop()
+	d.disableUnstoppable()
 	slices.SortFunc(d.Tools, func(a, b draftTool) int { return strings.Compare(a.Name, b.Name) })
 	return d
 }

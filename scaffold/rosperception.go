@@ -86,19 +86,18 @@ func (d *draft) perception(byType map[string][]string, s *sampled) {
 	}
 }
 
-// basePose: Odometry (/odom first), else the TF lookup of the base in the
-// scene's frame, else a PoseStamped whose name says pose, else a pending
-// lookup to finish when the graph has TF.
+// basePose: the TF lookup of the base in the scene's frame, else Odometry
+// (/odom first), else a PoseStamped whose name says pose, else a pending
+// lookup to finish when the graph has TF. A pose is labelled only with the
+// frame it is in: a topic's frame is the one it was heard in while
+// drafting (an Odometry's is usually odom, never map); one not heard
+// leaves the pose out, with a REVIEW line.
 func (d *draft) basePose(byType map[string][]string, s *sampled) {
 	p := &d.Perception
 	if b := byType[tBattery]; len(b) > 0 {
 		d.Battery = b[0]
 	}
-	if odom := prefer(byType[tOdometry], "/odom"); len(odom) > 0 {
-		p.Pose = &poseSource{Topic: odom[0], Type: tOdometry}
-		d.note(odom[1:], "more Odometry topics; the pose reads "+odom[0])
-		return
-	}
+	odom := prefer(byType[tOdometry], "/odom")
 	scene := firstFrame(s, sceneFrames, "")
 	if scene == "" && p.TF != "" {
 		// No usual name: the root of the tree the base is in.
@@ -110,15 +109,17 @@ func (d *draft) basePose(byType map[string][]string, s *sampled) {
 		p.Frame, p.Base = scene, base
 		p.Pose = &poseSource{Parent: scene, Child: base}
 		p.Pose.Review = append(p.Pose.Review, fmt.Sprintf("the pose is %s's in %s, looked up in TF (the frames heard while drafting: %s): check that these are the robot's base and the frame its world is given in", base, scene, listed(s.frames())))
+		d.note(odom, "Odometry topics are not read: the pose is the base's in "+scene+" through TF")
+		return
+	}
+	if len(odom) > 0 {
+		d.note(odom[1:], "more Odometry topics; the pose reads "+odom[0])
+		d.topicPose(odom[0], tOdometry, s, fmt.Sprintf("the pose reads the Odometry %s, in %%s (its header.frame_id while drafting), so the scene's frame is %%s: odometry drifts; for a pose in map, look the base up in TF", safeText(odom[0])))
 		return
 	}
 	for _, t := range byType[tPoseStamped] {
 		if hasWholeWord(t, []string{"pose", "robot_pose", "base_pose"}) && !hasWholeWord(t, append([]string{"goal", "target"}, eeTopicWords...)) {
-			p.Pose = &poseSource{Topic: t, Type: tPoseStamped}
-			if f := s.frameOf[t]; f != "" {
-				p.Frame = f
-			}
-			p.Pose.Review = append(p.Pose.Review, fmt.Sprintf("the pose reads the PoseStamped %s (in %s): check that it is the robot's own pose", safeText(t), p.Frame))
+			d.topicPose(t, tPoseStamped, s, fmt.Sprintf("the pose reads the PoseStamped %s (in %%s): check that it is the robot's own pose (the scene's frame is %%s)", safeText(t)))
 			return
 		}
 	}
@@ -132,6 +133,29 @@ func (d *draft) basePose(byType map[string][]string, s *sampled) {
 			Lines:  []string{`observation: tf: {}`, `observation: pose: {tf: {parent: "map", child: "base_link"}}`},
 		})
 	}
+}
+
+// topicPose reads the pose from a topic in the frame it was heard in,
+// which becomes the scene's; a topic not heard while drafting has no
+// known frame, so its pose is left out (a pending block) rather than
+// labelled with a guess. review takes the frame twice.
+func (d *draft) topicPose(topic, typ string, s *sampled, review string) {
+	p := &d.Perception
+	f := s.frameOf[topic]
+	if f == "" {
+		line := fmt.Sprintf("observation: pose: {topic: %q, type: %q}", topic, typ)
+		if typ == tOdometry {
+			line = fmt.Sprintf("observation: pose: {topic: %q}", topic)
+		}
+		d.Pending = append(d.Pending, pendingBlock{
+			Review: []string{fmt.Sprintf("the pose is left out: %s sent no header.frame_id the draft could read while drafting, so the frame its pose is in is not known and the draft does not guess it (an Odometry is usually in odom, not map); set the scene's frame (embodiment.frames, scene_graph.frame) to its frame, or look the base up in TF, then uncomment:", safeText(topic))},
+			Lines:  []string{line},
+		})
+		return
+	}
+	p.Frame = f
+	p.Pose = &poseSource{Topic: topic, Type: typ}
+	p.Pose.Review = append(p.Pose.Review, fmt.Sprintf(review, f, f))
 }
 
 // firstFrame is the first of names TF named (and linked to other, when

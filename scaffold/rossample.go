@@ -25,7 +25,8 @@ type sampled struct {
 	tfHeard bool
 	bools   map[string]bool
 	joints  map[string]jointSample
-	// frameOf is a topic's header.frame_id (detections, a PoseStamped).
+	// frameOf is a topic's header.frame_id (detections, a PoseStamped,
+	// an Odometry: the frame its pose is in).
 	frameOf map[string]string
 }
 
@@ -49,8 +50,8 @@ var rosFrame = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_/.-]{0,79}$`)
 var jointName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]{0,79}$`)
 
 // sampleRequests are the topics worth reading for a draft: TF, joint
-// states, detections, PoseStamped topics and Bools, in that order, at
-// most rosbridge.MaxSampleTopics.
+// states, detections, PoseStamped and Odometry topics and Bools, in that
+// order, at most rosbridge.MaxSampleTopics.
 func sampleRequests(g *rosbridge.Graph) []rosbridge.SampleRequest {
 	var out []rosbridge.SampleRequest
 	byType := map[string][]string{}
@@ -68,7 +69,7 @@ func sampleRequests(g *rosbridge.Graph) []rosbridge.SampleRequest {
 			out = append(out, rosbridge.SampleRequest{Topic: t, Type: tTF, Count: 10, Keep: 25})
 		}
 	}
-	for _, typ := range []string{tJointState, tDetection3D, tDetection2D, tPoseStamped, tBool} {
+	for _, typ := range []string{tJointState, tDetection3D, tDetection2D, tPoseStamped, tOdometry, tBool} {
 		for _, t := range byType[typ] {
 			out = append(out, rosbridge.SampleRequest{Topic: t, Type: typ, Count: 1})
 		}
@@ -97,7 +98,7 @@ func readSamples(topics map[string]string, msgs map[string][]json.RawMessage) *s
 				}
 			case tJointState:
 				s.addJoints(topic, raw)
-			case tDetection3D, tDetection2D, tPoseStamped:
+			case tDetection3D, tDetection2D, tPoseStamped, tOdometry:
 				var m struct {
 					Header struct {
 						FrameID string `json:"frame_id"`

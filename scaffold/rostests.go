@@ -48,7 +48,7 @@ func (d *draft) ruleTests() []raw {
 
 func (d *draft) firstTool(ok func(draftTool) bool) (draftTool, bool) {
 	for _, t := range d.Tools {
-		if ok(t) {
+		if !t.Disabled && ok(t) {
 			return t, true
 		}
 	}

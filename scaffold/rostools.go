@@ -10,14 +10,12 @@ import (
 
 // Tools of a draft: one per action server and service rosapi could type
 // and describe. Every drafted tool is physical until reviewed (a service
-// may move the robot as well as an action), except a stop, which nothing
-// may block or delay.
+// may move the robot as well as an action), except a stop whose stopping
+// request is known, which nothing may block or delay (rosstop.go); a
+// service that could release an e-stop is not offered at all.
 
 // baseWords name a tool that moves a mobile base (the clearance gate's).
 var baseWords = []string{"navigate", "drive", "move_base", "dock", "follow_path", "spin", "back_up", "backup", "follow_waypoints"}
-
-// stopWords name a service that stops the robot.
-var stopWords = []string{"stop", "halt", "abort", "estop", "e_stop", "emergency", "switch_controller"}
 
 // action drafts an action server as a tool, or as a pending block when
 // rosapi could not type or describe it.
@@ -79,6 +77,11 @@ func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 		d.undescribed(e, "service", typ, ok)
 		return
 	}
+	class := classifyService(e.Name, typ)
+	if class.role == roleWithheld {
+		d.withhold(e.Name, typ, class)
+		return
+	}
 	request, args, review := buildGoal(e.Goal, ctx)
 	if request == "{}" && len(e.Goal.Fields) > 0 {
 		d.unbuildable(e, "service", typ, "request", review)
@@ -99,15 +102,14 @@ func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 			t.Reason = "response.message"
 		}
 	}
-	if hasWord(e.Name, stopWords) {
+	switch {
+	case class.role == roleStop:
 		t.Physical, t.BaseMotion = false, false
-		t.Review = append(t.Review, "a stop: not physical, so no hook blocks or delays it (check that it only stops)")
-		if d.StopService == "" {
-			// The first stop service (in the graph's sorted order) is the
-			// stop path; another is only a tool.
-			d.StopService, d.StopServiceType = e.Name, typ
-		}
-	} else {
+		t.Review = append(t.Review, fmt.Sprintf("a stop (a %s named for stopping and nothing else): not physical, so no hook blocks or delays it (check that it only stops)", typ))
+		d.stops = append(d.stops, stopCandidate{name: e.Name, typ: typ, class: class})
+	case class.releases:
+		t.Review = append(t.Review, "its name says it can start, release, unlock or switch something: physical, so every call is confirmed (keep it so)")
+	default:
 		t.Review = append(t.Review, "physical until reviewed: set physical: false (here and in its contract) if it never moves the robot")
 	}
 	d.Tools = append(d.Tools, t)

@@ -1,0 +1,143 @@
+package scaffold
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge"
+)
+
+// serviceEndpoint is a service as rosapi describes it, by type.
+func serviceEndpoint(name, typ string) rosbridge.Endpoint {
+	trigger := msg("std_srvs/Trigger_Response", scalar("success", "bool"), scalar("message", "string"))
+	e := rosbridge.Endpoint{Name: name, Type: typ}
+	switch typ {
+	case tTrigger:
+		e.Goal, e.Response = msg("std_srvs/Trigger_Request"), trigger
+	case tEmpty:
+		e.Goal, e.Response = msg("std_srvs/Empty_Request"), msg("std_srvs/Empty_Response")
+	case tSetBool:
+		e.Goal, e.Response = msg("std_srvs/SetBool_Request", scalar("data", "bool")), msg("std_srvs/SetBool_Response", scalar("success", "bool"), scalar("message", "string"))
+	default: // controller_manager_msgs/srv/SwitchController
+		e.Goal = msg("controller_manager_msgs/SwitchController_Request",
+			rosbridge.Field{Name: "activate_controllers", Type: "string", Array: true},
+			rosbridge.Field{Name: "deactivate_controllers", Type: "string", Array: true},
+			scalar("strictness", "int32"), scalar("activate_asap", "bool"))
+		e.Response = msg("controller_manager_msgs/SwitchController_Response", scalar("ok", "bool"))
+	}
+	return e
+}
+
+// robotSection is the drafted rosbridge toolset as loaded.
+func robotSection(t *testing.T, s *schema.Spec) rosbridge.Config {
+	t.Helper()
+	sec, ok := s.Toolsets[toolset].Config.(rosbridge.Section)
+	if !ok {
+		t.Fatalf("toolset %s is a %T", toolset, s.Toolsets[toolset].Config)
+	}
+	return sec.Rosbridge
+}
+
+// Every stop-ish or release-ish service, alone in a graph, is drafted as a
+// confirmed physical tool, or as a stop (not physical) declared as the stop
+// path only when the request that stops is known (a Trigger or Empty named
+// stop or halt and nothing else; a SetBool whose name is the stop it
+// sets, with data: true); a service that could release an e-stop or a
+// runstop is not offered at all. Each draft loads and its own rule tests
+// (an unconfirmed call of the first physical tool is refused) pass.
+func TestDraftStopAndReleaseServices(t *testing.T) {
+	const (
+		confirmed = "confirmed" // a physical tool: review_confirm asks first
+		stop      = "stop"      // a non-physical tool and the stop path
+		withheld  = "withheld"  // no tool
+	)
+	for _, tc := range []struct {
+		name, typ, want string
+		request         string // the declared stop's request; "" when none is declared
+	}{
+		{"/dashboard_client/stop", tTrigger, stop, "{}"},
+		{"/dashboard_client/unlock_protective_stop", tTrigger, withheld, ""},
+		{"/dashboard_client/power_off", tTrigger, confirmed, ""},
+		{"/conveyor/start_stop", tSetBool, confirmed, ""},
+		{"/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController", confirmed, ""},
+		{"/runstop", tSetBool, withheld, "{data: true}"},
+		{"/runstop_toggle", tTrigger, withheld, ""},
+		{"/stop_the_robot", tTrigger, stop, "{}"},
+		{"/estop", tEmpty, stop, "{}"},
+		{"/e_stop/release", tTrigger, withheld, ""},
+		{"/halt", tEmpty, stop, "{}"},
+		{"/motors/enable", tSetBool, confirmed, ""},
+		{"/brake_release", tTrigger, confirmed, ""},
+		{"/abort_goal", tTrigger, confirmed, ""},
+		{"/emergency_stop", tSetBool, withheld, "{data: true}"},
+		{"/emergency_stop/reset", tTrigger, withheld, ""},
+		{"/reset_estop", tTrigger, withheld, ""},
+		{"/stop_and_go", tTrigger, confirmed, ""},
+		{"/stopper", tTrigger, confirmed, ""},
+		{"/conveyor/stop", tSetBool, withheld, "{data: true}"},
+		{"/robot/EStop", tTrigger, stop, "{}"},
+		{"/robot/resetEStop", tTrigger, withheld, ""},
+		{"/dashboard/unlockProtectiveStop", tTrigger, withheld, ""},
+		{"/StopTheRobot", tTrigger, stop, "{}"},
+		{"/setRunstop", tSetBool, withheld, ""},
+		{"/conveyorStartStop", tSetBool, confirmed, ""},
+		{"/releaseBrakes", tTrigger, confirmed, ""},
+	} {
+		t.Run(strings.Trim(tc.name, "/"), func(t *testing.T) {
+			g := &rosbridge.Graph{Topics: map[string]string{}, Services: []rosbridge.Endpoint{serviceEndpoint(tc.name, tc.typ)}}
+			s, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", g, nil))
+			cfg := robotSection(t, s)
+			tool, offered := "", false
+			for n, decl := range cfg.Tools {
+				if decl.Service != nil && decl.Service.Name == tc.name {
+					tool, offered = n, true
+				}
+			}
+			switch tc.want {
+			case withheld:
+				if offered {
+					t.Fatalf("offered to the model as %s:\n%s", tool, spec)
+				}
+				if !strings.Contains(spec, "a model must never release an e-stop") {
+					t.Errorf("no REVIEW line says why it is withheld:\n%s", spec)
+				}
+			case confirmed, stop:
+				if !offered {
+					t.Fatalf("not offered:\n%s", spec)
+				}
+				physical := cfg.Tools[tool].IsPhysical() || s.Tools[tool].Physical
+				if physical != (tc.want == confirmed) {
+					t.Fatalf("physical %v, want %s:\n%s", physical, tc.want, spec)
+				}
+				if physical && len(s.Tests) < 2 {
+					t.Errorf("no rule test proves the confirmation:\n%s", spec)
+				}
+			}
+			switch {
+			case tc.request == "" && cfg.Stop != nil:
+				t.Fatalf("declared as the stop path %+v:\n%s", cfg.Stop.Service, spec)
+			case tc.request != "" && (cfg.Stop == nil || cfg.Stop.Service == nil || cfg.Stop.Service.Name != tc.name || cfg.Stop.Service.Request != tc.request):
+				t.Fatalf("the stop path is %+v, want %s with %s:\n%s", cfg.Stop, tc.name, tc.request, spec)
+			case tc.request == "" && !strings.Contains(spec, "no stop path is declared"):
+				t.Errorf("no REVIEW line says the stop is missing:\n%s", spec)
+			}
+		})
+	}
+}
+
+// classifyService agrees with the drafts above on names split every way
+// a graph spells them.
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"/dashboard_client/unlock_protective_stop": "dashboard client unlock protective stop",
+		"/robot/resetEStop":                        "robot reset e stop",
+		"/StopTheRobot":                            "stop the robot",
+		"/e-stop/release":                          "e stop release",
+		"/HTTPServer2Stop":                         "http server2 stop",
+	} {
+		if got := strings.Join(nameWords(in), " "); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
