@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -139,5 +140,106 @@ func TestNameWords(t *testing.T) {
 		if got := strings.Join(nameWords(in), " "); got != want {
 			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A UR arm under ros2_control, as the finding saw it: the stop path is the
+// dashboard's stop (not switch_controller, first by name, whose {} is a
+// no-op); switch_controller, the conveyor's start_stop and the dashboard's
+// play are confirmed; unlock_protective_stop is not offered.
+func TestDraftURStopPath(t *testing.T) {
+	g := armGraph()
+	g.Services = append([]rosbridge.Endpoint{
+		serviceEndpoint("/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController"),
+		serviceEndpoint("/conveyor/start_stop", tSetBool),
+	}, g.Services...)
+	g.Services = append(g.Services,
+		serviceEndpoint("/dashboard_client/play", tTrigger),
+		serviceEndpoint("/dashboard_client/unlock_protective_stop", tTrigger))
+	s, spec := loadDraft(t, newDraft("ur", "ws://ur:9090", "", g, armSamples(g)))
+	cfg := robotSection(t, s)
+	if cfg.Stop == nil || cfg.Stop.Service == nil || cfg.Stop.Service.Name != "/dashboard_client/stop" || cfg.Stop.Service.Request != "{}" {
+		t.Fatalf("stop path %+v, want /dashboard_client/stop:\n%s", cfg.Stop, spec)
+	}
+	for _, name := range []string{"controller_manager_switch_controller", "conveyor_start_stop", "dashboard_client_play"} {
+		if d, ok := cfg.Tools[name]; !ok || !d.IsPhysical() || !s.Tools[name].Physical {
+			t.Errorf("%s is not a confirmed physical tool:\n%s", name, spec)
+		}
+	}
+	if cfg.Tools["dashboard_client_stop"].IsPhysical() {
+		t.Error("the dashboard's stop is physical: a hook could delay it")
+	}
+	for name, d := range cfg.Tools {
+		if d.Service != nil && strings.Contains(d.Service.Name, "unlock") {
+			t.Errorf("%s offers %s to the model", name, d.Service.Name)
+		}
+	}
+}
+
+// stretchGraph is a Stretch-class mobile manipulator: odometry in odom,
+// TF (map → odom → base_link), detections, a runstop SetBool beside its
+// own Trigger stop, a mode switch.
+func stretchGraph() *rosbridge.Graph {
+	return &rosbridge.Graph{
+		Topics: map[string]string{
+			"/odom": tOdometry, "/tf": tTF, "/tf_static": tTF, "/detections": tDetection3D,
+			"/stretch/cmd_vel": tTwist, "/is_runstopped": tBool,
+		},
+		Services: []rosbridge.Endpoint{
+			serviceEndpoint("/runstop", tSetBool),
+			serviceEndpoint("/stop_the_robot", tTrigger),
+			serviceEndpoint("/switch_to_navigation_mode", tTrigger),
+		},
+	}
+}
+
+// stretchSamples: the odometry's frame is odom, the detector's map; TF
+// links them only when tf is set.
+func stretchSamples(g *rosbridge.Graph, tf bool) *sampled {
+	msgs := map[string][]json.RawMessage{
+		"/odom":          {json.RawMessage(`{"header": {"frame_id": "odom"}, "child_frame_id": "base_link"}`)},
+		"/detections":    {json.RawMessage(`{"header": {"frame_id": "map"}, "detections": []}`)},
+		"/is_runstopped": {json.RawMessage(`{"data": false}`)},
+	}
+	if tf {
+		msgs["/tf"] = []json.RawMessage{json.RawMessage(`{"transforms": [{"header": {"frame_id": "map"}, "child_frame_id": "odom"}, {"header": {"frame_id": "odom"}, "child_frame_id": "base_link"}]}`)}
+	}
+	return readSamples(g.Topics, msgs)
+}
+
+// On a Stretch-class graph the stop path is /stop_the_robot (a Trigger),
+// never the runstop SetBool (whose {} is data: false, a release); the
+// runstop is not a tool; the mode switch is confirmed. With TF the pose
+// is the base's in map through TF; without, it is /odom's labelled odom
+// (never map); an odometry not heard is left out.
+func TestDraftStretch(t *testing.T) {
+	g := stretchGraph()
+	s, spec := loadDraft(t, newDraft("stretch", "ws://stretch:9090", "", g, stretchSamples(g, true)))
+	cfg := robotSection(t, s)
+	if cfg.Stop == nil || cfg.Stop.Service == nil || cfg.Stop.Service.Name != "/stop_the_robot" || cfg.Stop.Service.Request != "{}" {
+		t.Fatalf("stop path %+v, want /stop_the_robot with {}:\n%s", cfg.Stop, spec)
+	}
+	for name, d := range cfg.Tools {
+		if d.Service != nil && d.Service.Name == "/runstop" {
+			t.Errorf("%s offers the runstop to the model", name)
+		}
+	}
+	if d := cfg.Tools["switch_to_navigation_mode"]; !d.IsPhysical() {
+		t.Error("the mode switch is not confirmed")
+	}
+	wantAll(t, spec, `pose: {tf: {parent: "map", child: "base_link"}}`, `scene_graph: {enabled: true, frame: "map"}`,
+		"Odometry topics are not read: the pose is the base's in map through TF: /odom")
+
+	_, spec = loadDraft(t, newDraft("stretch", "ws://stretch:9090", "", g, stretchSamples(g, false)))
+	wantAll(t, spec, `pose: {topic: "/odom"}`, `scene_graph: {enabled: true, frame: "odom"}`,
+		`frames: [{name: "odom", description: "the odom frame, metres"}]`)
+	if strings.Contains(spec, `frame: "map"`) || strings.Contains(spec, `name: "map"`) {
+		t.Errorf("odometry in odom labelled map:\n%s", spec)
+	}
+
+	_, spec = loadDraft(t, newDraft("stretch", "ws://stretch:9090", "", g, nil))
+	wantAll(t, spec, "the pose is left out: /odom sent no header.frame_id", `// observation: pose: {topic: "/odom"}`)
+	if strings.Contains(spec, "\t\t\t\tpose:") {
+		t.Errorf("a pose of unknown frame is declared:\n%s", spec)
 	}
 }
