@@ -243,3 +243,21 @@ func TestDraftStretch(t *testing.T) {
 		t.Errorf("a pose of unknown frame is declared:\n%s", spec)
 	}
 }
+
+// With no stop path (no stop whose request is known, no cmd_vel) the
+// physical actions are written commented out, with a REVIEW line, and the
+// draft loads without a warning; a confirmed service stays.
+func TestDraftNoStopDisablesActions(t *testing.T) {
+	g := &rosbridge.Graph{Topics: map[string]string{}, Actions: armGraph().Actions[2:],
+		Services: []rosbridge.Endpoint{serviceEndpoint("/conveyor/start_stop", tSetBool), serviceEndpoint("/runstop_toggle", tTrigger)}}
+	s, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", g, nil))
+	cfg := robotSection(t, s)
+	if _, ok := cfg.Tools["pick"]; ok || cfg.Stop != nil {
+		t.Fatalf("an action with no stop path is offered:\n%s", spec)
+	}
+	if !cfg.Tools["conveyor_start_stop"].IsPhysical() {
+		t.Error("the conveyor is not confirmed")
+	}
+	wantAll(t, spec, "// pick: {", "// \tphysical: true", "// REVIEW: disabled: the draft knows no stop path", "// pick: {physical: true}",
+		"no stop path is declared")
+}
