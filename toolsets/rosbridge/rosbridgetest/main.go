@@ -40,6 +40,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.BoolVar(&o.Faults.SkillFails, "skill-fails", false, "the skill action answers SUCCEEDED with success: false")
 	fs.BoolVar(&o.Faults.NoActionDetails, "no-action-details", false, "serve no rosapi/action_goal_details")
 	fs.StringVar(&o.FaultDir, "fault-dir", "", "also serve the fault suite's contract, recording into this directory")
+	fs.Func("graph", "also list the topics and services of this JSON file ({topics, services, without}: GraphExtras)", func(p string) (err error) { o.Graph, err = ReadGraphExtras(p); return err })
 	fs.Func("extra", "also publish the topics of this JSON file (a list of {topic, type, msg, every})", func(p string) (err error) { o.Extra, err = ReadExtra(p); return err })
 	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
 	if err := fs.Parse(args); err != nil {

@@ -65,10 +65,18 @@ func definitions() map[string][]string {
 			"navigation_time builtin_interfaces/msg/Duration", "estimated_time_remaining builtin_interfaces/msg/Duration",
 			"number_of_recoveries int16", "distance_remaining float"},
 
-		"std_srvs/srv/Trigger_Request":        {},
-		"std_srvs/srv/Trigger_Response":       {"success boolean", "message string"},
-		"action_msgs/srv/CancelGoal_Request":  {"goal_info action_msgs/msg/GoalInfo"},
-		"action_msgs/srv/CancelGoal_Response": {"return_code int8", "goals_canceling action_msgs/msg/GoalInfo[]"},
+		"std_srvs/srv/Trigger_Request":  {},
+		"std_srvs/srv/Trigger_Response": {"success boolean", "message string"},
+		"std_srvs/srv/Empty_Request":    {},
+		"std_srvs/srv/Empty_Response":   {},
+		"std_srvs/srv/SetBool_Request":  {"data boolean"},
+		"std_srvs/srv/SetBool_Response": {"success boolean", "message string"},
+		"controller_manager_msgs/srv/SwitchController_Request": {"activate_controllers string[]",
+			"deactivate_controllers string[]", "strictness int32", "activate_asap boolean",
+			"timeout builtin_interfaces/msg/Duration"},
+		"controller_manager_msgs/srv/SwitchController_Response": {"ok boolean", "message string"},
+		"action_msgs/srv/CancelGoal_Request":                    {"goal_info action_msgs/msg/GoalInfo"},
+		"action_msgs/srv/CancelGoal_Response":                   {"return_code int8", "goals_canceling action_msgs/msg/GoalInfo[]"},
 	}
 }
 
