@@ -130,7 +130,7 @@ func TestInitFromROSStretchStopPath(t *testing.T) {
 		}
 	}
 	if strings.Contains(text, `"/runstop"`) || strings.Contains(text, `name: "map"`) {
-		t.Fatalf("the draft declares the runstop or labels odometry map:\n%s", b)
+		t.Errorf("the draft declares the runstop or labels odometry map:\n%s", b)
 	}
 
 	scriptDraft(t, spec, `- tool_calls: [{name: navigate_to_pose, arguments: {pose_x: 3.0, pose_y: 0.0}}]
@@ -179,7 +179,7 @@ func TestInitFromROSURStopPath(t *testing.T) {
 		}
 	}
 	if strings.Contains(text, "unlock_protective_stop") {
-		t.Fatalf("the draft offers unlock_protective_stop:\n%s", b)
+		t.Errorf("the draft offers unlock_protective_stop:\n%s", b)
 	}
 
 	scriptDraft(t, spec, `- tool_calls: [{name: pick, arguments: {object: mug}}]
