@@ -207,7 +207,7 @@ func (d *draft) chooseStop() {
 	}
 	d.StopReview = fmt.Sprintf("check that %s halts every motion and only stops (a UR dashboard's stop also ends its program)", safeText(best.name))
 	if best.typ == tSetBool {
-		d.StopReview += fmt.Sprintf("; it is a SetBool whose name says data: true engages it: check its polarity on the robot (false would release it)")
+		d.StopReview += "; it is a SetBool whose name says data: true engages it: check its polarity on the robot (false would release it)"
 	}
 	if len(others) > 0 {
 		d.StopReview += "; the other stops were not chosen: " + listed(others)

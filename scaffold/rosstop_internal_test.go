@@ -127,8 +127,8 @@ func TestDraftStopAndReleaseServices(t *testing.T) {
 	}
 }
 
-// classifyService agrees with the drafts above on names split every way
-// a graph spells them.
+// Names split into whole words however a graph spells them: separators,
+// camelCase humps, acronyms.
 func TestNameWords(t *testing.T) {
 	for in, want := range map[string]string{
 		"/dashboard_client/unlock_protective_stop": "dashboard client unlock protective stop",
