@@ -87,6 +87,13 @@ func TestDraftStopAndReleaseServices(t *testing.T) {
 	} {
 		t.Run(strings.Trim(tc.name, "/"), func(t *testing.T) {
 			g := &rosbridge.Graph{Topics: map[string]string{}, Services: []rosbridge.Endpoint{serviceEndpoint(tc.name, tc.typ)}}
+			if tc.want == withheld {
+				// Undescribed by rosapi, it is no pending tool either.
+				bare := &rosbridge.Graph{Topics: map[string]string{}, Services: []rosbridge.Endpoint{{Name: tc.name, Type: tc.typ, Why: "no typedefs"}}}
+				if _, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", bare, nil)); strings.Contains(spec, "then uncomment (inside tools)") {
+					t.Errorf("undescribed, it is a pending tool:\n%s", spec)
+				}
+			}
 			s, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", g, nil))
 			cfg := robotSection(t, s)
 			tool, offered := "", false

@@ -73,13 +73,15 @@ func judgeResult(m *rosbridge.Message) (success, reason, review string) {
 // message) judges the call.
 func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 	typ, ok := canonicalType(e.Type, "srv")
-	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
-		d.undescribed(e, "service", typ, ok)
+	class := classifyService(e.Name, typ)
+	if rosName.MatchString(e.Name) && ok && class.role == roleWithheld {
+		// Withheld even when rosapi could not describe it: no pending
+		// block invites finishing it as a tool.
+		d.withhold(e.Name, typ, class)
 		return
 	}
-	class := classifyService(e.Name, typ)
-	if class.role == roleWithheld {
-		d.withhold(e.Name, typ, class)
+	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
+		d.undescribed(e, "service", typ, ok)
 		return
 	}
 	request, args, review := buildGoal(e.Goal, ctx)
