@@ -97,6 +97,9 @@ func FromROS(ctx context.Context, o FromROSOptions) (Drafted, error) {
 	msgs = redact.Value(red, msgs)
 	d := newDraft(o.Name, o.URL, o.TokenEnv, g, readSamples(g.Topics, msgs))
 	spec, err := d.cue()
+	if err == nil {
+		err = checkSize(spec)
+	}
 	if err != nil {
 		return Drafted{}, redactError(red, err)
 	}
