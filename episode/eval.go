@@ -44,6 +44,9 @@ type Outcome struct {
 	// Saved is the episode folder a failure was saved in
 	// (EvalConfig.SaveFailures); not part of the result file.
 	Saved string `json:"-"`
+	// SaveError says why a failure was not saved (its folder exists, a
+	// symbolic link is in the way); it is in Error too.
+	SaveError string `json:"-"`
 }
 
 // Summary aggregates outcomes.

@@ -34,10 +34,11 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	}
 	dest := filepath.Join(saveDir, fmt.Sprintf("seed-%d", seed))
 	if err == nil {
-		err = SaveRun(context.WithoutCancel(ctx), dirs[0], dest)
+		err = SaveNewRun(context.WithoutCancel(ctx), dirs[0], dest)
 	}
 	if err != nil {
 		// The outcome stands; only its episode is missing.
+		o.SaveError = err.Error()
 		o.Error = strings.TrimPrefix(o.Error+"; not saved as an episode: "+err.Error(), "; ")
 		return o, nil
 	}

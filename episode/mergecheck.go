@@ -33,9 +33,12 @@ const maxCount = 1 << 40
 var specDigest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // ParseEvalResult reads an eval result (thea eval --format json or --out)
-// strictly: unknown fields, missing fields and trailing data are refused,
-// and then Validate checks every value. name (the file) leads every error.
+// strictly: a key given twice, unknown fields, missing fields and trailing
+// data are refused, and then Validate checks every value. name (the file) leads every error.
 func ParseEvalResult(name string, b []byte) (*EvalResult, error) {
+	if err := noDuplicateKeys(b); err != nil {
+		return nil, fmt.Errorf("%s: not an eval result: %w", name, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var r EvalResult

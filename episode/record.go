@@ -87,20 +87,11 @@ func Save(runDirs, before []string, dest string) ([]string, error) {
 // the episode folder dest: its events.jsonl is checked as thea test reads
 // an episode (one task, values in type) and copied; the camera images stay
 // in the run log. Any run's log is an episode: a failure, a blocked call,
-// an operator's stop.
+// an operator's stop. An episode already at dest is replaced (thea run
+// --record NAME records NAME again).
 func SaveRun(ctx context.Context, runDir, dest string) error {
-	if filepath.Base(runDir) == replay.EventsFile {
-		runDir = filepath.Dir(runDir)
-	}
-	b, err := replay.ReadEvents(ctx, runDir)
+	b, err := checkedRun(ctx, runDir)
 	if err != nil {
-		return err
-	}
-	ep, err := replay.Parse(filepath.Join(runDir, replay.EventsFile), b)
-	if err != nil {
-		return err
-	}
-	if err := Check(ctx, ep); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dest, 0o755); err != nil {
@@ -110,4 +101,45 @@ func SaveRun(ctx context.Context, runDir, dest string) error {
 		return fmt.Errorf("saving episode: %w", err)
 	}
 	return nil
+}
+
+// SaveNewRun is SaveRun into a folder dest that must not exist (thea test
+// --save, thea eval --save-failures): an existing folder, file or symbolic
+// link at dest is refused, and so is anything at its events.jsonl, so an
+// episode is never replaced nor written outside its folder.
+func SaveNewRun(ctx context.Context, runDir, dest string) error {
+	b, err := checkedRun(ctx, runDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return fmt.Errorf("saving episode: %w", err)
+	}
+	if err := outfile.CreateDir(dest, 0o755); err != nil {
+		return fmt.Errorf("saving episode: %w", err)
+	}
+	if err := outfile.Create(filepath.Join(dest, replay.EventsFile), b, 0o644); err != nil {
+		return fmt.Errorf("saving episode: %w", err)
+	}
+	return nil
+}
+
+// checkedRun reads the events of a task's run log and checks them as an
+// episode.
+func checkedRun(ctx context.Context, runDir string) ([]byte, error) {
+	if filepath.Base(runDir) == replay.EventsFile {
+		runDir = filepath.Dir(runDir)
+	}
+	b, err := replay.ReadEvents(ctx, runDir)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := replay.Parse(filepath.Join(runDir, replay.EventsFile), b)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(ctx, ep); err != nil {
+		return nil, err
+	}
+	return b, nil
 }

@@ -7,6 +7,8 @@ import (
 
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/literal"
+
+	"github.com/thea-harness/thea/internal/termesc"
 )
 
 // cueWriter writes CUE text field by field: every string is quoted by
@@ -58,13 +60,17 @@ func (w *cueWriter) review(format string, args ...any) {
 	w.comment("REVIEW: "+format, args...)
 }
 
+// safeComment keeps a comment on its line and shows what a reader's
+// editor or terminal would act on (C0 and C1 controls, bidi marks,
+// embeddings, overrides and isolates) as escapes, as termesc does for the
+// terminal: a graph's name cannot reorder what a reviewer reads.
 func safeComment(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r < 0x20 || r == 0x7f {
+	return termesc.Escape(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 }
 
 func (w *cueWriter) blank() { w.b.WriteByte('\n') }

@@ -138,7 +138,7 @@ func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft
 	d.clearance(byType)
 	d.readings(byType, s)
 	d.stopTopics(byType)
-	tools := newNamer("observe", "clearance", "readings")
+	tools := newToolNamer("observe", "clearance", "readings")
 	goals := goalContext{frame: d.Perception.Frame, jointNames: d.Perception.ArmJoints}
 	for _, e := range g.Actions {
 		d.action(e, tools, goals)
@@ -148,7 +148,11 @@ func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft
 	}
 	d.chooseStop()
 	d.disableUnstoppable()
+	for _, r := range tools.renamed {
+		d.Review = append(d.Review, fmt.Sprintf("%s is drafted as the tool %s: %s is a tool of the core toolset (tool names are shared by every toolset)", safeText(r.from), r.name, r.clash))
+	}
 	slices.SortFunc(d.Tools, func(a, b draftTool) int { return strings.Compare(a.Name, b.Name) })
+	d.bound()
 	return d
 }
 

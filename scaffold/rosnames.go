@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/thea-harness/thea/toolsets"
 )
 
 // Names in a drafted spec. A graph's names come from outside Thea: each is
@@ -33,7 +35,32 @@ func canonicalType(typ, kind string) (string, bool) {
 }
 
 // namer hands out identifiers unique among one kind of key.
-type namer struct{ taken map[string]bool }
+type namer struct {
+	taken map[string]bool
+	// prefixed are names another part of the spec owns (the core
+	// toolset's tools): a key made as one gets prefix, and is listed in
+	// renamed.
+	prefixed map[string]bool
+	prefix   string
+	renamed  []renamed
+}
+
+// renamed is a key given another name than its ROS name makes.
+type renamed struct{ from, name, clash string }
+
+// newToolNamer is the namer of the drafted toolset's tools: besides the
+// reserved names, a tool whose name is one of the core toolset's (read
+// from the builtin kind, toolsets.BuiltinToolNames) takes the toolset's
+// name as a prefix, since tool names are one namespace across toolsets.
+func newToolNamer(reserved ...string) *namer {
+	n := newNamer(reserved...)
+	n.prefix = toolset + "_"
+	n.prefixed = map[string]bool{}
+	for _, t := range toolsets.BuiltinToolNames() {
+		n.prefixed[t] = true
+	}
+	return n
+}
 
 // newNamer reserves the given names and the keywords of CUE and expr (a
 // key is read in rules as readings.<name>, args.<name>).
@@ -58,11 +85,18 @@ func (n *namer) name(from string) string {
 		base = "t_" + base
 	}
 	base = strings.TrimRight(base[:min(len(base), maxIdent)], "_")
+	clash := ""
+	if n.prefixed[base] {
+		clash, base = base, n.prefix+base
+	}
 	name := base
 	for i := 2; n.taken[name]; i++ {
 		name = fmt.Sprintf("%s_%d", base, i)
 	}
 	n.taken[name] = true
+	if clash != "" {
+		n.renamed = append(n.renamed, renamed{from: from, name: name, clash: clash})
+	}
 	return name
 }
 

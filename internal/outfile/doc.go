@@ -2,5 +2,6 @@
 // report page, an evaluation's JSON, a JUnit report, a recorded episode):
 // only to a new path or over a regular file, atomically, so a FIFO, a device
 // such as /dev/null or a directory at that path is refused before anything
-// is written and never replaced.
+// is written and never replaced; Create and CreateDir refuse any existing
+// path, a symbolic link included.
 package outfile

@@ -143,3 +143,53 @@ func TestCheckDir(t *testing.T) {
 		}
 	}
 }
+
+// Create writes a new file, and refuses a regular file, a directory and a
+// symbolic link (dangling or not) at its path, naming it: nothing is
+// replaced or written through, and no temporary file is left.
+func TestCreateRefusesExisting(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside")
+	fresh := filepath.Join(dir, "new.cue")
+	if err := outfile.Create(fresh, []byte("draft\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(fresh); err != nil || string(b) != "draft\n" {
+		t.Errorf("%q %v", b, err)
+	}
+	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v %v", fi.Mode(), err)
+	}
+	dangling := filepath.Join(dir, "dangling.cue")
+	if err := os.Symlink(outside, dangling); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := outfile.CreateDir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fresh, dangling, sub} {
+		err := outfile.Create(p, []byte("other\n"), 0o644)
+		if !errors.Is(err, outfile.ErrExists) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "refusing") {
+			t.Errorf("%s: %v", p, err)
+		}
+		if err := outfile.CreateDir(p, 0o755); !errors.Is(err, outfile.ErrExists) || !strings.Contains(err.Error(), p) {
+			t.Errorf("CreateDir %s: %v", p, err)
+		}
+	}
+	if b, err := os.ReadFile(fresh); err != nil || string(b) != "draft\n" {
+		t.Errorf("the file was replaced: %q %v", b, err)
+	}
+	if _, err := os.Lstat(outside); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("written through the dangling link: %v", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("a temporary file was left: %s", e.Name())
+		}
+	}
+}

@@ -132,6 +132,8 @@ func ModeName(m os.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&os.ModeNamedPipe != 0:
 		return "a FIFO"
 	case m&os.ModeCharDevice != 0:

@@ -133,7 +133,7 @@ func (a *App) saveEpisode(cmd *cobra.Command, spec *schema.Spec, run, name strin
 	if _, err := os.Lstat(dest); err == nil {
 		return "", usageError{fmt.Errorf("--save: the episode %s already exists: remove it or choose another name", dest)}
 	}
-	if err := episode.SaveRun(cmd.Context(), run, dest); err != nil {
+	if err := episode.SaveNewRun(cmd.Context(), run, dest); err != nil {
 		return "", usageError{fmt.Errorf("--save %s: %w", run, err)}
 	}
 	fmt.Fprintf(a.Stderr, "thea: episode saved in %s\n", termesc.Escape(dest))

@@ -91,6 +91,9 @@ JSON results.`,
 					if o.Saved != "" {
 						status += ", saved in " + o.Saved
 					}
+					if o.SaveError != "" {
+						status += ", not saved: " + o.SaveError
+					}
 					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, termesc.Escape(status), o.Turns, done, total)
 				},
 			}, a.sessionFactory(wiring, logger))

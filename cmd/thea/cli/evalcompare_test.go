@@ -73,3 +73,30 @@ func TestEvalCompareExitCode(t *testing.T) {
 		}
 	}
 }
+
+// A result file with a key given twice (encoding/json keeps the last, and
+// the file passes every other check) is refused by eval compare and eval
+// merge, naming the file and the key.
+func TestEvalResultDuplicateKeyRefused(t *testing.T) {
+	good := writeEval(t, "a.json", 4, 2)
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third episode's turn count given twice.
+	text := string(b)
+	i := strings.Index(text, `"seed": 3,`)
+	if i < 0 {
+		t.Fatalf("no seed 3 in:\n%s", text)
+	}
+	dup := filepath.Join(t.TempDir(), "dup.json")
+	if err := os.WriteFile(dup, []byte(text[:i]+`"turns": 99, `+text[i:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"compare", good, dup}, {"merge", dup}} {
+		code, out, errs := thea(t, append([]string{"eval"}, args...)...)
+		if code == 0 || !strings.Contains(errs, dup+`: not an eval result: key "turns" given twice in /episodes/2`) {
+			t.Errorf("eval %s: exit %d\n%s\n%s", args[0], code, out, errs)
+		}
+	}
+}

@@ -126,3 +126,44 @@ func TestStoppedRunReplays(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// thea eval --save-failures refuses, as thea test --save does, an episode
+// already saved at DIR/seed-N (its events.jsonl is kept as it was) and a
+// symbolic link there (nothing is written through it); the seed's line
+// says why it was not saved.
+func TestEvalSaveFailuresRefusesExisting(t *testing.T) {
+	spec := householdCopy(t)
+	saved := t.TempDir()
+	outside := t.TempDir()
+	existing := filepath.Join(saved, "existing")
+	if err := os.MkdirAll(filepath.Join(existing, "seed-14"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	events := filepath.Join(existing, "seed-14", "events.jsonl")
+	if err := os.WriteFile(events, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(saved, "linked")
+	if err := os.MkdirAll(linked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(linked, "seed-14")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{existing, linked} {
+		code, out, errs := thea(t, "eval", "--spec", spec, "--seeds", "14", "--save-failures", dir)
+		if code != 0 || !strings.Contains(out, "0/1 succeeded") {
+			t.Fatalf("eval: exit %d\n%s\n%s", code, out, errs)
+		}
+		want := "not saved: saving episode: " + filepath.Join(dir, "seed-14") + " exists: refusing"
+		if !strings.Contains(errs, want) || strings.Contains(errs, "saved in") {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if b, err := os.ReadFile(events); err != nil || string(b) != "kept\n" {
+		t.Errorf("the saved episode is now %q (%v)", b, err)
+	}
+	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 0 {
+		t.Errorf("written through the link: %v (%v)", entries, err)
+	}
+}

@@ -190,7 +190,8 @@ func (c *session) runService(name string, args any) (any, error) {
 			return nil, err
 		}
 	}
-	return sv.handler(s, obj)
+	values, err := sv.handler(s, obj)
+	return s.echoToken(name, obj, values, err)
 }
 
 func (c *session) sendGoal(action, actionType string, id any, args any, feedback bool) {

@@ -34,6 +34,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.BoolVar(&o.Faults.BareNonFinite, "bare-nonfinite", false, "write inf and NaN in float arrays as bare tokens")
 	fs.BoolVar(&o.Faults.HugeImageHeader, "huge-image-header", false, "publish camera frames whose header claims 60000x60000")
 	fs.BoolVar(&o.Faults.EchoToken, "echo-token", false, "echo the bearer token in the dock service's message and odometry frame ids")
+	fs.BoolVar(&o.Faults.EchoTokenRosapi, "echo-token-rosapi", false, "echo the bearer token in rosapi's answers (names, types, a definition's error)")
+	fs.BoolVar(&o.Faults.EchoTokenTopics, "echo-token-topics", false, "fail rosapi/topics with an error quoting the Authorization header")
 	fs.StringVar(&o.Robot, "robot", RobotTurtleBot, "the robot: turtlebot (Nav2) or arm (a UR-class tabletop arm)")
 	fs.DurationVar(&o.ArmMotion, "arm-motion", 0, "how long one of the arm's skills moves (default 1s)")
 	fs.BoolVar(&o.Faults.HangArm, "hang-arm", false, "arm goals move for ever and ignore their cancel; only the dashboard stop ends them")

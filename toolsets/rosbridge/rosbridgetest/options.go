@@ -83,6 +83,13 @@ type Faults struct {
 	// token (Options.Token) back: in the dock service's message (which
 	// fails) and in the odometry's frame ids.
 	EchoToken bool
+	// EchoTokenRosapi is a proxy that echoes the bearer token in rosapi's
+	// answers: a topic and a service named after it, a topic type holding
+	// it, and the error a service's definition fails with (echotoken.go).
+	EchoTokenRosapi bool
+	// EchoTokenTopics fails /rosapi/topics with an error that quotes the
+	// Authorization header, plain and in base64.
+	EchoTokenTopics bool
 	// HangArm makes every arm goal move for ever, ignoring its cancel
 	// and preemption: only the dashboard stop (ServiceDashboardStop)
 	// ends it.
