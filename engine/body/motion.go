@@ -72,6 +72,7 @@ type Motion struct {
 	abandoned      string // "timed out" | "was cancelled" once the caller gave up
 	interruptNote  string // what the harness does about it
 	abandonedSince time.Time
+	endReported    bool // the robot reported its end during its kill (unended.go)
 	once           sync.Once
 }
 

@@ -90,10 +90,11 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 			if stop == "" {
 				stop = "no stop is declared"
 			}
-			m.Unended(stop)
-			ts.logger.Warn("a killed motion never reported its end", "tool", m.Tool)
-			ts.emit(engine.SafetyEvent{Kind: SafetyEndUnreported, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
-				Text: fmt.Sprintf("%s never reported an end (%s): physical calls are refused until the robot reports its end or an operator clears it; an observation does not clear it", m.Tool, stop)})
+			if m.Unended(stop) {
+				ts.logger.Warn("a killed motion never reported its end", "tool", m.Tool)
+				ts.emit(engine.SafetyEvent{Kind: SafetyEndUnreported, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
+					Text: fmt.Sprintf("%s never reported an end (%s): physical calls are refused until the robot reports its end or an operator clears it; an observation does not clear it", m.Tool, stop)})
+			}
 		}
 	}
 	ts.untrack(f)

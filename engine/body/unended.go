@@ -30,16 +30,22 @@ func (u *unended) refusal(tool string) string {
 }
 
 // Unended records that m was killed without its end being reported:
-// physical calls in its scope are refused until EndReported or Clear.
-func (m *Motion) Unended(stop string) {
+// physical calls in its scope are refused until EndReported or Clear. It
+// reports false when the robot already reported m's end (while its kill
+// was under way), so there is nothing to record.
+func (m *Motion) Unended(stop string) bool {
 	b := m.body
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if m.endReported {
+		return false
+	}
 	what := m.abandoned
 	if what == "" {
 		what = "was given up"
 	}
 	b.state(m.scope).unended = &unended{key: &m.Motion, toolset: m.Toolset, tool: m.Tool, what: what, since: time.Now(), stop: stop}
+	return true
 }
 
 // EndReported is the robot's report that the motion keyed by key ended
@@ -54,6 +60,11 @@ func (b *Body) EndReported(key *engine.Motion) bool {
 	for _, s := range b.scopes {
 		if s.unended != nil && s.unended.key == key {
 			s.unended, s.lastEnd = nil, time.Now()
+			found = true
+		}
+		// The report may come while the kill is still under way.
+		if m := s.motion; m != nil && &m.Motion == key {
+			m.endReported = true
 			found = true
 		}
 	}
