@@ -83,7 +83,7 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
 			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
 			Stop: &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})
-		if r.err != nil {
+		if r.err != nil && ts.cfg.OnUncertain != "continue" {
 			// No reply: whatever the stop answered, the robot never said
 			// the motion ended.
 			stop := f.stopSaid

@@ -24,7 +24,7 @@ type unended struct {
 
 // refusal is the reason a physical call is refused while u holds.
 func (u *unended) refusal(tool string) string {
-	return fmt.Sprintf("%s did not run: the previous motion %s on the %s back-end never reported an end: it %s at %s, %s, and its back-end was killed without a reply, so the robot may still be moving. "+
+	return fmt.Sprintf("%s did not run: the robot's state is uncertain: the previous motion %s on the %s back-end never reported an end: it %s at %s, %s, and its back-end was killed without a reply, so the robot may still be moving. "+
 		"Physical calls are refused until the robot reports that motion's end or an operator clears it; an observation does not clear it. Other calls still run: observe, or tell the user",
 		tool, u.tool, u.toolset, u.what, u.since.Format(time.TimeOnly), u.stop)
 }

@@ -126,3 +126,21 @@ func TestStopPathKillInterruptsOtherCall(t *testing.T) {
 		t.Fatalf("no %s event: %v", body.SafetyInterrupted, evs.kinds())
 	}
 }
+
+// endAfterKill ends, for a test of the rest of the stop path, a killed
+// motion whose end was never reported: on a rosbridge row the fake's
+// status topic reports it (the kill's zero velocity or the motion's own
+// time ended the goal); a killed process reports nothing, so there the
+// operator clears it.
+func endAfterKill(t *testing.T, tr transport, ts *started, evs *events) {
+	t.Helper()
+	if strings.HasPrefix(tr.name, "rosbridge") {
+		testtime.Wait(t, "the robot reporting the killed motion's end", func() bool {
+			return len(evs.all(body.SafetyEndReported)) >= len(evs.all(body.SafetyEndUnreported))
+		})
+		return
+	}
+	if strings.Contains(ts.Uncertain(), "never reported an end") {
+		ts.ClearUncertain()
+	}
+}
