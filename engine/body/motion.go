@@ -184,7 +184,7 @@ func (b *Body) Uncertain(scope string) string {
 	defer b.mu.Unlock()
 	s := b.state(scope)
 	if u := s.unended; u != nil {
-		return u.refusal("a physical call")
+		return u.reason()
 	}
 	return s.uncertain
 }

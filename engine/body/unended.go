@@ -22,12 +22,15 @@ type unended struct {
 	stop    string // what the stop path did, in a clause
 }
 
-// refusal is the reason a physical call is refused while u holds.
-func (u *unended) refusal(tool string) string {
-	return fmt.Sprintf("%s did not run: the robot's state is uncertain: the previous motion %s on the %s back-end never reported an end: it %s at %s, %s, and its back-end was killed without a reply, so the robot may still be moving. "+
+// reason says why physical calls are refused while u holds.
+func (u *unended) reason() string {
+	return fmt.Sprintf("the robot's state is uncertain: the previous motion %s %s on the %s back-end at %s and never reported an end: %s, and its back-end was killed without a reply, so the robot may still be moving. "+
 		"Physical calls are refused until the robot reports that motion's end or an operator clears it; an observation does not clear it. Other calls still run: observe, or tell the user",
-		tool, u.tool, u.toolset, u.what, u.since.Format(time.TimeOnly), u.stop)
+		u.tool, u.what, u.toolset, u.since.Format(time.TimeOnly), u.stop)
 }
+
+// refusal is the reason a physical call to tool is refused while u holds.
+func (u *unended) refusal(tool string) string { return tool + " did not run: " + u.reason() }
 
 // Unended records that m was killed without its end being reported:
 // physical calls in its scope are refused until EndReported or Clear. It

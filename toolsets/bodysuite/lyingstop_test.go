@@ -1,6 +1,8 @@
 package bodysuite_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +26,13 @@ import (
 // service (rosbridgetest.FaultStopLies or FaultStopRefuses).
 func lyingStopFault(t *testing.T, service string) (*started, *events, string) {
 	t.Helper()
+	return lyingStopFaultWith(t, service, func(map[string]any) {})
+}
+
+// lyingStopFaultWith is lyingStopFault with its rosbridge block changed by
+// edit first.
+func lyingStopFaultWith(t *testing.T, service string, edit func(sec map[string]any)) (*started, *events, string) {
+	t.Helper()
 	tr := rosbridgeTransport()
 	self, dir := newFaultDir(t)
 	spec := faultSpec(tr, self, dir, "base")
@@ -31,6 +40,7 @@ func lyingStopFault(t *testing.T, service string) (*started, *events, string) {
 	sec := rosFaultSection(testtime.Scale(100 * time.Millisecond))
 	sec["stop"] = map[string]any{"timeout": testtime.Scale(2 * time.Second).String(),
 		"service": map[string]any{"name": service, "type": rosbridgetest.TypeTrigger}}
+	edit(sec)
 	rs := cfg.Config.(rosbridge.Section)
 	rs.Rosbridge = rosBlock(sec)
 	cfg.Config = rs
@@ -103,6 +113,31 @@ func TestRefusedStopIsFailedAndOperatorClears(t *testing.T) {
 	if n := logLines(t, dir, "runaway ended"); n != 0 {
 		t.Fatalf("the runaway goal ended: the operator's clear was not what allowed the motion")
 	}
+}
+
+// A declared stopped reading (rosbridge.stopped_reading) that reads true
+// ends the unreported motion, though its goal still runs on the fake.
+func TestStoppedReadingEndsUnreportedMotion(t *testing.T) {
+	ts, evs, dir := lyingStopFaultWith(t, rosbridgetest.FaultStopLies, func(sec map[string]any) {
+		sec["readings"] = map[string]any{"sources": map[string]any{
+			"stopped": map[string]any{"topic": rosbridgetest.FaultStoppedTopic, "type": "std_msgs/msg/Bool"}}}
+		sec["stopped_reading"] = "stopped"
+	})
+	runaway(t, ts, evs)
+	wantSuccess(t, call(t, ts, "observe", `{}`))
+	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "never reported an end")
+	if err := os.WriteFile(filepath.Join(dir, rosbridgetest.StoppedFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testtime.Wait(t, "the stopped reading ending the motion", func() bool {
+		_, ok := evs.find(body.SafetyEndReported)
+		return ok
+	})
+	if got := evs.texts(rosbridge.SafetyGoalEnded); len(got) != 1 || !strings.Contains(got[0], "the stopped reading stopped ("+rosbridgetest.FaultStoppedTopic+") reads true") {
+		t.Fatalf("goal-ended events: %q", got)
+	}
+	wantSuccess(t, call(t, ts, "observe", `{}`))
+	wantSuccess(t, call(t, ts, "move_base", `{"ms":1}`))
 }
 
 // A read-only call in flight when the stop path kills the socket is

@@ -155,6 +155,9 @@ func (b *backend) options() wire.Options {
 func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
 	for _, s := range b.plan.subscriptions() {
 		s.OnMessage = b.plan.tfReceiver(b.tf, s.Topic)
+		if b.isStoppedTopic(s.Topic) {
+			s.OnMessage = both(s.OnMessage, b.stoppedMessage)
+		}
 		if err := cl.Subscribe(ctx, s); err != nil {
 			return fmt.Errorf("subscribing to %s: %w", s.Topic, err)
 		}

@@ -19,7 +19,8 @@ import (
 // the kill lists none without a terminal status, every goal given
 // up on that action has ended, and the body layer is told
 // (engine.BackendEnv.MotionEnded). Another client's goal on the same
-// server keeps it waiting: that fails closed.
+// server keeps it waiting: that fails closed. A declared stopped reading
+// (rosbridge.stopped_reading) reading true on a newer socket ends them too.
 
 // typeGoalStatusArray is the type of an action's status topic.
 const typeGoalStatusArray = "action_msgs/msg/GoalStatusArray"
@@ -108,11 +109,45 @@ func (b *backend) goalStatus(action string, m wire.Message) {
 	if n, ok := activeGoals(m.Data); !ok || n > 0 {
 		return
 	}
+	b.ended(m, func(g givenUp) bool { return g.action == action }, func(g givenUp) string {
+		return fmt.Sprintf("the status topic %s lists no goal running, so goal %s, given up %s after it started, has ended",
+			statusTopic(action), g.goal, roundMillis(time.Since(g.key.Start)))
+	})
+}
+
+// stoppedMessage reads one message of the stopped reading's topic: true
+// says the robot is still, so every goal given up on an older socket has
+// ended. Anything but true (false, null, a value of another type, an
+// expr that fails) ends nothing. It runs on the client's reading goroutine.
+func (b *backend) stoppedMessage(m wire.Message) {
+	b.mu.Lock()
+	waiting := len(b.givenUp) > 0
+	b.mu.Unlock()
+	if !waiting {
+		return
+	}
+	name := b.plan.cfg.StoppedReading
+	var msg any
+	if err := json.Unmarshal(m.Data, &msg); err != nil {
+		return
+	}
+	if v, err := run(b.plan.readings[name], "msg", msg); err != nil || v != true {
+		return
+	}
+	b.ended(m, func(givenUp) bool { return true }, func(g givenUp) string {
+		return fmt.Sprintf("the stopped reading %s (%s) reads true, so goal %s on %s, given up %s after it started, has ended",
+			name, m.Topic, g.goal, g.action, roundMillis(time.Since(g.key.Start)))
+	})
+}
+
+// ended reports to the body layer every given-up goal that match selects
+// and that ran on a socket older than m's, saying how in its words.
+func (b *backend) ended(m wire.Message, match func(givenUp) bool, words func(givenUp) string) {
 	b.mu.Lock()
 	var ended []givenUp
 	kept := b.givenUp[:0]
 	for _, g := range b.givenUp {
-		if g.action == action && m.Generation > g.gen {
+		if match(g) && m.Generation > g.gen {
 			ended = append(ended, g)
 		} else {
 			kept = append(kept, g)
@@ -121,11 +156,24 @@ func (b *backend) goalStatus(action string, m wire.Message) {
 	b.givenUp = kept
 	b.mu.Unlock()
 	for _, g := range ended {
-		how := fmt.Sprintf("the status topic %s lists no goal running, so goal %s, given up %s after it started, has ended",
-			statusTopic(action), g.goal, roundMillis(time.Since(g.key.Start)))
+		how := words(g)
 		b.env.Emit(engine.SafetyEvent{Kind: SafetyGoalEnded, Tool: g.key.Tool, Text: how})
 		b.env.MotionEnded(g.key, how)
 	}
 }
 
 func roundMillis(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+
+// isStoppedTopic tells whether topic is the stopped reading's.
+func (b *backend) isStoppedTopic(topic string) bool {
+	name, r := b.plan.cfg.StoppedReading, b.plan.cfg.Readings
+	return name != "" && r != nil && r.Sources[name].Topic == topic
+}
+
+// both calls f (when set), then g, with every message.
+func both(f, g func(wire.Message)) func(wire.Message) {
+	if f == nil {
+		return g
+	}
+	return func(m wire.Message) { f(m); g(m) }
+}

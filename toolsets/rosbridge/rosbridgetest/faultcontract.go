@@ -42,7 +42,8 @@ import (
 //     exists; the services /fault/stop_lies (answers success, does
 //     nothing) and /fault/stop_refuses (answers success: false); and the
 //     action's status topic /fault/move_base/_action/status, listing the
-//     goals still running.
+//     goals still running; and /fault/stopped (Bool), true once StoppedFile
+//     exists.
 //
 // A socket whose URL has the query cancel=ignore ignores its cancels: a
 // toolset whose stop path does nothing.

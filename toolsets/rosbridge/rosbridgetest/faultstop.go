@@ -1,6 +1,8 @@
 package rosbridgetest
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -22,6 +24,12 @@ const (
 	// (action_msgs/msg/GoalStatusArray): every goal still running, as
 	// executing (2), at every tick while subscribed.
 	FaultMoveStatus = FaultMoveAction + "/_action/status"
+	// FaultStoppedTopic (std_msgs/msg/Bool) is the base driver's "stopped"
+	// reading, at every tick while subscribed: true once StoppedFile exists
+	// in the fault directory, whatever the goals do (a test's way to say
+	// the robot is still).
+	FaultStoppedTopic = "/fault/stopped"
+	StoppedFile       = "stopped"
 	// StopRefusedMessage is FaultStopRefuses's message.
 	StopRefusedMessage = "the controller refused the stop: safety interlock engaged"
 )
@@ -67,13 +75,18 @@ func (c *session) runaway(action, id string) {
 		"values": map[string]any{"moved": true, "stopped": false}}, true)
 }
 
-// publishGoalStatus publishes move_base's status topic: every goal still
-// running, as executing. Called with Server.mu held.
+// publishGoalStatus publishes the stopped reading and move_base's status
+// topic (every goal still running, as executing). Called with Server.mu
+// held.
 func (s *Server) publishGoalStatus(now time.Time) {
+	f := s.fault
+	if s.subscribed(FaultStoppedTopic) {
+		_, err := os.Stat(filepath.Join(f.rec.Dir, StoppedFile))
+		s.deliverMsg(FaultStoppedTopic, map[string]any{"data": err == nil}, false)
+	}
 	if !s.subscribed(FaultMoveStatus) {
 		return
 	}
-	f := s.fault
 	f.mu.Lock()
 	list := []any{}
 	for id := range f.goals {
