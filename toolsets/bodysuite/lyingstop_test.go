@@ -53,10 +53,15 @@ func lyingStopFaultWith(t *testing.T, service string, edit func(sec map[string]a
 }
 
 // runaway gives up a goal that nothing stops and waits for its kill.
-func runaway(t *testing.T, ts *started, evs *events) {
+func runaway(t *testing.T, ts *started) {
 	t.Helper()
 	wantFailure(t, call(t, ts, "move_base", `{"ms":60000,"fault":"runaway"}`), "timed out")
 	waitMotionEnd(t, ts)
+}
+
+// wantUnreported checks the event of a motion killed without its end.
+func wantUnreported(t *testing.T, evs *events) {
+	t.Helper()
 	if _, ok := evs.find(body.SafetyEndUnreported); !ok {
 		t.Fatalf("no %s event after the kill: %v", body.SafetyEndUnreported, evs.kinds())
 	}
@@ -64,7 +69,7 @@ func runaway(t *testing.T, ts *started, evs *events) {
 
 func TestLyingStopKeepsBodyUncertainUntilGoalEnds(t *testing.T) {
 	ts, evs, dir := lyingStopFault(t, rosbridgetest.FaultStopLies)
-	runaway(t, ts, evs)
+	runaway(t, ts)
 	if n := logLines(t, dir, "stop (lies)"); n < 1 {
 		t.Fatalf("the declared stop was not called: %v", evs.kinds())
 	}
@@ -72,6 +77,7 @@ func TestLyingStopKeepsBodyUncertainUntilGoalEnds(t *testing.T) {
 	wantSuccess(t, call(t, ts, "observe", `{}`))
 	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "the previous motion move_base", "never reported an end",
 		"an observation does not clear it")
+	wantUnreported(t, evs)
 	if n := logLines(t, dir, "runaway ended"); n != 0 {
 		t.Fatalf("the runaway goal ended before it was released")
 	}
@@ -92,7 +98,7 @@ func TestLyingStopKeepsBodyUncertainUntilGoalEnds(t *testing.T) {
 
 func TestRefusedStopIsFailedAndOperatorClears(t *testing.T) {
 	ts, evs, dir := lyingStopFault(t, rosbridgetest.FaultStopRefuses)
-	runaway(t, ts, evs)
+	runaway(t, ts)
 	declared, ok := evs.find(rosbridge.SafetyDeclaredStop)
 	if !ok || declared.Stop == nil || declared.Stop.OK || declared.Envelope.Success ||
 		!strings.Contains(declared.Envelope.Reason, rosbridgetest.StopRefusedMessage) {
@@ -104,6 +110,7 @@ func TestRefusedStopIsFailedAndOperatorClears(t *testing.T) {
 	}
 	wantSuccess(t, call(t, ts, "observe", `{}`))
 	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "never reported an end", "failed")
+	wantUnreported(t, evs)
 	// The operator vouches that the robot stopped.
 	ts.ClearUncertain()
 	if why := ts.Uncertain(); why != "" {
@@ -123,9 +130,10 @@ func TestStoppedReadingEndsUnreportedMotion(t *testing.T) {
 			"stopped": map[string]any{"topic": rosbridgetest.FaultStoppedTopic, "type": "std_msgs/msg/Bool"}}}
 		sec["stopped_reading"] = "stopped"
 	})
-	runaway(t, ts, evs)
+	runaway(t, ts)
 	wantSuccess(t, call(t, ts, "observe", `{}`))
 	wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "never reported an end")
+	wantUnreported(t, evs)
 	if err := os.WriteFile(filepath.Join(dir, rosbridgetest.StoppedFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +155,7 @@ func TestStopPathKillInterruptsOtherCall(t *testing.T) {
 	probe := make(chan runlog.Envelope, 1)
 	go func() { probe <- call(t, ts, "probe", `{"fault":"hang"}`) }()
 	waitLog(t, dir, "probe hang", 1)
-	runaway(t, ts, evs)
+	runaway(t, ts)
 	env := <-probe
 	wantFailure(t, env, "probe was interrupted", "did not crash", "try again")
 	if strings.Contains(env.Reason, "crashed during") {
