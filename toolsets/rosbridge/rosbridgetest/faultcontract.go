@@ -259,7 +259,7 @@ func (s *Server) publishFault(now time.Time) {
 	if s.fault == nil {
 		return
 	}
-	s.publishGoalStatus(now)
+	s.publishStopped()
 	if !s.subscribed(FaultOdomTopic) {
 		return
 	}

@@ -20,10 +20,6 @@ const (
 	// nothing; FaultStopRefuses answers success: false.
 	FaultStopLies    = "/fault/stop_lies"
 	FaultStopRefuses = "/fault/stop_refuses"
-	// FaultMoveStatus is move_base's status topic
-	// (action_msgs/msg/GoalStatusArray): every goal still running, as
-	// executing (2), at every tick while subscribed.
-	FaultMoveStatus = FaultMoveAction + "/_action/status"
 	// FaultStoppedTopic (std_msgs/msg/Bool) is the base driver's "stopped"
 	// reading, at every tick while subscribed: true once StoppedFile exists
 	// in the fault directory, whatever the goals do (a test's way to say
@@ -75,40 +71,34 @@ func (c *session) runaway(action, id string) {
 		"values": map[string]any{"moved": true, "stopped": false}}, true)
 }
 
-// publishGoalStatus publishes the stopped reading and move_base's status
-// topic (every goal still running, as executing). Called with Server.mu
-// held.
-func (s *Server) publishGoalStatus(now time.Time) {
-	f := s.fault
-	if s.subscribed(FaultStoppedTopic) {
-		_, err := os.Stat(filepath.Join(f.rec.Dir, StoppedFile))
-		s.deliverMsg(FaultStoppedTopic, map[string]any{"data": err == nil}, false)
-	}
-	if !s.subscribed(FaultMoveStatus) {
+// publishStopped publishes the stopped reading. Called with Server.mu held.
+func (s *Server) publishStopped() {
+	if !s.subscribed(FaultStoppedTopic) {
 		return
 	}
-	f.mu.Lock()
-	list := []any{}
-	for id := range f.goals {
-		list = append(list, goalStatus(now, id))
-	}
-	for id := range f.runaway {
-		list = append(list, goalStatus(now, id))
-	}
-	f.mu.Unlock()
-	s.deliverMsg(FaultMoveStatus, map[string]any{"status_list": list}, false)
+	_, err := os.Stat(filepath.Join(s.fault.rec.Dir, StoppedFile))
+	s.deliverMsg(FaultStoppedTopic, map[string]any{"data": err == nil}, false)
 }
 
-// goalStatus is one executing entry of a GoalStatusArray; the UUID is
-// derived from rosbridge's id, as the real server's is its own.
-func goalStatus(now time.Time, id string) map[string]any {
-	uuid := make([]any, 16)
-	for i := range uuid {
-		uuid[i] = 0
+// running lists the contract's goals still running for move_base's status
+// topic (actionstatus.go), their UUIDs derived from rosbridge's ids.
+func (f *faultState) running(now time.Time) []any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var list []any
+	for id := range f.goals {
+		list = append(list, executing(now, uuidOf(id)))
 	}
+	for id := range f.runaway {
+		list = append(list, executing(now, uuidOf(id)))
+	}
+	return list
+}
+
+func uuidOf(id string) [16]byte {
+	var u [16]byte
 	for i, b := range []byte(id) {
-		uuid[i%16] = (uuid[i%16].(int) + int(b)) % 256
+		u[i%16] += b
 	}
-	return map[string]any{"goal_info": map[string]any{"goal_id": map[string]any{"uuid": uuid},
-		"stamp": map[string]any{"sec": now.Unix(), "nanosec": now.Nanosecond()}}, "status": 2}
+	return u
 }
