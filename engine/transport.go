@@ -135,6 +135,12 @@ type BackendEnv struct {
 	// back-end's stdout, a dropped frame); the toolset's name is filled in.
 	// It never blocks.
 	Emit func(SafetyEvent)
+	// MotionEnded reports that the robot itself said a motion the stop path
+	// gave up on has ended (an action goal's terminal status, learnt after
+	// its call ended without one): until then the body stays uncertain
+	// whatever an observation shows. m is the key its call carried
+	// (BackendCall.Motion); how says what the robot reported. It never blocks.
+	MotionEnded func(m *Motion, how string)
 }
 
 // Motion is one physical call in flight, from the moment it holds the

@@ -32,7 +32,9 @@ func waitFile(t *testing.T, path string) {
 	})
 }
 
-func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
+// A motion killed without a reply never reported its end: an observation
+// does not clear the body, the operator does.
+func TestMCPTimeoutKillKeepsUncertainUntilClear(t *testing.T) {
 	f := newFixture(t)
 	f.spec.Tools["move"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 	ts := f.start(t)
@@ -41,10 +43,12 @@ func TestMCPTimeoutMarksUncertainUntilObservation(t *testing.T) {
 	// The motion holds the body until its back-end is killed (no stop tool).
 	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "a motion is still running", "move on the sim back-end")
 	waitMotionEnd(t, ts)
-	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "uncertain", "sim.observe")
+	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "uncertain", "the previous motion move timed out on the sim back-end", "never reported an end")
 	// Non-physical tools still run; the client survived the timeout.
 	wantSuccess(t, call(t, ts, "echo", `{"text":"x"}`))
 	wantSuccess(t, call(t, ts, "observe", `{}`))
+	wantFailure(t, call(t, ts, "move", `{"ms":1}`), "an observation does not clear it")
+	ts.ClearUncertain()
 	wantSuccess(t, call(t, ts, "move", `{"ms":1}`))
 }
 

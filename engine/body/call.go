@@ -54,6 +54,8 @@ func (t *tool) failed(ctx context.Context, c *link, err error) runlog.Envelope {
 	case ts.isClosed():
 		// Close ended the connection under the call: not a crash to restart.
 		return runlog.Failure(fmt.Sprintf("%s did not finish: the %s toolset was closed", t.def.Name, ts.name))
+	case errors.Is(err, engine.ErrBackendCrashed) && c.killed.Load():
+		return ts.interrupted(t.def.Name, err)
 	case errors.Is(err, engine.ErrBackendCrashed):
 		return runlog.Failure(ts.crashed(c, t.def.Name, err))
 	}
@@ -120,4 +122,16 @@ func (ts *Toolset) moving(c *link) bool {
 		}
 	}
 	return false
+}
+
+// interrupted answers a non-physical call whose connection the stop path
+// killed under it: not a crash (nothing is restarted or counted), and not
+// retried here, since a non-physical call need not be safe to run twice
+// (it may have run before the kill): the model is told to try again.
+func (ts *Toolset) interrupted(tool string, err error) runlog.Envelope {
+	why := fmt.Sprintf("%s was interrupted: the stop path killed the %s back-end's connection to stop a motion, so this call may or may not have run (%v); the back-end did not crash and is reconnected on the next call: try again",
+		tool, ts.name, err)
+	ts.logger.Info("call interrupted by the stop path's kill", "tool", tool)
+	ts.emit(engine.SafetyEvent{Kind: SafetyInterrupted, Tool: tool, Envelope: runlog.Failure(why), Text: why})
+	return runlog.Failure(why)
 }

@@ -18,7 +18,10 @@ const (
 	SafetyCrashed            = "backend_crashed"              // the back-end died (or its connection did)
 	SafetyRestarted          = "backend_restarted"            // a crashed back-end was started again
 	SafetyRestartFailed      = "backend_restart_failed"
-	SafetyUnresponsive       = "backend_unresponsive" // timed out and no liveness answer (or calls keep hanging): killed
+	SafetyUnresponsive       = "backend_unresponsive"  // timed out and no liveness answer (or calls keep hanging): killed
+	SafetyEndUnreported      = "motion_end_unreported" // killed without a reply: uncertain until its end is reported
+	SafetyEndReported        = "motion_end_reported"   // the robot reported the end of such a motion after all
+	SafetyInterrupted        = "call_interrupted"      // a non-physical call lost its connection to the stop path's kill
 )
 
 // safetySink delivers safety events to the process's hook and to the

@@ -55,6 +55,9 @@ type scopeState struct {
 	uncertain string    // why physical calls are refused; "" when certain
 	since     time.Time // when uncertainty began
 	lastEnd   time.Time // when the last motion ended
+	// unended is a motion killed without its end reported: it refuses
+	// physical calls whatever an observation shows (unended.go).
+	unended *unended
 }
 
 // Motion is one physical call from the moment it holds the body's locks until
@@ -69,6 +72,7 @@ type Motion struct {
 	abandoned      string // "timed out" | "was cancelled" once the caller gave up
 	interruptNote  string // what the harness does about it
 	abandonedSince time.Time
+	endReported    bool // the robot reported its end during its kill (unended.go)
 	once           sync.Once
 }
 
@@ -99,6 +103,9 @@ func (b *Body) Begin(ctx context.Context, scope, toolset, tool string) (*Motion,
 	b.mu.Lock()
 	s := b.state(scope)
 	why := s.uncertain
+	if s.unended != nil {
+		why = s.unended.refusal(tool)
+	}
 	b.mu.Unlock()
 	if why != "" {
 		unlock()
@@ -175,7 +182,11 @@ func (b *Body) MarkUncertain(scope, reason string) {
 func (b *Body) Uncertain(scope string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.state(scope).uncertain
+	s := b.state(scope)
+	if u := s.unended; u != nil {
+		return u.reason()
+	}
+	return s.uncertain
 }
 
 // UncertainSince returns when scope became uncertain (zero when certain).
@@ -183,21 +194,24 @@ func (b *Body) UncertainSince(scope string) time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := b.state(scope)
-	if s.uncertain == "" {
+	switch {
+	case s.unended != nil:
+		return s.unended.since
+	case s.uncertain == "":
 		return time.Time{}
 	}
 	return s.since
 }
 
 // ObservationTaken clears every scope with no motion in flight whose last
-// motion ended before the observation started; it reports whether any
-// uncertainty was cleared.
+// motion ended before the observation started, and none whose end was never
+// reported (unended); it reports whether any uncertainty was cleared.
 func (b *Body) ObservationTaken(started time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cleared := false
 	for _, s := range b.scopes {
-		if s.uncertain != "" && s.motion == nil && s.lastEnd.Before(started) {
+		if s.uncertain != "" && s.motion == nil && s.unended == nil && s.lastEnd.Before(started) {
 			s.uncertain = ""
 			cleared = true
 		}
@@ -205,13 +219,15 @@ func (b *Body) ObservationTaken(started time.Time) bool {
 	return cleared
 }
 
-// Clear is the operator's clear: every scope of the body becomes certain. A
-// motion still in flight keeps its lock: clearing never allows a second one.
+// Clear is the operator's clear: every scope of the body becomes certain,
+// a motion whose end was never reported included (the operator vouches that
+// the robot stopped). A motion still in flight keeps its lock: clearing
+// never allows a second one.
 func (b *Body) Clear() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, s := range b.scopes {
-		s.uncertain = ""
+		s.uncertain, s.unended = "", nil
 	}
 }
 

@@ -26,6 +26,9 @@ type flight struct {
 	cancel context.CancelFunc
 	done   chan reply
 	stop   sync.Once
+	// stopSaid is what the kind's stop answered, in a clause ("" when it
+	// was not called); set inside stop.
+	stopSaid string
 }
 
 // callPhysical runs a physical call holding the body's motion lock until the

@@ -27,14 +27,17 @@ func (ts *Toolset) connection(ctx context.Context) (*link, string) {
 		}
 	}()
 	ts.mu.Lock()
-	closed, c, restarts, backoff, lastCrash := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash
+	closed, c, restarts, backoff, lastCrash, stopKilled := ts.closed, ts.conn, ts.restarts, ts.backoff, ts.lastCrash, ts.stopKilled
 	ts.mu.Unlock()
+	if stopKilled {
+		backoff = 0 // the stop path's own kill: nothing is wrong with the back-end
+	}
 	switch {
 	case closed:
 		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
 	case c != nil:
 		return c, ""
-	case restarts >= ts.cfg.MaxRestarts:
+	case restarts >= ts.cfg.MaxRestarts && !stopKilled:
 		return nil, fmt.Sprintf("the %s back-end is down (%s) and was restarted %d times, the most allowed: its tools are unavailable, tell the user",
 			ts.name, lastCrash, restarts)
 	}
@@ -70,14 +73,24 @@ func (ts *Toolset) connection(ctx context.Context) (*link, string) {
 func (ts *Toolset) restart(ctx context.Context, lastCrash string) (*link, string) {
 	c, err := ts.connect(ctx)
 	ts.mu.Lock()
-	ts.restarts++
-	ts.backoff *= 2
+	// A restart after the stop path's kill is the harness's own doing, not
+	// a crash: it spends none of max_restarts and doubles no backoff.
+	counted := !ts.stopKilled
+	if counted {
+		ts.restarts++
+		ts.backoff *= 2
+	}
 	n, budget := ts.restarts, ts.cfg.MaxRestarts
+	what := fmt.Sprintf("restart %d of at most %d", n, budget)
+	if !counted {
+		what = "a reconnection after the stop path's kill (not counted against max_restarts)"
+	}
 	if err != nil {
 		ts.lastCrash = err.Error()
+		ts.stopKilled = false // it did not come back: the next try is a restart
 		ts.mu.Unlock()
 		ts.logger.Warn("back-end restart failed", "restart", n, "err", err)
-		ts.emit(engine.SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("restart %d of at most %d: %v", n, budget, err)})
+		ts.emit(engine.SafetyEvent{Kind: SafetyRestartFailed, Text: fmt.Sprintf("%s: %v", what, err)})
 		return nil, fmt.Sprintf("the %s back-end could not be restarted: %v", ts.name, err)
 	}
 	if ts.closed { // closed while restarting
@@ -85,10 +98,10 @@ func (ts *Toolset) restart(ctx context.Context, lastCrash string) (*link, string
 		c.Close()
 		return nil, fmt.Sprintf("the %s toolset is closed", ts.name)
 	}
-	ts.conn = c
+	ts.conn, ts.stopKilled = c, false
 	ts.mu.Unlock()
-	ts.logger.Info("back-end restarted", "restart", n)
-	ts.emit(engine.SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("restart %d of at most %d, after: %s", n, budget, lastCrash)})
+	ts.logger.Info("back-end restarted", "restart", n, "counted", counted)
+	ts.emit(engine.SafetyEvent{Kind: SafetyRestarted, Text: fmt.Sprintf("%s, after: %s", what, lastCrash)})
 	return c, ""
 }
 
@@ -102,6 +115,19 @@ func (ts *Toolset) dropConn(c *link) {
 func (ts *Toolset) killConn(c *link) {
 	ts.forget(c)
 	c.Kill()
+}
+
+// stopKill is the stop path's kill of c: a deliberate end, so a call that
+// loses its connection to it was interrupted, not crashed, and the
+// reconnection that follows is not counted as a restart.
+func (ts *Toolset) stopKill(c *link) {
+	c.killed.Store(true)
+	ts.mu.Lock()
+	if ts.conn == c {
+		ts.stopKilled = true
+	}
+	ts.mu.Unlock()
+	ts.killConn(c)
 }
 
 func (ts *Toolset) forget(c *link) {
@@ -135,6 +161,11 @@ func (ts *Toolset) restartNote() string {
 
 // crashed drops a dead connection and says so.
 func (ts *Toolset) crashed(c *link, tool string, err error) string {
+	ts.mu.Lock()
+	if ts.conn == c {
+		ts.stopKilled = false // a crash, even if a kill came before
+	}
+	ts.mu.Unlock()
 	ts.dropConn(c) // waits for the back-end, so what it left behind is complete
 	note := c.CrashNote()
 	ts.setLastCrash(err.Error() + note)

@@ -76,13 +76,26 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 		ts.logger.Warn("killing the back-end of an abandoned physical call", "tool", m.Tool, "why", reason)
 		ts.setLastCrash("killed by the harness: " + reason)
 		start := time.Now()
-		ts.killConn(f.conn) // restarted on the next call
+		ts.stopKill(f.conn) // reconnected on the next call, not counted as a restart
 		f.cancel()          // a transport that cannot kill abandons the request instead
-		<-f.done
+		r := <-f.done
 		took := time.Since(start)
 		ts.emit(engine.SafetyEvent{Kind: SafetyKilled, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
 			Text: fmt.Sprintf("the %s back-end was killed: %s; the call ended %s after the kill", ts.name, reason, roundShort(took)),
 			Stop: &runlog.StopCall{Via: runlog.StopViaKill, Why: why, OK: true, DurationMS: runlog.Millis(took)}})
+		if r.err != nil && ts.cfg.OnUncertain != "continue" {
+			// No reply: whatever the stop answered, the robot never said
+			// the motion ended.
+			stop := f.stopSaid
+			if stop == "" {
+				stop = "no stop is declared"
+			}
+			if m.Unended(stop) {
+				ts.logger.Warn("a killed motion never reported its end", "tool", m.Tool)
+				ts.emit(engine.SafetyEvent{Kind: SafetyEndUnreported, Tool: m.Tool, After: time.Since(m.Start), Envelope: runlog.Failure(reason),
+					Text: fmt.Sprintf("%s never reported an end (%s): physical calls are refused until the robot reports its end or an operator clears it; an observation does not clear it", m.Tool, stop)})
+			}
+		}
 	}
 	ts.untrack(f)
 	f.cancel()
@@ -108,8 +121,10 @@ func (ts *Toolset) stopMotion(f *flight, why string) {
 			env = runlog.Failure(fmt.Sprintf("the %s failed: %v", st.Name, err))
 		}
 		outcome := "it answered success"
+		f.stopSaid = fmt.Sprintf("the %s answered success", st.Name)
 		if !env.Success {
 			outcome = "it failed"
+			f.stopSaid = fmt.Sprintf("the %s failed: %s", st.Name, env.Reason)
 		}
 		ts.logger.Warn("stop called", "stop", st.Name, "tool", f.motion.Tool, "why", why, "success", env.Success, "reason", env.Reason, "took", took)
 		ts.emit(engine.SafetyEvent{Kind: SafetyStop, Tool: f.motion.Tool, Envelope: env, After: time.Since(f.motion.Start),

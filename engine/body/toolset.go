@@ -40,7 +40,10 @@ type Toolset struct {
 	restarts  int
 	backoff   time.Duration
 	lastCrash string
-	closed    bool
+	// stopKilled: the connection is down because the stop path killed it,
+	// not because it crashed (see stopKill).
+	stopKilled bool
+	closed     bool
 	// inflight are this toolset's physical calls not yet ended, with the
 	// connection each runs on (Close stops them).
 	inflight map[*Motion]*flight
@@ -51,6 +54,8 @@ type Toolset struct {
 type link struct {
 	engine.BackendConn
 	hung atomic.Int32
+	// killed: the stop path killed this connection on purpose.
+	killed atomic.Bool
 }
 
 var _ engine.Toolset = (*Toolset)(nil)
@@ -75,7 +80,7 @@ func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engin
 	if tc.Uncertainty == "toolset" {
 		ts.scope = "toolset:" + tc.Name
 	}
-	b, err := open(tc, engine.BackendEnv{Logger: ts.logger, Emit: ts.emit})
+	b, err := open(tc, engine.BackendEnv{Logger: ts.logger, Emit: ts.emit, MotionEnded: ts.motionEnded})
 	if err != nil {
 		return nil, err
 	}

@@ -173,6 +173,7 @@ func TestFaultFrozenMidMotion(t *testing.T) {
 		wantFailure(t, call(t, ts, "move_base", `{"ms":5,"fault":"freeze"}`), "timed out")
 		waitMotionEnd(t, ts)
 		wantFailure(t, call(t, ts, "move_base", `{"ms":1}`), "uncertain")
+		endAfterKill(t, tr, ts, &evs)
 		wantSuccess(t, call(t, ts, "observe", `{}`))
 		wantSuccess(t, call(t, ts, "move_base", `{"ms":1}`))
 		if _, ok := evs.find(body.SafetyKilled); !ok {

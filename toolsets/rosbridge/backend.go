@@ -20,6 +20,7 @@ const (
 	SafetyDisconnected = "rosbridge_disconnected" // the socket dropped
 	SafetyReconnected  = "rosbridge_reconnected"  // it is back; goals that may still run were cancelled
 	SafetyGivenUp      = "rosbridge_goal_given_up"
+	SafetyGoalEnded    = "rosbridge_goal_ended" // a given-up goal's action shows no goal running any more
 )
 
 // defaultStopTimeout bounds one cancel (or a publish's zero) when the spec
@@ -49,6 +50,11 @@ type backend struct {
 	lastMotion time.Time
 	// tf is the TF tree, nil unless the observation looks frames up.
 	tf *tfBuffer
+	// givenUp are the goals given up by a kill whose end was not yet
+	// read from their action's status topic; statusRead the status topics
+	// subscribed to (goalend.go).
+	givenUp    []givenUp
+	statusRead map[string]bool
 }
 
 // moved records that a physical call ended now.
@@ -68,7 +74,7 @@ func (b *backend) motionEnded() time.Time {
 func newBackend(tc engine.ToolsetConfig, p *plan, env engine.BackendEnv) *backend {
 	up := make(chan struct{})
 	close(up)
-	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up, tf: p.newTF()}
+	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up, tf: p.newTF(), statusRead: map[string]bool{}}
 }
 
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel
@@ -149,6 +155,9 @@ func (b *backend) options() wire.Options {
 func (b *backend) declare(ctx context.Context, cl *wire.Client) error {
 	for _, s := range b.plan.subscriptions() {
 		s.OnMessage = b.plan.tfReceiver(b.tf, s.Topic)
+		if b.isStoppedTopic(s.Topic) {
+			s.OnMessage = both(s.OnMessage, b.stoppedMessage)
+		}
 		if err := cl.Subscribe(ctx, s); err != nil {
 			return fmt.Errorf("subscribing to %s: %w", s.Topic, err)
 		}
@@ -208,6 +217,12 @@ func (b *backend) reconnected(r wire.Reconnect) {
 		text += fmt.Sprintf("; cancelling failed for %v", failed)
 	}
 	b.env.Emit(engine.SafetyEvent{Kind: SafetyReconnected, Text: text})
+	b.mu.Lock()
+	cl := b.client
+	b.mu.Unlock()
+	if cl != nil {
+		b.readStatus(cl, defaultStopTimeout)
+	}
 	// A goal that may still run is given up: the declared stop runs before
 	// any call can use the new socket.
 	if sp := b.plan.stop; sp != nil && !sp.legacy && len(r.Orphans) > 0 {

@@ -33,6 +33,10 @@ type Config struct {
 	Clearance   *ClearanceDecl   `json:"clearance,omitempty"`
 	// Readings is the safety readings tool; nil when not declared.
 	Readings *ReadingsDecl `json:"readings,omitempty"`
+	// StoppedReading names the reading of Readings that is true while the
+	// robot is still: after a kill it ends a motion whose end was never
+	// reported (goalend.go); "" when not declared.
+	StoppedReading string `json:"stopped_reading,omitempty"`
 
 	// Stop is the declared stop path (stopconfig.go); nil when not
 	// declared.

@@ -219,10 +219,11 @@ func (c *conn) Kill() {
 			ctx, cancel := context.WithTimeout(context.Background(), zeroTimeout)
 			err := g.Cancel(ctx)
 			cancel()
-			what = fmt.Sprintf("goal %s on %s (%s) was given up; the robot may still be moving", g.ID(), g.Action(), m.tool)
+			what = fmt.Sprintf("goal %s on %s (%s) was given up; the robot may still be moving, until %s shows no goal running", g.ID(), g.Action(), m.tool, statusTopic(g.Action()))
 			if err != nil {
 				what += fmt.Sprintf(" (a last cancel failed: %v)", err)
 			}
+			c.b.giveUp(c.cl, keys[i], g)
 		}
 		m.halt()
 		c.mu.Lock()

@@ -101,6 +101,11 @@ func compile(cfg Config) (*plan, error) {
 		errs = append(errs, p.compilePerception(fail)...)
 	}
 	checkSubscribe(cfg, fail)
+	if name := cfg.StoppedReading; name != "" {
+		if cfg.Readings == nil || cfg.Readings.Sources[name].Topic == "" {
+			fail("stopped_reading", "%q is not a reading: name one of readings.sources (a reading that is true while the robot is still)", name)
+		}
+	}
 	stop, err := compileStop(cfg)
 	if err != nil {
 		errs = append(errs, err)

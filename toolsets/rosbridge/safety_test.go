@@ -83,6 +83,9 @@ func TestResultNeverSent(t *testing.T) {
 	if st := state(t, p.URL); st.GoalsSucceeded != 1 {
 		t.Fatalf("the goal did not end on the robot: %+v", st)
 	}
+	// Killed without its result, the goal's end is read from its action's
+	// status topic on the new socket; only then does an observation count.
+	testtime.Wait(t, "the goal's end reported", r.evs.has(body.SafetyEndReported))
 	wantSuccess(t, r.call(t, "observe", `{}`))
 	wantSuccess(t, r.call(t, "drive", `{"speed": 0.1, "distance": 0.01}`))
 }

@@ -48,6 +48,10 @@ func TestValidateAtSpecPositions(t *testing.T) {
 	checkDiagnostics(t, string(src), []edit{
 		{`rule:   "readings.person_distance < 1.0"`, `rule:   "readings.person_distance"`, "expected bool"},
 	})
+	// The stopped reading must be a declared reading.
+	checkDiagnostics(t, string(src), []edit{
+		{`cancel_timeout: "2s"`, `cancel_timeout: "2s", stopped_reading: "is_stopped"`, `"is_stopped" is not a reading`},
+	})
 }
 
 // edit replaces old by new in a spec and expects a diagnostic containing

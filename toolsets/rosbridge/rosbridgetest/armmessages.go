@@ -28,6 +28,7 @@ const (
 // Server.mu held.
 func (s *Server) publishArm(tick uint64, now time.Time) {
 	s.publishFault(now)
+	s.publishActionStatus(now)
 	s.publishExtra(tick)
 	due := func(every, offset uint64) bool { return tick%every == offset%every }
 	send := func(topic string, msg func() map[string]any) {

@@ -36,7 +36,14 @@ import (
 //     are ignored);
 //   - with the arm (Options.Robot RobotArm), the dashboard stop service
 //     /dashboard_client/stop ends every motion too (an arm's declared
-//     stop), logging "stop (dashboard)".
+//     stop), logging "stop (dashboard)";
+//   - the stops that lie (faultstop.go): move_base's fault runaway, a goal
+//     that ignores every cancel and stop and ends only when GateFile
+//     exists; the services /fault/stop_lies (answers success, does
+//     nothing) and /fault/stop_refuses (answers success: false); and the
+//     action's status topic /fault/move_base/_action/status, listing the
+//     goals still running; and /fault/stopped (Bool), true once StoppedFile
+//     exists.
 //
 // A socket whose URL has the query cancel=ignore ignores its cancels: a
 // toolset whose stop path does nothing.
@@ -56,10 +63,12 @@ type faultState struct {
 	stop chan struct{} // closed to end every motion in progress
 	// goals are the motions in progress by goal id, each with its stop.
 	goals map[string]chan struct{}
+	// runaway are the goals that no stop ends (fault runaway), by id.
+	runaway map[string]bool
 }
 
 func newFaultState(dir string) *faultState {
-	return &faultState{rec: &faultserver.Recorder{Dir: dir}, stop: make(chan struct{}), goals: map[string]chan struct{}{}}
+	return &faultState{rec: &faultserver.Recorder{Dir: dir}, stop: make(chan struct{}), goals: map[string]chan struct{}{}, runaway: map[string]bool{}}
 }
 
 // handleFault runs a frame of the fault contract; false when the frame is
@@ -77,6 +86,9 @@ func (c *session) handleFault(data []byte) bool {
 	args, _ := m["args"].(map[string]any)
 	fault, _ := args["fault"].(string)
 	n, _ := args["n"].(float64)
+	if c.handleLyingStop(str("op"), slashed(str("service")), m["id"]) {
+		return true
+	}
 	switch op := str("op"); {
 	case op == "call_service" && slashed(str("service")) == FaultService:
 		f.rec.Logf("probe %s", fault)
@@ -93,6 +105,10 @@ func (c *session) handleFault(data []byte) bool {
 		if fault == faultserver.FaultFreeze {
 			f.rec.Logf("freeze")
 			c.freeze()
+		}
+		if fault == FaultRunaway {
+			go c.runaway(str("action"), idText(m["id"]))
+			return true
 		}
 		go c.move(str("action"), idText(m["id"]), time.Duration(ms)*time.Millisecond, fault, int(n))
 	case op == "send_action_goal" && slashed(str("action")) == FaultCrashGoal:
@@ -240,7 +256,11 @@ func (f *faultState) endAll() {
 // publishFault publishes /fault/odom as ObserveFile says. Called with
 // Server.mu held.
 func (s *Server) publishFault(now time.Time) {
-	if s.fault == nil || !s.subscribed(FaultOdomTopic) {
+	if s.fault == nil {
+		return
+	}
+	s.publishStopped()
+	if !s.subscribed(FaultOdomTopic) {
 		return
 	}
 	mode, _ := os.ReadFile(filepath.Join(s.fault.rec.Dir, faultserver.ObserveFile))

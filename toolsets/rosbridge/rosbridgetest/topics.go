@@ -18,6 +18,7 @@ const (
 // Called with Server.mu held.
 func (s *Server) publishTopics(tick uint64, now time.Time) {
 	s.publishFault(now)
+	s.publishActionStatus(now)
 	due := func(every uint64, offset uint64) bool { return tick%every == offset%every }
 	s.publishSafety(tick)
 	s.publishExtra(tick)
