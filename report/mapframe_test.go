@@ -43,6 +43,9 @@ func TestMapGridIsBoundedWhateverTheCoordinates(t *testing.T) {
 			if len(m.Outside) != 1 || m.Outside[0] != want || !strings.Contains(beacon.Title, want) {
 				t.Errorf("listed outside %q, title %q; want %q", m.Outside, beacon.Title, want)
 			}
+			if east := far.X > 1e3; east != (beacon.Anchor == "end") {
+				t.Errorf("the beacon's name anchored %q at %v; a name pinned to the right edge reads leftwards", beacon.Anchor, beacon.TX)
+			}
 			if !strings.Contains(m.Label, "1 outside the map") {
 				t.Errorf("label %q does not say one object is outside", m.Label)
 			}

@@ -66,6 +66,7 @@ type Marker struct {
 	Stale  bool
 	// Outside: beyond the map's frame, drawn at its edge.
 	Outside bool
+	Anchor  string // its label's text-anchor, when not the start
 	Title   string
 	TX, TY  float64 // its label
 }
@@ -218,6 +219,10 @@ func (w *world) picture() *WorldMap {
 		} else {
 			mk.TX, mk.TY = mk.X+12, mk.Y+14
 			mk.BX, mk.BY = mk.X-9, mk.Y-9
+		}
+		if mk.Outside && s.x > f.maxX {
+			// Pinned to the right edge: the name reads leftwards, on the map.
+			mk.TX, mk.Anchor = 2*mk.X-mk.TX, "end"
 		}
 		wm.Things = append(wm.Things, mk)
 	}

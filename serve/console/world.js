@@ -155,6 +155,10 @@ window.TheaWorld = (() => {
       const [px, py] = pin(v.x, v.y);
       return { at: [X(px), Y(py)], out: true };
     };
+    // a name beside its mark; pinned to the right edge, it reads leftwards.
+    const label = (v, tx, ty, x) => (v.x > maxX
+      ? s('text', { x: r2(2 * x - tx), y: r2(ty), 'text-anchor': 'end' }, v.name)
+      : s('text', { x: r2(tx), y: r2(ty) }, v.name));
     const root = s('svg', { viewBox: '0 0 ' + SIZE + ' ' + height, width: SIZE, height, class: 'map', role: 'img',
       'data-scale': r2(k), 'data-grid-step': step });
     const grid = s('g', { class: 'grid' });
@@ -195,7 +199,7 @@ window.TheaWorld = (() => {
       root.append(s('g', { class: 'place' + (stale ? ' stale' : '') + (out ? ' outside' : ''), 'data-place': p.name, 'data-x': p.x, 'data-y': p.y },
         s('title', {}, p.name + ' at (' + r2(p.x) + ', ' + r2(p.y) + ')' + (out ? ', outside the map' : '')),
         s('rect', { x: r2(px - 9), y: r2(py - 9), width: 18, height: 18, rx: 3 }),
-        s('text', { x: r2(px + 12), y: r2(py + 14) }, p.name)));
+        label(p, px + 12, py + 14, px)));
     }
     for (const v of w.objects.values()) {
       const stale = staleAfter > 0 && w.turn - v.turn >= staleAfter;
@@ -204,7 +208,7 @@ window.TheaWorld = (() => {
         s('title', {}, v.name + (out ? ' at (' + r2(v.x) + ', ' + r2(v.y) + '), outside the map' : '') +
           (stale ? ' (stale: last seen turn ' + v.turn + ')' : ' (seen turn ' + v.turn + ')')),
         s('circle', { cx: vx, cy: vy, r: 5 }),
-        s('text', { x: r2(vx + 7), y: r2(vy - 6) }, v.name)));
+        label(v, vx + 7, vy - 6, vx)));
     }
     root.append(s('g', { class: 'scale' }, s('line', { x1: PAD, x2: r2(PAD + step * k), y1: height - 6, y2: height - 6 }),
       s('text', { x: r2(PAD + step * k + 4), y: height - 2 }, step + ' m')));
