@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/thea-harness/thea/runlog"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The chart's geometry, in SVG user units.
@@ -110,7 +112,7 @@ func newChart(points []point, marks []compactionMark) *Chart {
 			Last: l.get(points[len(points)-1].c)})
 	}
 	for i := 0; i <= 4; i++ {
-		v := top * i / 4
+		v := top/4*i + top%4*i/4 // top*i/4, without overflowing
 		c.YTicks = append(c.YTicks, Tick{Pos: y(v), Label: shortNum(v)})
 	}
 	every := max(1, (len(points)+11)/12)
@@ -142,19 +144,24 @@ func newChart(points []point, marks []compactionMark) *Chart {
 
 func xy(x, y float64) string { return fmt.Sprintf("%.1f,%.1f", x, y) }
 
-// niceCeil rounds up to 1, 2 or 5 times a power of ten (at least 10).
+// niceCeil rounds up to 1, 2 or 5 times a power of ten (at least 10); the
+// largest int when none fits. The loop compares p with v/10, not p*10
+// with v: from 10^18 up, p*10 overflows and the loop never ended.
 func niceCeil(v int) int {
 	if v < 10 {
 		return 10
 	}
 	p := 1
-	for p*10 <= v {
+	for p <= v/10 {
 		p *= 10
 	}
-	for _, m := range []int{1, 2, 5, 10} {
+	for _, m := range []int{1, 2, 5} {
 		if m*p >= v {
 			return m * p
 		}
+	}
+	if p > math.MaxInt/10 {
+		return math.MaxInt
 	}
 	return 10 * p
 }

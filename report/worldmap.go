@@ -37,9 +37,13 @@ type WorldMap struct {
 	Robot  *Marker
 	Nose   Seg
 	Things []Marker // places, then objects
-	Scale  Seg
-	// ScaleX, ScaleY place the scale's "1 m".
+	// Scale is one grid step long; ScaleX, ScaleY place its label.
+	Scale          Seg
+	ScaleLabel     string
 	ScaleX, ScaleY float64
+	// Outside lists what lies beyond the map's frame, with its
+	// coordinates (its mark is pinned to the frame's edge).
+	Outside []string
 }
 
 // Seg is a line.
@@ -60,8 +64,11 @@ type Marker struct {
 	R      float64 // the robot's radius
 	BX, BY float64 // a place's square's corner
 	Stale  bool
-	Title  string
-	TX, TY float64 // its label
+	// Outside: beyond the map's frame, drawn at its edge.
+	Outside bool
+	Anchor  string // its label's text-anchor, when not the start
+	Title   string
+	TX, TY  float64 // its label
 }
 
 type seen struct {
@@ -84,7 +91,9 @@ func newWorld() *world { return &world{objects: map[string]seen{}, places: map[s
 // observe adds one observation taken in turn.
 func (w *world) observe(o *schema.Observation, turn int) {
 	w.turn = max(w.turn, turn)
-	if o.Pose != nil {
+	// A non-finite coordinate is an unknown, not a place: such a pose
+	// leaves the last known one, such a detection has no position.
+	if o.Pose != nil && finite(o.Pose.X, o.Pose.Y, o.Pose.ThetaDeg) {
 		p := *o.Pose
 		w.pose = &p
 	}
@@ -97,7 +106,7 @@ func (w *world) observe(o *schema.Observation, turn int) {
 	}
 	onto := map[string]*sum{}
 	for _, d := range o.Detections {
-		if d.Position == nil {
+		if d.Position == nil || !finite(d.Position.X, d.Position.Y) {
 			continue
 		}
 		key := d.ID
@@ -121,29 +130,35 @@ func (w *world) observe(o *schema.Observation, turn int) {
 
 // picture draws w; nil when nothing has a position yet.
 func (w *world) picture() *WorldMap {
-	var xs, ys []float64
-	if w.pose != nil {
-		xs, ys = append(xs, w.pose.X), append(ys, w.pose.Y)
-	}
 	things := slices.Concat(sortedSeen(w.places), sortedSeen(w.objects))
-	for _, s := range things {
-		xs, ys = append(xs, s.x), append(ys, s.y)
+	pts := make([][2]float64, 0, len(things)+1)
+	if w.pose != nil {
+		pts = append(pts, [2]float64{w.pose.X, w.pose.Y})
 	}
-	if len(xs) == 0 {
+	for _, s := range things {
+		pts = append(pts, [2]float64{s.x, s.y})
+	}
+	if len(pts) == 0 {
 		return nil
 	}
-	m := mapReach + 0.2
-	minX, maxX := slices.Min(xs)-m, slices.Max(xs)+m
-	minY, maxY := slices.Min(ys)-m, slices.Max(ys)+m
-	k := (mapW - 2*mapPad) / max(maxX-minX, maxY-minY, minSpan)
-	wm := &WorldMap{W: mapW, H: r2((maxY-minY)*k + 2*mapPad)}
-	X := func(x float64) float64 { return r2(mapPad + (x-minX)*k) }
-	Y := func(y float64) float64 { return r2(mapPad + (maxY-y)*k) }
-	for gx := math.Ceil(minX); gx <= maxX; gx++ {
-		wm.Grid = append(wm.Grid, Seg{X(gx), Y(minY), X(gx), Y(maxY)})
+	anchor := pts[0] // the robot
+	if w.pose == nil {
+		xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
+		for i, p := range pts {
+			xs[i], ys[i] = p[0], p[1]
+		}
+		anchor = [2]float64{median(xs), median(ys)}
 	}
-	for gy := math.Ceil(minY); gy <= maxY; gy++ {
-		wm.Grid = append(wm.Grid, Seg{X(minX), Y(gy), X(maxX), Y(gy)})
+	f := newFrame(anchor, pts, mapReach+0.2)
+	k := f.k
+	wm := &WorldMap{W: mapW, H: r2((f.maxY-f.minY)*k + 2*mapPad)}
+	X := func(x float64) float64 { return r2(mapPad + (x-f.minX)*k) }
+	Y := func(y float64) float64 { return r2(mapPad + (f.maxY-y)*k) }
+	for _, gx := range gridLines(f.minX, f.maxX, f.step) {
+		wm.Grid = append(wm.Grid, Seg{X(gx), Y(f.minY), X(gx), Y(f.maxY)})
+	}
+	for _, gy := range gridLines(f.minY, f.maxY, f.step) {
+		wm.Grid = append(wm.Grid, Seg{X(f.minX), Y(gy), X(f.maxX), Y(gy)})
 	}
 	var words []string
 	if p := w.pose; p != nil {
@@ -156,8 +171,12 @@ func (w *world) picture() *WorldMap {
 		half := math.Pi / float64(max(len(names), 2))
 		for i, n := range names {
 			d := w.clearance[n]
+			if !finite(d) {
+				words = append(words, n+" unknown")
+				continue
+			}
 			mid := (p.ThetaDeg + sectorAngle(n, i, len(names))) * math.Pi / 180
-			rad := math.Min(d, mapReach) * k
+			rad := max(math.Min(d, mapReach), 0) * k
 			ax, ay := r2(cx+rad*math.Cos(mid-half)), r2(cy-rad*math.Sin(mid-half))
 			bx, by := r2(cx+rad*math.Cos(mid+half)), r2(cy-rad*math.Sin(mid+half))
 			cls := "far"
@@ -182,8 +201,16 @@ func (w *world) picture() *WorldMap {
 		if i >= len(w.places) {
 			kind = "object"
 		}
+		at := fmt.Sprintf("%s at (%g, %g)", s.name, r2(s.x), r2(s.y))
 		mk := Marker{Kind: kind, Name: s.name, X: X(s.x), Y: Y(s.y), Stale: w.turn-s.turn >= staleTurns,
-			Title: fmt.Sprintf("%s at (%g, %g), seen turn %d", s.name, r2(s.x), r2(s.y), s.turn)}
+			Title: fmt.Sprintf("%s, seen turn %d", at, s.turn)}
+		if !f.contains(s.x, s.y) {
+			// Pinned to the edge, towards where it is, and listed.
+			px, py := f.pin(s.x, s.y)
+			mk.X, mk.Y, mk.Outside = X(px), Y(py), true
+			mk.Title = fmt.Sprintf("%s, outside the map, seen turn %d", at, s.turn)
+			wm.Outside = append(wm.Outside, at)
+		}
 		if kind == "object" {
 			mk.TX, mk.TY = mk.X+7, mk.Y-6
 			if mk.Stale {
@@ -193,10 +220,15 @@ func (w *world) picture() *WorldMap {
 			mk.TX, mk.TY = mk.X+12, mk.Y+14
 			mk.BX, mk.BY = mk.X-9, mk.Y-9
 		}
+		if mk.Outside && s.x > f.maxX {
+			// Pinned to the right edge: the name reads leftwards, on the map.
+			mk.TX, mk.Anchor = 2*mk.X-mk.TX, "end"
+		}
 		wm.Things = append(wm.Things, mk)
 	}
-	wm.Scale = Seg{mapPad, wm.H - 6, r2(mapPad + k), wm.H - 6}
+	wm.Scale = Seg{mapPad, wm.H - 6, r2(mapPad + f.step*k), wm.H - 6}
 	wm.ScaleX, wm.ScaleY = wm.Scale.X2+4, wm.H-2
+	wm.ScaleLabel = fmt.Sprintf("%g m", f.step)
 	label := fmt.Sprintf("Map at turn %d: ", w.turn)
 	if p := w.pose; p != nil {
 		label += fmt.Sprintf("the robot at (%g, %g) heading %g°; ", r2(p.X), r2(p.Y), r2(p.ThetaDeg))
@@ -204,6 +236,9 @@ func (w *world) picture() *WorldMap {
 	label += fmt.Sprintf("%d object(s)", len(w.objects))
 	if stale > 0 {
 		label += fmt.Sprintf(", %d stale", stale)
+	}
+	if len(wm.Outside) > 0 {
+		label += fmt.Sprintf(", %d outside the map", len(wm.Outside))
 	}
 	if len(words) > 0 {
 		label += "; clearance " + strings.Join(words, ", ")
@@ -252,4 +287,11 @@ func sectorAngle(name string, i, n int) float64 {
 	return 360 * float64(i) / float64(n)
 }
 
-func r2(v float64) float64 { return math.Round(v*100) / 100 }
+// r2 rounds to centimetres; beyond 1e12 m there are none to round (and
+// v*100 could overflow to Inf).
+func r2(v float64) float64 {
+	if math.Abs(v) >= 1e12 || !finite(v) {
+		return v
+	}
+	return math.Round(v*100) / 100
+}

@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(hostileServerEnv) == "1" {
 		os.Exit(serveHostile())
 	}
+	if os.Getenv(farServerEnv) == "1" {
+		os.Exit(serveFar())
+	}
 	if os.Getenv(slowServerEnv) == "1" {
 		s := server.NewMCPServer("slow", "0.0.1")
 		halt := make(chan struct{}, 1)

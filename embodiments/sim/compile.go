@@ -14,6 +14,9 @@ func point(field string, v []float64) (Vec, error) {
 	if len(v) != 2 {
 		return Vec{}, fmt.Errorf("%s: want [x, y] in metres, got %d numbers", field, len(v))
 	}
+	if slices.ContainsFunc(v, func(c float64) bool { return math.IsNaN(c) || math.IsInf(c, 0) }) {
+		return Vec{}, fmt.Errorf("%s: %v: want finite numbers of metres", field, v)
+	}
 	return Vec{v[0], v[1]}, nil
 }
 
@@ -84,6 +87,9 @@ func compile(f *worldFile) (*World, error) {
 		b := r.Outline.Bounds()
 		w.Bounds = Rect{Vec{math.Min(w.Bounds.Min.X, b.Min.X), math.Min(w.Bounds.Min.Y, b.Min.Y)},
 			Vec{math.Max(w.Bounds.Max.X, b.Max.X), math.Max(w.Bounds.Max.Y, b.Max.Y)}}
+	}
+	if err := checkExtent(w.Bounds); err != nil {
+		return nil, err
 	}
 	for i, wf := range f.Walls {
 		segs, err := compileWall(fmt.Sprintf("walls[%d]", i), wf)
@@ -300,6 +306,21 @@ func compileRobot(w *World, rf robotFile) error {
 	}
 	if d := w.obstacleDist(w.Robot.Start.Pos); d < w.Robot.RadiusM {
 		return fmt.Errorf("robot.start: (%.2f, %.2f) overlaps an obstacle (%.2f m from it, radius %.2f m)", rf.Start.X, rf.Start.Y, d, w.Robot.RadiusM)
+	}
+	return nil
+}
+
+// maxGridCells bounds the planner's occupancy grid (gridRes cells over the
+// rooms' bounds, built when the simulator starts): 100 m × 100 m, some
+// 17 MB per plan. Without it a world's coordinates sized the grid, and
+// rooms 1e6 m wide asked for 10^14 cells.
+const maxGridCells = 1_000_000
+
+func checkExtent(b Rect) error {
+	w, h := b.Max.X-b.Min.X, b.Max.Y-b.Min.Y
+	if cells := math.Ceil(w/gridRes) * math.Ceil(h/gridRes); !(cells <= maxGridCells) {
+		return fmt.Errorf("rooms: together they span %g × %g m; the simulator plans on a %g m grid of at most %d cells (e.g. %g m × %g m)",
+			w, h, gridRes, maxGridCells, math.Sqrt(maxGridCells)*gridRes, math.Sqrt(maxGridCells)*gridRes)
 	}
 	return nil
 }

@@ -80,6 +80,11 @@ func TestWorldErrors(t *testing.T) {
 		{"name: t", "name: t\nwalls: [{from: [0, 0], to: [4, 0], doorways: [{at_m: 3.8, width_m: 1}]}]", "walls[0].doorways[0]: at_m 3.8 width_m 1 must be a positive width inside the wall"},
 		{"surface: true}", "surface: true, front: up}", `front: "up" must be north, south, east or west`},
 		{"surface: true}", "surface: true, containers: [{name: d, state: ajar}]}", `containers[0].state: "ajar" must be open or closed`},
+		// A world's coordinates must not size the planner's grid (before,
+		// these started a simulator that asked for 10^14 cells or more).
+		{"max: [4, 4]}", "max: [1e6, 4]}", "rooms: together they span 1e+06 × 4 m; the simulator plans on a 0.1 m grid of at most 1000000 cells (e.g. 100 m × 100 m)"},
+		{"max: [4, 4]}", "max: [.inf, 4]}", "rooms[0].rect.max: [+Inf 4]: want finite numbers of metres"},
+		{"min: [0, 0], max: [4, 4]}", "min: [.nan, 0], max: [4, 4]}", "rooms[0].rect.min: [NaN 0]: want finite numbers of metres"},
 	} {
 		src := strings.Replace(minimal, tc.from, tc.to, 1)
 		if src == minimal {

@@ -671,7 +671,7 @@
   function renderMap() {
     const sp = state.spec || {};
     const svg = window.TheaWorld.map(state.world, { sectors: sp.sectors, staleAfter: sp.stale_after_turns });
-    $('map').replaceChildren(svg || el('p', { class: 'hint' }, 'No position observed yet.'));
+    $('map').replaceChildren(...(svg ? [svg, window.TheaWorld.outsideNote(svg)].filter(Boolean) : [el('p', { class: 'hint' }, 'No position observed yet.')]));
   }
 
   function confirmCard(p) {

@@ -19,7 +19,9 @@ window.TheaWorld = (() => {
     return e;
   }
   const num = (v) => typeof v === 'number' && Number.isFinite(v);
-  const r2 = (v) => Math.round(v * 100) / 100;
+  // r2 rounds to centimetres; beyond 1e12 m there are none to round (and
+  // v * 100 could overflow to Infinity).
+  const r2 = (v) => (Math.abs(v) >= 1e12 ? v : Math.round(v * 100) / 100);
 
   // ---- what the observations say ---------------------------------------------
 
@@ -80,6 +82,44 @@ window.TheaWorld = (() => {
 
   // ---- drawing -----------------------------------------------------------------
 
+  // ---- the frame ---------------------------------------------------------------
+
+  // A back-end may report any coordinate, so nothing the map draws grows
+  // with them (the same rule as the report's map, report/mapframe.go): it
+  // shows a window of at most WINDOW metres either side of the robot (or,
+  // without a pose, of the median of what was seen), pins what lies beyond
+  // to its edge and lists it with its coordinates, and draws a grid of
+  // 1, 2 or 5 × 10^k metres with at most MAX_GRID lines per axis.
+  const WINDOW = 50;
+  const MAX_GRID = 20;
+
+  function gridStep(span) {
+    const need = span / (MAX_GRID - 1);
+    if (!(need > 1)) return 1;
+    if (!Number.isFinite(need)) return Number.MAX_VALUE;
+    const p = Math.pow(10, Math.floor(Math.log10(need)));
+    for (const m of [1, 2, 5, 10]) if (m * p >= need) return m * p;
+    return 10 * p;
+  }
+
+  // gridLines are the multiples of step in [lo, hi], at most MAX_GRID,
+  // counted by index: at 1e17 m adding a step changes nothing.
+  function gridLines(lo, hi, step) {
+    const first = Math.ceil(lo / step) * step;
+    const n = Math.min(Math.floor((hi - first) / step) + 1, MAX_GRID);
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const v = first + i * step;
+      if (v > hi || !Number.isFinite(v)) break;
+      if (!out.length || out[out.length - 1] !== v) out.push(v);
+    }
+    return out;
+  }
+
+  const median = (vs) => [...vs].sort((a, b) => a - b)[Math.floor(vs.length / 2)];
+
+  // ---- drawing -----------------------------------------------------------------
+
   // map draws w; opts: sectors (the spec's), staleAfter (turns), reach (how
   // far a wedge may reach, metres). An empty world draws a hint.
   function map(w, opts) {
@@ -91,20 +131,39 @@ window.TheaWorld = (() => {
     for (const v of w.places.values()) pts.push([v.x, v.y]);
     if (!pts.length) return null;
     const reach = o.reach || 1.5;
-    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const [x, y] of pts) { minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
+    const anchor = w.pose ? pts[0] : [median(pts.map((p) => p[0])), median(pts.map((p) => p[1]))];
+    let [minX, minY, maxX, maxY] = [anchor[0], anchor[1], anchor[0], anchor[1]];
+    for (const [x, y] of pts) {
+      if (Math.abs(x - anchor[0]) > WINDOW || Math.abs(y - anchor[1]) > WINDOW) continue;
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    }
     const margin = reach + 0.2;
     minX -= margin; maxX += margin; minY -= margin; maxY += margin;
     const span = Math.max(maxX - minX, maxY - minY, 3);
     const k = (SIZE - 2 * PAD) / span;
+    const step = gridStep(span);
     const height = Math.round((maxY - minY) * k + 2 * PAD);
     const X = (x) => r2(PAD + (x - minX) * k);
     const Y = (y) => r2(PAD + (maxY - y) * k);
+    const inside = (x, y) => x >= minX && x <= maxX && y >= minY && y <= maxY;
+    const pin = (x, y) => [Math.min(Math.max(x, minX), maxX), Math.min(Math.max(y, minY), maxY)];
+    const outside = [];
+    // where a thing is drawn: where it is, or pinned to the edge (and listed).
+    const place = (v) => {
+      if (inside(v.x, v.y)) return { at: [X(v.x), Y(v.y)], out: false };
+      outside.push(v.name + ' at (' + r2(v.x) + ', ' + r2(v.y) + ')');
+      const [px, py] = pin(v.x, v.y);
+      return { at: [X(px), Y(py)], out: true };
+    };
+    // a name beside its mark; pinned to the right edge, it reads leftwards.
+    const label = (v, tx, ty, x) => (v.x > maxX
+      ? s('text', { x: r2(2 * x - tx), y: r2(ty), 'text-anchor': 'end' }, v.name)
+      : s('text', { x: r2(tx), y: r2(ty) }, v.name));
     const root = s('svg', { viewBox: '0 0 ' + SIZE + ' ' + height, width: SIZE, height, class: 'map', role: 'img',
-      'data-scale': r2(k) });
+      'data-scale': r2(k), 'data-grid-step': step });
     const grid = s('g', { class: 'grid' });
-    for (let gx = Math.ceil(minX); gx <= maxX; gx++) grid.append(s('line', { x1: X(gx), x2: X(gx), y1: Y(minY), y2: Y(maxY) }));
-    for (let gy = Math.ceil(minY); gy <= maxY; gy++) grid.append(s('line', { x1: X(minX), x2: X(maxX), y1: Y(gy), y2: Y(gy) }));
+    for (const gx of gridLines(minX, maxX, step)) grid.append(s('line', { x1: X(gx), x2: X(gx), y1: Y(minY), y2: Y(maxY) }));
+    for (const gy of gridLines(minY, maxY, step)) grid.append(s('line', { x1: X(minX), x2: X(maxX), y1: Y(gy), y2: Y(gy) }));
     root.append(grid);
     const words = [];
     if (w.pose) {
@@ -117,7 +176,7 @@ window.TheaWorld = (() => {
         const d = c[sec.name];
         const mid = ((theta + sectorAngle(sec, i, named.length)) * Math.PI) / 180;
         const half = Math.PI / Math.max(named.length, 2);
-        const rad = Math.min(d, reach) * k;
+        const rad = Math.max(Math.min(d, reach), 0) * k;
         const p = (a) => [r2(X(x) + rad * Math.cos(a)), r2(Y(y) - rad * Math.sin(a))];
         const [ax, ay] = p(mid - half);
         const [bx, by] = p(mid + half);
@@ -136,24 +195,40 @@ window.TheaWorld = (() => {
     }
     for (const p of w.places.values()) {
       const stale = staleAfter > 0 && w.turn - p.turn >= staleAfter;
-      root.append(s('g', { class: 'place' + (stale ? ' stale' : ''), 'data-place': p.name, 'data-x': p.x, 'data-y': p.y },
-        s('rect', { x: r2(X(p.x) - 9), y: r2(Y(p.y) - 9), width: 18, height: 18, rx: 3 }),
-        s('text', { x: r2(X(p.x) + 12), y: r2(Y(p.y) + 14) }, p.name)));
+      const { at: [px, py], out } = place(p);
+      root.append(s('g', { class: 'place' + (stale ? ' stale' : '') + (out ? ' outside' : ''), 'data-place': p.name, 'data-x': p.x, 'data-y': p.y },
+        s('title', {}, p.name + ' at (' + r2(p.x) + ', ' + r2(p.y) + ')' + (out ? ', outside the map' : '')),
+        s('rect', { x: r2(px - 9), y: r2(py - 9), width: 18, height: 18, rx: 3 }),
+        label(p, px + 12, py + 14, px)));
     }
     for (const v of w.objects.values()) {
       const stale = staleAfter > 0 && w.turn - v.turn >= staleAfter;
-      root.append(s('g', { class: 'object' + (stale ? ' stale' : ''), 'data-object': v.name, 'data-x': v.x, 'data-y': v.y },
-        s('title', {}, v.name + (stale ? ' (stale: last seen turn ' + v.turn + ')' : ' (seen turn ' + v.turn + ')')),
-        s('circle', { cx: X(v.x), cy: Y(v.y), r: 5 }),
-        s('text', { x: r2(X(v.x) + 7), y: r2(Y(v.y) - 6) }, v.name)));
+      const { at: [vx, vy], out } = place(v);
+      root.append(s('g', { class: 'object' + (stale ? ' stale' : '') + (out ? ' outside' : ''), 'data-object': v.name, 'data-x': v.x, 'data-y': v.y },
+        s('title', {}, v.name + (out ? ' at (' + r2(v.x) + ', ' + r2(v.y) + '), outside the map' : '') +
+          (stale ? ' (stale: last seen turn ' + v.turn + ')' : ' (seen turn ' + v.turn + ')')),
+        s('circle', { cx: vx, cy: vy, r: 5 }),
+        label(v, vx + 7, vy - 6, vx)));
     }
-    root.append(s('g', { class: 'scale' }, s('line', { x1: PAD, x2: r2(PAD + k), y1: height - 6, y2: height - 6 }),
-      s('text', { x: r2(PAD + k + 4), y: height - 2 }, '1 m')));
+    root.append(s('g', { class: 'scale' }, s('line', { x1: PAD, x2: r2(PAD + step * k), y1: height - 6, y2: height - 6 }),
+      s('text', { x: r2(PAD + step * k + 4), y: height - 2 }, step + ' m')));
     const stale = [...w.objects.values()].filter((v) => staleAfter > 0 && w.turn - v.turn >= staleAfter).length;
     root.setAttribute('aria-label', 'Map at turn ' + w.turn + ': ' + (w.pose ? 'the robot at (' + r2(w.pose.x) + ', ' + r2(w.pose.y) + ') heading ' +
       r2(w.pose.theta) + '°; ' : '') + w.objects.size + ' object(s)' + (stale ? ', ' + stale + ' stale' : '') +
+      (outside.length ? ', ' + outside.length + ' outside the map (' + outside.join('; ') + ')' : '') +
       (words.length ? '; clearance ' + words.join(', ') : ''));
+    if (outside.length) root.dataset.outside = outside.join('; ');
     return root;
+  }
+
+  // outsideNote is the visible list of what a map pinned to its edge, or
+  // null.
+  function outsideNote(svg) {
+    if (!svg || !svg.dataset.outside) return null;
+    const p = document.createElement('p');
+    p.className = 'hint map-outside';
+    p.textContent = 'Outside the map: ' + svg.dataset.outside;
+    return p;
   }
 
   // ---- the viewer ----------------------------------------------------------------
@@ -198,11 +273,11 @@ window.TheaWorld = (() => {
           }
           nodes.push(list);
         } else nodes.push(el('p', { class: 'hint' }, 'No camera frame in this turn.'));
-        if (picture) nodes.push(picture);
+        if (picture) nodes.push(...[picture, outsideNote(picture)].filter(Boolean));
         show('Turn ' + turn, nodes);
       },
     };
   }
 
-  return { newWorld, observe, copy, map, viewer, sectorAngle };
+  return { newWorld, observe, copy, map, outsideNote, viewer, sectorAngle, gridStep };
 })();

@@ -125,6 +125,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if len(os.Args) > 1 && os.Args[1] == farArg {
+		if err := serveFar(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 2 && os.Args[1] == hostileDefsArg {
 		if err := serveHostileDefs(os.Args[2]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
