@@ -13,7 +13,7 @@ docs:
 	$(GO) run ./cmd/thea schema --format markdown > docs/reference/spec.md.tmp && mv docs/reference/spec.md.tmp docs/reference/spec.md
 
 test:
-	$(GO) vet ./... && $(GO) test -race ./...
+	$(GO) vet ./... && $(GO) test -race -timeout 30m ./...
 
 demo: build
 	$(BIN) run --spec examples/household/spec.cue "Put the mug in the top drawer"
