@@ -143,17 +143,15 @@ func (s *simulator) knownTargets() []string {
 	return names
 }
 
-// directionDeg maps move_base's direction to an angle from the heading.
+// directionDeg maps move_base's direction to an angle from the heading. The
+// base is a differential drive: it drives along its heading only, so left
+// and right are not directions of a translation (rotate first).
 func directionDeg(d string) (float64, bool) {
 	switch d {
 	case "forward":
 		return 0, true
-	case "left":
-		return 90, true
 	case "backward":
 		return 180, true
-	case "right":
-		return -90, true
 	}
 	return 0, false
 }
@@ -167,7 +165,7 @@ func (s *simulator) moveBase(direction string, distance float64) result {
 	run := s.nextRun()
 	rel, known := directionDeg(direction)
 	if !known {
-		return fail(run, "direction %q: must be forward, backward, left or right", direction)
+		return fail(run, "direction %q: must be forward or backward (a differential drive cannot move sideways; rotate first)", direction)
 	}
 	if !(distance > 0 && distance <= maxMove) {
 		return fail(run, "distance_m %v: must be greater than 0 and at most %v", distance, maxMove)
@@ -183,11 +181,13 @@ func (s *simulator) moveBase(direction string, distance float64) result {
 	return ok(result{"run_id": run, "moved_m": round3(free), "pose": s.poseJSON()})
 }
 
-// rotate turns in place; a disc never collides by turning.
+// rotate turns in place; a disc never collides by turning. One call turns at
+// most a full circle; the spec's profile may allow less per call (a hook
+// enforces it).
 func (s *simulator) rotate(degrees float64) result {
 	run := s.nextRun()
 	if !(degrees >= -360 && degrees <= 360) {
-		return fail(run, "degrees %v: must be within -360..360 (positive turns left)", degrees)
+		return fail(run, "degrees %v: one turn is at most a full circle, within -360..360 (positive turns left)", degrees)
 	}
 	s.pose.ThetaDeg = normDeg(s.pose.ThetaDeg + degrees)
 	return ok(result{"run_id": run, "pose": s.poseJSON()})

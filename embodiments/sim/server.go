@@ -24,12 +24,12 @@ type navigateArgs struct {
 }
 
 type moveArgs struct {
-	Direction string  `json:"direction" jsonschema:"Relative to the robot's heading: forward, backward, left or right."`
+	Direction string  `json:"direction" jsonschema:"Along the robot's heading: forward or backward."`
 	DistanceM float64 `json:"distance_m" jsonschema:"Distance in metres, greater than 0."`
 }
 
 type rotateArgs struct {
-	Degrees float64 `json:"degrees" jsonschema:"Angle to turn in place, positive turns left (counter-clockwise), within -360..360."`
+	Degrees float64 `json:"degrees" jsonschema:"Angle to turn in place, positive turns left (counter-clockwise)."`
 }
 
 type pickArgs struct {

@@ -111,35 +111,52 @@ func TestNavigateNoPath(t *testing.T) {
 	}
 }
 
-// TestMoveBaseCollision drives into the sofa: the base stops at contact,
-// says how far it got, and the clearance that way reads zero.
+// TestMoveBaseCollision turns toward the sofa and drives into it: the base
+// stops at contact, says how far it got, and the clearance that way reads
+// zero.
 func TestMoveBaseCollision(t *testing.T) {
 	c := simClient(t, "", 1)
 	left := num(t, mustSucceed(t, c, "get_clearance", nil), "left")
 	if !near(left, 1.25) {
 		t.Fatalf("left clearance at start = %v, want 1.25 (sofa edge 1.5 m away, radius 0.25 m)", left)
 	}
-	out, _ := call(t, c, "move_base", map[string]any{"direction": "left", "distance_m": 2.0})
+	mustSucceed(t, c, "rotate", map[string]any{"degrees": 90})
+	out, _ := call(t, c, "move_base", map[string]any{"direction": "forward", "distance_m": 2.0})
 	if out["success"] != false || !near(num(t, out, "moved_m"), 1.25) {
 		t.Fatalf("move into the sofa: %v", out)
 	}
 	wantReason(t, out["reason"].(string), "stopped at contact with the sofa after 1.25 m of the 2.00 m requested")
-	if cl := mustSucceed(t, c, "get_clearance", nil); num(t, cl, "left") != 0 || !near(num(t, cl, "right"), 3.45) {
+	if cl := mustSucceed(t, c, "get_clearance", nil); num(t, cl, "front") != 0 || !near(num(t, cl, "back"), 3.45) {
 		t.Fatalf("clearance at contact: %v", cl)
 	}
-	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "left", "distance_m": 0.1}), "after 0.00 m")
+	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "forward", "distance_m": 0.1}), "after 0.00 m")
 	// Planning still works from a pose touching an obstacle.
 	if nav := mustSucceed(t, c, "navigate_to", map[string]any{"target": "sofa"}); !near(num(t, nav, "pose", "y"), 3.4) {
 		t.Fatalf("navigate_to sofa from contact: %v", nav["pose"])
 	}
-	mustSucceed(t, c, "rotate", map[string]any{"degrees": -90})
-	mustSucceed(t, c, "move_base", map[string]any{"direction": "right", "distance_m": 0.3})
+	mustSucceed(t, c, "rotate", map[string]any{"degrees": -180})
+	mustSucceed(t, c, "move_base", map[string]any{"direction": "forward", "distance_m": 0.3})
+	mustSucceed(t, c, "rotate", map[string]any{"degrees": 90})
 	mv := mustSucceed(t, c, "move_base", map[string]any{"direction": "backward", "distance_m": 0.3})
 	if !near(num(t, mv, "pose", "x"), 5.7) || !near(num(t, mv, "pose", "y"), 3.1) {
 		t.Fatalf("backward from heading east: %v", mv["pose"])
 	}
-	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "up", "distance_m": 0.1}), "must be forward, backward, left or right")
+	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "up", "distance_m": 0.1}), "must be forward or backward")
 	wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": "forward", "distance_m": 0}), "must be greater than 0")
+}
+
+// TestMoveBaseDoesNotStrafe pins the differential drive: left and right are
+// refused with the way to get there, and the robot does not move.
+func TestMoveBaseDoesNotStrafe(t *testing.T) {
+	c := simClient(t, "", 1)
+	before := mustSucceed(t, c, "observe", nil)
+	for _, dir := range []string{"left", "right"} {
+		wantReason(t, mustFail(t, c, "move_base", map[string]any{"direction": dir, "distance_m": 0.2}), "cannot move sideways; rotate first")
+	}
+	after := mustSucceed(t, c, "observe", nil)
+	if num(t, after, "pose", "x") != num(t, before, "pose", "x") || num(t, after, "pose", "y") != num(t, before, "pose", "y") {
+		t.Fatalf("a refused sideways move moved the robot: %v -> %v", before["pose"], after["pose"])
+	}
 }
 
 func TestRotate(t *testing.T) {
