@@ -101,6 +101,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
 		l.checkArgReads(s)
+		l.checkDescriptionTools(s)
 	}
 	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {
@@ -162,6 +163,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("hooks") && len(errs) == 0 {
 		for _, e := range FailOpenRules(s) {
 			l.warnf(l.exprPos(e), e.Path, "%s", e.Message)
+		}
+		if body {
+			l.checkLimitsEnforced(s)
 		}
 	}
 	return rules, l.errorCount() == errs0
