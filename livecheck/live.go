@@ -82,6 +82,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 	}
 	c.checkNames()
 	index := schema.NewToolIndex(provided)
+	c.checkDescriptions(index)
 	c.checkRefs(index)
 	c.checkArgs(index)
 	c.checkContracts(ctx, index, opts.Timeout)
