@@ -271,7 +271,7 @@ func lastObservation(evs []runlog.Event) *schema.Observation {
 // the observation and clearance calls within the contract.
 func TestValidateLiveHousehold(t *testing.T) {
 	code, out, errs := thea(t, "validate", "--live", "../../../examples/household/spec.cue")
-	if code != 0 || out != "spec ok: 15 rules compiled, 3 tests passed, back-ends checked live\n" {
+	if code != 0 || out != "spec ok: 19 rules compiled, 7 tests passed, back-ends checked live\n" {
 		t.Fatalf("validate --live: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
