@@ -52,7 +52,7 @@ func TestValidateInvalidJSON(t *testing.T) {
 // whatever the outcome.
 func TestValidateValidJSON(t *testing.T) {
 	code, out, _ := run(t, "validate", "--format", "json", "../../../examples/household/spec.yaml")
-	want := "{\n  \"ok\": true,\n  \"diagnostics\": [],\n  \"rules\": 15,\n  \"tests\": 3\n}\n"
+	want := "{\n  \"ok\": true,\n  \"diagnostics\": [],\n  \"rules\": 19,\n  \"tests\": 7\n}\n"
 	if code != 0 || out != want {
 		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s", code, out, want)
 	}

@@ -109,7 +109,7 @@ type validateResult struct {
 }
 
 // writeValidateJSON prints one JSON object for CI: {"ok": true,
-// "diagnostics": [], "rules": 15, "tests": 3}, or ok false and the
+// "diagnostics": [], "rules": 19, "tests": 7}, or ok false and the
 // problems.
 func writeValidateJSON(cmd *cobra.Command, ok bool, diags []schema.Diagnostic, sum policies.TestSummary) error {
 	r := validateResult{OK: ok, Diagnostics: diags}
