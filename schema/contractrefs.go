@@ -62,24 +62,25 @@ type wordSpan struct {
 // underscores and at most one dot that have an underscore between two
 // letters or digits: pick_up, get_clearance, sim.get_clearance.
 func toolShapedTokens(text string) []wordSpan {
-	word := func(r rune) bool { return r == '_' || r == '.' || unicode.IsLower(r) || unicode.IsDigit(r) }
+	// Bytes, not runes: a tool name is ASCII, and a multi-byte rune's bytes
+	// are never among these.
+	lowerOrDigit := func(b byte) bool { return 'a' <= b && b <= 'z' || '0' <= b && b <= '9' }
+	word := func(b byte) bool { return b == '_' || b == '.' || lowerOrDigit(b) }
 	var out []wordSpan
 	for i := 0; i < len(text); {
-		r := rune(text[i])
-		if !word(r) || r == '.' || r == '_' {
+		if !lowerOrDigit(text[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(text) && word(rune(text[j])) {
+		for j < len(text) && word(text[j]) {
 			j++
 		}
 		name := strings.TrimRight(text[i:j], "._") // a sentence's full stop
-		before := rune(0)
-		if i > 0 {
-			before = rune(text[i-1])
-		}
-		if isToolShaped(name) && !unicode.IsLetter(before) && !unicode.IsDigit(before) {
+		// Not the tail of a longer word: an upper-case letter before it
+		// (Get_clearance) makes it no tool name.
+		glued := i > 0 && 'A' <= text[i-1] && text[i-1] <= 'Z'
+		if isToolShaped(name) && !glued {
 			out = append(out, wordSpan{name: name, start: i, end: i + len(name)})
 		}
 		i = j
