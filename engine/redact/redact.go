@@ -30,13 +30,24 @@ type Redactor struct {
 }
 
 // New builds a Redactor from exact secret values and patterns. Empty and
-// duplicate secrets are dropped; patterns must not match the empty string
-// (see schema.CompileRedactPattern), which would shred every string.
+// duplicate secrets are dropped; a secret of MinEncodedLen bytes or more is
+// also matched in its encodings (base64, percent-encoding, hex: see
+// encodings.go). Patterns must not match the empty string (see
+// schema.CompileRedactPattern), which would shred every string.
 func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
 	var s []string
 	for _, v := range secrets {
 		if v != "" && !slices.Contains(s, v) {
 			s = append(s, v)
+		}
+	}
+	// Each secret's encodings are matched as secrets of their own (see
+	// encodings), derived here once rather than per event.
+	for _, v := range slices.Clone(s) {
+		for _, e := range encodings(v) {
+			if !slices.Contains(s, e) {
+				s = append(s, e)
+			}
 		}
 	}
 	slices.SortStableFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
