@@ -13,7 +13,8 @@ import (
 
 // record appends the compact result of this turn's call to Accumulated
 // context (the envelope JSON bounded by tool_result_max_chars keeping start
-// and end; transient images kept for the next request only), with the one
+// and end, its payloads replaced by placeholders before any cut; transient
+// images kept for the next request only), with the one
 // refusal of the response's extra calls beside it, emits it and adds a Task
 // Notes event. It records once per turn; the engine calls it too when a
 // task ends mid-turn, so no tool call is ever left without its result.
@@ -29,7 +30,7 @@ func (tn *Turn) record() {
 	if err != nil {
 		b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 	}
-	parts := []model.Part{{Text: lifetimes.BoundMiddle(string(b), limit)}}
+	parts := []model.Part{{Text: lifetimes.BoundResult(string(b), limit)}}
 	if tn.refused != "" {
 		// Beside the result of the call that the response's other calls
 		// were refused for: the transcript holds only that call, and a

@@ -29,7 +29,7 @@ func (tn *Turn) AppendNotesSnapshot() bool {
 // never re-sent.
 func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 	tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindResponse, Group: tn.group, Msg: msg,
-		Reasoning: lifetimes.BoundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
+		Reasoning: lifetimes.BoundResult(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
 // SetObservation replaces the Refreshed observation: its text (a header

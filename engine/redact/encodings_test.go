@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/redact"
+	"github.com/thea-harness/thea/internal/testutil"
 )
 
 // encodedSecrets: a plain token, one with the characters base64 and
@@ -74,7 +75,7 @@ func TestEncodedSecretsAreRedacted(t *testing.T) {
 						"JSONText": r.JSONText(`{"blob":` + jsonString(in) + `}`),
 					}
 					for via, out := range outs {
-						if s, how := decodesTo(out, encodedSecrets); s != "" {
+						if s, how := testutil.EncodedSecret(out, encodedSecrets); s != "" {
 							t.Errorf("%q as %s with %d bytes before, %d after: %s gives %q, which decodes (%s) to %q",
 								sec, name, before, after, via, out, how, s)
 						}
@@ -106,7 +107,7 @@ func TestEncodedSecretBehindJSONEscapes(t *testing.T) {
 		if json.Unmarshal([]byte(out), &struct{ Image *string }{&s}) == nil {
 			dec = s
 		}
-		if leak, how := decodesTo(strings.ReplaceAll(dec, `\/`, "/"), []string{sec}); leak != "" {
+		if leak, how := testutil.EncodedSecret(strings.ReplaceAll(dec, `\/`, "/"), []string{sec}); leak != "" {
 			t.Errorf("%s: %q decodes (%s) to the secret", via, out, how)
 		}
 	}
@@ -134,73 +135,4 @@ func TestEncodingsFloorAndCleanData(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-var (
-	b64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{4,}`)
-	hexRun = regexp.MustCompile(`[0-9a-fA-F]{4,}`)
-)
-
-// decodesTo returns a secret that text holds as it stands or in one of
-// the encodings, decoded independently of the redactor: every run of
-// base64 characters at each of its four character offsets (either
-// alphabet), every run of hex digits at
-// both offsets, and text with its %XX escapes (either case) and "+"
-// decoded.
-func decodesTo(text string, secrets []string) (string, string) {
-	found := func(b []byte) string {
-		for _, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
-				return s
-			}
-		}
-		return ""
-	}
-	if s := found([]byte(text)); s != "" {
-		return s, "plain"
-	}
-	for _, run := range b64Run.FindAllString(text, -1) {
-		std := strings.NewReplacer("-", "+", "_", "/").Replace(run)
-		for off := range 4 {
-			p := std[min(off, len(std)):]
-			if len(p)%4 == 1 { // no byte in a lone character
-				p = p[:len(p)-1]
-			}
-			if b, err := base64.RawStdEncoding.DecodeString(p); err == nil {
-				if s := found(b); s != "" {
-					return s, "base64"
-				}
-			}
-		}
-	}
-	for _, run := range hexRun.FindAllString(text, -1) {
-		for off := range 2 {
-			p := run[off:]
-			if b, err := hex.DecodeString(p[:len(p)/2*2]); err == nil {
-				if s := found(b); s != "" {
-					return s, "hex"
-				}
-			}
-		}
-	}
-	var dec []byte
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '%' && i+2 < len(text):
-			if b, err := hex.DecodeString(text[i+1 : i+3]); err == nil {
-				dec = append(dec, b[0])
-				i += 2
-				continue
-			}
-			dec = append(dec, c)
-		case c == '+':
-			dec = append(dec, ' ')
-		default:
-			dec = append(dec, c)
-		}
-	}
-	if s := found(dec); s != "" {
-		return s, "percent"
-	}
-	return "", ""
 }
