@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -135,4 +136,14 @@ func TestEncodingsFloorAndCleanData(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The example of docs/security.md, as it reads there.
+func TestEncodingsDocExample(t *testing.T) {
+	r := redact.New([]string{"tok/arm+77 aa"}, nil)
+	in := map[string]any{"auth": "Basic dG9rL2FybSs3NyBhYQ==", "url": "/open?t=tok%2Farm%2B77+aa", "dump": "746f6b2f61726d2b3737206161"}
+	want := map[string]any{"auth": "Basic [redacted]", "url": "/open?t=[redacted]", "dump": "[redacted]"}
+	if got := redact.Value(r, in); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
 }
