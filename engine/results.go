@@ -33,7 +33,7 @@ func (tn *Turn) record() {
 	}
 	// Redacted before the cut too: a secret the cut splits would leave its
 	// pieces, which no later redaction recognises, in every request.
-	parts := []model.Part{{Text: lifetimes.BoundResult(h.redactor.JSONText(string(b)), limit)}}
+	parts := []model.Part{{Text: lifetimes.BoundResult(string(h.redactor.JSON(b)), limit)}}
 	if tn.refused != "" {
 		// Beside the result of the call that the response's other calls
 		// were refused for: the transcript holds only that call, and a

@@ -113,3 +113,40 @@ func lowerHex(c byte) byte {
 	}
 	return c
 }
+
+// spellings describes the encodings of a Redactor's secrets for a quick
+// check that spares most text their search: every encoding is a run of at
+// least min of the bytes in chars (no encoding holds a space, a quote or a
+// newline), so text without such a run holds none.
+type spellings struct {
+	chars [256]bool
+	min   int // 0: no encodings
+}
+
+func (sp *spellings) add(e string) {
+	for i := 0; i < len(e); i++ {
+		sp.chars[e[i]] = true
+	}
+	if sp.min == 0 || len(e) < sp.min {
+		sp.min = len(e)
+	}
+}
+
+// longRun reports whether s has a run of at least sp.min bytes of
+// sp.chars.
+func longRun[T ~string | ~[]byte](s T, sp *spellings) bool {
+	if sp.min == 0 || len(s) < sp.min {
+		return false
+	}
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if !sp.chars[s[i]] {
+			run = 0
+			continue
+		}
+		if run++; run >= sp.min {
+			return true
+		}
+	}
+	return false
+}
