@@ -39,12 +39,14 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "arm-mcp" {
 		os.Exit(serveArm(os.Args[2:]))
 	}
-	if len(os.Args) > 1 && os.Args[1] == vaultArg {
-		if err := vaultBackend(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+	for arg, serve := range map[string]func() error{vaultArg: vaultBackend, encodedArg: encodedBackend} {
+		if len(os.Args) > 1 && os.Args[1] == arg {
+			if err := serve(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			os.Exit(0)
 		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
