@@ -185,6 +185,8 @@ func briefLines(b, ref string) []string {
 // whichever the next observation leaves out.
 func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
 	drawer := schema.Detection{Name: "drawer_top", Class: "drawer", Camera: "front", Room: "kitchen", Position: pt(2, 1), Visible: true}
+	far := drawer
+	far.Position, far.Room = pt(3.5, 1), "pantry"
 	drawers := func(st string) map[string]any { return map[string]any{"drawers": map[string]any{"drawer_top": st}} }
 	orders := map[string][]*schema.Observation{
 		"both at once": {
@@ -200,6 +202,14 @@ func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
 		"detection first": {
 			{Detections: []schema.Detection{drawer}},
 			{State: drawers("closed")},
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+		},
+		// The detector places the drawer a metre off (beyond the match
+		// radius, in another room): the state report of this observation
+		// still names the one drawer.
+		"seen elsewhere": {
+			{Detections: []schema.Detection{drawer}, State: drawers("closed")},
+			{Detections: []schema.Detection{far}, State: drawers("closed")},
 			{Detections: []schema.Detection{drawer}, State: drawers("open")},
 		},
 	}

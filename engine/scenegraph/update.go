@@ -144,7 +144,7 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 	g.pass++
 	for i := range ss {
 		s := &ss[i]
-		n := g.match(s.d)
+		n := g.match(s.d, src)
 		made := n == nil
 		if made {
 			n = g.add(&node{ref: g.newRef(refPrefix(KindObject), s.d.Name), name: s.d.Name, kind: KindObject})
@@ -265,11 +265,11 @@ func sameSighting(ss []sighting, d schema.Detection) *sighting {
 // yet) a candidate is a thing of the same name, whatever group first
 // reported it (see thing), with a class that does not conflict, no
 // other id, and is not matched yet in this observation (this pass); then
-// the closest by position, or one whose support agrees, or the one the
+// the one a state group of this observation (src) reported, or the closest by position, or one whose support agrees, or the one the
 // robot holds, or one a confirmed call moved (its position unknown since),
 // or one known only from a state report (never seen, nowhere), or, when neither positions nor a support can be compared, one in the
 // same room. Without any of these, a same-name object is another instance.
-func (g *Graph) match(d schema.Detection) *node {
+func (g *Graph) match(d schema.Detection, src Source) *node {
 	taken := func(n *node) bool { return n.matched == g.pass }
 	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
 		if taken(n) {
@@ -288,11 +288,17 @@ func (g *Graph) match(d schema.Detection) *node {
 		if taken(n) || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
 			continue
 		}
-		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
+		// A state group of this very observation reported the name: the
+		// detection is that thing, wherever it places it (one name in one
+		// observation is one thing).
+		reported := n.stateSrc == src
+		if !reported && d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
 			continue
 		}
 		score, ok := 0.0, false
 		switch {
+		case reported:
+			score, ok = -1, true
 		case n.pos != nil && d.Position != nil:
 			// Farther than the radius on one axis is farther in all: no
 			// need of the distance (most of a crowd of one name).
