@@ -9,7 +9,8 @@ package scenegraph
 // every later report of the name, in any group, lands on that ref. Only
 // detections tell instances of one name apart (two mugs), by id, position,
 // support and room (see match); a state group's key, held and an effect
-// name one thing.
+// name one thing, and a detection of a name a state group of the same
+// observation reports is that thing.
 
 // kindOfGroup is the kind of a thing first reported by state.<group>: a
 // drawer holds things, so it is a container; a door, a lamp are objects.
