@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"time"
+
 	"cuelang.org/go/cue/ast"
 )
 
@@ -10,8 +12,8 @@ import (
 // 1.4 s, 40,000 items 13.6 s; a tools mapping of 5,000 entries 0.56 s,
 // 100,000 entries 108 s), so a spec that is one long list could stall
 // `validate` and `run` for minutes. Real specs are far smaller. Lists that a
-// CUE comprehension generates are not seen here (CUE's own evaluation of
-// them is quadratic as well): a known limit, stated in the manual (docs/security.md).
+// CUE comprehension generates are not seen here: the bounds on evaluation
+// below stop them.
 const (
 	// MaxListItems bounds the elements of one list.
 	MaxListItems = 2000
@@ -19,6 +21,23 @@ const (
 	MaxStructFields = 2000
 	// MaxSpecItems bounds the list elements and fields of a whole file.
 	MaxSpecItems = 20000
+)
+
+// Bounds on evaluating a spec (LoadBounded). CUE's evaluator cannot be
+// cancelled and has no memory limit: an 800-byte file that doubles a string
+// 26 times, or a comprehension over list.Range(0, 1e9, 1), runs until the
+// machine is out of memory. So the spec is evaluated first in a child
+// process that is stopped at these bounds. Measured with `thea validate`:
+// the largest example (examples/ros-arm) takes 0.3-0.6 s and 33 MiB RSS on
+// a loaded 2-core machine, so neither bound is near an honest spec.
+const (
+	// MaxEvalHeap bounds the Go heap and stacks of the evaluation.
+	MaxEvalHeap = 512 << 20
+	// MaxEvalTime bounds the evaluation's wall-clock time.
+	MaxEvalTime = 10 * time.Second
+	// maxEvalStack bounds one goroutine's stack in the evaluator, so deep
+	// recursion crashes it early rather than growing to Go's 1 GiB default.
+	maxEvalStack = 128 << 20
 )
 
 // checkSize reports a list or mapping beyond the bounds; false means the
