@@ -20,8 +20,7 @@ import (
 // again and again.
 const EvaluatorEnv = "THEA_SPEC_EVALUATOR"
 
-// evalGrace is how long past MaxEvalTime the parent waits for the
-// evaluator's own answer before it kills it.
+// evalGrace is how long the parent waits for a killed evaluator's output.
 const evalGrace = 5 * time.Second
 
 // evalStderrMax bounds what is kept of the evaluator's stderr: a crash's
@@ -29,7 +28,7 @@ const evalGrace = 5 * time.Second
 const evalStderrMax = 4 << 10
 
 // evaluateBounded runs the spec's evaluation in the evaluator process
-// within MaxEvalHeap and MaxEvalTime. It returns the files as read, to be
+// within MaxEvalHeap and MaxEvalTime (CPU), and MaxEvalWall. It returns the files as read, to be
 // loaded in this process (the same bytes, so the same evaluation, which
 // stayed within the bounds), or the diagnostic of the bound that was hit.
 // When a file cannot be read it returns neither: Load reports that before
@@ -57,7 +56,7 @@ func evaluateBounded(paths []string, opts LoadOptions) (map[string][]byte, []Dia
 	if err != nil {
 		return fail("internal: encoding the evaluation request: %v", err)
 	}
-	runCtx, cancel := context.WithTimeout(ctx, MaxEvalTime+evalGrace)
+	runCtx, cancel := context.WithTimeout(ctx, MaxEvalWall)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, opts.Evaluator[0], opts.Evaluator[1:]...)
 	cmd.Stdin = bytes.NewReader(body)
@@ -84,8 +83,10 @@ func evaluateBounded(paths []string, opts LoadOptions) (map[string][]byte, []Dia
 		return fail("evaluating the spec: %v", ctx.Err())
 	case ans.Bound == "memory" || rss > 0 || strings.Contains(stderr.String(), "out of memory"):
 		return fail("evaluating the spec took more than %d MiB of memory, the bound on a spec's evaluation: an expression builds a huge value (a string or list doubled again and again, a comprehension over a long range)%s", MaxEvalHeap>>20, alsoFiles(paths))
-	case ans.Bound == "time" || runCtx.Err() != nil:
-		return fail("evaluating the spec took longer than %v, the bound on a spec's evaluation: an expression builds a huge value (a string or list doubled again and again, a comprehension over a long range)%s", MaxEvalTime, alsoFiles(paths))
+	case ans.Bound == "time":
+		return fail("evaluating the spec took more than %v of CPU time, the bound on a spec's evaluation: an expression builds a huge value (a string or list doubled again and again, a comprehension over a long range)%s", MaxEvalTime, alsoFiles(paths))
+	case runCtx.Err() != nil:
+		return fail("evaluating the spec took longer than %v, the bound on a spec's evaluation: an expression builds a huge value (a string or list doubled again and again, a comprehension over a long range), or the machine is overloaded%s", MaxEvalWall, alsoFiles(paths))
 	case strings.Contains(stderr.String(), "stack exceeds"):
 		return fail("evaluating the spec recursed deeper than the bound of %d MiB of stack%s", maxEvalStack>>20, alsoFiles(paths))
 	}

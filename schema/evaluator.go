@@ -25,7 +25,7 @@ type evalAnswer struct {
 	Done bool `json:"done,omitempty"`
 	// Bound is the bound hit: "memory" or "time".
 	Bound string `json:"bound,omitempty"`
-	// Used is the heap and stacks in bytes, or the time taken, at the breach.
+	// Used is the heap and stacks in bytes, or the CPU time, at the breach.
 	Used uint64 `json:"used,omitempty"`
 }
 
@@ -38,7 +38,7 @@ const evalSamplePeriod = 5 * time.Millisecond
 
 // ServeEvaluation is the evaluator process that Load starts when
 // LoadOptions.Evaluator is set: it reads one request from r, loads the spec
-// with opts while watching its own heap and clock, and writes one answer to
+// with opts while watching its own heap and CPU time, and writes one answer to
 // w. It returns the exit code: 0 when Load finished, 3 at a bound. At a
 // bound the evaluation is still running (CUE's evaluator cannot be
 // stopped), so the caller must exit with the code at once.
@@ -74,9 +74,7 @@ func ServeEvaluation(r io.Reader, w io.Writer, opts LoadOptions) int {
 		}
 		return code
 	}
-	start := time.Now()
-	deadline := time.NewTimer(req.Time)
-	defer deadline.Stop()
+	start, cpu0 := time.Now(), evalCPU(time.Now())
 	tick := time.NewTicker(evalSamplePeriod)
 	defer tick.Stop()
 	samples := []metrics.Sample{
@@ -87,9 +85,10 @@ func ServeEvaluation(r io.Reader, w io.Writer, opts LoadOptions) int {
 		select {
 		case <-done:
 			return answer(evalAnswer{Done: true}, 0)
-		case <-deadline.C:
-			return answer(evalAnswer{Bound: "time", Used: uint64(time.Since(start))}, evalBoundExit)
 		case <-tick.C:
+			if used := evalCPU(start) - cpu0; used > req.Time {
+				return answer(evalAnswer{Bound: "time", Used: uint64(used)}, evalBoundExit)
+			}
 			metrics.Read(samples)
 			var used uint64
 			for _, s := range samples {

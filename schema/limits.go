@@ -33,8 +33,13 @@ const (
 const (
 	// MaxEvalHeap bounds the Go heap and stacks of the evaluation.
 	MaxEvalHeap = 512 << 20
-	// MaxEvalTime bounds the evaluation's wall-clock time.
+	// MaxEvalTime bounds the evaluation's CPU time: work, so a loaded
+	// machine does not fail an honest spec.
 	MaxEvalTime = 10 * time.Second
+	// MaxEvalWall is the parent's deadline on the evaluator's wall-clock
+	// time, a backstop behind MaxEvalTime: generous, because on a loaded
+	// machine the evaluator gets a small share of a core.
+	MaxEvalWall = 2 * time.Minute
 	// maxEvalStack bounds one goroutine's stack in the evaluator, so deep
 	// recursion crashes it early rather than growing to Go's 1 GiB default.
 	maxEvalStack = 128 << 20

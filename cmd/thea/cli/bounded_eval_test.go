@@ -87,7 +87,7 @@ func runGuarded(t *testing.T, args []string) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(schema.MaxEvalTime+20*time.Second))
+	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(schema.MaxEvalWall))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, self, args...)
 	cmd.Env = append(os.Environ(), ptyMainEnv+"=1")
@@ -125,7 +125,7 @@ func runGuarded(t *testing.T, args []string) (string, error) {
 		t.Fatalf("thea %s: killed by the test's guard at %d MiB resident: the evaluation is not bounded in memory", strings.Join(args, " "), rss>>20)
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("thea %s: killed by the test's guard after %v: the evaluation is not bounded in time", strings.Join(args, " "), testtime.Scale(schema.MaxEvalTime+20*time.Second))
+		t.Fatalf("thea %s: killed by the test's guard after %v: the evaluation is not bounded in time", strings.Join(args, " "), testtime.Scale(schema.MaxEvalWall))
 	}
 	return out.String(), err
 }
