@@ -27,9 +27,10 @@ const (
 // cancelled and has no memory limit: an 800-byte file that doubles a string
 // 26 times, or a comprehension over list.Range(0, 1e9, 1), runs until the
 // machine is out of memory. So the spec is evaluated first in a child
-// process that is stopped at these bounds. Measured with `thea validate`:
-// the largest example (examples/ros-arm) takes 0.3-0.6 s and 33 MiB RSS on
-// a loaded 2-core machine, so neither bound is near an honest spec.
+// process that is stopped at these bounds. Measured (BENCHMARKS.md): the
+// evaluator of the largest example (examples/ros-arm), start-up included,
+// uses 0.2-0.27 s of CPU and 34 MiB RSS, so neither bound is near an
+// honest spec.
 const (
 	// MaxEvalHeap bounds the Go heap and stacks of the evaluation.
 	MaxEvalHeap = 512 << 20
