@@ -212,7 +212,7 @@ func readingsTool(s *schema.Spec) string {
 	return s.Safety.Readings.Tool
 }
 
-func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) runlog.Envelope {
+func (t testTools) Read(_ context.Context, _ engine.Purpose, name string, _ map[string]any) runlog.Envelope {
 	if name != "" && name == t.readingsTool {
 		// A test's readings are taken now: each is 0 s old. A reading the
 		// test leaves out is missing, as on a robot whose topic is silent.
@@ -237,8 +237,6 @@ func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) ru
 	}
 	return runlog.Envelope{Success: true, Value: v}
 }
-
-func (testTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
 // testUser answers confirmations from the test's answers in order, then
 // with its confirm answer.
