@@ -115,6 +115,9 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	if !known && len(s.Tools) > 0 {
 		return []string{fmt.Sprintf("call.tool %q has no contract in tools", tc.Call.Tool)}
 	}
+	// The contract a session would run the call with: physical too when
+	// the toolset's transport runs the tool as a motion.
+	contract = engine.EffectiveContract(contract, engine.Declared{Physical: s.TransportPhysical(tc.Call.Tool)})
 	p, err := NewWithActions(engine.PolicyEnv{
 		Spec:  s,
 		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance, readingsTool: readingsTool(s), readings: tc.Readings},
