@@ -63,7 +63,10 @@ func TypedPreAction[T any](name, doc, cue string, validate func(c *schema.Check,
 	var zero T
 	k := PreActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		Run: func(ctx context.Context, c *PreCall) Step {
-			cfg, _ := c.Hook.Config.(T)
+			cfg, err := schema.ConfigAs[T](c.Hook.Config)
+			if err != nil { // fail closed: the hook cannot do what it says
+				return block(fmt.Sprintf("hook %q (%s): %v", c.Hook.Name, name, err))
+			}
 			return run(ctx, c, cfg)
 		}}
 	if validate != nil {
@@ -97,7 +100,10 @@ func TypedPostAction[T any](name, doc, cue string, validate func(c *schema.Check
 	var zero T
 	k := PostActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		Run: func(ctx context.Context, c *PostCall) runlog.Decision {
-			cfg, _ := c.Hook.Config.(T)
+			cfg, err := schema.ConfigAs[T](c.Hook.Config)
+			if err != nil {
+				return runlog.Decision{Decision: runlog.DecisionSkip, Reason: fmt.Sprintf("hook %q (%s): %v", c.Hook.Name, name, err)}
+			}
 			return run(ctx, c, cfg)
 		}}
 	if validate != nil {

@@ -87,7 +87,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	dir := filepath.Dir(l.paths[0])
 	errs0 := l.errorCount()
 	if ok.all("loop") {
-		l.checkStages(s.Loop.Stages)
+		s.Loop.Stages = l.checkStages(s.Loop.Stages)
 	}
 	// Each component checks the sections that name it, typed.
 	for _, in := range s.instances() {
@@ -97,6 +97,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 			continue
 		}
 		l.validate(in.kind, in.name, &Check{l: l, Spec: s, Path: in.path, Dir: dir, Name: in.name, section: in.section(), config: in.config()})
+	}
+	if ok.all("toolsets") {
+		l.checkTransport(s)
 	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
@@ -164,6 +167,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 		for _, e := range FailOpenRules(s) {
 			l.warnf(l.exprPos(e), e.Path, "%s", e.Message)
 		}
+	}
+	if rules != nil && len(errs) == 0 {
+		l.checkEvaluated(s, rules)
 	}
 	return rules, l.errorCount() == errs0
 }

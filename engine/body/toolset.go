@@ -63,7 +63,10 @@ var _ engine.Toolset = (*Toolset)(nil)
 // start builds one toolset: open makes its back-end (nothing started yet),
 // which is then connected and its tools listed. deps has its defaults.
 func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engine.Transport) (*Toolset, error) {
-	cfg := configOf(tc.Section)
+	cfg, err := configOf(tc.Name, tc.Section)
+	if err != nil {
+		return nil, err
+	}
 	if tc.Contract == nil {
 		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }
 	}
@@ -102,7 +105,7 @@ func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engin
 
 // connect starts the back-end within start_timeout.
 func (ts *Toolset) connect(ctx context.Context) (*link, error) {
-	sctx, cancel := context.WithTimeout(ctx, ts.cfg.startTimeout())
+	sctx, cancel := context.WithTimeout(ctx, ts.cfg.StartTimeout)
 	defer cancel()
 	c, err := ts.backend.Connect(sctx)
 	if err != nil {
@@ -114,7 +117,7 @@ func (ts *Toolset) connect(ctx context.Context) (*link, error) {
 // listTools offers every tool the back-end lists; the engine keeps the
 // ones the spec allows and guards them.
 func (ts *Toolset) listTools(ctx context.Context, c *link) error {
-	lctx, cancel := context.WithTimeout(ctx, ts.cfg.startTimeout())
+	lctx, cancel := context.WithTimeout(ctx, ts.cfg.StartTimeout)
 	defer cancel()
 	defs, err := c.Tools(lctx)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
@@ -95,7 +96,7 @@ func TestFormatPrecedence(t *testing.T) {
 
 func TestRuleTestsHook(t *testing.T) {
 	var out bytes.Buffer
-	a := &cli.App{Stdout: &out, Stderr: &out, RuleTests: func(_ context.Context, s *schema.Spec) ([]schema.Diagnostic, policies.TestSummary) {
+	a := &cli.App{Stdout: &out, Stderr: &out, RuleTests: func(_ context.Context, s *schema.Spec, _ *engine.Components) ([]schema.Diagnostic, policies.TestSummary) {
 		return []schema.Diagnostic{{Pos: s.Pos("tests[0]"), Message: "tests[0]: failed"}}, policies.TestSummary{Tests: 1, Failed: 1}
 	}}
 	if code := a.Run(t.Context(), []string{"validate", "../../../examples/household/spec.yaml"}); code != 1 {

@@ -45,7 +45,7 @@ func (a *App) newValidateCmd() *cobra.Command {
 				}
 				if a.RuleTests != nil {
 					var tests []schema.Diagnostic
-					tests, sum = a.RuleTests(cmd.Context(), spec)
+					tests, sum = a.RuleTests(cmd.Context(), spec, c)
 					failed = failed || len(tests) > 0
 					diags = append(diags, tests...)
 				}
