@@ -1,12 +1,10 @@
 package episode
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 
-	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/runlog"
 )
@@ -31,9 +29,9 @@ func Load(ctx context.Context, p string) (*replay.Episode, error) {
 // negative turn, a user's answer that is not text, a hook decision that is
 // not an object. Errors name the file and the line.
 func Check(ctx context.Context, ep *replay.Episode) error {
-	for i, l := range ep.Events {
+	for _, l := range ep.Events {
 		if msg := checkLine(l); msg != "" {
-			return fmt.Errorf("%s: %s event: %s", at(ctx, ep.Path, i), l.Kind, msg)
+			return fmt.Errorf("%s: %s event: %s", at(ep.Path, l), l.Kind, msg)
 		}
 	}
 	return nil
@@ -71,21 +69,11 @@ func checkLine(l replay.Line) string {
 	return ""
 }
 
-// at is "path:line" of the episode's i-th event. The parser skips blank
-// lines, so the index alone does not give the line: the file is scanned
-// again (only when a value is refused); "path" alone if it cannot be.
-func at(ctx context.Context, path string, i int) string {
-	seen := -1
-	for line, err := range readfile.Lines(ctx, path, readfile.Episode) {
-		if err != nil {
-			return path
-		}
-		if len(bytes.TrimSpace(line.Text)) == 0 {
-			continue
-		}
-		if seen++; seen == i {
-			return fmt.Sprintf("%s:%d", path, line.N)
-		}
+// at is "path:line" of an event as the reader numbered it; "path" alone
+// for an event that was not read from a file.
+func at(path string, l replay.Line) string {
+	if l.N <= 0 {
+		return path
 	}
-	return path
+	return fmt.Sprintf("%s:%d", path, l.N)
 }
