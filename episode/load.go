@@ -65,6 +65,25 @@ func checkLine(l replay.Line) string {
 		if err := json.Unmarshal(l.Raw, &h); err != nil {
 			return "hook: want a hook decision: " + err.Error()
 		}
+		if h.Hook != nil && h.Hook.Confirmation != nil {
+			return checkConfirmation(h.Hook.Confirmation)
+		}
+	}
+	return ""
+}
+
+// checkConfirmation is what is wrong with a recorded confirmation: a
+// replay answers with it, so an outcome it does not know is refused, not
+// guessed.
+func checkConfirmation(c *runlog.Confirmation) string {
+	switch c.Outcome {
+	case runlog.ConfirmApprove, runlog.ConfirmDeny, runlog.ConfirmNoChannel:
+	case runlog.ConfirmFailed:
+		if c.Error == "" {
+			return "hook.confirmation.error: a failed confirmation says why"
+		}
+	default:
+		return fmt.Sprintf("hook.confirmation.outcome: %q is not approve, deny, no_channel or failed", c.Outcome)
 	}
 	return ""
 }

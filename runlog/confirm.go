@@ -2,6 +2,12 @@ package runlog
 
 import "time"
 
+// Format is the run log's format version, recorded in each task_start's
+// EpisodeInfo. Version 2 records confirmations as data (Confirmation); a
+// run log without a version (1) has them only in the confirm action's
+// wording of the hook's reason.
+const Format = 2
+
 // Confirmation is a person's answer to a confirm hook, recorded as data on
 // the hook's decision (Decision.Confirmation) so a replay reads what was
 // asked and answered, never the block reason's wording.
