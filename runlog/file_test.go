@@ -62,7 +62,7 @@ func TestReaderNamesTheBadLine(t *testing.T) {
 	path := filepath.Join(dir, runlog.EventsFile)
 	for body, want := range map[string]string{
 		"{\"kind\":\"task_start\"}\n\n{\"kind\":\"model\",\"turn\":\"one\"}\n": path + ":3: not an event",
-		"{\"kind\":\"task_start\"}\n{\"text\":\"no kind\"}\n":                   path + ":2: an event without a kind",
+		"{\"kind\":\"task_start\"}\n{\"text\":\"no kind\"}\n":                  path + ":2: an event without a kind",
 	} {
 		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
