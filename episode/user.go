@@ -39,7 +39,7 @@ func newReplayUser(ep *replay.Episode) *replayUser {
 	u := &replayUser{}
 	// Only a run log written before confirmations were data is read by
 	// their wording: in a newer one, a block reason is never an answer.
-	legacy := ep.Info == nil || ep.Info.Format < 2
+	legacy := ep.Info == nil || ep.Info.Format < runlog.FormatConfirmations
 	for _, l := range ep.Events {
 		if l.Kind == runlog.EventHook {
 			u.recordConfirm(l, legacy)

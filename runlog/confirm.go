@@ -6,7 +6,10 @@ import "time"
 // EpisodeInfo. Version 2 records confirmations as data (Confirmation); a
 // run log without a version (1) has them only in the confirm action's
 // wording of the hook's reason.
-const Format = 2
+const Format = FormatConfirmations
+
+// FormatConfirmations is the first format with confirmations as data.
+const FormatConfirmations = 2
 
 // Confirmation is a person's answer to a confirm hook, recorded as data on
 // the hook's decision (Decision.Confirmation) so a replay reads what was

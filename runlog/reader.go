@@ -58,7 +58,8 @@ func Read(ctx context.Context, root *os.Root, rel string, k readfile.Kind) iter.
 		path := filepath.Join(root.Name(), rel)
 		for l, err := range readfile.LinesIn(ctx, root, rel, k) {
 			if err != nil {
-				yield(Record{Path: path}, fmt.Errorf("run log: %w", err))
+				// readfile's error names the file and, for a line, its number.
+				yield(Record{Path: path}, err)
 				return
 			}
 			raw := bytes.TrimSpace(l.Text)
