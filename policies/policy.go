@@ -211,7 +211,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
 		v := runlog.Decision{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
-			Reason: step.Reason, Before: step.Before, After: step.After}
+			Reason: step.Reason, Before: step.Before, After: step.After, Confirmation: step.Confirmation}
 		res.Decisions = append(res.Decisions, v)
 		emit(cc, runlog.Event{Kind: runlog.EventHook, Hook: &v})
 		if step.Decision != "skip" {
