@@ -119,6 +119,10 @@ type ToolsetKind struct {
 	// Args lists a tool's arguments without starting the toolset (see
 	// schema.Descriptor.Args); nil means only a live listing can tell.
 	Args func(ts schema.Toolset, tool string) (args []string, known bool)
+	// Physical lists the tools the transport runs as motions whatever the
+	// contracts say, without starting it (see schema.Descriptor.Physical);
+	// its back-end's profile must say the same (BackendProfile.Physical).
+	Physical func(ts schema.Toolset) []string
 	// Transport opens one toolset's back-end: the kind's whole runtime
 	// part. The host's body layer starts it (BodyLayer); set it or
 	// InProcess, not both.
@@ -166,7 +170,7 @@ func (c *Components) ToolsetKinds() []ToolsetKind {
 
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args, Physical: k.Physical,
 		InProcess: k.InProcess != nil, Config: k.Config, CUE: k.CUE}
 }
 

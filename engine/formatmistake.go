@@ -13,7 +13,7 @@ const formatNote = " (this call did not run: it counts against the budget for ma
 // that then ran and failed are a failed action. It runs only for a failed
 // call, so a successful turn validates nothing twice.
 func (tn *Turn) malformed(rt *RegisteredTool, refused bool, reason string) bool {
-	g, ok := rt.Tool.(*guarded)
+	g, ok := rt.tool.(*guarded)
 	if !ok || tn.args.err != nil || g.validate(tn.args.value) == "" {
 		return false
 	}

@@ -124,7 +124,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildStages(); err != nil {
 		return err
 	}
-	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Components: h.opts.Components, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Components: h.opts.Components, Tools: reader{h}, Evaluator: evaluator, User: h.user}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns, scenegraph.WithFrame(spec.SceneFrame()))

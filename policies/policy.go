@@ -18,7 +18,7 @@ import (
 // Policy runs a spec's hook chains for one session.
 type Policy struct {
 	spec      *schema.Spec
-	tools     engine.ToolCaller
+	tools     engine.ToolReader
 	evaluator model.Model
 	confirm   Confirmer // nil: confirm hooks block
 	pre       []preHook

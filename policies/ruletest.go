@@ -115,6 +115,9 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	if !known && len(s.Tools) > 0 {
 		return []string{fmt.Sprintf("call.tool %q has no contract in tools", tc.Call.Tool)}
 	}
+	// The contract a session would run the call with: physical too when
+	// the toolset's transport runs the tool as a motion.
+	contract = engine.EffectiveContract(contract, engine.Declared{Physical: s.TransportPhysical(tc.Call.Tool)})
 	p, err := NewWithActions(engine.PolicyEnv{
 		Spec:  s,
 		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance, readingsTool: readingsTool(s), readings: tc.Readings},
@@ -212,7 +215,7 @@ func readingsTool(s *schema.Spec) string {
 	return s.Safety.Readings.Tool
 }
 
-func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) runlog.Envelope {
+func (t testTools) Read(_ context.Context, _ engine.Purpose, name string, _ map[string]any) runlog.Envelope {
 	if name != "" && name == t.readingsTool {
 		// A test's readings are taken now: each is 0 s old. A reading the
 		// test leaves out is missing, as on a robot whose topic is silent.
@@ -237,8 +240,6 @@ func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) ru
 	}
 	return runlog.Envelope{Success: true, Value: v}
 }
-
-func (testTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
 // testUser answers confirmations from the test's answers in order, then
 // with its confirm answer.

@@ -63,6 +63,11 @@ type Descriptor struct {
 	// takes, from its input schema, when that is known without starting it
 	// (known false: only the running back-end can tell).
 	Args func(ts Toolset, tool string) (args []string, known bool)
+	// Physical (toolset kinds) lists the tools an instance's transport runs
+	// as motions whatever the spec's contracts say (a rosbridge action),
+	// known without starting it: rule tests judge a call with the contract
+	// a session would (see Spec.TransportPhysical).
+	Physical func(ts Toolset) []string
 
 	// InProcess (toolset kinds): its tools run in the harness's process, so
 	// an instance starts nothing (`thea context --offline` keeps it).

@@ -41,6 +41,9 @@ type Spec struct {
 	// argPos: where each argument an expression reads stands in the file
 	// (argPosKey); see ArgRead.At.
 	argPos map[string]Pos
+	// transportPhysical: the tools the toolsets' kinds run as motions
+	// whatever the contracts say; see TransportPhysical.
+	transportPhysical map[string]bool
 }
 
 // Model selects a model provider. Its provider (a registered component)

@@ -101,6 +101,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
 		l.checkArgReads(s)
+		s.transportPhysical = staticPhysical(s, l.opts.Descriptors)
 	}
 	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {

@@ -121,8 +121,14 @@ func (ts *Toolset) listTools(ctx context.Context, c *link) error {
 		return fmt.Errorf("listing tools: %w", err)
 	}
 	for _, d := range defs {
-		physical := ts.tc.Contract(d.Name).Physical || (ts.profile.Physical != nil && ts.profile.Physical(d.Name))
-		ts.tools = append(ts.tools, &tool{ts: ts, def: d, physical: physical,
+		// The one decision of what this tool is (engine.EffectiveContract):
+		// the session registers the same value (tool.Contract).
+		decl := engine.Declared{Physical: ts.profile.Physical != nil && ts.profile.Physical(d.Name)}
+		if ts.profile.Stop != nil {
+			decl.Stop = ts.profile.Stop.Name
+		}
+		ts.tools = append(ts.tools, &tool{ts: ts, def: d, declared: decl,
+			contract:    engine.EffectiveContract(ts.tc.Contract(d.Name), decl),
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, d.Name)})
 	}
 	return nil
@@ -213,13 +219,24 @@ func (ts *Toolset) emit(ev engine.SafetyEvent) {
 // tool is one tool of the back-end; a physical one goes through the
 // motion lock and the stop path.
 type tool struct {
-	ts          *Toolset
-	def         model.ToolDef
-	physical    bool
+	ts  *Toolset
+	def model.ToolDef
+	// contract is the tool's effective contract (the spec's merged with
+	// declared): its Physical routes each call through the motion rules.
+	contract    schema.ToolContract
+	declared    engine.Declared
 	observation bool // the spec's observation tool: a success clears uncertainty
 }
 
+var _ engine.ContractedTool = (*tool)(nil)
+
 func (t *tool) Def() model.ToolDef { return t.def }
+
+// Contract is the effective contract the tool runs with.
+func (t *tool) Contract() schema.ToolContract { return t.contract }
+
+// Declared is what the transport declares of the tool.
+func (t *tool) Declared() engine.Declared { return t.declared }
 
 // ReturnsOnCancel: a call returns as soon as its context ends (a physical
 // one leaves its motion to the stop path).

@@ -20,6 +20,7 @@ func Kind() engine.ToolsetKind {
 		CUE:      kindCUE(),
 		Validate: schema.Typed(validate),
 		Provides: provides,
+		Physical: physicalTools,
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
 		Transport: open,
@@ -56,6 +57,18 @@ func provides(_ string, ts schema.Toolset) ([]string, bool) {
 	}
 	sort.Strings(names)
 	return names, false
+}
+
+// physicalTools lists the declared tools the back-end runs as motions
+// (ToolDecl.IsPhysical, as its profile does), without connecting.
+func physicalTools(ts schema.Toolset) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(sectionOf(ts).Rosbridge.Tools)) {
+		if sectionOf(ts).Rosbridge.Tools[name].IsPhysical() {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // validate checks a rosbridge toolset at the user's positions beyond its

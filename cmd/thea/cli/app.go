@@ -79,6 +79,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newReportCmd(),
 		a.newTestCmd(),
 		a.newEvalCmd(),
+		a.newEvaluatorCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root

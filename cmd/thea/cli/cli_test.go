@@ -112,7 +112,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(ptyMainEnv) == "1" {
 		os.Exit(cli.Main(os.Args[1:]))
 	}
-	if len(os.Args) > 1 && os.Args[1] == "sim" {
+	// So does every command that loads a spec: it evaluates the spec in
+	// os.Executable() first (the bounded evaluator).
+	if len(os.Args) > 1 && (os.Args[1] == "sim" || os.Args[1] == cli.EvaluatorCommand) {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
 	if len(os.Args) > 1 && os.Args[1] == startFailArg {
