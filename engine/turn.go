@@ -48,6 +48,10 @@ type CallResult struct {
 	// Revised: the call was answered because the instruction changed, not
 	// because it failed; it does not count against the failure budget.
 	Revised bool
+	// Format: a wire-format mistake (unknown tool, arguments that are not
+	// a JSON object or fail the tool's inputSchema); the call never ran and
+	// counts against failure_budget.format only.
+	Format bool
 }
 
 // Spec is a copy of the session's plan, to read: changing it changes
