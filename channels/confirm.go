@@ -102,3 +102,9 @@ func (t *Terminal) confirmTTY(ctx context.Context, q engine.Question) (string, e
 func (s *Script) Confirm(ctx context.Context, q engine.Question) (string, error) {
 	return s.Ask(ctx, q)
 }
+
+// ChannelName names the terminal in the run log's confirmations.
+func (t *Terminal) ChannelName() string { return "terminal" }
+
+// ChannelName names the script in the run log's confirmations.
+func (s *Script) ChannelName() string { return "script" }

@@ -30,7 +30,7 @@ skills: {dirs: [skills]}
 user: {channel: none}
 memory: {consolidation: {enabled: false}}
 run_log: {enabled: false}
-loop: {stages: [task_notes, compact, decide, execute, record]}
+loop: {stages: [task_notes, compact]}
 scene_graph: {enabled: false}
 `
 

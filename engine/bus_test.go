@@ -146,6 +146,7 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	ev.Done.Reason = runlog.DoneFinal
 	// Typed vocabulary (named string types) is the harness's own, not data.
 	ev.Hook.Decision = runlog.DecisionClamp
+	ev.Hook.Confirmation.Outcome = runlog.ConfirmDeny
 	ev.Safety = runlog.SafetyLateReply
 	ev.Verdict.Status = schema.VerdictSuccess
 	ev.Result.Verdict.Status = schema.VerdictFailure

@@ -119,6 +119,10 @@ type ToolsetKind struct {
 	// Args lists a tool's arguments without starting the toolset (see
 	// schema.Descriptor.Args); nil means only a live listing can tell.
 	Args func(ts schema.Toolset, tool string) (args []string, known bool)
+	// Physical lists the tools the transport runs as motions whatever the
+	// contracts say, without starting it (see schema.Descriptor.Physical);
+	// its back-end's profile must say the same (BackendProfile.Physical).
+	Physical func(ts schema.Toolset) []string
 	// Transport opens one toolset's back-end: the kind's whole runtime
 	// part. The host's body layer starts it (BodyLayer); set it or
 	// InProcess, not both.
@@ -166,7 +170,7 @@ func (c *Components) ToolsetKinds() []ToolsetKind {
 
 // Describe implements Component.
 func (k ToolsetKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args,
+	return schema.Descriptor{Kind: schema.KindToolset, Name: k.Name, Doc: k.Doc, Validate: k.Validate, Provides: k.Provides, Args: k.Args, Physical: k.Physical,
 		InProcess: k.InProcess != nil, Config: k.Config, CUE: k.CUE}
 }
 
@@ -207,21 +211,27 @@ func (c ToolsetConfig) contract(tool string) schema.ToolContract {
 	return c.Contract(tool)
 }
 
-// StageKind is one step of the turn pipeline.
+// StageKind is one context stage of the turn pipeline (see
+// schema.Descriptor for After, Needed and Before).
 type StageKind struct {
 	Name string
 	Doc  string
 	// After names the stages that must run before this one when both are
-	// listed; Required stages must be listed in every loop.
-	After    []string
-	Required bool
-	Validate func(*schema.Check)
-	New      func(spec *schema.Spec) (Stage, error)
+	// listed (an error otherwise).
+	After []string
+	// Needed says which of a spec's sections need this stage (validate
+	// warns when it is missing); Before, the stages it should then precede.
+	Needed    func(s *schema.Spec) (path, why string)
+	NeededDoc string
+	Before    []string
+	Validate  func(*schema.Check)
+	New       func(spec *schema.Spec) (Stage, error)
 }
 
 // Describe implements Component.
 func (k StageKind) Describe() schema.Descriptor {
-	return schema.Descriptor{Kind: schema.KindStage, Name: k.Name, Doc: k.Doc, After: k.After, Required: k.Required, Validate: k.Validate}
+	return schema.Descriptor{Kind: schema.KindStage, Name: k.Name, Doc: k.Doc, After: k.After,
+		Needed: k.Needed, NeededDoc: k.NeededDoc, Before: k.Before, Validate: k.Validate}
 }
 
 // ProviderKind is a model provider ("openai", "script"). Config is its
@@ -254,7 +264,10 @@ func TypedProvider[T any](name, doc, cue string, validate func(c *schema.Check, 
 	var zero T
 	k := ProviderKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		New: func(m schema.Model, dir string) (model.Model, error) {
-			cfg, _ := m.Config.(T)
+			cfg, err := schema.ConfigAs[T](m.Config)
+			if err != nil {
+				return nil, fmt.Errorf("model provider %q: %w", name, err)
+			}
 			return build(m, cfg, dir)
 		}}
 	if validate != nil {
@@ -288,7 +301,10 @@ func TypedUserChannel[T any](name, doc, cue string, validate func(c *schema.Chec
 	var zero T
 	k := UserChannelKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		New: func(u schema.User, dir string) (UserChannel, error) {
-			cfg, _ := u.Config.(T)
+			cfg, err := schema.ConfigAs[T](u.Config)
+			if err != nil {
+				return nil, fmt.Errorf("user channel %q: %w", name, err)
+			}
 			return build(u, cfg, dir)
 		}}
 	if validate != nil {

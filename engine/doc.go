@@ -5,7 +5,13 @@
 // task lifecycle, the event bus and the run log (the events' format is
 // runlog's); the tool protocol (Tool, the flat registry; a call's result is
 // a runlog.Envelope) and the guarantees every tool of every kind gets
-// (argument checks, result caps, one panic recovery); the back-end contract
+// (argument checks, result caps, one panic recovery); each tool's one
+// effective contract (contract.go: the spec's merged with what its
+// transport declares, read by hooks, the body layer, effects and the
+// operator view) and the one call path with a declared Purpose
+// (purpose.go: a physical tool only through the hook chain, the harness's
+// reads only of tools that are not physical; no exported method runs a
+// tool around its hooks); the back-end contract
 // a transport kind implements, which it starts only under the host's body
 // layer (engine/body: motion safety); and the interfaces its
 // implementations satisfy (stages, toolset kinds, model providers under

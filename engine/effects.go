@@ -20,7 +20,7 @@ import (
 // apply all or none; an effect that cannot be evaluated (an argument of the
 // wrong type) applies none and says so in a scene event.
 func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
-	spec := t.Spec()
+	spec := t.h.spec
 	if !spec.SceneGraph.Enabled || spec.Rules == nil || !res.Executed {
 		return
 	}

@@ -30,19 +30,23 @@ func (tn *Turn) execute(ctx context.Context) {
 		return
 	}
 	if tn.args.err != nil {
-		res.Env = runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, tn.args.err))
+		res.Env, res.Format = runlog.Failure(fmt.Sprintf("invalid arguments for %s: %v", first.Name, tn.args.err)+formatNote), true
 		return
 	}
 	args := cloneValue(tn.args.value).(map[string]any)
 	res.Args = args
 	rt, ok := tn.h.tools.byName[first.Name]
 	if !ok || rt.Contract.Hidden {
-		res.Env = runlog.Failure(fmt.Sprintf("unknown tool %q; available tools: %s", first.Name, tn.h.visibleNames()))
+		res.Env, res.Format = runlog.Failure(fmt.Sprintf("unknown tool %q; available tools: %s", first.Name, tn.h.visibleNames())+formatNote), true
 		return
 	}
 	call := &Call{ID: first.ID, Tool: first.Name, Args: args, Raw: first.Arguments, Turn: tn.Number}
 	env, cc, post := tn.chain(ctx, call, rt)
 	res.Env, res.Executed = env, post != nil
+	if !env.Success && tn.malformed(rt, post == nil, env.Reason) {
+		res.Format = true
+		res.Env.Reason += formatNote
+	}
 	if post == nil {
 		return
 	}

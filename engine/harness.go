@@ -124,7 +124,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if err := h.buildStages(); err != nil {
 		return err
 	}
-	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Components: h.opts.Components, Tools: h, Evaluator: evaluator, User: h.user}); err != nil {
+	if h.policy, err = h.opts.Policy(PolicyEnv{Spec: spec, Components: h.opts.Components, Tools: reader{h}, Evaluator: evaluator, User: h.user}); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}
 	h.scene = scenegraph.New(spec.SceneGraph.StaleAfterTurns, scenegraph.WithFrame(spec.SceneFrame()))
@@ -165,12 +165,17 @@ func (h *Harness) buildCompactor() error {
 	return nil
 }
 
-// buildStages builds the pipeline in the order of loop.stages. The order,
-// duplicates and required stages were checked by schema.Load against the
-// same components; they are checked again here for a spec built in Go.
+// buildStages builds the pipeline: the context stages in the order of
+// loop.stages, then the fixed turn. The order and duplicates were checked
+// by schema.Load against the same components; they are checked again here
+// for a spec built in Go, which may still list the fixed turn's names
+// (ignored, as Load drops them).
 func (h *Harness) buildStages() error {
 	seen := map[string]int{}
 	for i, name := range h.spec.Loop.Stages {
+		if slices.Contains(schema.FixedTurn(), name) {
+			continue
+		}
 		if j, dup := seen[name]; dup {
 			return fmt.Errorf("loop.stages[%d]: stage %q listed twice (also at loop.stages[%d])", i, name, j)
 		}
@@ -190,13 +195,7 @@ func (h *Harness) buildStages() error {
 		}
 		h.stages = append(h.stages, st)
 	}
-	for _, name := range h.opts.Components.Descriptors().Names(schema.KindStage) {
-		if d, _ := h.opts.Components.Descriptors().Lookup(schema.KindStage, name); d.Required {
-			if _, ok := seen[name]; !ok {
-				return fmt.Errorf("loop.stages: the %q stage is required", name)
-			}
-		}
-	}
+	h.stages = append(h.stages, fixedTurn()...)
 	return nil
 }
 

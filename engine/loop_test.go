@@ -46,7 +46,7 @@ func TestOrderBeforeEveryModelCall(t *testing.T) {
 		if compacts {
 			s = append(s, "summariser:compact")
 		}
-		return append(s, "stage:decide", "model:decide")
+		return append(s, "model:decide") // the fixed turn follows the context stages
 	}
 	// Turn 1 holds only the instruction and the current notes (never
 	// summarised): nothing to compact. Later turns compact the older prefix.

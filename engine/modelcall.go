@@ -14,7 +14,7 @@ import (
 
 // episodeInfo describes the session for the task_start event.
 func (h *Harness) episodeInfo() *runlog.EpisodeInfo {
-	info := &runlog.EpisodeInfo{}
+	info := &runlog.EpisodeInfo{Format: runlog.Format}
 	if d, err := runlog.SpecDigest(h.spec.Files); err != nil {
 		h.log.Warn("episode: spec digest", "err", err)
 	} else {

@@ -73,11 +73,12 @@ type panicStage struct{}
 func (panicStage) Name() string                            { return "boom" }
 func (panicStage) Run(context.Context, *engine.Turn) error { panic("stage bug") }
 
-// A stage that panics ends the task with exactly one done event (an error),
-// answers the turn's tool call, and leaves the session usable.
+// A stage that panics ends the task with exactly one done event (an error)
+// before the turn's model call, so no tool call is left unanswered, and
+// leaves the session usable.
 func TestPanickingStageEndsWithOneDone(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("second task"))
-	f.spec.Loop.Stages = []string{"task_notes", "observe", "decide", "boom", "execute", "record"}
+	f.spec.Loop.Stages = []string{"task_notes", "observe", "boom"}
 	opts := f.options(t)
 	must(t, opts.Components.Add(engine.StageKind{Name: "boom", New: func(*schema.Spec) (engine.Stage, error) { return panicStage{}, nil }}))
 	h, err := engine.New(t.Context(), f.spec, opts)
@@ -93,12 +94,10 @@ func TestPanickingStageEndsWithOneDone(t *testing.T) {
 	if d.Reason != runlog.DoneError || !strings.Contains(d.Error, "stage bug") {
 		t.Fatalf("done %+v, want an error naming the panic", d)
 	}
-	answered := false
 	for _, ev := range evs {
-		answered = answered || (ev.Kind == runlog.EventToolResult && ev.Tool == "move")
-	}
-	if !answered {
-		t.Fatalf("the tool call of the panicking turn was left unanswered: %v", kinds(evs))
+		if ev.Kind == runlog.EventToolCall || ev.Kind == runlog.EventToolResult {
+			t.Fatalf("the panicking stage's turn reached a tool call: %v", kinds(evs))
+		}
 	}
 	if _, err := h.Run(t.Context(), "next"); errors.Is(err, engine.ErrBusy) {
 		t.Fatalf("session busy after a panicking stage: %v", err)

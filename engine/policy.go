@@ -20,23 +20,16 @@ type Policy interface {
 	Post(ctx context.Context, cc *CallContext, res *runlog.Envelope) PostResult
 }
 
-// PolicyEnv is what a policy may use: the session's tools (for a fresh
-// clearance reading and post-execution evidence), the evaluator model, the
-// user (confirm hooks).
+// PolicyEnv is what a policy may use: reads of the session's tools that
+// cannot move the robot (a fresh safety reading, post-execution evidence, a
+// verifier), the evaluator model, the user (confirm hooks).
 type PolicyEnv struct {
 	Spec *schema.Spec
 	// Components holds the hook actions the policy runs, by name.
 	Components *Components
-	Tools      ToolCaller
+	Tools      ToolReader
 	Evaluator  model.Model
 	User       UserChannel
-}
-
-// ToolCaller calls a registered tool by name, bypassing no hook: it is used by
-// the harness itself for hidden tools (observation, clearance, evidence).
-type ToolCaller interface {
-	CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope
-	Lookup(name string) (*RegisteredTool, bool)
 }
 
 // PolicyFactory builds the session's policy from the spec.

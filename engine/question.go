@@ -62,3 +62,18 @@ type UserChannel interface {
 type Confirmer interface {
 	Confirm(ctx context.Context, q Question) (string, error)
 }
+
+// ChannelNamer is a confirmation channel that says who answers through it
+// ("terminal", "script", "console"): the run log records it with each
+// confirmation.
+type ChannelNamer interface {
+	ChannelName() string
+}
+
+// ChannelName is c's name when it has one, "" otherwise.
+func ChannelName(c any) string {
+	if n, ok := c.(ChannelNamer); ok {
+		return n.ChannelName()
+	}
+	return ""
+}

@@ -30,7 +30,9 @@ const minSecretLen = 8
 // run_log.secret_env, any kind's credential field), of the variables in
 // extraEnv (a host's own credentials, such as thea serve's --token-env),
 // and the run_log.redact patterns. A value shorter than 8 characters is
-// still a secret, with a warning to logger (nil discards).
+// still a secret, with a warning to logger (nil discards), which says too
+// when the value is matched only as it stands (under redact.MinEncodedLen
+// bytes, its encodings are not).
 func NewRedactor(spec *schema.Spec, extraEnv []string, logger *slog.Logger) (*redact.Redactor, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -42,8 +44,11 @@ func NewRedactor(spec *schema.Spec, extraEnv []string, logger *slog.Logger) (*re
 			continue
 		}
 		if n := utf8.RuneCountInString(v); n < minSecretLen {
-			logger.Warn("a secret is shorter than 8 characters: redacting it will also rewrite ordinary text that contains it",
-				"env", name, "length", n)
+			msg := "a secret is shorter than 8 characters: redacting it will also rewrite ordinary text that contains it"
+			if len(v) < redact.MinEncodedLen {
+				msg += ", and its base64, percent and hex encodings are not redacted"
+			}
+			logger.Warn(msg, "env", name, "length", n)
 		}
 		secrets = append(secrets, v)
 	}

@@ -7,13 +7,15 @@ import (
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // record appends the compact result of this turn's call to Accumulated
 // context (the envelope JSON bounded by tool_result_max_chars keeping start
-// and end; transient images kept for the next request only), with the one
+// and end, its payloads replaced by placeholders before any cut; transient
+// images kept for the next request only), with the one
 // refusal of the response's extra calls beside it, emits it and adds a Task
 // Notes event. It records once per turn; the engine calls it too when a
 // task ends mid-turn, so no tool call is ever left without its result.
@@ -29,7 +31,9 @@ func (tn *Turn) record() {
 	if err != nil {
 		b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 	}
-	parts := []model.Part{{Text: lifetimes.BoundMiddle(string(b), limit)}}
+	// Redacted before the cut too: a secret the cut splits would leave its
+	// pieces, which no later redaction recognises, in every request.
+	parts := []model.Part{{Text: lifetimes.BoundResult(string(h.redactor.JSON(b)), limit)}}
 	if tn.refused != "" {
 		// Beside the result of the call that the response's other calls
 		// were refused for: the transcript holds only that call, and a
@@ -42,25 +46,27 @@ func (tn *Turn) record() {
 	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(r.Env.Images) > 0,
 		Msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
 	h.emit(t, runlog.Event{Kind: runlog.EventToolResult, Tool: r.Tool, CallID: r.ID, Args: r.Args, Result: &r.Env, Images: r.Env.Images, Text: tn.refused})
-	t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r))
+	t.notes.addResult(tn.Number, r.Tool, !r.Env.Success, noteLine(r, h.redactor))
 	if tn.refused != "" {
 		t.notes.add(tn.Number, oneLine(tn.refused, 160))
 	}
 }
 
-func noteLine(r *CallResult) string {
+// noteLine is the Task Notes line of a result, its reasons redacted before
+// they are bounded (a secret cut in two is no longer found).
+func noteLine(r *CallResult, red *redact.Redactor) string {
 	var b strings.Builder
 	b.WriteString(r.Tool)
 	if r.Env.Success {
 		b.WriteString(": ok")
 	} else {
-		b.WriteString(": failed: " + oneLine(r.Env.Reason, 120))
+		b.WriteString(": failed: " + oneLine(red.String(r.Env.Reason), 120))
 	}
 	if v := r.Env.Verdict; v != nil {
 		b.WriteString("; verdict " + string(v.Status))
 		// A failed call's verdict usually repeats the call's own reason.
 		if v.Reason != "" && (r.Env.Success || v.Reason != r.Env.Reason) {
-			b.WriteString(": " + oneLine(v.Reason, 120))
+			b.WriteString(": " + oneLine(red.String(v.Reason), 120))
 		}
 	}
 	return b.String()

@@ -41,9 +41,9 @@ type task struct {
 	wake  chan struct{}
 
 	consecutive, total int
+	format             int // malformed calls (failure_budget.format)
 	usage              model.Usage
-	lastKey            string
-	repeats            int
+	loop               loopState
 	report             *runlog.Report
 	trace              memoryTrace // consolidation evidence
 }

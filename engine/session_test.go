@@ -250,10 +250,9 @@ func TestNewRejectsBadSpecs(t *testing.T) {
 		}, `toolset does not provide "jump"`},
 		{"contract for a missing tool", func(f *fixture) { f.spec.Tools["jump"] = schema.ToolContract{} }, `tools.jump: no toolset provides the tool "jump"`},
 		{"unknown stage", func(f *fixture) { f.spec.Loop.Stages = append(f.spec.Loop.Stages, "dream") }, `stage "dream" is not available in this build`},
-		{"missing decide", func(f *fixture) { f.spec.Loop.Stages = []string{"execute", "record"} }, `the "decide" stage is required`},
-		{"decide before observe", func(f *fixture) {
-			f.spec.Loop.Stages = []string{"decide", "observe", "execute", "record"}
-		}, `stage "decide" must run after "observe"`},
+		{"compact before observe", func(f *fixture) {
+			f.spec.Loop.Stages = []string{"compact", "observe"}
+		}, `stage "compact" must run after "observe"`},
 		{"bad compaction budget", func(f *fixture) {
 			f.spec.Context.Compaction.Enabled = true
 			f.spec.Context.Compaction.ReserveTokens = 300000

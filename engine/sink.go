@@ -39,7 +39,7 @@ func (h *Harness) openSinks(info *TaskInfo) ([]taskSink, error) {
 		if err != nil {
 			return fail(err)
 		}
-		info.RunDir = l.dir
+		info.RunDir = l.Dir()
 		sinks = append(sinks, taskSink{name: "run log", sink: l, required: h.spec.RunLog.Required})
 	}
 	for i, f := range h.opts.Sinks {

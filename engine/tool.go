@@ -38,12 +38,19 @@ type Toolset interface {
 	Close() error
 }
 
-// RegisteredTool is a tool in the session's flat registry with the spec's side
-// of its contract. The model cannot tell builtin and MCP tools apart.
+// RegisteredTool is a tool in the session's flat registry with its
+// effective contract. The model cannot tell builtin and MCP tools apart.
+// The tool itself is the engine's: it runs only through the session's call
+// path (the hook chain, or a read of a tool that is not physical).
 type RegisteredTool struct {
-	Tool     Tool
-	Toolset  string
+	tool    Tool
+	Toolset string
+	// Contract is the effective contract (EffectiveContract): the spec's
+	// merged with what the transport declares.
 	Contract schema.ToolContract
+	// Declared is what the transport declares of the tool (physical, its
+	// stop path).
+	Declared Declared
 	// Def is what the model sees: the back-end's description, the spec's
 	// addendum and the tool-experience summary.
 	Def model.ToolDef

@@ -23,7 +23,7 @@ func TestGuardValidatesTheParsedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &Harness{}
-	rt := &RegisteredTool{Tool: g}
+	rt := &RegisteredTool{tool: g}
 	raw := json.RawMessage(`{"n":"not parsed again"}`)
 	if env := h.invokeParsed(t.Context(), rt, raw, map[string]any{"n": 2.0}); !env.Success || ran != 1 {
 		t.Fatalf("env %+v after %d runs: the guard parsed the bytes instead of validating the value", env, ran)

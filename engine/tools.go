@@ -10,12 +10,9 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
-
-var _ ToolCaller = (*Harness)(nil)
 
 // toolRegistry is the session's flat tool registry: every tool of every
 // toolset under one name, with its contract.
@@ -27,7 +24,9 @@ type toolRegistry struct {
 }
 
 // buildTools starts every toolset of the spec through its kind among
-// Options.Components and flattens their tools. Tool references (contract keys, the
+// Options.Components and flattens their tools, each with its effective
+// contract (ContractOf): the one hooks, effects, the operator view and the
+// call path read. A read (ReadRefs) naming a physical tool is an error. Tool references (contract keys, the
 // observation, clearance and evidence tools) resolve through the same
 // schema.ToolIndex as thea validate, so what validates starts.
 func (h *Harness) buildTools(ctx context.Context) error {
@@ -58,7 +57,11 @@ func (h *Harness) buildTools(ctx context.Context) error {
 		}
 		for _, t := range tools {
 			def := t.Def()
-			reg.byName[def.Name] = &RegisteredTool{Tool: t, Toolset: setName, Contract: h.spec.ContractFor(setName, def.Name), Def: def}
+			contract, declared := ContractOf(t, h.spec.ContractFor(setName, def.Name))
+			if path, msg := ContractConflict(h.spec, setName, def.Name, declared); path != "" {
+				h.log.Warn(fmt.Sprintf("%s: %s: %s", h.spec.Pos(path), path, msg))
+			}
+			reg.byName[def.Name] = &RegisteredTool{tool: t, Toolset: setName, Contract: contract, Declared: declared, Def: def}
 			reg.base[def.Name] = def.Description
 			reg.names = append(reg.names, def.Name)
 			provided[setName] = append(provided[setName], def.Name)
@@ -73,6 +76,13 @@ func (h *Harness) buildTools(ctx context.Context) error {
 	for _, r := range h.spec.ToolRefs() {
 		if _, _, res := reg.index.Resolve(r.Ref); res != schema.Found {
 			return fmt.Errorf("%s: no toolset provides the tool %q (known: %s)", r.Path, r.Ref, strings.Join(reg.names, ", "))
+		}
+	}
+	for _, r := range ReadRefs(h.spec) {
+		if rt, ok := reg.lookup(r.Ref); ok {
+			if why := CheckRead(r, rt.Contract); why != "" {
+				return fmt.Errorf("%s: %s: %s", h.spec.Pos(r.Path), r.Path, why)
+			}
 		}
 	}
 	h.tools = reg
@@ -153,34 +163,16 @@ func (h *Harness) assembleTools(ctx context.Context) ([]model.ToolDef, error) {
 // Lookup finds a registered tool by name (hidden tools included).
 func (h *Harness) Lookup(name string) (*RegisteredTool, bool) { return h.tools.lookup(name) }
 
-// CallTool calls a registered tool directly, for the harness's own use
-// (observation, clearance, evidence); it never raises: an unknown tool or
-// unencodable arguments come back as a failure envelope.
-func (h *Harness) CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope {
-	rt, ok := h.tools.lookup(name)
-	if !ok {
-		return runlog.Failure(fmt.Sprintf("unknown tool %q; known tools: %s", name, strings.Join(h.tools.names, ", ")))
-	}
-	if args == nil {
-		args = map[string]any{}
-	}
-	raw, err := anyjson.Marshal(args)
-	if err != nil {
-		return runlog.Failure(fmt.Sprintf("arguments for %s cannot be encoded: %v", name, err))
-	}
-	return h.invoke(ctx, rt, raw)
-}
-
 // invoke calls a tool. Every registered tool is guarded (StartToolset): a
 // panic is already a failure envelope, so the session never crashes on one.
 // An in-process tool gets a handle made for the call.
 func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
 	start := time.Now()
 	var env runlog.Envelope
-	if g, ok := rt.Tool.(*guarded); ok {
+	if g, ok := rt.tool.(*guarded); ok {
 		env = g.CallWith(ctx, h.handleFor(g), raw)
 	} else {
-		env = rt.Tool.Call(ctx, raw)
+		env = rt.tool.Call(ctx, raw)
 	}
 	env.Duration = time.Since(start)
 	return env
@@ -198,7 +190,7 @@ func (h *Harness) handleFor(g *guarded) *CallHandle {
 // (value is raw decoded): the guard validates value instead of parsing raw
 // again.
 func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) runlog.Envelope {
-	g, ok := rt.Tool.(*guarded)
+	g, ok := rt.tool.(*guarded)
 	if !ok {
 		return h.invoke(ctx, rt, raw)
 	}

@@ -13,7 +13,8 @@ import (
 
 // Turn is one turn as a context stage sees it: the handful of methods the
 // lifetimes need (the observation and the Brief, a Task Notes snapshot,
-// compaction), the harness's own tool calls (CallTool) and events. The
+// compaction), a copy of the plan (Spec), the observation read (Observe),
+// a stage's own calls (CallTool) and events. The
 // fixed part of the turn (decide → pre-hooks → tool → post-hooks → effects
 // → record → failure budget) is the engine's own and unexported: no method
 // here runs a tool outside the hook chain, reads or changes the model's
@@ -47,10 +48,19 @@ type CallResult struct {
 	// Revised: the call was answered because the instruction changed, not
 	// because it failed; it does not count against the failure budget.
 	Revised bool
+	// Format: a wire-format mistake (unknown tool, arguments that are not
+	// a JSON object or fail the tool's inputSchema); the call never ran and
+	// counts against failure_budget.format only.
+	Format bool
 }
 
-// Spec is the session's plan.
-func (tn *Turn) Spec() *schema.Spec { return tn.h.spec }
+// Spec is a copy of the session's plan, to read: changing it changes
+// nothing of the session, and it holds no compiled rules (the policy's).
+func (tn *Turn) Spec() schema.Spec {
+	s := *tn.h.spec
+	s.Rules = nil
+	return s
+}
 
 // Cancelled checks cooperative cancellation (the context and should_cancel)
 // before where; when cancelled it emits the cancel event and ends the task.
@@ -65,15 +75,25 @@ func (tn *Turn) Cancelled(ctx context.Context, where string) bool {
 // Emit sends an event to the task's stream (and every sink) now.
 func (tn *Turn) Emit(ev runlog.Event) { tn.h.emit(tn.t, ev) }
 
-// CallTool calls a tool for the harness itself (the observation), by name
-// or toolset.name. A tool that can move the body (physical) goes through
-// the whole chain, as a model's call does: pre-hooks, the tool, post-hooks;
-// any other tool goes through the tool guard, as the hooks' own readings
-// (clearance, evidence) do.
+// Observe calls the spec's observation tool (observation.tool with its
+// args) as a read: it is never physical (checked at start, and again
+// here). A spec without one gets a failure envelope saying so.
+func (tn *Turn) Observe(ctx context.Context) runlog.Envelope {
+	o := tn.h.spec.Observation
+	if o.Tool == "" {
+		return runlog.Failure("no observation tool is configured (observation.tool)")
+	}
+	return tn.h.read(ctx, PurposeObservation, o.Tool, o.Args)
+}
+
+// CallTool is a stage's own call of a tool, by name or toolset.name. A
+// tool that can move the body (physical) goes through the whole chain, as
+// a model's call does: pre-hooks, the tool, post-hooks; any other tool is
+// a read (PurposeStage) through the tool guard.
 func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) runlog.Envelope {
 	rt, ok := tn.h.tools.lookup(ref)
 	if !ok || !rt.Contract.Physical {
-		return tn.h.CallTool(ctx, ref, args)
+		return tn.h.read(ctx, PurposeStage, ref, args)
 	}
 	if args == nil {
 		args = map[string]any{}

@@ -26,10 +26,11 @@ func (tn *Turn) AppendNotesSnapshot() bool {
 
 // appendResponse appends the model's response to Accumulated context; its
 // reasoning is kept (bounded by reasoning_max_chars) for compaction only,
-// never re-sent.
+// never re-sent, and redacted before it is bounded (a secret the cut splits
+// would not be found again).
 func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 	tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindResponse, Group: tn.group, Msg: msg,
-		Reasoning: lifetimes.BoundMiddle(reasoning, tn.h.spec.Context.Compaction.ReasoningMaxChars)})
+		Reasoning: lifetimes.BoundResult(tn.h.redactor.String(reasoning), tn.h.spec.Context.Compaction.ReasoningMaxChars)})
 }
 
 // SetObservation replaces the Refreshed observation: its text (a header

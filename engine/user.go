@@ -56,6 +56,12 @@ func (u timedUser) Confirm(ctx context.Context, q Question) (string, error) {
 	return ans, err
 }
 
+// ChannelName is the wrapped channel's (see ChannelNamer).
+func (u timedUser) ChannelName() string { return ChannelName(u.UserChannel) }
+
+// ChannelName is the wrapped channel's (see ChannelNamer).
+func (u redactingUser) ChannelName() string { return ChannelName(u.inner) }
+
 // Confirm forwards a confirmation, redacted like a question.
 func (u redactingUser) Confirm(ctx context.Context, q Question) (string, error) {
 	c, ok := u.inner.(Confirmer)

@@ -14,7 +14,8 @@ import (
 )
 
 // A secret shorter than 8 characters is still redacted, with a warning at
-// session start that names the variable and never the value.
+// session start that names the variable and never the value, and says that
+// its encodings are not redacted.
 func TestShortSecretWarns(t *testing.T) {
 	t.Setenv("THEA_SHORT", "abc")
 	t.Setenv("THEA_LONG", "long-enough-secret")
@@ -32,6 +33,7 @@ func TestShortSecretWarns(t *testing.T) {
 		t.Errorf("report %q", rep.Text)
 	}
 	if out := logs.String(); !strings.Contains(out, "shorter than 8 characters") || !strings.Contains(out, "env=THEA_SHORT") ||
+		!strings.Contains(out, "encodings are not redacted") ||
 		strings.Contains(out, "THEA_LONG") || strings.Contains(out, "abc") {
 		t.Errorf("warning: %s", out)
 	}

@@ -56,6 +56,12 @@ func project(kind runlog.EventKind, raw []byte) (Step, bool, error) {
 			out[f] = v
 		}
 	}
+	if h, ok := out["hook"].(map[string]any); ok {
+		// A confirmation is the person's answer, which a replay feeds back
+		// (and who gave it and when are the run's); the hook's decision
+		// and reason are the harness's.
+		delete(h, "confirmation")
+	}
 	if d, ok := out["done"].(map[string]any); ok {
 		// The report's text is the model's; its run dir and usage are the
 		// run's. How the task ended is the harness's.

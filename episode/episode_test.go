@@ -102,7 +102,7 @@ func TestWithSeed(t *testing.T) {
 }
 
 // digest is a well-formed spec digest for results made up in tests.
-const digest = "sha256:13207cd0ca42b803b4403096b3dd5af24f035e228d3fcbe7db2baa113caea104"
+const digest = "sha256:91b956b9d67c153fbfeb309ed136ec5c8c8a3c17a6de5be87a4a02f5d53e97a3"
 
 // shard is an eval result of outcomes, its summary computed as thea eval
 // computes it.

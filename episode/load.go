@@ -1,12 +1,10 @@
 package episode
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 
-	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/models/replay"
 	"github.com/thea-harness/thea/runlog"
 )
@@ -31,9 +29,9 @@ func Load(ctx context.Context, p string) (*replay.Episode, error) {
 // negative turn, a user's answer that is not text, a hook decision that is
 // not an object. Errors name the file and the line.
 func Check(ctx context.Context, ep *replay.Episode) error {
-	for i, l := range ep.Events {
+	for _, l := range ep.Events {
 		if msg := checkLine(l); msg != "" {
-			return fmt.Errorf("%s: %s event: %s", at(ctx, ep.Path, i), l.Kind, msg)
+			return fmt.Errorf("%s: %s event: %s", at(ep.Path, l), l.Kind, msg)
 		}
 	}
 	return nil
@@ -67,25 +65,34 @@ func checkLine(l replay.Line) string {
 		if err := json.Unmarshal(l.Raw, &h); err != nil {
 			return "hook: want a hook decision: " + err.Error()
 		}
+		if h.Hook != nil && h.Hook.Confirmation != nil {
+			return checkConfirmation(h.Hook.Confirmation)
+		}
 	}
 	return ""
 }
 
-// at is "path:line" of the episode's i-th event. The parser skips blank
-// lines, so the index alone does not give the line: the file is scanned
-// again (only when a value is refused); "path" alone if it cannot be.
-func at(ctx context.Context, path string, i int) string {
-	seen := -1
-	for line, err := range readfile.Lines(ctx, path, readfile.Episode) {
-		if err != nil {
-			return path
+// checkConfirmation is what is wrong with a recorded confirmation: a
+// replay answers with it, so an outcome it does not know is refused, not
+// guessed.
+func checkConfirmation(c *runlog.Confirmation) string {
+	switch c.Outcome {
+	case runlog.ConfirmApprove, runlog.ConfirmDeny, runlog.ConfirmNoChannel:
+	case runlog.ConfirmFailed:
+		if c.Error == "" {
+			return "hook.confirmation.error: a failed confirmation says why"
 		}
-		if len(bytes.TrimSpace(line.Text)) == 0 {
-			continue
-		}
-		if seen++; seen == i {
-			return fmt.Sprintf("%s:%d", path, line.N)
-		}
+	default:
+		return fmt.Sprintf("hook.confirmation.outcome: %q is not approve, deny, no_channel or failed", c.Outcome)
 	}
-	return path
+	return ""
+}
+
+// at is "path:line" of an event as the reader numbered it; "path" alone
+// for an event that was not read from a file.
+func at(path string, l replay.Line) string {
+	if l.N <= 0 {
+		return path
+	}
+	return fmt.Sprintf("%s:%d", path, l.N)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -97,7 +98,7 @@ func SaveRun(ctx context.Context, runDir, dest string) error {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return fmt.Errorf("saving episode: %w", err)
 	}
-	if err := outfile.Write(filepath.Join(dest, replay.EventsFile), b, 0o644); err != nil {
+	if err := outfile.Write(filepath.Join(dest, runlog.EventsFile), b, 0o644); err != nil {
 		return fmt.Errorf("saving episode: %w", err)
 	}
 	return nil
@@ -118,7 +119,7 @@ func SaveNewRun(ctx context.Context, runDir, dest string) error {
 	if err := outfile.CreateDir(dest, 0o755); err != nil {
 		return fmt.Errorf("saving episode: %w", err)
 	}
-	if err := outfile.Create(filepath.Join(dest, replay.EventsFile), b, 0o644); err != nil {
+	if err := outfile.Create(filepath.Join(dest, runlog.EventsFile), b, 0o644); err != nil {
 		return fmt.Errorf("saving episode: %w", err)
 	}
 	return nil
@@ -127,14 +128,14 @@ func SaveNewRun(ctx context.Context, runDir, dest string) error {
 // checkedRun reads the events of a task's run log and checks them as an
 // episode.
 func checkedRun(ctx context.Context, runDir string) ([]byte, error) {
-	if filepath.Base(runDir) == replay.EventsFile {
+	if filepath.Base(runDir) == runlog.EventsFile {
 		runDir = filepath.Dir(runDir)
 	}
 	b, err := replay.ReadEvents(ctx, runDir)
 	if err != nil {
 		return nil, err
 	}
-	ep, err := replay.Parse(filepath.Join(runDir, replay.EventsFile), b)
+	ep, err := replay.Parse(filepath.Join(runDir, runlog.EventsFile), b)
 	if err != nil {
 		return nil, err
 	}

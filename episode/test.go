@@ -41,12 +41,12 @@ func Find(spec *schema.Spec, names []string) ([]string, error) {
 		var out []string
 		for _, e := range entries {
 			p := filepath.Join(base, e.Name())
-			if _, err := os.Stat(filepath.Join(p, replay.EventsFile)); e.IsDir() && err == nil {
+			if _, err := os.Stat(filepath.Join(p, runlog.EventsFile)); e.IsDir() && err == nil {
 				out = append(out, p)
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("no episodes: no folder of %s holds an %s; record one with thea run --spec FILE --record NAME \"INSTRUCTION\"", base, replay.EventsFile)
+			return nil, fmt.Errorf("no episodes: no folder of %s holds an %s; record one with thea run --spec FILE --record NAME \"INSTRUCTION\"", base, runlog.EventsFile)
 		}
 		return out, nil
 	}
@@ -67,7 +67,7 @@ func Find(spec *schema.Spec, names []string) ([]string, error) {
 // Name is an episode's name: its folder's base name.
 func Name(p string) string {
 	p = filepath.Clean(p)
-	if filepath.Base(p) == replay.EventsFile {
+	if filepath.Base(p) == runlog.EventsFile {
 		p = filepath.Dir(p)
 	}
 	return filepath.Base(p)

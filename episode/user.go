@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
@@ -38,14 +35,14 @@ var (
 	_ engine.Confirmer   = (*replayUser)(nil)
 )
 
-// confirmAnswer finds the answer a confirm hook got in its block reason.
-var confirmAnswer = regexp.MustCompile(`\(answer ("(?:[^"\\]|\\.)*")\)$`)
-
 func newReplayUser(ep *replay.Episode) *replayUser {
 	u := &replayUser{}
+	// Only a run log written before confirmations were data is read by
+	// their wording: in a newer one, a block reason is never an answer.
+	legacy := ep.Info == nil || ep.Info.Format < runlog.FormatConfirmations
 	for _, l := range ep.Events {
 		if l.Kind == runlog.EventHook {
-			u.recordConfirm(l)
+			u.recordConfirm(l, legacy)
 			continue
 		}
 		if l.Kind != runlog.EventQuestion {
@@ -78,38 +75,38 @@ func (u *replayUser) Ask(_ context.Context, q engine.Question) (string, error) {
 // Notify implements engine.UserChannel.
 func (u *replayUser) Notify(context.Context, string) error { return nil }
 
-// recordConfirm keeps what a person answered a confirm hook: "yes" for a
-// confirmed call, the quoted answer of one refused.
-func (u *replayUser) recordConfirm(l replay.Line) {
+// recordConfirm keeps what a person answered a confirm hook, from the
+// confirmation the hook's decision records; a run log written before
+// confirmations were data (legacy) goes through legacyConfirm.
+func (u *replayUser) recordConfirm(l replay.Line, legacy bool) {
 	var ev struct {
 		Hook *runlog.Decision `json:"hook"`
 	}
 	if json.Unmarshal(l.Raw, &ev) != nil || ev.Hook == nil || ev.Hook.Phase != "pre" {
 		return
 	}
-	hook := fmt.Sprintf("hook %q: ", ev.Hook.Hook)
-	switch ev.Hook.Decision {
-	case runlog.DecisionConfirm:
-		u.confirms = append(u.confirms, confirmReply{answer: "yes"})
-	case runlog.DecisionBlock:
-		reason := ev.Hook.Reason
-		if m := confirmAnswer.FindStringSubmatch(reason); m != nil {
-			if a, err := strconv.Unquote(m[1]); err == nil {
-				u.confirms = append(u.confirms, confirmReply{answer: a})
-			}
-			return
+	c := ev.Hook.Confirmation
+	if c == nil {
+		if r, ok := legacyConfirm(*ev.Hook); ok && legacy {
+			u.confirms = append(u.confirms, r)
 		}
-		// The confirm action's own words (policies.actConfirm) when it could
-		// not ask.
-		if why, ok := strings.CutPrefix(reason, hook+"asking for confirmation failed: "); ok {
-			u.confirms = append(u.confirms, confirmReply{err: errors.New(why)})
-			return
-		}
-		if reason == hook+policies.ErrNoConfirmChannel.Error() {
-			u.confirms = append(u.confirms, confirmReply{err: policies.ErrNoConfirmChannel})
-		}
+		return
+	}
+	switch c.Outcome {
+	case runlog.ConfirmApprove, runlog.ConfirmDeny:
+		u.confirms = append(u.confirms, confirmReply{answer: c.Answer})
+	case runlog.ConfirmNoChannel:
+		u.confirms = append(u.confirms, confirmReply{err: policies.ErrNoConfirmChannel})
+	case runlog.ConfirmFailed:
+		u.confirms = append(u.confirms, confirmReply{err: errors.New(c.Error)})
+	default:
+		// Check refuses it at load; a replay never answers for it.
+		u.confirms = append(u.confirms, confirmReply{err: fmt.Errorf("replay: a confirmation with unknown outcome %q", c.Outcome)})
 	}
 }
+
+// ChannelName says the confirmations came from the recording.
+func (u *replayUser) ChannelName() string { return "replay" }
 
 // Confirm returns the next recorded answer to a confirm hook.
 func (u *replayUser) Confirm(_ context.Context, q engine.Question) (string, error) {

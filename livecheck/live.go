@@ -30,6 +30,10 @@ type liveTool struct {
 	toolset string
 	tool    engine.Tool
 	props   map[string]bool // nil: the input schema names no properties
+	// contract is the tool's effective contract, as a session's; declared
+	// is what its transport declares.
+	contract schema.ToolContract
+	declared engine.Declared
 }
 
 // Check starts every toolset of s through the registered toolset kinds and
@@ -85,6 +89,7 @@ func Check(ctx context.Context, s *schema.Spec, cat *engine.Components, opts Opt
 	c.checkDescriptions(index)
 	c.checkRefs(index)
 	c.checkArgs(index)
+	c.checkEffective(index)
 	c.checkContracts(ctx, index, opts.Timeout)
 	return c.diags
 }
@@ -176,7 +181,8 @@ func (c *checker) add(set string, tools []engine.Tool, unavailable map[string]st
 		if len(cfg.Tools) > 0 && !slices.Contains(cfg.Tools, def.Name) {
 			continue
 		}
-		c.byName[def.Name] = &liveTool{toolset: set, tool: t, props: properties(def.InputSchema)}
+		contract, declared := engine.ContractOf(t, c.spec.ContractFor(set, def.Name))
+		c.byName[def.Name] = &liveTool{toolset: set, tool: t, props: properties(def.InputSchema), contract: contract, declared: declared}
 		provided[set] = append(provided[set], def.Name)
 	}
 	for i, n := range cfg.Tools {
@@ -306,9 +312,8 @@ func (c *checker) selected(hook int) []string {
 			out = append(out, name)
 			continue
 		}
-		contract := c.spec.ContractFor(lt.toolset, name)
 		env := schema.CallEnv{
-			Tool:      schema.ToolInfo{Name: name, Toolset: lt.toolset, Tags: contract.Tags, Physical: contract.Physical},
+			Tool:      schema.ToolInfo{Name: name, Toolset: lt.toolset, Tags: lt.contract.Tags, Physical: lt.contract.Physical},
 			Args:      map[string]any{},
 			Limits:    c.spec.Embodiment.Limits,
 			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
@@ -321,18 +326,19 @@ func (c *checker) selected(hook int) []string {
 	return out
 }
 
-// checkContracts calls the observation, clearance and readings tools once and checks
-// their answers against the back-end contract; the evidence tool must take
+// checkContracts calls the observation, clearance and readings tools once
+// (none that is physical: checkEffective reports those) and checks their
+// answers against the back-end contract; the evidence tool must take
 // the run-id argument the spec names.
 func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, timeout time.Duration) {
 	s := c.spec
-	if lt := c.lookup(index, s.Observation.Tool); lt != nil {
+	if lt := c.readable(index, s.Observation.Tool); lt != nil {
 		env := call(ctx, lt, s.Observation.Args, timeout)
 		if err := observationShape(env, s); err != nil {
 			c.errorf("observation.tool", "%s answered outside the contract: %v", s.Observation.Tool, err)
 		}
 	}
-	if lt := c.lookup(index, s.Safety.ClearanceTool); lt != nil {
+	if lt := c.readable(index, s.Safety.ClearanceTool); lt != nil {
 		env := call(ctx, lt, nil, timeout)
 		if !env.Success {
 			c.errorf("safety.clearance_tool", "%s failed: %s", s.Safety.ClearanceTool, env.Reason)
@@ -341,7 +347,7 @@ func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, ti
 		}
 	}
 	if rd := s.Safety.Readings; rd != nil {
-		if lt := c.lookup(index, rd.Tool); lt != nil {
+		if lt := c.readable(index, rd.Tool); lt != nil {
 			env := call(ctx, lt, nil, timeout)
 			if !env.Success {
 				c.errorf("safety.readings.tool", "%s failed: %s", rd.Tool, env.Reason)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
@@ -31,6 +32,9 @@ type Step struct {
 	// Stop ends the chain: allowing the call, or blocking it when Block.
 	Stop  bool
 	Block bool
+	// Confirmation is a confirm hook's question and the person's answer,
+	// recorded as data on the hook's decision.
+	Confirmation *runlog.Confirmation
 }
 
 func block(reason string) Step {
@@ -63,7 +67,10 @@ func TypedPreAction[T any](name, doc, cue string, validate func(c *schema.Check,
 	var zero T
 	k := PreActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		Run: func(ctx context.Context, c *PreCall) Step {
-			cfg, _ := c.Hook.Config.(T)
+			cfg, err := schema.ConfigAs[T](c.Hook.Config)
+			if err != nil { // fail closed: the hook cannot do what it says
+				return block(fmt.Sprintf("hook %q (%s): %v", c.Hook.Name, name, err))
+			}
 			return run(ctx, c, cfg)
 		}}
 	if validate != nil {
@@ -97,7 +104,10 @@ func TypedPostAction[T any](name, doc, cue string, validate func(c *schema.Check
 	var zero T
 	k := PostActionKind{Name: name, Doc: doc, Config: zero, CUE: cue,
 		Run: func(ctx context.Context, c *PostCall) runlog.Decision {
-			cfg, _ := c.Hook.Config.(T)
+			cfg, err := schema.ConfigAs[T](c.Hook.Config)
+			if err != nil {
+				return runlog.Decision{Decision: runlog.DecisionSkip, Reason: fmt.Sprintf("hook %q (%s): %v", c.Hook.Name, name, err)}
+			}
 			return run(ctx, c, cfg)
 		}}
 	if validate != nil {
@@ -281,30 +291,44 @@ var ErrNoConfirmChannel = errors.New("the call needs the user's confirmation and
 // actConfirm asks the confirmation channel; anything but "yes", or no channel
 // at all, blocks: a "yes" typed as an instruction never confirms a call.
 func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
-	noChannel := block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel))
-	if c.Confirm == nil {
-		return noChannel
-	}
 	prompt := cfg.Prompt
 	if prompt == "" {
 		prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 	}
+	asked := &runlog.Confirmation{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name, Prompt: prompt}
+	// ended records how the confirmation ended on the step that says so.
+	ended := func(s Step, o runlog.ConfirmOutcome, answer string, err error) Step {
+		asked.Outcome, asked.Answer, asked.Time = o, answer, time.Now().UTC()
+		if err != nil {
+			asked.Error = err.Error()
+		}
+		s.Confirmation = asked
+		return s
+	}
+	noChannel := func() Step {
+		asked.By = ""
+		return ended(block(fmt.Sprintf("hook %q: %v", c.Hook.Name, ErrNoConfirmChannel)), runlog.ConfirmNoChannel, "", ErrNoConfirmChannel)
+	}
+	if c.Confirm == nil {
+		return noChannel()
+	}
+	asked.By = engine.ChannelName(c.Confirm)
 	call := &engine.ConfirmCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
 	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: call})
 	if errors.Is(err, ErrNoConfirmChannel) {
-		return noChannel
+		return noChannel()
 	}
 	if err != nil {
-		return block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err))
+		return ended(block(fmt.Sprintf("hook %q: asking for confirmation failed: %v", c.Hook.Name, err)), runlog.ConfirmFailed, "", err)
 	}
 	if !strings.EqualFold(strings.TrimSpace(ans), "yes") {
 		r := c.Hook.Reason
 		if r == "" {
 			r = "the user did not confirm the call"
 		}
-		return block(fmt.Sprintf("%s (answer %q)", r, ans))
+		return ended(block(fmt.Sprintf("%s (answer %q)", r, ans)), runlog.ConfirmDeny, ans, nil)
 	}
-	return Step{Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}
+	return ended(Step{Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}, runlog.ConfirmApprove, ans, nil)
 }
 
 // toFloat reads a JSON or Go number.

@@ -13,7 +13,7 @@ import (
 // (an out-of-memory crash of the whole process without the rule guard) fail
 // closed: the rule tests expecting a block pass.
 func TestRuleTestsGreedyRulesBlock(t *testing.T) {
-	if diags := RunRuleTests(t.Context(), greedySpec()); len(diags) != 0 {
+	if diags := RunRuleTests(t.Context(), greedySpec(), nil); len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -21,7 +22,7 @@ func (p *Policy) readClearance(ctx context.Context) (schema.Clearance, error) {
 	if p.tools == nil {
 		return schema.Clearance{}, fmt.Errorf("clearance tool %q cannot be called: the policy has no tools", tool)
 	}
-	env := p.tools.CallTool(ctx, tool, map[string]any{})
+	env := p.tools.Read(ctx, engine.PurposeReading, tool, map[string]any{})
 	if !env.Success {
 		return schema.Clearance{}, fmt.Errorf("clearance reading from %q failed: %s", tool, env.Reason)
 	}

@@ -105,7 +105,7 @@ func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation
 	if p.spec.Evaluator.RunIDArg != "" && runID != "" {
 		args[p.spec.Evaluator.RunIDArg] = runID
 	}
-	env := p.tools.CallTool(ctx, tool, args)
+	env := p.tools.Read(ctx, engine.PurposeEvidence, tool, args)
 	if !env.Success {
 		return schema.Observation{}, fmt.Errorf("evidence tool %q failed: %s", tool, env.Reason)
 	}

@@ -22,15 +22,13 @@ type fakeCall struct {
 	args map[string]any
 }
 
-func (f *fakeTools) CallTool(_ context.Context, name string, args map[string]any) runlog.Envelope {
+func (f *fakeTools) Read(_ context.Context, _ engine.Purpose, name string, args map[string]any) runlog.Envelope {
 	f.calls = append(f.calls, fakeCall{name, args})
 	if r, ok := f.results[name]; ok {
 		return r
 	}
 	return runlog.Failure("unknown tool " + name)
 }
-
-func (f *fakeTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
 func (f *fakeTools) count(name string) int {
 	n := 0
@@ -125,7 +123,7 @@ func householdSpec() *schema.Spec {
 	}
 }
 
-func newPolicy(t *testing.T, s *schema.Spec, tools engine.ToolCaller, m model.Model, u engine.UserChannel) *Policy {
+func newPolicy(t *testing.T, s *schema.Spec, tools engine.ToolReader, m model.Model, u engine.UserChannel) *Policy {
 	t.Helper()
 	rules, errs := schema.CompileRules(s)
 	if len(errs) > 0 {
@@ -155,8 +153,6 @@ func callCtx(s *schema.Spec, tool string, args map[string]any, evs *[]runlog.Eve
 // benchTools returns one clearance reading without recording calls.
 type benchTools struct{ reading runlog.Envelope }
 
-func (f *benchTools) CallTool(context.Context, string, map[string]any) runlog.Envelope {
+func (f *benchTools) Read(context.Context, engine.Purpose, string, map[string]any) runlog.Envelope {
 	return f.reading
 }
-
-func (f *benchTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }

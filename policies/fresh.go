@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -72,7 +73,7 @@ func (p *Policy) readReadings(ctx context.Context) (schema.ReadingsEnv, error) {
 	if p.tools == nil {
 		return schema.ReadingsEnv{}, fmt.Errorf("readings tool %q cannot be called: the policy has no tools", rd.Tool)
 	}
-	env := p.tools.CallTool(ctx, rd.Tool, map[string]any{})
+	env := p.tools.Read(ctx, engine.PurposeReading, rd.Tool, map[string]any{})
 	if !env.Success {
 		return schema.ReadingsEnv{}, fmt.Errorf("safety readings from %q failed: %s", rd.Tool, env.Reason)
 	}

@@ -27,7 +27,7 @@ func greedyChild() int {
 		fmt.Fprintln(os.Stderr, "setrlimit:", err)
 		return 3
 	}
-	diags := RunRuleTests(context.Background(), greedySpec())
+	diags := RunRuleTests(context.Background(), greedySpec(), nil)
 	for _, d := range diags {
 		fmt.Println(d.String())
 	}

@@ -18,7 +18,7 @@ import (
 // Policy runs a spec's hook chains for one session.
 type Policy struct {
 	spec      *schema.Spec
-	tools     engine.ToolCaller
+	tools     engine.ToolReader
 	evaluator model.Model
 	confirm   Confirmer // nil: confirm hooks block
 	pre       []preHook
@@ -56,30 +56,41 @@ var (
 	_ engine.PolicyFactory = New
 )
 
-// New builds the policy of env.Spec with the default actions; it is an
-// engine.PolicyFactory.
-// The hook actions come from env.Components when given, else this package's.
+// New builds the policy of env.Spec; it is an engine.PolicyFactory. The
+// hook actions come from env.Components when given, else this package's
+// (see ActionsOf).
 func New(env engine.PolicyEnv) (engine.Policy, error) {
-	actions := NewActions()
-	if env.Components != nil {
-		actions = &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}, Judges: map[string]bool{}}
-		for _, name := range env.Components.Descriptors().Names(schema.KindPreAction) {
-			k, err := engine.Get[PreActionKind](env.Components, schema.KindPreAction, name)
-			if err != nil {
-				return nil, fmt.Errorf("policies: %w", err)
-			}
-			actions.Pre[name] = k.Run
-		}
-		for _, name := range env.Components.Descriptors().Names(schema.KindPostAction) {
-			k, err := engine.Get[PostActionKind](env.Components, schema.KindPostAction, name)
-			if err != nil {
-				return nil, fmt.Errorf("policies: %w", err)
-			}
-			actions.Post[name] = k.Run
-			actions.Judges[name] = k.Judge
-		}
+	actions, err := ActionsOf(env.Components)
+	if err != nil {
+		return nil, err
 	}
 	return NewWithActions(env, actions)
+}
+
+// ActionsOf collects the hook actions registered in a catalog, the one
+// table both `thea run` (New) and the rule tests of `thea validate`
+// (RunRuleTests) dispatch through; nil is this package's own actions.
+func ActionsOf(c *engine.Components) (*Actions, error) {
+	if c == nil {
+		return NewActions(), nil
+	}
+	actions := &Actions{Pre: map[string]PreAction{}, Post: map[string]PostAction{}, Judges: map[string]bool{}}
+	for _, name := range c.Descriptors().Names(schema.KindPreAction) {
+		k, err := engine.Get[PreActionKind](c, schema.KindPreAction, name)
+		if err != nil {
+			return nil, fmt.Errorf("policies: %w", err)
+		}
+		actions.Pre[name] = k.Run
+	}
+	for _, name := range c.Descriptors().Names(schema.KindPostAction) {
+		k, err := engine.Get[PostActionKind](c, schema.KindPostAction, name)
+		if err != nil {
+			return nil, fmt.Errorf("policies: %w", err)
+		}
+		actions.Post[name] = k.Run
+		actions.Judges[name] = k.Judge
+	}
+	return actions, nil
 }
 
 // NewWithActions builds the policy with a caller's action registry. Rules come
@@ -200,7 +211,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 		c := &PreCall{Hook: h.hook, Rules: h.rules, Env: &env, Args: args, Confirm: p.confirm, vm: machine}
 		step := p.preStep(ctx, h, c, reading)
 		v := runlog.Decision{Hook: h.hook.Name, Phase: "pre", Decision: step.Decision,
-			Reason: step.Reason, Before: step.Before, After: step.After}
+			Reason: step.Reason, Before: step.Before, After: step.After, Confirmation: step.Confirmation}
 		res.Decisions = append(res.Decisions, v)
 		emit(cc, runlog.Event{Kind: runlog.EventHook, Hook: &v})
 		if step.Decision != "skip" {

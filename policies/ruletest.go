@@ -29,13 +29,22 @@ type TestSummary struct {
 // "no"), the tool's tags come from its contract. A check test judges the
 // tool's check on the given before and after observations. Every mismatch
 // with the test's expect is a Diagnostic at the test's position.
-func RunRuleTests(ctx context.Context, s *schema.Spec) []schema.Diagnostic {
-	diags, _ := RunRuleTestsSummary(ctx, s)
+//
+// The hook actions come from the catalog c, as `thea run` resolves them
+// (see ActionsOf; nil is this package's own), so a registered action's
+// rule tests run what the session would.
+func RunRuleTests(ctx context.Context, s *schema.Spec, c *engine.Components) []schema.Diagnostic {
+	diags, _ := RunRuleTestsSummary(ctx, s, c)
 	return diags
 }
 
 // RunRuleTestsSummary is RunRuleTests that also counts rules and tests.
-func RunRuleTestsSummary(ctx context.Context, s *schema.Spec) ([]schema.Diagnostic, TestSummary) {
+func RunRuleTestsSummary(ctx context.Context, s *schema.Spec, c *engine.Components) ([]schema.Diagnostic, TestSummary) {
+	actions, err := ActionsOf(c)
+	if err != nil {
+		return []schema.Diagnostic{{Pos: s.Pos("tests"), Path: "tests", Message: "rule tests not run: " + err.Error()}},
+			TestSummary{Tests: len(s.Tests), Failed: len(s.Tests)}
+	}
 	spec := *s // shallow: only Rules and limits may be replaced here
 	if spec.Rules == nil {
 		rules, errs := schema.CompileRules(s)
@@ -53,7 +62,7 @@ func RunRuleTestsSummary(ctx context.Context, s *schema.Spec) ([]schema.Diagnost
 	var diags []schema.Diagnostic
 	for i, tc := range s.Tests {
 		path := fmt.Sprintf("tests[%d]", i)
-		fails := runOne(ctx, &spec, tc)
+		fails := runOne(ctx, &spec, tc, actions)
 		if len(fails) > 0 {
 			sum.Failed++
 		}
@@ -87,7 +96,7 @@ func countRules(r *schema.Rules) int {
 	return n
 }
 
-func runOne(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []string {
+func runOne(ctx context.Context, s *schema.Spec, tc schema.RuleTest, actions *Actions) []string {
 	switch {
 	case (tc.Call == nil) == (tc.Check == nil):
 		return []string{"give either call (a pre-hook test) or check (a check test)"}
@@ -103,11 +112,11 @@ func runOne(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []string {
 	if tc.Check != nil {
 		return runCheckTest(s, tc)
 	}
-	return runRuleTest(ctx, s, tc)
+	return runRuleTest(ctx, s, tc, actions)
 }
 
 // runRuleTest returns the call test's failures, one message each.
-func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []string {
+func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest, actions *Actions) []string {
 	if tc.Expect.Verdict != "allow" && tc.Expect.Verdict != "block" {
 		return []string{fmt.Sprintf("expect.verdict is %q, want allow or block for a call test", tc.Expect.Verdict)}
 	}
@@ -115,11 +124,14 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest) []stri
 	if !known && len(s.Tools) > 0 {
 		return []string{fmt.Sprintf("call.tool %q has no contract in tools", tc.Call.Tool)}
 	}
+	// The contract a session would run the call with: physical too when
+	// the toolset's transport runs the tool as a motion.
+	contract = engine.EffectiveContract(contract, engine.Declared{Physical: s.TransportPhysical(tc.Call.Tool)})
 	p, err := NewWithActions(engine.PolicyEnv{
 		Spec:  s,
 		Tools: testTools{clearanceTool: s.Safety.ClearanceTool, reading: tc.Clearance, readingsTool: readingsTool(s), readings: tc.Readings},
 		User:  &testUser{answers: tc.Answers, rest: tc.Confirm != nil && *tc.Confirm},
-	}, NewActions())
+	}, actions)
 	if err != nil {
 		return []string{err.Error()}
 	}
@@ -212,7 +224,7 @@ func readingsTool(s *schema.Spec) string {
 	return s.Safety.Readings.Tool
 }
 
-func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) runlog.Envelope {
+func (t testTools) Read(_ context.Context, _ engine.Purpose, name string, _ map[string]any) runlog.Envelope {
 	if name != "" && name == t.readingsTool {
 		// A test's readings are taken now: each is 0 s old. A reading the
 		// test leaves out is missing, as on a robot whose topic is silent.
@@ -237,8 +249,6 @@ func (t testTools) CallTool(_ context.Context, name string, _ map[string]any) ru
 	}
 	return runlog.Envelope{Success: true, Value: v}
 }
-
-func (testTools) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
 // testUser answers confirmations from the test's answers in order, then
 // with its confirm answer.

@@ -76,7 +76,7 @@ func TestRuleTestsOfAnotherBody(t *testing.T) {
 		t.Fatalf("CompileRules: %v", errs)
 	}
 	s.Rules = rules
-	diags, sum := RunRuleTestsSummary(t.Context(), s)
+	diags, sum := RunRuleTestsSummary(t.Context(), s, nil)
 	for _, d := range diags {
 		t.Errorf("%s", d.Message)
 	}
@@ -97,7 +97,7 @@ func TestRuleTestsOfAnotherBodyFail(t *testing.T) {
 		schema.RuleTest{Name: "no check", Check: &schema.CheckTest{Tool: "grasp"}, Expect: schema.TestExpect{Verdict: "success"}},
 		schema.RuleTest{Name: "both forms", Call: grasp(5), Check: &schema.CheckTest{Tool: "move_to"}, Expect: schema.TestExpect{Verdict: "allow"}},
 	)
-	diags, sum := RunRuleTestsSummary(t.Context(), s)
+	diags, sum := RunRuleTestsSummary(t.Context(), s, nil)
 	want := []string{
 		"expected argument force_n = 50, got 20",
 		"expected success, got failure",

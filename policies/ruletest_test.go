@@ -44,7 +44,7 @@ func TestRunRuleTestsPass(t *testing.T) {
 			Call:   &schema.TestCall{Tool: "pick_up", Args: map[string]any{"object_name": "knife"}},
 			Expect: schema.TestExpect{Verdict: "allow", Hook: "knife"}},
 	)
-	if diags := RunRuleTests(t.Context(), s); len(diags) != 0 {
+	if diags := RunRuleTests(t.Context(), s, nil); len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
 }
@@ -67,7 +67,7 @@ func TestRunRuleTestsFail(t *testing.T) {
 		schema.RuleTest{Name: "bad verdict", Call: &schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "maybe"}},
 		schema.RuleTest{Name: "unknown tool", Call: &schema.TestCall{Tool: "fly"}, Expect: schema.TestExpect{Verdict: "allow"}},
 	)
-	diags := RunRuleTests(t.Context(), s)
+	diags := RunRuleTests(t.Context(), s, nil)
 	want := []struct{ path, msg string }{
 		{"tests[1]", `rule test "wrong verdict": expected block, got allow`},
 		{"tests[2]", "expected argument distance_m = 0.6000001, got 0.6"},
@@ -91,7 +91,7 @@ func TestRunRuleTestsFail(t *testing.T) {
 func TestRunRuleTestsUncompilableRules(t *testing.T) {
 	s := ruleTestSpec(schema.RuleTest{Name: "t", Call: &schema.TestCall{Tool: "navigate"}, Expect: schema.TestExpect{Verdict: "block"}})
 	s.Hooks.Pre[0].Rule = "clearance.frnt < 1"
-	diags := RunRuleTests(t.Context(), s)
+	diags := RunRuleTests(t.Context(), s, nil)
 	if len(diags) != 1 || diags[0].Path != "hooks.pre[0].rule" || !strings.Contains(diags[0].Message, "rule tests not run") {
 		t.Errorf("diagnostics = %v", diags)
 	}
@@ -138,7 +138,7 @@ func TestHouseholdExampleRules(t *testing.T) {
 	if _, errs := schema.CompileRules(s); len(errs) > 0 {
 		t.Fatalf("CompileRules: %v", errs)
 	}
-	if diags := RunRuleTests(t.Context(), s); len(diags) != 0 {
+	if diags := RunRuleTests(t.Context(), s, nil); len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
 }
@@ -150,7 +150,7 @@ func TestRunRuleTestsReasonNamesTheHookOnce(t *testing.T) {
 		Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front"}},
 		Clearance: schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
 		Expect:    schema.TestExpect{Verdict: "allow"}})
-	diags := RunRuleTests(t.Context(), s)
+	diags := RunRuleTests(t.Context(), s, nil)
 	want := `rule test "no distance": expected allow, got block (hook "translation": argument "distance_m" is missing, cannot clamp it)`
 	if len(diags) != 1 || diags[0].Message != want {
 		t.Fatalf("diagnostics %v, want one: %s", diags, want)

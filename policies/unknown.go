@@ -20,7 +20,10 @@ func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *schema.
 	case "allow":
 		return Step{Decision: runlog.DecisionSkip, Reason: why + "; the call is not allowed by this hook"}
 	case "confirm":
-		cfg, _ := h.hook.Config.(ConfirmConfig) // the confirm action's own
+		cfg, err := schema.ConfigAs[ConfirmConfig](h.hook.Config) // the confirm action's own
+		if err != nil {
+			return block(fmt.Sprintf("%s; %v", why, err))
+		}
 		if cfg.Prompt == "" {
 			cfg.Prompt = fmt.Sprintf("Allow %s with %v?", c.Env.Tool.Name, c.Args)
 		}

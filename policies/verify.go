@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -24,7 +25,7 @@ func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env 
 	if p.tools == nil {
 		return failure("verifier", "verifier %q cannot be called: the policy has no tools", v.Tool)
 	}
-	res := p.tools.CallTool(ctx, v.Tool, args)
+	res := p.tools.Read(ctx, engine.PurposeVerifier, v.Tool, args)
 	if !res.Success {
 		return failure("verifier", "the verifier %s could not judge %s: %s", v.Tool, tool, res.Reason)
 	}

@@ -1,10 +1,8 @@
 package report
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -15,9 +13,6 @@ import (
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
-
-// eventsFile is the run log's file in its directory (engine/runlog.go).
-const eventsFile = "events.jsonl"
 
 // maxImageTotal bounds all images of the page together; one image and the
 // run log are bounded by the one reader (readfile.RunLogImage, RunLog).
@@ -48,13 +43,6 @@ type Image struct {
 	data   []byte
 }
 
-// logLine is the run log's line format (engine/runlog.go).
-type logLine struct {
-	runlog.Event
-	ImageFiles  []string `json:"image_files,omitempty"`
-	ImageErrors []string `json:"image_errors,omitempty"`
-}
-
 // Load reads dir/events.jsonl and the images its lines name, through the
 // one reader: regular files inside the run directory (a symlink must not
 // lead out of it), the run log line by line within its limits, and a done
@@ -66,23 +54,15 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 		return nil, fmt.Errorf("run directory %s: %w", dir, err)
 	}
 	defer root.Close()
-	name := filepath.Join(dir, eventsFile)
 	r := &Run{Dir: dir}
 	total := 0
-	for l, err := range readfile.LinesIn(ctx, root, eventsFile, readfile.RunLog) {
+	for rec, err := range runlog.Read(ctx, root, runlog.EventsFile, readfile.RunLog) {
 		if err != nil {
 			return nil, fmt.Errorf("run directory %s: %w", dir, err)
 		}
-		line, n := l.Text, l.N
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var ll logLine
-		if err := json.Unmarshal(line, &ll); err != nil {
-			return nil, fmt.Errorf("%s line %d: not an event: %w", name, n, err)
-		}
-		if ll.Kind == "" {
-			return nil, fmt.Errorf("%s line %d: an event without a kind", name, n)
+		ll, err := rec.Line()
+		if err != nil {
+			return nil, err
 		}
 		ev := Event{Event: ll.Event}
 		for _, e := range ll.ImageErrors {
@@ -101,7 +81,7 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 		r.Events = append(r.Events, ev)
 	}
 	if len(r.Events) == 0 {
-		return nil, fmt.Errorf("%s: no events", name)
+		return nil, fmt.Errorf("%s: no events", filepath.Join(dir, runlog.EventsFile))
 	}
 	return r, nil
 }

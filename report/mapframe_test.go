@@ -113,10 +113,10 @@ func TestGridStep(t *testing.T) {
 // memory).
 func TestReportOfFarCoordinatesStaysSmall(t *testing.T) {
 	t0 := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
-	lines := []logLine{{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: t0, Task: 1, Text: "Look around"}}}
+	lines := []runlog.Line{{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: t0, Task: 1, Text: "Look around"}}}
 	const turns = 30
 	for turn := 1; turn <= turns; turn++ {
-		lines = append(lines, logLine{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn,
+		lines = append(lines, runlog.Line{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn,
 			Observation: &schema.Observation{Pose: &schema.Pose{X: float64(turn) / 10, Y: 0}, Detections: []schema.Detection{
 				{Name: "mug", Position: &schema.Point{X: 1, Y: 1}},
 				{Name: "far", Position: &schema.Point{X: 1e9, Y: -3}},
@@ -124,7 +124,7 @@ func TestReportOfFarCoordinatesStaysSmall(t *testing.T) {
 				{Name: "corner", Position: &schema.Point{X: 1e300, Y: 1e300}},
 			}}}})
 	}
-	lines = append(lines, logLine{Event: runlog.Event{Kind: runlog.EventDone, Time: t0.Add(time.Minute), Task: 1, Turn: turns, Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: turns}}})
+	lines = append(lines, runlog.Line{Event: runlog.Event{Kind: runlog.EventDone, Time: t0.Add(time.Minute), Task: 1, Turn: turns, Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: turns}}})
 	page, _ := render(t, writeRun(t, lines, nil))
 	const bound = 256 << 10
 	if len(page) > bound {

@@ -21,7 +21,7 @@ import (
 const hostile = `"><img src=x onerror=alert(1)><script>alert("x")</script>`
 
 // writeRun writes a run directory: each event with the image files it names.
-func writeRun(t *testing.T, lines []logLine, files map[string][]byte) string {
+func writeRun(t *testing.T, lines []runlog.Line, files map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
 	var b bytes.Buffer
@@ -66,7 +66,7 @@ func hostileRun(t *testing.T) string {
 	tokens := func(r, f, a int) *runlog.TokenCounts {
 		return &runlog.TokenCounts{Resident: r, Refreshed: f, Accumulated: a, Total: r + f + a}
 	}
-	lines := []logLine{
+	lines := []runlog.Line{
 		{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: at(0), Task: 3, Text: "Fetch " + hostile}},
 		{Event: runlog.Event{Kind: runlog.EventObservation, Time: at(1), Task: 3, Turn: 1, Observation: obs},
 			ImageFiles: []string{"turn0001-observation-head-1.png", "evil.png", "../secret.png"}},
@@ -214,8 +214,8 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		"":                                      "no events",
-		"{\"kind\":\"task_start\"}\nnot json\n": "line 2: not an event",
-		"{\"text\":\"no kind\"}\n":              "line 1: an event without a kind",
+		"{\"kind\":\"task_start\"}\nnot json\n": "events.jsonl:2: not an event",
+		"{\"text\":\"no kind\"}\n":              "events.jsonl:1: an event without a kind",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(body), 0o600); err != nil {
 			t.Fatal(err)

@@ -19,11 +19,11 @@ import (
 // not re-observed for three turns greyed, and names as text.
 func TestPageDrawsTheWorldPerTurn(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
-	obs := func(turn int, o *schema.Observation) logLine {
-		return logLine{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn, Observation: o}}
+	obs := func(turn int, o *schema.Observation) runlog.Line {
+		return runlog.Line{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn, Observation: o}}
 	}
 	mug := schema.Detection{Name: "mug" + hostile, Relation: "on", Target: "table", Position: &schema.Point{X: 2, Y: 1}, Visible: true}
-	lines := []logLine{
+	lines := []runlog.Line{
 		{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: t0, Task: 1, Text: "Fetch the mug"}},
 		obs(1, &schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, ThetaDeg: 0}, Clearance: schema.Clearance{"front": 0.3, "back": 2, "left": 0.8, "right": 1.2},
 			Detections: []schema.Detection{mug}}),

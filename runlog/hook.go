@@ -10,6 +10,10 @@ type Decision struct {
 	Reason   string         `json:"reason,omitempty"`
 	Before   map[string]any `json:"before,omitempty"`
 	After    map[string]any `json:"after,omitempty"`
+	// Confirmation is the person's answer to a confirm hook (decision
+	// confirm or block); nil for every other hook and in run logs recorded
+	// before confirmations were data.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }
 
 // DecisionKind is what one hook did to one call (the action it took, or

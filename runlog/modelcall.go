@@ -82,6 +82,9 @@ type EpisodeInfo struct {
 	// Seed is the value of the first --seed argument of those command lines
 	// (the simulator's seed), if any.
 	Seed string `json:"seed,omitempty"`
+	// Format is the run log's format version (Format); absent in run logs
+	// written before it was recorded.
+	Format int `json:"format,omitempty"`
 }
 
 // SpecDigest hashes the spec files' contents in order; each file's length

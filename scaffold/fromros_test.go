@@ -61,7 +61,7 @@ func draft(t *testing.T, url string) (string, scaffold.Drafted) {
 	if len(spec.Warnings) > 0 {
 		t.Errorf("the draft loads with warnings: %v", spec.Warnings)
 	}
-	if fails := policies.RunRuleTests(t.Context(), spec); len(fails) > 0 {
+	if fails := policies.RunRuleTests(t.Context(), spec, nil); len(fails) > 0 {
 		t.Fatalf("the draft's rule tests fail: %v\n%s", fails, b)
 	}
 	return string(b), got

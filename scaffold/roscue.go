@@ -54,10 +54,10 @@ func (d *draft) cue() ([]byte, error) {
 		w.comment("The Scene Graph keeps what the detectors saw and what the gripper holds, in the scene's frame;")
 		w.comment("the model reads it as the Brief.")
 		w.field("scene_graph", inline("enabled", true, "frame", d.Perception.Frame))
-		w.field("loop", raw(`stages: ["task_notes", "observe", "scene_brief", "compact", "decide", "execute", "record"]`))
+		w.field("loop", raw(`stages: ["task_notes", "observe", "scene_brief", "compact"]`))
 	} else {
 		w.field("scene_graph", raw("enabled: false"))
-		w.field("loop", raw(`stages: ["task_notes", "observe", "compact", "decide", "execute", "record"]`))
+		w.field("loop", raw(`stages: ["task_notes", "observe", "compact"]`))
 	}
 	if tests := d.ruleTests(); len(tests) > 0 {
 		w.blank()

@@ -114,7 +114,7 @@ func loadDraft(t *testing.T, d *draft) (*schema.Spec, string) {
 	if len(s.Warnings) > 0 {
 		t.Fatalf("the draft loads with warnings: %v\n%s", s.Warnings, b)
 	}
-	if fails := policies.RunRuleTests(t.Context(), s); len(fails) > 0 {
+	if fails := policies.RunRuleTests(t.Context(), s, nil); len(fails) > 0 {
 		t.Fatalf("rule tests (%d): %v\n%s", len(s.Tests), fails, b)
 	}
 	return s, string(b)

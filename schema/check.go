@@ -39,8 +39,12 @@ type Check struct {
 // never asserts it.
 func Typed[S, T any](f func(c *Check, s S, cfg T)) func(*Check) {
 	return func(c *Check) {
-		s, _ := c.section.(S)
-		cfg, _ := c.config.(T)
+		s, _ := c.section.(S) // the loader's own: always an S
+		cfg, err := ConfigAs[T](c.config)
+		if err != nil {
+			c.Errorf("", "%v", err)
+			return
+		}
 		f(c, s, cfg)
 	}
 }

@@ -50,10 +50,17 @@ type Descriptor struct {
 	Validate func(c *Check)
 
 	// After (stages) names the stages that must run before this one when
-	// both are listed in loop.stages.
+	// both are listed in loop.stages: out of order is an error.
 	After []string
-	// Required (stages) means every loop must list it.
-	Required bool
+	// Needed (stages) says which of the spec's own sections need this
+	// stage, and why ("" when none does): validate warns when the stage is
+	// missing from loop.stages, since the section then has no effect.
+	// NeededDoc says the same for the reference ("observation.tool is set").
+	Needed    func(s *Spec) (path, why string)
+	NeededDoc string
+	// Before (stages) names the stages this one should run before when the
+	// spec needs it (Needed): listed after one of them is a warning.
+	Before []string
 
 	// Provides (toolset kinds) lists the tools an instance provides, known
 	// without starting it; open is true when only the running back-end can
@@ -63,6 +70,11 @@ type Descriptor struct {
 	// takes, from its input schema, when that is known without starting it
 	// (known false: only the running back-end can tell).
 	Args func(ts Toolset, tool string) (args []string, known bool)
+	// Physical (toolset kinds) lists the tools an instance's transport runs
+	// as motions whatever the spec's contracts say (a rosbridge action),
+	// known without starting it: rule tests judge a call with the contract
+	// a session would (see Spec.TransportPhysical).
+	Physical func(ts Toolset) []string
 
 	// InProcess (toolset kinds): its tools run in the harness's process, so
 	// an instance starts nothing (`thea context --offline` keeps it).
@@ -121,10 +133,13 @@ func (c *Descriptors) Register(d Descriptor) error {
 	} else if d.Config != nil || d.CUE != "" {
 		return fmt.Errorf("%s %q: a %s has no section of its own to configure", d.Kind, d.Name, d.Kind)
 	}
-	for _, a := range d.After {
+	for _, a := range append(slices.Clone(d.After), d.Before...) {
 		if a == d.Name {
-			return fmt.Errorf("stage %q cannot run after itself", d.Name)
+			return fmt.Errorf("stage %q cannot be ordered against itself", d.Name)
 		}
+	}
+	if d.Kind == KindStage && slices.Contains(FixedTurn(), d.Name) {
+		return fmt.Errorf("stage %q is the engine's fixed turn, not a stage", d.Name)
 	}
 	byName[d.Name] = d
 	return nil

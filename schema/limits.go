@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"time"
+
 	"cuelang.org/go/cue/ast"
 )
 
@@ -10,8 +12,8 @@ import (
 // 1.4 s, 40,000 items 13.6 s; a tools mapping of 5,000 entries 0.56 s,
 // 100,000 entries 108 s), so a spec that is one long list could stall
 // `validate` and `run` for minutes. Real specs are far smaller. Lists that a
-// CUE comprehension generates are not seen here (CUE's own evaluation of
-// them is quadratic as well): a known limit, stated in the manual (docs/security.md).
+// CUE comprehension generates are not seen here: the bounds on evaluation
+// below stop them.
 const (
 	// MaxListItems bounds the elements of one list.
 	MaxListItems = 2000
@@ -19,6 +21,29 @@ const (
 	MaxStructFields = 2000
 	// MaxSpecItems bounds the list elements and fields of a whole file.
 	MaxSpecItems = 20000
+)
+
+// Bounds on evaluating a spec (LoadBounded). CUE's evaluator cannot be
+// cancelled and has no memory limit: an 800-byte file that doubles a string
+// 26 times, or a comprehension over list.Range(0, 1e9, 1), runs until the
+// machine is out of memory. So the spec is evaluated first in a child
+// process that is stopped at these bounds. Measured (BENCHMARKS.md): the
+// evaluator of the largest example (examples/ros-arm), start-up included,
+// uses 0.2-0.27 s of CPU and 34 MiB RSS, so neither bound is near an
+// honest spec.
+const (
+	// MaxEvalHeap bounds the Go heap and stacks of the evaluation.
+	MaxEvalHeap = 512 << 20
+	// MaxEvalTime bounds the evaluation's CPU time: work, so a loaded
+	// machine does not fail an honest spec.
+	MaxEvalTime = 10 * time.Second
+	// MaxEvalWall is the parent's deadline on the evaluator's wall-clock
+	// time, a backstop behind MaxEvalTime: generous, because on a loaded
+	// machine the evaluator gets a small share of a core.
+	MaxEvalWall = 2 * time.Minute
+	// maxEvalStack bounds one goroutine's stack in the evaluator, so deep
+	// recursion crashes it early rather than growing to Go's 1 GiB default.
+	maxEvalStack = 128 << 20
 )
 
 // checkSize reports a list or mapping beyond the bounds; false means the

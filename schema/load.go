@@ -46,6 +46,15 @@ type LoadOptions struct {
 	// Context ends the reading of the spec's files (and of the files it
 	// names) when done; nil never ends it.
 	Context context.Context
+	// Evaluator is the command that starts this binary as the evaluator
+	// (ServeEvaluation). When set, the spec is evaluated there first, within
+	// MaxEvalHeap and MaxEvalTime, and loaded here only if it stayed within
+	// them: CUE's evaluation cannot be stopped in process. Without it a
+	// hostile spec can take the process's memory and time.
+	Evaluator []string
+	// sources are the spec files' contents, read once by LoadBounded, so the
+	// files evaluated within the bounds are the files loaded.
+	sources map[string][]byte
 }
 
 // Load reads one or several .cue files (one package, unified) or one .yaml,
@@ -59,6 +68,13 @@ func Load(paths []string, opts LoadOptions) (*Spec, []Diagnostic) {
 	}
 	if l.opts.Context == nil {
 		l.opts.Context = context.Background()
+	}
+	if len(opts.Evaluator) > 0 && len(paths) > 0 {
+		sources, diags := evaluateBounded(paths, l.opts)
+		if len(diags) > 0 {
+			return nil, diags
+		}
+		l.opts.sources, l.opts.Evaluator = sources, nil
 	}
 	spec := l.load(paths)
 	if spec == nil && !l.failed() {
@@ -215,7 +231,11 @@ func (l *loader) classify(paths []string) (yamlMode, ok bool) {
 
 // parse reads and parses one file into l.files and records its positions.
 func (l *loader) parse(path string, yamlMode bool) {
-	src, err := readfile.Read(l.opts.Context, path, readfile.Spec)
+	src, ok := l.opts.sources[path]
+	var err error
+	if !ok {
+		src, err = readfile.Read(l.opts.Context, path, readfile.Spec)
+	}
 	if err != nil {
 		l.errorf(Pos{File: path}, "", "reading spec: %v", err)
 		return

@@ -50,10 +50,10 @@ func TestDefaults(t *testing.T) {
 		c.MaxInputChars != 400000 || c.MaxSummaryRounds != 8 {
 		t.Errorf("compaction defaults: %+v", c)
 	}
-	if got := strings.Join(s.Loop.Stages, ","); got != "task_notes,observe,scene_brief,compact,decide,execute,record" {
+	if got := strings.Join(s.Loop.Stages, ","); got != "task_notes,observe,scene_brief,compact" {
 		t.Errorf("default stages: %s", got)
 	}
-	if s.Safety.FailureBudget != (schema.FailureBudget{Consecutive: 3, Total: 8}) || s.Safety.MaxTurns != 60 ||
+	if s.Safety.FailureBudget != (schema.FailureBudget{Consecutive: 3, Total: 8, Format: 5}) || s.Safety.MaxTurns != 60 ||
 		s.Safety.LoopDetection != (schema.LoopDetection{Enabled: true, Repeats: 3}) {
 		t.Errorf("safety defaults: %+v", s.Safety)
 	}

@@ -25,6 +25,16 @@ func (s *Spec) Pos(path string) Pos {
 	return s.pos.lookup(path)
 }
 
+// Written reports whether the user wrote path literally (`tools.drive.physical`),
+// so a value the CUE default gave can be told from the same value written.
+func (s *Spec) Written(path string) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := s.pos[path]
+	return ok
+}
+
 // lookup returns the position of path or of its nearest recorded ancestor.
 func (m posMap) lookup(path string) Pos {
 	for {

@@ -67,3 +67,20 @@ func TestLoadBoundsListsAndMappings(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRefusesNestedEvaluator: inside an evaluator (EvaluatorEnv set), a
+// Load that would start another one is refused at once: a binary that does
+// not route the evaluator's command would otherwise start itself again and
+// again.
+func TestLoadRefusesNestedEvaluator(t *testing.T) {
+	t.Setenv(schema.EvaluatorEnv, "1")
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(path, []byte("name: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := schema.Load([]string{path}, schema.LoadOptions{Descriptors: componentstest.Descriptors(t), Evaluator: []string{"some-binary", "evaluate-spec"}})
+	want := path + ": internal: the spec evaluator was asked to start another evaluator"
+	if len(diags) != 1 || !strings.HasPrefix(diags[0].String(), want) {
+		t.Fatalf("got %v, want one diagnostic starting %q", diags, want)
+	}
+}

@@ -41,6 +41,9 @@ type Spec struct {
 	// argPos: where each argument an expression reads stands in the file
 	// (argPosKey); see ArgRead.At.
 	argPos map[string]Pos
+	// transportPhysical: the tools the toolsets' kinds run as motions
+	// whatever the contracts say; see TransportPhysical.
+	transportPhysical map[string]bool
 }
 
 // Model selects a model provider. Its provider (a registered component)
@@ -239,13 +242,19 @@ type SafetyReadings struct {
 	Values map[string]string `json:"values"`
 }
 
-// FailureBudget ends a task after too many failed calls.
+// FailureBudget ends a task after too many failed calls. Consecutive and
+// Total count calls that ran (or were refused by a hook) and failed; Format
+// counts wire-format mistakes (an unknown tool, arguments that are not a
+// JSON object or fail the tool's inputSchema), apart.
 type FailureBudget struct {
 	Consecutive int `json:"consecutive"`
 	Total       int `json:"total"`
+	Format      int `json:"format"`
 }
 
-// LoopDetection ends a task when the same call (tool and arguments) repeats.
+// LoopDetection ends a task when the same call (tool and arguments) repeats
+// without progress: failing the same way, or succeeding with no change in
+// the observation.
 type LoopDetection struct {
 	Enabled bool `json:"enabled"`
 	Repeats int  `json:"repeats"`

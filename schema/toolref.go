@@ -205,3 +205,31 @@ func (l *loader) checkToolRefs(s *Spec, ok sections) {
 		}
 	}
 }
+
+// TransportPhysical reports whether a toolset's kind runs tool (a name or
+// toolset.name) as a motion whatever its contract says, as far as the spec
+// tells without starting anything (Descriptor.Physical). A session merges
+// the same declaration from the running transport.
+func (s *Spec) TransportPhysical(tool string) bool {
+	if s == nil {
+		return false
+	}
+	return s.transportPhysical[tool]
+}
+
+// staticPhysical collects each toolset kind's Descriptor.Physical, by bare
+// and by qualified name.
+func staticPhysical(s *Spec, c *Descriptors) map[string]bool {
+	out := map[string]bool{}
+	for _, set := range sortedKeys(s.Toolsets) {
+		ts := s.Toolsets[set]
+		d, ok := c.Lookup(KindToolset, ts.Kind)
+		if !ok || d.Physical == nil {
+			continue
+		}
+		for _, t := range d.Physical(ts) {
+			out[t], out[set+"."+t] = true, true
+		}
+	}
+	return out
+}

@@ -87,7 +87,7 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	dir := filepath.Dir(l.paths[0])
 	errs0 := l.errorCount()
 	if ok.all("loop") {
-		l.checkStages(s.Loop.Stages)
+		s.Loop.Stages = l.checkStages(s.Loop.Stages)
 	}
 	// Each component checks the sections that name it, typed.
 	for _, in := range s.instances() {
@@ -98,10 +98,14 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 		}
 		l.validate(in.kind, in.name, &Check{l: l, Spec: s, Path: in.path, Dir: dir, Name: in.name, section: in.section(), config: in.config()})
 	}
+	if ok.all("toolsets") {
+		l.checkTransport(s)
+	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
 		l.checkArgReads(s)
 		l.checkDescriptionTools(s)
+		s.transportPhysical = staticPhysical(s, l.opts.Descriptors)
 	}
 	l.checkBody(s, ok)
 	if ok.all("hooks", "tests") {
@@ -167,6 +171,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 		if body {
 			l.checkLimitsEnforced(s)
 		}
+	}
+	if rules != nil && len(errs) == 0 {
+		l.checkEvaluated(s, rules)
 	}
 	return rules, l.errorCount() == errs0
 }

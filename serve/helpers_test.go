@@ -31,7 +31,7 @@ embodiment:
   cameras: []
   frames: []
   limits: {min_clearance_m: 0.3, safety_margin_m: 0.1}
-loop: {stages: [task_notes, compact, decide, execute, record]}
+loop: {stages: [task_notes, compact]}
 user: {channel: none}
 run_log: {enabled: false}
 toolsets:

@@ -137,6 +137,10 @@ func (c *Channel) Confirm(ctx context.Context, q engine.Question) (string, error
 	return c.Ask(ctx, q)
 }
 
+// ChannelName names the server's confirm endpoint (the operator console or
+// an API client) in the run log's confirmations.
+func (c *Channel) ChannelName() string { return "console" }
+
 // Ask implements engine.UserChannel.
 func (c *Channel) Ask(ctx context.Context, q engine.Question) (string, error) {
 	kind := KindQuery

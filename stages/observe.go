@@ -37,7 +37,7 @@ func (Observe) Run(ctx context.Context, t *engine.Turn) error {
 	if t.Cancelled(ctx, "observation") {
 		return nil
 	}
-	env := t.CallTool(ctx, tool, spec.Observation.Args)
+	env := t.Observe(ctx)
 	if !env.Success {
 		unavailable(t, tool, env.Reason)
 		return nil

@@ -14,7 +14,7 @@ import (
 // must be added here, on purpose.
 func TestTurnAPIIsSmall(t *testing.T) {
 	want := []string{"AppendNotesSnapshot", "CallTool", "Cancelled", "Compact", "Emit",
-		"SetBrief", "SetObservation", "Spec", "String", "WithScene"}
+		"Observe", "SetBrief", "SetObservation", "Spec", "String", "WithScene"}
 	typ := reflect.TypeFor[*engine.Turn]()
 	var got []string
 	for m := range typ.Methods() {

@@ -125,7 +125,7 @@ func builtinSpec(tools ...string) *schema.Spec {
 
 // configFor is the ToolsetConfig the engine would build for spec's toolset.
 func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.ToolsetConfig {
-	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
+	return engine.ToolsetConfig{Name: name, Section: withSchemaDefaults(spec.Toolsets[name]), Dir: spec.Dir,
 		Observation: spec.Observation.Tool, Stream: stream, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
 }
@@ -261,4 +261,21 @@ func TestBuiltinWithoutHandleRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantFailure(t, call(t, ts, "notify_user", `{"message":"hi"}`), "notify_user runs only inside a session")
+}
+
+// withSchemaDefaults gives a section built in Go the schema's defaults for
+// the body layer's fields it leaves zero, as schema.Load fills them: the
+// body layer itself keeps no default of its own.
+func withSchemaDefaults(ts schema.Toolset) schema.Toolset {
+	d, err := schema.ToolsetDefaults(ts.Kind)
+	if err != nil {
+		panic(err)
+	}
+	if ts.StartTimeout == 0 {
+		ts.StartTimeout = d.StartTimeout
+	}
+	if ts.StopGrace == 0 {
+		ts.StopGrace = d.StopGrace
+	}
+	return ts
 }

@@ -21,7 +21,7 @@ const maxCheckTimeout = time.Second
 const maxHungCalls = 3
 
 func (t *tool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
-	if t.physical {
+	if t.contract.Physical {
 		return t.callPhysical(ctx, args)
 	}
 	ts := t.ts

@@ -1,26 +1,21 @@
 package body
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/thea-harness/thea/schema"
 )
 
-// Defaults where a spec gives none.
-const (
-	// defaultStartTimeout bounds a start (spawn, handshake, tool listing).
-	defaultStartTimeout = 30 * time.Second
-	// defaultStopGrace is how long an interrupted physical call may take to
-	// answer before its back-end is killed.
-	defaultStopGrace = 2 * time.Second
-)
-
 // Config is what the body layer reads of a toolset's section: the fields
-// every transport kind shares.
+// every transport kind shares. Each has one default, the CUE schema's
+// (#Transport), which schema.Load fills in: the body layer keeps no second
+// copy, so a section without start_timeout runs with exactly what the
+// reference documents.
 type Config struct {
 	// Timeout is the toolset's per-call timeout (a contract's own wins).
 	Timeout time.Duration
-	// StartTimeout bounds each start and restart (0: 30s).
+	// StartTimeout bounds each start and restart; it must be positive.
 	StartTimeout time.Duration
 	// MaxRestarts bounds the restarts of a crashed or killed back-end;
 	// Backoff is the wait before the first, doubled each time.
@@ -30,29 +25,25 @@ type Config struct {
 	// a physical call leaves.
 	OnUncertain string
 	// StopGrace is how long an interrupted physical call may take to
-	// answer, after the kind's stop, before its back-end is killed (0: 2s).
+	// answer, after the kind's stop, before its back-end is killed (0: the
+	// kill follows the stop at once).
 	StopGrace time.Duration
 }
 
-// configOf reads the shared fields of a toolset's section.
-func configOf(s schema.Toolset) Config {
-	return Config{
+// configOf reads the shared fields of a toolset's section. A start timeout
+// that is not positive cannot start anything: it is an error, not a
+// silent default (a spec built in Go must set what Load would fill).
+func configOf(name string, s schema.Toolset) (Config, error) {
+	c := Config{
 		Timeout: s.Timeout.D(), StartTimeout: s.StartTimeout.D(),
 		MaxRestarts: s.Restart.MaxRestarts, Backoff: s.Restart.Backoff.D(),
 		OnUncertain: s.OnUncertain, StopGrace: s.StopGrace.D(),
 	}
-}
-
-func (c Config) startTimeout() time.Duration {
-	if c.StartTimeout > 0 {
-		return c.StartTimeout
+	if c.StartTimeout <= 0 {
+		return Config{}, fmt.Errorf("toolsets.%s.start_timeout is %s: it must be positive (schema.Load fills the schema's default)", name, c.StartTimeout)
 	}
-	return defaultStartTimeout
-}
-
-func (c Config) stopGrace() time.Duration {
-	if c.StopGrace > 0 {
-		return c.StopGrace
+	if c.StopGrace < 0 {
+		return Config{}, fmt.Errorf("toolsets.%s.stop_grace is %s: it cannot be negative", name, c.StopGrace)
 	}
-	return defaultStopGrace
+	return c, nil
 }

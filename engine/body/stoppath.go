@@ -19,7 +19,7 @@ const killSlack = 3 * time.Second
 // stopPathBound is the longest an abandoned motion's stop path takes: the
 // kind's stop, stop_grace, then a kill.
 func (ts *Toolset) stopPathBound() time.Duration {
-	d := ts.cfg.stopGrace() + killSlack
+	d := ts.cfg.StopGrace + killSlack
 	if st := ts.profile.Stop; st != nil {
 		d += st.Timeout
 	}
@@ -39,9 +39,9 @@ func (ts *Toolset) holdTask(tool, what string) func() {
 // interruptPlan says what the harness does about an abandoned motion.
 func (ts *Toolset) interruptPlan() string {
 	if st := ts.profile.Stop; st != nil {
-		return fmt.Sprintf("the harness called the %s and kills the %s back-end if the motion has not ended within %s", st.Name, ts.name, ts.cfg.stopGrace())
+		return fmt.Sprintf("the harness called the %s and kills the %s back-end if the motion has not ended within %s", st.Name, ts.name, ts.cfg.StopGrace)
 	}
-	return fmt.Sprintf("no stop tool is declared, so the harness kills and restarts the %s back-end if the motion has not ended within %s", ts.name, ts.cfg.stopGrace())
+	return fmt.Sprintf("no stop tool is declared, so the harness kills and restarts the %s back-end if the motion has not ended within %s", ts.name, ts.cfg.StopGrace)
 }
 
 // watch follows an abandoned physical call: it calls the kind's stop, then
@@ -54,7 +54,7 @@ func (ts *Toolset) watch(f *flight, what string, release func()) {
 	m := f.motion
 	why := m.Tool + " " + what
 	ts.stopMotion(f, why)
-	grace := ts.cfg.stopGrace()
+	grace := ts.cfg.StopGrace
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {

@@ -63,7 +63,10 @@ var _ engine.Toolset = (*Toolset)(nil)
 // start builds one toolset: open makes its back-end (nothing started yet),
 // which is then connected and its tools listed. deps has its defaults.
 func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engine.Transport) (*Toolset, error) {
-	cfg := configOf(tc.Section)
+	cfg, err := configOf(tc.Name, tc.Section)
+	if err != nil {
+		return nil, err
+	}
 	if tc.Contract == nil {
 		tc.Contract = func(string) schema.ToolContract { return schema.ToolContract{} }
 	}
@@ -102,7 +105,7 @@ func start(ctx context.Context, tc engine.ToolsetConfig, deps Shared, open engin
 
 // connect starts the back-end within start_timeout.
 func (ts *Toolset) connect(ctx context.Context) (*link, error) {
-	sctx, cancel := context.WithTimeout(ctx, ts.cfg.startTimeout())
+	sctx, cancel := context.WithTimeout(ctx, ts.cfg.StartTimeout)
 	defer cancel()
 	c, err := ts.backend.Connect(sctx)
 	if err != nil {
@@ -114,15 +117,21 @@ func (ts *Toolset) connect(ctx context.Context) (*link, error) {
 // listTools offers every tool the back-end lists; the engine keeps the
 // ones the spec allows and guards them.
 func (ts *Toolset) listTools(ctx context.Context, c *link) error {
-	lctx, cancel := context.WithTimeout(ctx, ts.cfg.startTimeout())
+	lctx, cancel := context.WithTimeout(ctx, ts.cfg.StartTimeout)
 	defer cancel()
 	defs, err := c.Tools(lctx)
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
 	for _, d := range defs {
-		physical := ts.tc.Contract(d.Name).Physical || (ts.profile.Physical != nil && ts.profile.Physical(d.Name))
-		ts.tools = append(ts.tools, &tool{ts: ts, def: d, physical: physical,
+		// The one decision of what this tool is (engine.EffectiveContract):
+		// the session registers the same value (tool.Contract).
+		decl := engine.Declared{Physical: ts.profile.Physical != nil && ts.profile.Physical(d.Name)}
+		if ts.profile.Stop != nil {
+			decl.Stop = ts.profile.Stop.Name
+		}
+		ts.tools = append(ts.tools, &tool{ts: ts, def: d, declared: decl,
+			contract:    engine.EffectiveContract(ts.tc.Contract(d.Name), decl),
 			observation: schema.RefersTo(ts.tc.Observation, ts.name, d.Name)})
 	}
 	return nil
@@ -213,13 +222,24 @@ func (ts *Toolset) emit(ev engine.SafetyEvent) {
 // tool is one tool of the back-end; a physical one goes through the
 // motion lock and the stop path.
 type tool struct {
-	ts          *Toolset
-	def         model.ToolDef
-	physical    bool
+	ts  *Toolset
+	def model.ToolDef
+	// contract is the tool's effective contract (the spec's merged with
+	// declared): its Physical routes each call through the motion rules.
+	contract    schema.ToolContract
+	declared    engine.Declared
 	observation bool // the spec's observation tool: a success clears uncertainty
 }
 
+var _ engine.ContractedTool = (*tool)(nil)
+
 func (t *tool) Def() model.ToolDef { return t.def }
+
+// Contract is the effective contract the tool runs with.
+func (t *tool) Contract() schema.ToolContract { return t.contract }
+
+// Declared is what the transport declares of the tool.
+func (t *tool) Declared() engine.Declared { return t.declared }
 
 // ReturnsOnCancel: a call returns as soon as its context ends (a physical
 // one leaves its motion to the stop path).

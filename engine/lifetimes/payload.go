@@ -39,6 +39,19 @@ func stripPayloads(s string) string {
 	return replacePayloads(s)
 }
 
+// BoundResult is the text Accumulated context keeps of a tool result or of
+// a response's reasoning: s bounded to limit bytes keeping its beginning and
+// end (BoundMiddle), with its payloads replaced by placeholders first when it
+// is over limit. The order matters: a cut through a payload leaves a piece
+// at each side of the marker, each shorter than the detector's run, which
+// then reach every later request and compaction as they are.
+func BoundResult(s string, limit int) string {
+	if limit > 0 && len(s) > limit {
+		s = stripPayloads(s)
+	}
+	return BoundMiddle(s, limit)
+}
+
 // payloadRun is the shortest run of base64 characters (hex digits among
 // them) that a payload pattern matches: hexRun's 128; base64Run needs 200.
 const payloadRun = 128

@@ -91,3 +91,62 @@ func TestStripPayloadsKeepsPaddedText(t *testing.T) {
 		t.Fatalf("a padded line was taken for a payload: %q", clip(got))
 	}
 }
+
+// fragment returns the first piece of payload, of at least n characters,
+// that s holds, or "".
+func fragment(s, payload string, n int) string {
+	for i := 0; i+n <= len(payload); i++ {
+		if strings.Contains(s, payload[i:i+n]) {
+			return payload[i : i+n]
+		}
+	}
+	return ""
+}
+
+// A tool result over tool_result_max_chars, or reasoning over
+// reasoning_max_chars, is cut after its payloads are replaced: cutting
+// first would leave two pieces of the payload, each shorter than the
+// detector's run, in the stored result and in the compaction input.
+func TestCutAfterPayloadsAreReplaced(t *testing.T) {
+	payload := base64.StdEncoding.EncodeToString(randomBytes(3000))
+	result := `{"success":true,"image":"` + payload + `","note":"camera 2"}`
+	stored := BoundResult(result, 300)
+	if f := fragment(stored, payload, 16); f != "" {
+		t.Fatalf("the bounded result %q holds %q of the payload", stored, f)
+	}
+	if !strings.Contains(stored, "[base64 payload omitted: 4000 chars]") || !strings.Contains(stored, `"note":"camera 2"`) {
+		t.Fatalf("bounded result %q: want the placeholder and the rest of the result", stored)
+	}
+	var s Store
+	s.Append(Entry{Kind: KindResponse, Group: 1, Msg: model.Message{Role: model.RoleAssistant, Parts: []model.Part{{Text: "looking"}},
+		ToolCalls: []model.ToolCall{{Name: "camera", Arguments: json.RawMessage(`{}`)}}},
+		Reasoning: BoundResult("the frame reads "+payload, 200)})
+	s.Append(Entry{Kind: KindToolResult, Group: 1, Msg: model.Message{Role: model.RoleTool, Name: "camera",
+		Parts: []model.Part{{Text: stored}}}})
+	c := &Compactor{cfg: schema.Compaction{ToolResultMaxChars: 300, ReasoningMaxChars: 200}}
+	var b strings.Builder
+	for i := range s.acc {
+		c.render(&b, &s.acc[i])
+	}
+	if f := fragment(b.String(), payload, 16); f != "" {
+		t.Fatalf("the compaction input holds %q of the payload:\n%s", f, b.String())
+	}
+	if !strings.Contains(b.String(), "the frame reads [base64 payload omitted") {
+		t.Fatalf("compaction input lost the reasoning:\n%s", b.String())
+	}
+}
+
+// Reasoning is read by compaction only: a payload in reasoning under
+// reasoning_max_chars is replaced too.
+func TestShortReasoningPayloadReplaced(t *testing.T) {
+	payload := base64.StdEncoding.EncodeToString(randomBytes(300))
+	var s Store
+	s.Append(Entry{Kind: KindResponse, Group: 1, Msg: model.Message{Role: model.RoleAssistant, Parts: []model.Part{{Text: "done"}}},
+		Reasoning: "decoded " + payload})
+	c := &Compactor{cfg: schema.Compaction{ToolResultMaxChars: 3000, ReasoningMaxChars: 3000}}
+	var b strings.Builder
+	c.render(&b, &s.acc[0])
+	if f := fragment(b.String(), payload, 16); f != "" {
+		t.Fatalf("the compaction input holds %q of the payload:\n%s", f, b.String())
+	}
+}

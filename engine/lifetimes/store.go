@@ -124,7 +124,8 @@ func (s *Store) HasAccumulated() bool { return len(s.acc) > 0 }
 
 // Append adds one message to the end of Accumulated context.
 func (s *Store) Append(in Entry) {
-	s.append(entry{kind: in.Kind, group: in.Group, msg: in.Msg, reasoning: in.Reasoning, pending: in.Pending})
+	// Reasoning is read by compaction only: its payloads go now, once.
+	s.append(entry{kind: in.Kind, group: in.Group, msg: in.Msg, reasoning: stripPayloads(in.Reasoning), pending: in.Pending})
 }
 
 func (s *Store) append(e entry) {

@@ -32,6 +32,16 @@ func (r *Redactor) JSONText(s string) string {
 	return s
 }
 
+// JSON is JSONText for JSON held as bytes (an envelope just encoded):
+// raw itself when nothing changes, so the common case copies nothing.
+func (r *Redactor) JSON(raw []byte) []byte {
+	if !r.Active() {
+		return raw
+	}
+	out, _ := r.rawJSON(raw)
+	return out
+}
+
 // rawJSON redacts raw JSON text; ok is false when nothing changed.
 func (r *Redactor) rawJSON(raw []byte) ([]byte, bool) {
 	if r.rawClean(raw) {

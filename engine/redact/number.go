@@ -123,7 +123,7 @@ func (r *Redactor) holdsNumberLiteral(s string) bool {
 // bytes; only patterns that could match a number's text (see
 // numberPatterns) need it as a string, the one allocation of the check.
 func (r *Redactor) holdsBytes(b []byte) bool {
-	for _, sec := range r.secretBytes {
+	for _, sec := range r.candidateBytes(b) {
 		if bytes.Contains(b, sec) {
 			return true
 		}

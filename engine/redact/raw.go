@@ -53,7 +53,7 @@ func (r *Redactor) rawClean(raw []byte) bool {
 // holdsRaw is holds for a piece of a raw message (already on the heap, so
 // matching it allocates nothing).
 func (r *Redactor) holdsRaw(b []byte) bool {
-	for _, sec := range r.secretBytes {
+	for _, sec := range r.candidateBytes(b) {
 		if bytes.Contains(b, sec) {
 			return true
 		}

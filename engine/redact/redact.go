@@ -19,9 +19,15 @@ const maxDepth = 10000
 // Redactor rewrites the strings of a value that hold a secret. Its zero
 // value and a nil *Redactor redact nothing. It is safe for concurrent use.
 type Redactor struct {
-	secrets     []string // longest first, so a secret containing another goes whole
+	secrets     []string // every secret and its encodings, longest first, so a secret containing another goes whole
 	secretBytes [][]byte // the same, for matching a number's text without a string
-	patterns    []*regexp.Regexp
+	// plain and plainBytes are the secrets as given, longest first: all
+	// that can be in text without a run of the encodings' characters (see
+	// spellings), which is most text.
+	plain      []string
+	plainBytes [][]byte
+	spellings  spellings
+	patterns   []*regexp.Regexp
 	// numberPatterns are the patterns that can match a number's text.
 	numberPatterns []*regexp.Regexp
 	// fields caches, per struct type, the exported fields that can hold a
@@ -30,8 +36,10 @@ type Redactor struct {
 }
 
 // New builds a Redactor from exact secret values and patterns. Empty and
-// duplicate secrets are dropped; patterns must not match the empty string
-// (see schema.CompileRedactPattern), which would shred every string.
+// duplicate secrets are dropped; a secret of MinEncodedLen bytes or more is
+// also matched in its encodings (base64, percent-encoding, hex: see
+// encodings.go). Patterns must not match the empty string (see
+// schema.CompileRedactPattern), which would shred every string.
 func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
 	var s []string
 	for _, v := range secrets {
@@ -39,12 +47,48 @@ func New(secrets []string, patterns []*regexp.Regexp) *Redactor {
 			s = append(s, v)
 		}
 	}
-	slices.SortStableFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	sb := make([][]byte, len(s))
-	for i, v := range s {
-		sb[i] = []byte(v)
+	longestFirst := func(a, b string) int { return cmp.Compare(len(b), len(a)) }
+	slices.SortStableFunc(s, longestFirst)
+	plain := slices.Clone(s)
+	// Each secret's encodings are matched as secrets of their own (see
+	// encodings), derived here once rather than per event.
+	var sp spellings
+	for _, v := range plain {
+		for _, e := range encodings(v) {
+			if !slices.Contains(s, e) {
+				s = append(s, e)
+				sp.add(e)
+			}
+		}
 	}
-	return &Redactor{secrets: s, secretBytes: sb, patterns: slices.Clone(patterns), numberPatterns: numberPatterns(patterns)}
+	slices.SortStableFunc(s, longestFirst)
+	return &Redactor{secrets: s, secretBytes: toBytes(s), plain: plain, plainBytes: toBytes(plain), spellings: sp,
+		patterns: slices.Clone(patterns), numberPatterns: numberPatterns(patterns)}
+}
+
+func toBytes(s []string) [][]byte {
+	b := make([][]byte, len(s))
+	for i, v := range s {
+		b[i] = []byte(v)
+	}
+	return b
+}
+
+// candidates are the secrets s may hold: the plain ones, and the encodings
+// too only when s has a run of characters an encoding could be.
+func (r *Redactor) candidates(s string) []string {
+	if longRun(s, &r.spellings) {
+		return r.secrets
+	}
+	return r.plain
+}
+
+// candidateBytes is candidates for a piece of raw text or a number's.
+func (r *Redactor) candidateBytes(b []byte) [][]byte {
+	if longRun(b, &r.spellings) {
+		return r.secretBytes
+	}
+	return r.plainBytes
 }
 
 // Active reports whether there is anything to redact.
@@ -58,7 +102,7 @@ func (r *Redactor) String(s string) string {
 	if !r.Active() {
 		return s
 	}
-	for _, sec := range r.secrets {
+	for _, sec := range r.candidates(s) {
 		if strings.Contains(s, sec) {
 			s = strings.ReplaceAll(s, sec, Marker)
 		}
@@ -73,7 +117,7 @@ func (r *Redactor) String(s string) string {
 
 // holds reports whether s contains a secret or matches a pattern.
 func (r *Redactor) holds(s string) bool {
-	for _, sec := range r.secrets {
+	for _, sec := range r.candidates(s) {
 		if strings.Contains(s, sec) {
 			return true
 		}

@@ -76,14 +76,14 @@ func (w *liner) line(n *node) {
 	if n.state != "" {
 		w.fact()
 		w.str(n.state)
-		// An object's line ends with its own source: a state from that same
+		// A sighted thing's line ends with its own source: a state from that same
 		// evidence is not stamped twice.
-		if n.kind != KindObject || n.stateSrc != n.seen {
+		if !n.sighted() || n.stateSrc != n.seen {
 			w.tag(n.stateSrc)
 		}
 	}
 	w.supportFacts(n, true, n.seen)
-	if n.pos != nil && n.kind == KindObject {
+	if n.pos != nil && n.sighted() {
 		w.fact()
 		w.str("at (")
 		w.b = strconv.AppendFloat(w.b, n.pos.X, 'f', 1, 64)
@@ -96,7 +96,7 @@ func (w *liner) line(n *node) {
 		w.str("room ")
 		w.str(n.room)
 	}
-	if n.kind == KindObject {
+	if n.sighted() {
 		w.tag(n.seen)
 	}
 	w.unconfirmed(n)
@@ -143,7 +143,7 @@ func (w *liner) supportFacts(n *node, withSource bool, own Source) {
 		default:
 			continue
 		}
-		if withSource && (r.Source != own || n.kind != KindObject) {
+		if withSource && (r.Source != own || !n.sighted()) {
 			w.tag(r.Source)
 		}
 	}

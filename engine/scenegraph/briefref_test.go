@@ -119,14 +119,14 @@ func (g *Graph) refLine(n *node) string {
 	}
 	var facts []string
 	if n.state != "" {
-		if n.kind == KindObject && n.stateSrc == n.seen {
+		if n.sighted() && n.stateSrc == n.seen {
 			facts = append(facts, n.state)
 		} else {
 			facts = append(facts, n.state+g.refTag(n.stateSrc))
 		}
 	}
 	facts = append(facts, g.refSupportFacts(n, true, n.seen)...)
-	if n.pos != nil && n.kind == KindObject {
+	if n.pos != nil && n.sighted() {
 		facts = append(facts, fmt.Sprintf("at (%.1f, %.1f)", n.pos.X, n.pos.Y))
 	}
 	if n.room != "" {
@@ -135,7 +135,7 @@ func (g *Graph) refLine(n *node) string {
 	if len(facts) > 0 {
 		s += ": " + strings.Join(facts, ", ")
 	}
-	if n.kind == KindObject {
+	if n.sighted() {
 		s += g.refTag(n.seen)
 	}
 	return s + refUnconfirmed(n)
@@ -166,7 +166,7 @@ func (g *Graph) refCoarseLine(n *node) string {
 func (g *Graph) refSupportFacts(n *node, withSource bool, own Source) []string {
 	var facts []string
 	tag := func(r *Relation) string {
-		if withSource && (r.Source != own || n.kind != KindObject) {
+		if withSource && (r.Source != own || !n.sighted()) {
 			return g.refRelTag(r)
 		}
 		return ""

@@ -229,18 +229,10 @@ func (g *Graph) findByName(name string, kinds ...NodeKind) []*node {
 	return out
 }
 
-// place returns the node a relation's target names: a ref, else a known
-// container, place or object of that name, else a new place.
+// place returns the node a relation's target names (see thing), else a
+// new place.
 func (g *Graph) place(name, room string, src Source) *node {
-	if n, ok := g.nodes[name]; ok {
-		return n
-	}
-	for _, k := range []NodeKind{KindContainer, KindPlace, KindObject} {
-		if ns := g.findByName(name, k); len(ns) > 0 {
-			return g.nearest(ns)
-		}
-	}
-	return g.add(&node{ref: g.newRef("place", name), name: name, kind: KindPlace, room: room, seen: src})
+	return g.resolve(name, KindPlace, room, src)
 }
 
 // nearest picks, of several nodes, the one held, else the closest to the

@@ -167,3 +167,131 @@ func TestDoorInDetectionsAndStateIsOneObject(t *testing.T) {
 		t.Fatalf("state first, then a detection with a support: %v", got)
 	}
 }
+
+// briefLines are the Brief's lines that name ref (as their subject).
+func briefLines(b, ref string) []string {
+	var out []string
+	for _, l := range strings.Split(b, "\n") {
+		if strings.HasPrefix(l, "- "+ref+" ") || strings.HasPrefix(l, "- "+ref+":") || l == "- "+ref {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// A drawer a back-end reports in one observation both as a detection and
+// in state.drawers is one thing: one ref, and one Brief line carrying its
+// state and its sighting. So it stays, whichever group reports it first and
+// whichever the next observation leaves out.
+func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
+	drawer := schema.Detection{Name: "drawer_top", Class: "drawer", Camera: "front", Room: "kitchen", Position: pt(2, 1), Visible: true}
+	far := drawer
+	far.Position, far.Room = pt(3.5, 1), "pantry"
+	drawers := func(st string) map[string]any { return map[string]any{"drawers": map[string]any{"drawer_top": st}} }
+	orders := map[string][]*schema.Observation{
+		"both at once": {
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{State: drawers("closed")},
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+		},
+		"state first": {
+			{State: drawers("closed")},
+			{Detections: []schema.Detection{drawer}},
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+		},
+		"detection first": {
+			{Detections: []schema.Detection{drawer}},
+			{State: drawers("closed")},
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+		},
+		// The detector places the drawer a metre off (beyond the match
+		// radius, in another room): the state report of this observation
+		// still names the one drawer.
+		"seen elsewhere": {
+			{Detections: []schema.Detection{drawer}, State: drawers("closed")},
+			{Detections: []schema.Detection{far}, State: drawers("closed")},
+			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+		},
+	}
+	for name, obss := range orders {
+		g := New(10)
+		for i, o := range obss {
+			g.Update(o, i+1, "observe")
+			if got := refsOf(g, "drawer_top"); len(got) != 1 {
+				t.Fatalf("%s, turn %d: refs %v, want one drawer", name, i+1, got)
+			}
+		}
+		ref := refsOf(g, "drawer_top")[0]
+		e := get(t, g, ref)
+		if e.State != "open" || e.Position == nil || e.Room != "kitchen" {
+			t.Fatalf("%s: %s carries %+v, want its state and its sighting", name, ref, e)
+		}
+		b := g.Brief(BriefLimits{})
+		lines := briefLines(b, ref)
+		// Its state's stamp is the observation's, its sighting's the camera's
+		// (as a door's).
+		want := "- " + ref + " (drawer): open [observe t3], at (2.0, 1.0), room kitchen [observe/front t3]"
+		if len(lines) != 1 || lines[0] != want {
+			t.Fatalf("%s: the drawer's lines %q, want [%q]:\n%s", name, lines, want, b)
+		}
+	}
+}
+
+// A thing first known as a relation's target (the table a mug is on) and
+// then seen by a camera is one thing; so is a drawer a state effect named
+// before any camera saw it, and the object the robot holds that its camera
+// also sees (in one observation, or held first and seen later in another
+// room).
+func TestOtherGroupsThenDetectedAreOneThing(t *testing.T) {
+	mug := schema.Detection{Name: "mug", Class: "cup", Camera: "wrist", Room: "kitchen", Position: pt(1, 1), Visible: true}
+	g := New(10)
+	g.Update(&schema.Observation{Held: "mug", Detections: []schema.Detection{mug}}, 1, "observe")
+	moved := mug
+	moved.Room, moved.Position = "hall", pt(6, 4)
+	g.Update(&schema.Observation{Held: "mug", Detections: []schema.Detection{moved}}, 2, "observe")
+	if got := refsOf(g, "mug"); !slices.Equal(got, []string{"obj:mug"}) {
+		t.Fatalf("refs %v, want the one held mug", got)
+	}
+	if e := get(t, g, "obj:mug"); e.Relation != "held" || e.Room != "hall" {
+		t.Fatalf("the held mug: %+v", e)
+	}
+
+	// Held first (no detection), then a camera sees it as the robot holds it.
+	g = New(10)
+	g.Update(&schema.Observation{Held: "drawer_key"}, 1, "observe")
+	g.Update(&schema.Observation{Held: "drawer_key", Detections: []schema.Detection{{Name: "drawer_key", Camera: "wrist", Position: pt(3, 3)}}}, 2, "observe")
+	if got := refsOf(g, "drawer_key"); !slices.Equal(got, []string{"obj:drawer_key"}) {
+		t.Fatalf("held then seen: %v", got)
+	}
+
+	g = New(10)
+	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 1, "observe")
+	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "table", Class: "furniture", Camera: "front", Position: pt(1, 1.2)}}}, 2, "observe")
+	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 3, "observe")
+	var tables []string
+	for _, e := range g.Lookup("table") {
+		if e.Name == "table" {
+			tables = append(tables, e.Ref)
+		}
+	}
+	if len(tables) != 1 {
+		t.Fatalf("the table: %v, want one ref", tables)
+	}
+	if e := get(t, g, "obj:mug"); e.Target != tables[0] {
+		t.Fatalf("the mug is on %q, want the table seen", e.Target)
+	}
+
+	open := compile(t, "open_drawer", schema.Effect{Set: "state", Of: "args.drawer", To: "'open'"})
+	ops, err := Evaluate(open, &schema.CheckEnv{Args: map[string]any{"drawer": "drawer_low"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Apply("4/c1", Source{Kind: "call", Tool: "open_drawer", CallID: "c1", Turn: 4}, ops); err != nil {
+		t.Fatal(err)
+	}
+	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "drawer_low", Class: "drawer", Camera: "front", Position: pt(2, 0)}},
+		State: map[string]any{"drawers": map[string]any{"drawer_low": "open"}}}, 5, "observe")
+	if got := refsOf(g, "drawer_low"); !slices.Equal(got, []string{"container:drawer_low"}) {
+		t.Fatalf("the drawer an effect opened, then seen and reported: %v", got)
+	}
+}

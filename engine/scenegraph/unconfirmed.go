@@ -89,20 +89,7 @@ func (g *Graph) MarkUnconfirmed(turn int, effs []schema.CompiledEffect, env *sch
 
 // known resolves a name or ref to a node the graph already has (no new
 // ref), nil when there is none.
-func (g *Graph) known(nameOrRef string) *node {
-	if nameOrRef == "" {
-		return nil
-	}
-	if n, ok := g.nodes[nameOrRef]; ok {
-		return n
-	}
-	for _, k := range []NodeKind{KindObject, KindContainer} {
-		if ns := g.findByName(nameOrRef, k); len(ns) > 0 {
-			return g.nearest(ns)
-		}
-	}
-	return nil
-}
+func (g *Graph) known(nameOrRef string) *node { return g.thing(nameOrRef) }
 
 // confirm clears n's unconfirmed mark: new evidence about it.
 func (g *Graph) confirm(n *node) {

@@ -75,10 +75,7 @@ func (g *Graph) updateStates(state map[string]any, src Source) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		kind := KindObject
-		if group == "drawers" {
-			kind = KindContainer
-		}
+		kind := kindOfGroup(group)
 		for _, name := range names {
 			st := states[name].(string)
 			if name == "" || st == "" {
@@ -101,27 +98,16 @@ func allStrings(m map[string]any) bool {
 	return true
 }
 
-// stateful returns the thing a state belongs to: a ref as is, else the
-// object or container of that name, else a place of that name (turned into
-// a container: it holds things and has a state), else a new node of kind
-// (an object or a container).
+// stateful returns the thing a state belongs to (see thing): a place
+// taking a state is a container (it holds things and has a state); an
+// unknown name is a new node of kind (an object or a container).
 func (g *Graph) stateful(name string, kind NodeKind, src Source) *node {
-	if n, ok := g.nodes[name]; ok {
-		return n
+	n := g.resolve(name, kind, "", src)
+	if n.kind == KindPlace {
+		n.kind = KindContainer
+		g.touch(n)
 	}
-	if ns := g.findByName(name, KindObject, KindContainer); len(ns) > 0 {
-		return g.nearest(ns)
-	}
-	if ns := g.findByName(name, KindPlace); len(ns) > 0 {
-		ns[0].kind = KindContainer
-		g.touch(ns[0])
-		return ns[0]
-	}
-	prefix := "obj"
-	if kind == KindContainer {
-		prefix = "container"
-	}
-	return g.add(&node{ref: g.newRef(prefix, name), name: name, kind: kind, seen: src})
+	return n
 }
 
 // sighting is one object as one observation reports it: the detections of
@@ -158,10 +144,14 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 	g.pass++
 	for i := range ss {
 		s := &ss[i]
-		n := g.match(s.d)
+		n := g.match(s.d, src)
 		made := n == nil
 		if made {
-			n = g.add(&node{ref: g.newRef("obj", s.d.Name), name: s.d.Name, kind: KindObject})
+			n = g.add(&node{ref: g.newRef(refPrefix(KindObject), s.d.Name), name: s.d.Name, kind: KindObject})
+		}
+		if n.kind == KindPlace {
+			// A place a camera sees is a thing with a position.
+			n.kind = KindObject
 		}
 		n.matched = g.pass
 		g.confirm(n)
@@ -272,13 +262,14 @@ func sameSighting(ss []sighting, d schema.Detection) *sighting {
 
 // match finds the known object a detection is. A detection with the
 // back-end's id is the object of that id; otherwise (and for an id not seen
-// yet) a candidate has the same name, a class that does not conflict, no
+// yet) a candidate is a thing of the same name, whatever group first
+// reported it (see thing), with a class that does not conflict, no
 // other id, and is not matched yet in this observation (this pass); then
-// the closest by position, or one whose support agrees, or the one the
+// the one a state group of this observation (src) reported, or the closest by position, or one whose support agrees, or the one the
 // robot holds, or one a confirmed call moved (its position unknown since),
 // or one known only from a state report (never seen, nowhere), or, when neither positions nor a support can be compared, one in the
 // same room. Without any of these, a same-name object is another instance.
-func (g *Graph) match(d schema.Detection) *node {
+func (g *Graph) match(d schema.Detection, src Source) *node {
 	taken := func(n *node) bool { return n.matched == g.pass }
 	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
 		if taken(n) {
@@ -286,7 +277,7 @@ func (g *Graph) match(d schema.Detection) *node {
 		}
 		return n
 	}
-	same := g.findByName(d.Name, KindObject)
+	same := g.detectable(d.Name)
 	if len(same) == 0 {
 		return nil
 	}
@@ -297,11 +288,17 @@ func (g *Graph) match(d schema.Detection) *node {
 		if taken(n) || d.Class != "" && n.class != "" && !strings.EqualFold(d.Class, n.class) || d.ID != "" && n.id != "" {
 			continue
 		}
-		if d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
+		// A state group of this very observation reported the name: the
+		// detection is that thing, wherever it places it (one name in one
+		// observation is one thing).
+		reported := n.stateSrc == src
+		if !reported && d.Room != "" && n.room != "" && d.Room != n.room && n.ref != held && n.pos != nil {
 			continue
 		}
 		score, ok := 0.0, false
 		switch {
+		case reported:
+			score, ok = -1, true
 		case n.pos != nil && d.Position != nil:
 			// Farther than the radius on one axis is farther in all: no
 			// need of the distance (most of a crowd of one name).
@@ -371,19 +368,10 @@ func (g *Graph) updateHeld(held string, src Source) {
 	g.hold(n.ref, src)
 }
 
-// object resolves a name or ref to an object (or container) node, making an
-// object when none is known.
+// object resolves a name or ref to the thing it names (see thing), making
+// an object when none is known.
 func (g *Graph) object(nameOrRef string, src Source) *node {
-	if n, ok := g.nodes[nameOrRef]; ok {
-		return n
-	}
-	if ns := g.findByName(nameOrRef, KindObject); len(ns) > 0 {
-		return g.nearest(ns)
-	}
-	if ns := g.findByName(nameOrRef, KindContainer, KindPlace); len(ns) > 0 {
-		return g.nearest(ns)
-	}
-	return g.add(&node{ref: g.newRef("obj", nameOrRef), name: nameOrRef, kind: KindObject, seen: src})
+	return g.resolve(nameOrRef, KindObject, "", src)
 }
 
 func keep(old, v string) string {

@@ -73,7 +73,7 @@ embodiment:
 toolsets:
   arm: {kind: mcp, command: %s, timeout: 10s}
 memory: {dir: .thea/memory, consolidation: {enabled: false}}
-loop: {stages: [task_notes, decide, execute, record]}
+loop: {stages: [task_notes]}
 `, provider, url+"/v1", cmd)
 	path := filepath.Join(dir, "spec.yaml")
 	must(t, os.WriteFile(path, []byte(src), 0o644))

@@ -32,7 +32,7 @@ embodiment:
   limits: {min_clearance_m: 0.3, safety_margin_m: 0.1}
 toolsets:
   core: {kind: builtin}
-loop: {stages: [task_notes, compact, decide, execute, record]}
+loop: {stages: [task_notes, compact]}
 user: {channel: none}
 safety: {max_turns: %d}
 context:

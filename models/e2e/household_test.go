@@ -33,18 +33,21 @@ import (
 func TestMain(m *testing.M) {
 	// The household spec's `thea sim serve` toolset runs os.Executable(),
 	// here this test binary: serve the simulator instead of running tests.
-	if len(os.Args) > 1 && os.Args[1] == "sim" {
+	// So does the spec's bounded evaluator, which loading a spec starts.
+	if len(os.Args) > 1 && (os.Args[1] == "sim" || os.Args[1] == cli.EvaluatorCommand) {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "arm-mcp" {
 		os.Exit(serveArm(os.Args[2:]))
 	}
-	if len(os.Args) > 1 && os.Args[1] == vaultArg {
-		if err := vaultBackend(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+	for arg, serve := range map[string]func() error{vaultArg: vaultBackend, encodedArg: encodedBackend} {
+		if len(os.Args) > 1 && os.Args[1] == arg {
+			if err := serve(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			os.Exit(0)
 		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

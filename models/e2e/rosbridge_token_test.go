@@ -69,7 +69,7 @@ toolsets:
           frame: {topic: /odom, type: nav_msgs/msg/Odometry, value: "msg.header.frame_id + ' ' + msg.child_frame_id"}
 tools:
   observe: {hidden: true}
-loop: {stages: [task_notes, observe, compact, decide, execute, record]}
+loop: {stages: [task_notes, observe, compact]}
 user: {channel: none}
 `
 

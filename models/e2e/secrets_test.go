@@ -75,7 +75,7 @@ toolsets:
     timeout: %[2]s, start_timeout: %[2]s}
 tools:
   observe: {hidden: true}
-loop: {stages: [task_notes, observe, compact, decide, execute, record]}
+loop: {stages: [task_notes, observe, compact]}
 user: {channel: none}
 run_log: {secret_env: [THEA_E2E_PIN, THEA_E2E_TOKEN], redact: ['4111[0-9]{12}']}
 memory: {dir: mem, consolidation: {enabled: true, threshold: 0.5}}

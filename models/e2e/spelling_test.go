@@ -64,7 +64,7 @@ embodiment:
   limits: {min_clearance_m: 0.3, safety_margin_m: 0.1}
 toolsets:
   core: {kind: builtin}
-loop: {stages: [task_notes, observe, compact, decide, execute, record]}
+loop: {stages: [task_notes, observe, compact]}
 user: {channel: none}
 run_log: {secret_env: [THEA_SPELL_TOKEN, THEA_SPELL_NONASCII], redact: ['pw-[0-9]{5,}']}
 `

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,9 +14,6 @@ import (
 	"github.com/thea-harness/thea/runlog"
 )
 
-// EventsFile is the name of an episode's event log inside its folder.
-const EventsFile = "events.jsonl"
-
 // Line is one event of an episode as recorded: the typed fields a replay
 // needs, and the raw JSON the comparison reads.
 type Line struct {
@@ -28,6 +23,8 @@ type Line struct {
 	ModelCall *runlog.ModelCall   `json:"model_call"`
 	Episode   *runlog.EpisodeInfo `json:"episode"`
 	Raw       json.RawMessage     `json:"-"`
+	// N is the line's number in the file, for errors about its values.
+	N int `json:"-"`
 }
 
 // Episode is one recorded task.
@@ -49,7 +46,7 @@ type Episode struct {
 // as the file itself.
 func EventsPath(p string) string {
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return filepath.Join(p, EventsFile)
+		return filepath.Join(p, runlog.EventsFile)
 	}
 	return p
 }
@@ -66,11 +63,11 @@ func Load(ctx context.Context, p string) (*Episode, error) {
 	}
 	defer root.Close()
 	ep := &Episode{Path: path}
-	for l, err := range readfile.LinesIn(ctx, root, filepath.Base(path), readfile.Episode) {
+	for rec, err := range runlog.Read(ctx, root, filepath.Base(path), readfile.Episode) {
 		if err != nil {
 			return nil, fmt.Errorf("episode: %w", err)
 		}
-		if err := ep.add(l.N, l.Text); err != nil {
+		if err := ep.add(rec); err != nil {
 			return nil, err
 		}
 	}
@@ -105,7 +102,7 @@ func ReadEvents(ctx context.Context, dir string) ([]byte, error) {
 		return nil, fmt.Errorf("episode: %w", err)
 	}
 	defer root.Close()
-	b, err := readfile.ReadIn(ctx, root, EventsFile, readfile.Episode)
+	b, err := readfile.ReadIn(ctx, root, runlog.EventsFile, readfile.Episode)
 	if err != nil {
 		return nil, fmt.Errorf("episode: %w", err)
 	}
@@ -115,36 +112,29 @@ func ReadEvents(ctx context.Context, dir string) ([]byte, error) {
 // Parse reads an episode's events from memory; path names it in errors.
 func Parse(path string, b []byte) (*Episode, error) {
 	ep := &Episode{Path: path}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), readfile.Episode.MaxLine())
-	n := 0
-	for sc.Scan() {
-		n++
-		if err := ep.add(n, sc.Bytes()); err != nil {
+	for rec, err := range runlog.Parse(path, b, readfile.Episode) {
+		if err != nil {
+			return nil, fmt.Errorf("episode: %w", err)
+		}
+		if err := ep.add(rec); err != nil {
 			return nil, err
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return ep, ep.finish()
 }
 
-// add takes line n of the episode's file.
-func (ep *Episode) add(n int, line []byte) error {
-	path := ep.Path
-	raw := bytes.TrimSpace(line)
-	if len(raw) == 0 {
-		return nil
-	}
+// add takes one line of the episode's file.
+func (ep *Episode) add(rec runlog.Record) error {
+	rec.Path = ep.Path
+	path, n := ep.Path, rec.N
 	var l Line
-	if err := json.Unmarshal(raw, &l); err != nil {
-		return fmt.Errorf("%s:%d: not an event: %w", path, n, err)
+	if err := rec.Decode(&l); err != nil {
+		return err
 	}
 	if l.Kind == "" {
-		return fmt.Errorf("%s:%d: event without a kind", path, n)
+		return rec.Errorf("an event without a kind")
 	}
-	l.Raw = append(json.RawMessage(nil), raw...)
+	l.Raw, l.N = rec.Raw, n
 	if len(ep.Events) == 0 && l.Kind != runlog.EventTaskStart {
 		return fmt.Errorf("%s:%d: an episode starts with a task_start event, not %q", path, n, l.Kind)
 	}

@@ -43,14 +43,14 @@ func Provider() engine.ProviderKind {
 	return engine.TypedProvider("replay", "the model responses of a recorded episode, fed back in order (thea test)", configCUE,
 		func(c *schema.Check, m schema.Model, cfg Config) {
 			if cfg.Script == "" {
-				c.ErrorfAtKey(".provider", "provider %q needs script: the episode to replay (its folder or its %s)", m.Provider, EventsFile)
+				c.ErrorfAtKey(".provider", "provider %q needs script: the episode to replay (its folder or its %s)", m.Provider, runlog.EventsFile)
 				return
 			}
 			err := Check(c.Resolve(cfg.Script))
 			switch {
 			case err == nil:
 			case errors.Is(err, fs.ErrNotExist):
-				c.Errorf(".script", "episode %q does not exist (relative to the spec's directory): name its folder or its %s", cfg.Script, EventsFile)
+				c.Errorf(".script", "episode %q does not exist (relative to the spec's directory): name its folder or its %s", cfg.Script, runlog.EventsFile)
 			default:
 				c.Errorf(".script", "episode %q cannot be read: %v", cfg.Script, err)
 			}

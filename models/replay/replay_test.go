@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 )
 
 const episode = `{"kind":"task_start","turn":0,"text":"tidy up","episode":{"spec_digest":"sha256:ab","seed":"7"}}
@@ -26,7 +27,7 @@ func TestReplayFeedsResponsesPerPurpose(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "ep"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "ep", replay.EventsFile), []byte(episode), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "ep", runlog.EventsFile), []byte(episode), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	m, err := replay.New(replay.Config{Script: "ep"}, dir)

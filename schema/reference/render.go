@@ -99,7 +99,7 @@ func components(b *bytes.Buffer, c *schema.Descriptors) {
 		}
 		stage := k.kind == schema.KindStage
 		if stage {
-			b.WriteString("| Name | Description | Runs after | Required |\n|---|---|---|---|\n")
+			b.WriteString("| Name | Description | Runs after | Warned when missing and |\n|---|---|---|---|\n")
 		} else {
 			b.WriteString("| Name | Description |\n|---|---|\n")
 		}
@@ -117,11 +117,11 @@ func components(b *bytes.Buffer, c *schema.Descriptors) {
 			if len(d.After) > 0 {
 				after = "`" + strings.Join(d.After, "`, `") + "`"
 			}
-			req := "no"
-			if d.Required {
-				req = "yes"
+			needed := "—"
+			if d.NeededDoc != "" {
+				needed = cell(escapeTags(d.NeededDoc))
 			}
-			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, cell(escapeTags(doc)), after, req)
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, cell(escapeTags(doc)), after, needed)
 		}
 		b.WriteString("\n")
 	}

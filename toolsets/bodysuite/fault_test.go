@@ -95,7 +95,12 @@ func TestFaultFrozenBackendKilledAndRestarted(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
-		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(100 * time.Millisecond)}
+		// The call must time out because the back-end froze, not because a
+		// loaded machine let the timeout pass before the back-end read the
+		// call: then the liveness check reaches a back-end still running,
+		// which answers it. A frozen back-end never answers, so the scaled
+		// timeout costs only time, and the reason is the same whatever it is.
+		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(testtime.Scale(100 * time.Millisecond))}
 		var evs events
 		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		wantFailure(t, call(t, ts, "probe", `{"fault":"freeze"}`), "probe timed out", "did not answer a liveness check", "killed", "restarted on the next call")
@@ -116,7 +121,12 @@ func TestFaultThreadedHang(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
 		spec := faultSpec(tr, self, dir, "base")
-		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(200 * time.Millisecond)}
+		// The liveness check after a timeout gets as long as the call had, up
+		// to the body layer's cap of a second: a second, so a live back-end
+		// on a loaded machine has all the time the product gives it (more
+		// would only make each hung call longer) and only the count of hung
+		// calls kills it.
+		spec.Tools["base.probe"] = schema.ToolContract{Timeout: schema.Duration(time.Second)}
 		var evs events
 		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		env := call(t, ts, "probe", `{"fault":"hang"}`)

@@ -37,7 +37,7 @@ embodiment:
   frames: []
   limits: {min_clearance_m: 0.05, safety_margin_m: 0.05}
   lock: {dir: %[2]q}
-loop: {stages: [task_notes, compact, decide, execute, record]}
+loop: {stages: [task_notes, compact]}
 toolsets:
   base:
 %[1]s    stop_grace: %[3]s

@@ -126,7 +126,7 @@ func faultSpec(tr transport, self, dir string, toolsets ...string) *schema.Spec 
 		ts.Timeout = schema.Duration(testtime.Scale(10 * time.Second))
 		ts.Restart = schema.Restart{MaxRestarts: 10, Backoff: schema.Duration(time.Millisecond)}
 		ts.StopGrace = schema.Duration(testtime.Scale(40 * time.Millisecond))
-		spec.Toolsets[name] = ts
+		spec.Toolsets[name] = withSchemaDefaults(ts)
 		spec.Tools[name+".move_base"] = schema.ToolContract{Physical: true, Timeout: schema.Duration(testtime.Scale(50 * time.Millisecond))}
 		spec.Tools[name+".crash"] = schema.ToolContract{Physical: true}
 	}
@@ -142,7 +142,7 @@ func withStop(tr transport, spec *schema.Spec, name, mode string, timeout time.D
 
 // configFor is the ToolsetConfig the engine would build for spec's toolset.
 func configFor(spec *schema.Spec, name string, stream engine.TaskStream) engine.ToolsetConfig {
-	return engine.ToolsetConfig{Name: name, Section: spec.Toolsets[name], Dir: spec.Dir,
+	return engine.ToolsetConfig{Name: name, Section: withSchemaDefaults(spec.Toolsets[name]), Dir: spec.Dir,
 		Observation: spec.Observation.Tool, Stream: stream, Body: spec.Embodiment, Uncertainty: spec.Safety.Uncertainty,
 		Contract: func(tool string) schema.ToolContract { return spec.ContractFor(name, tool) }}
 }
@@ -400,4 +400,21 @@ func waitFile(t *testing.T, path string) {
 		_, err := os.Stat(path)
 		return err == nil
 	})
+}
+
+// withSchemaDefaults gives a section built in Go the schema's defaults for
+// the body layer's fields it leaves zero, as schema.Load fills them: the
+// body layer itself keeps no default of its own.
+func withSchemaDefaults(ts schema.Toolset) schema.Toolset {
+	d, err := schema.ToolsetDefaults(ts.Kind)
+	if err != nil {
+		panic(err)
+	}
+	if ts.StartTimeout == 0 {
+		ts.StartTimeout = d.StartTimeout
+	}
+	if ts.StopGrace == 0 {
+		ts.StopGrace = d.StopGrace
+	}
+	return ts
 }

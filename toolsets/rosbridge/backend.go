@@ -74,7 +74,7 @@ func (b *backend) motionEnded() time.Time {
 func newBackend(tc engine.ToolsetConfig, p *plan, env engine.BackendEnv) *backend {
 	up := make(chan struct{})
 	close(up)
-	return &backend{name: tc.Name, url: sectionOf(tc.Section).URL, plan: p, tc: tc, env: env, up: up, tf: p.newTF(), statusRead: map[string]bool{}}
+	return &backend{name: tc.Name, url: p.url, plan: p, tc: tc, env: env, up: up, tf: p.newTF(), statusRead: map[string]bool{}}
 }
 
 // Profile: liveness is a WebSocket ping; the stop is the action's cancel

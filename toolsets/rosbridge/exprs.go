@@ -21,7 +21,9 @@ import (
 // plan is a toolset's config compiled once at load: every expr
 // type-checked, every tool's input schema built.
 type plan struct {
-	cfg   Config
+	cfg Config
+	// url is the section's rosbridge URL.
+	url   string
 	tools map[string]*toolPlan
 	state map[string]*vm.Program
 	// readings are the safety readings' value exprs, by name.

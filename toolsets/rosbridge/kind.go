@@ -20,6 +20,7 @@ func Kind() engine.ToolsetKind {
 		CUE:      kindCUE(),
 		Validate: schema.Typed(validate),
 		Provides: provides,
+		Physical: physicalTools,
 		// thea validate --live: the graph through rosapi.
 		LiveCheck: liveCheck,
 		Transport: open,
@@ -36,14 +37,28 @@ func open(tc engine.ToolsetConfig, env engine.BackendEnv) (engine.Backend, error
 }
 
 // load compiles a toolset's rosbridge block, decoded once at load.
-func load(ts schema.Toolset) (*plan, error) { return compile(sectionOf(ts).Rosbridge) }
+func load(ts schema.Toolset) (*plan, error) {
+	s, err := sectionOf(ts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := compile(s.Rosbridge)
+	if p != nil {
+		p.url = s.URL
+	}
+	return p, err
+}
 
 // provides lists the declared tools and the observation, clearance and
 // readings tools, without connecting. It reads the names alone, so a section with
 // other problems still provides its tools (its problems are reported once,
 // at their own fields).
 func provides(_ string, ts schema.Toolset) ([]string, bool) {
-	cfg := sectionOf(ts).Rosbridge
+	s, err := sectionOf(ts)
+	if err != nil {
+		return nil, true // not a rosbridge section: nothing is known without the back-end
+	}
+	cfg := s.Rosbridge
 	names := slices.Sorted(maps.Keys(cfg.Tools))
 	if o := cfg.Observation; o != nil {
 		names = append(names, o.Tool)
@@ -56,6 +71,24 @@ func provides(_ string, ts schema.Toolset) ([]string, bool) {
 	}
 	sort.Strings(names)
 	return names, false
+}
+
+// physicalTools lists the declared tools the back-end runs as motions
+// (ToolDecl.IsPhysical, as its profile does), without connecting.
+func physicalTools(ts schema.Toolset) []string {
+	sec, err := sectionOf(ts)
+	if err != nil {
+		// A section that does not decode is refused at validate and at
+		// start: none of its tools can run, so none is a motion here.
+		return nil
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(sec.Rosbridge.Tools)) {
+		if sec.Rosbridge.Tools[name].IsPhysical() {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // validate checks a rosbridge toolset at the user's positions beyond its

@@ -25,8 +25,7 @@ func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProble
 	if err != nil {
 		return nil // the section's own problems are validate's, at their fields
 	}
-	sec := sectionOf(tc.Section)
-	o := wire.Options{URL: sec.URL}
+	o := wire.Options{URL: p.url}
 	if env := p.cfg.TokenEnv; env != "" {
 		o.Header = http.Header{"Authorization": {"Bearer " + os.Getenv(env)}}
 	}

@@ -109,7 +109,7 @@ type caller struct {
 	after func(runlog.Envelope)
 }
 
-func (c caller) CallTool(ctx context.Context, name string, args map[string]any) runlog.Envelope {
+func (c caller) Read(ctx context.Context, _ engine.Purpose, name string, args map[string]any) runlog.Envelope {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return runlog.Failure(err.Error())
@@ -120,8 +120,6 @@ func (c caller) CallTool(ctx context.Context, name string, args map[string]any) 
 	}
 	return env
 }
-
-func (caller) Lookup(string) (*engine.RegisteredTool, bool) { return nil, false }
 
 // TestCurtainBreaksWhileObserving: an observation waiting for the pose (held
 // silent after a motion) sees the curtain break meanwhile: it ends with the

@@ -2,6 +2,7 @@ package rosbridge
 
 import (
 	_ "embed"
+	"fmt"
 
 	"github.com/thea-harness/thea/schema"
 )
@@ -26,9 +27,12 @@ var sectionCUE string
 // definitions.
 func kindCUE() string { return sectionCUE + "\n" + configCUE }
 
-// sectionOf is the rosbridge fields of a toolset; zero when the toolset's
-// config is not the rosbridge kind's.
-func sectionOf(ts schema.Toolset) Section {
-	s, _ := ts.Config.(Section)
-	return s
+// sectionOf is the rosbridge fields of a toolset, decoded at load; a
+// config of another kind is an error, never an empty section.
+func sectionOf(ts schema.Toolset) (Section, error) {
+	s, err := schema.ConfigAs[Section](ts.Config)
+	if err != nil {
+		return Section{}, fmt.Errorf("rosbridge: %w", err)
+	}
+	return s, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
@@ -23,9 +24,10 @@ type App struct {
 	Stdout, Stderr io.Writer
 	// Profiles are the bundled embodiment profiles a CUE spec may name.
 	Profiles map[string]string
-	// RuleTests runs a spec's rule tests and counts what it checked;
-	// validate calls it when non-nil.
-	RuleTests func(ctx context.Context, s *schema.Spec) ([]schema.Diagnostic, policies.TestSummary)
+	// RuleTests runs a spec's rule tests and counts what it checked,
+	// resolving hook actions through the catalog the spec was loaded with
+	// (the one `thea run` builds from); validate calls it when non-nil.
+	RuleTests func(ctx context.Context, s *schema.Spec, c *engine.Components) ([]schema.Diagnostic, policies.TestSummary)
 	// Signals delivers the process's interrupts (SIGINT). `thea run` turns
 	// one into a safe stop of the running task; every other command is
 	// cancelled by the first. Nil: only ctx ends a command (in-process use).
@@ -79,6 +81,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newReportCmd(),
 		a.newTestCmd(),
 		a.newEvalCmd(),
+		a.newEvaluatorCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return root

@@ -2,14 +2,18 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -23,7 +27,27 @@ func needPython(t *testing.T) {
 	}
 }
 
-// copyExample copies an example's files into a temp dir.
+// startTimeout is a spec's start_timeout line (CUE or YAML).
+var startTimeout = regexp.MustCompile(`(?m)^(\s*start_timeout:\s*)"?([0-9]+(?:ms|s|m))"?`)
+
+// scaleStartTimeouts scales the start_timeout of a spec's toolsets: a bound
+// on a back-end that never starts, which a Python or Node back-end on a
+// loaded machine under the race detector may need more of than the
+// example gives it.
+func scaleStartTimeouts(t *testing.T, spec []byte) []byte {
+	t.Helper()
+	return startTimeout.ReplaceAllFunc(spec, func(line []byte) []byte {
+		m := startTimeout.FindSubmatch(line)
+		d, err := time.ParseDuration(string(m[2]))
+		if err != nil {
+			t.Fatalf("start_timeout %q: %v", m[2], err)
+		}
+		return fmt.Appendf(nil, "%s%q", m[1], testtime.Scale(d).String())
+	})
+}
+
+// copyExample copies an example's files into a temp dir, its specs'
+// start_timeout scaled.
 func copyExample(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "..", "examples", name)
@@ -43,6 +67,9 @@ func copyExample(t *testing.T, name string) string {
 		b, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if ext := filepath.Ext(e.Name()); ext == ".cue" || ext == ".yaml" {
+			b = scaleStartTimeouts(t, b)
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, info.Mode().Perm()); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/thea-harness/thea/cmd/thea/cli"
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
 )
@@ -95,7 +96,7 @@ func TestFormatPrecedence(t *testing.T) {
 
 func TestRuleTestsHook(t *testing.T) {
 	var out bytes.Buffer
-	a := &cli.App{Stdout: &out, Stderr: &out, RuleTests: func(_ context.Context, s *schema.Spec) ([]schema.Diagnostic, policies.TestSummary) {
+	a := &cli.App{Stdout: &out, Stderr: &out, RuleTests: func(_ context.Context, s *schema.Spec, _ *engine.Components) ([]schema.Diagnostic, policies.TestSummary) {
 		return []schema.Diagnostic{{Pos: s.Pos("tests[0]"), Message: "tests[0]: failed"}}, policies.TestSummary{Tests: 1, Failed: 1}
 	}}
 	if code := a.Run(t.Context(), []string{"validate", "../../../examples/household/spec.yaml"}); code != 1 {
@@ -112,7 +113,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(ptyMainEnv) == "1" {
 		os.Exit(cli.Main(os.Args[1:]))
 	}
-	if len(os.Args) > 1 && os.Args[1] == "sim" {
+	// So does every command that loads a spec: it evaluates the spec in
+	// os.Executable() first (the bounded evaluator).
+	if len(os.Args) > 1 && (os.Args[1] == "sim" || os.Args[1] == cli.EvaluatorCommand) {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
 	if len(os.Args) > 1 && os.Args[1] == startFailArg {

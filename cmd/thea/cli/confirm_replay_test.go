@@ -47,3 +47,48 @@ func TestConfirmWithoutChannelReplaysAsRecorded(t *testing.T) {
 		t.Fatalf("replaying the unchanged spec: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// A person's answers to a confirm hook are recorded as data on the hook's
+// decision (who answered, the call, the outcome and the text), and an
+// unchanged spec replays them from it: the episode passes.
+func TestConfirmationsRecordedAsDataReplay(t *testing.T) {
+	spec := householdCopy(t)
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	from := "name:   \"confirm_nothing\"\n\t\twhen:   \"false\""
+	if !strings.Contains(src, from) {
+		t.Fatalf("spec.cue no longer has %q", from)
+	}
+	src = strings.Replace(src, from, "name:   \"confirm_nothing\"\n\t\twhen:   \"tool.name == 'navigate_to'\"", 1)
+	if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answers := "answers:\n  - answer: \"not now\"\n" + strings.Repeat("  - answer: \"yes\"\n", 20)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(spec), "answers.yaml"), []byte(answers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := thea(t, "run", "--spec", spec, "--record", "confirmed", "Put the mug in the top drawer")
+	if !strings.Contains(errs, "episode recorded") {
+		t.Fatalf("thea run --record: exit %d\n%s\n%s", code, out, errs)
+	}
+	events, err := os.ReadFile(filepath.Join(filepath.Dir(spec), "episodes", "confirmed", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"confirmation":{"by":"script","tool":"navigate_to","args":{`,
+		`"hook":"confirm_nothing","prompt":"Allow this call?","outcome":"deny","answer":"not now","time":"`,
+		`"outcome":"approve","answer":"yes","time":"`,
+	} {
+		if !strings.Contains(string(events), want) {
+			t.Fatalf("the recording lacks %s", want)
+		}
+	}
+	code, out, errs = thea(t, "test", "--spec", spec, "confirmed")
+	if code != 0 || !strings.Contains(out, "PASS confirmed") {
+		t.Fatalf("replaying the unchanged spec: exit %d\n%s\n%s", code, out, errs)
+	}
+}

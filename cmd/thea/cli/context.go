@@ -38,7 +38,7 @@ func (a *App) newContextCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, wiring.Components)
+			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
 			}

@@ -74,7 +74,7 @@ episode <spec dir>/episodes/NAME, then replays it.`,
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, wiring.Components)
+			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
 			}

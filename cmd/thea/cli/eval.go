@@ -69,7 +69,7 @@ JSON results.`,
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, wiring.Components)
+			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
 			}

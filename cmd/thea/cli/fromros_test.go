@@ -245,7 +245,7 @@ func TestInitFromROSEveryPhysicalToolGuarded(t *testing.T) {
 					schema.RuleTest{Name: name + " without readings", Call: call, Clearance: safe.Clearance, Readings: map[string]any{}, Confirm: &yes,
 						Expect: schema.TestExpect{Verdict: "block", ReasonContains: "missing"}})
 			}
-			if fails := policies.RunRuleTests(t.Context(), spec); len(fails) > 0 {
+			if fails := policies.RunRuleTests(t.Context(), spec, nil); len(fails) > 0 {
 				t.Fatalf("physical tools not guarded: %v", fails)
 			}
 		})

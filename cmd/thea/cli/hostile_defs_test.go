@@ -113,7 +113,7 @@ toolsets:
   evil: {kind: mcp, command: [thea, ` + hostileDefsArg + `, ` + mode + `]` + list + `}
 tools:
   observe: {hidden: true}
-loop: {stages: [task_notes, observe, compact, decide, execute, record]}
+loop: {stages: [task_notes, observe, compact]}
 user: {channel: none}
 `
 	for name, body := range map[string]string{"spec.yaml": spec, "script.yaml": "- text: \"Done.\"\n"} {

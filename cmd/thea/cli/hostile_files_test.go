@@ -29,7 +29,7 @@ embodiment:
   frames: []
   limits: {min_clearance_m: 0.3, safety_margin_m: 0.1}
 toolsets: {core: {kind: builtin}}
-loop: {stages: [task_notes, compact, decide, execute, record]}
+loop: {stages: [task_notes, compact]}
 user: {channel: script, script: answers.yaml}
 memory: {dir: mem, consolidation: {enabled: false}}
 run_log: {enabled: false}

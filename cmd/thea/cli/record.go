@@ -10,7 +10,7 @@ import (
 	"github.com/thea-harness/thea/episode"
 	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/internal/termesc"
-	"github.com/thea-harness/thea/models/replay"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -34,7 +34,7 @@ func (a *App) startRecording(cmd *cobra.Command, so *sessionOptions, spec *schem
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--record: %w", err)}
 	}
-	if err := outfile.Check(filepath.Join(dest, replay.EventsFile)); err != nil {
+	if err := outfile.Check(filepath.Join(dest, runlog.EventsFile)); err != nil {
 		return nil, usageError{fmt.Errorf("--record: %w", err)}
 	}
 	r := &recording{a: a, name: name, runLog: so.runLogDir}

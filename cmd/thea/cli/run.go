@@ -45,7 +45,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, wiring.Components)
+			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,7 @@ func (a *App) newServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, err := a.loadSpec(specs, wiring.Components)
+			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
 			}

@@ -38,8 +38,12 @@ func (a *App) session(logger *slog.Logger, term *channels.Terminal) (engine.Opti
 
 // loadSpec loads and validates spec files against the components' descriptors, printing
 // every diagnostic (warnings too).
-func (a *App) loadSpec(paths []string, c *engine.Components) (*schema.Spec, error) {
-	spec, diags := schema.Load(paths, schema.LoadOptions{Profiles: a.Profiles, Descriptors: c.Descriptors()})
+func (a *App) loadSpec(ctx context.Context, paths []string, c *engine.Components) (*schema.Spec, error) {
+	opts, err := a.loadOptions(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	spec, diags := schema.Load(paths, opts)
 	if spec != nil {
 		diags = spec.Warnings
 	}

@@ -33,7 +33,7 @@ embodiment:
 toolsets:
   core: {kind: builtin}
   arm: {kind: mcp, command: [thea, start-fail-backend], env_passthrough: [THEA_START_TOKEN]}
-loop: {stages: [task_notes, observe, compact, decide, execute, record]}
+loop: {stages: [task_notes, observe, compact]}
 user: {channel: none}
 run_log: {secret_env: [THEA_START_TOKEN], redact: ['pw-[0-9]+']}
 `

@@ -31,7 +31,11 @@ func (a *App) newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spec, diags := schema.Load(files, schema.LoadOptions{Profiles: a.Profiles, Descriptors: c.Descriptors(), Context: cmd.Context()})
+			opts, err := a.loadOptions(cmd.Context(), c)
+			if err != nil {
+				return err
+			}
+			spec, diags := schema.Load(files, opts)
 			failed := spec == nil
 			var sum policies.TestSummary
 			if spec != nil {
@@ -41,7 +45,7 @@ func (a *App) newValidateCmd() *cobra.Command {
 				}
 				if a.RuleTests != nil {
 					var tests []schema.Diagnostic
-					tests, sum = a.RuleTests(cmd.Context(), spec)
+					tests, sum = a.RuleTests(cmd.Context(), spec, c)
 					failed = failed || len(tests) > 0
 					diags = append(diags, tests...)
 				}

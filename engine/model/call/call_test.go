@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/thea-harness/thea/internal/testtime"
 )
 
 type sleeps struct{ got []time.Duration }
@@ -19,8 +21,11 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// testClient's timeout bounds each attempt against a local server; scaled,
+// so a loaded machine does not time an attempt out and retry it, which
+// would change the attempts and waits the tests count.
 func testClient(retries int, timeout time.Duration, s *sleeps) *Client {
-	p := Policy{Provider: "prov", Timeout: timeout, Retries: retries,
+	p := Policy{Provider: "prov", Timeout: testtime.Scale(timeout), Retries: retries,
 		BaseDelay: 100 * time.Millisecond, MaxDelay: 400 * time.Millisecond, MaxRetryAfter: time.Minute}
 	return New(p, Options{Sleep: s.sleep, Jitter: SeededJitter(7)}, nil)
 }

@@ -2,7 +2,7 @@ package chaos
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/runlog"
 )
 
@@ -80,7 +81,7 @@ func (recSink) Close() error { return nil }
 // one directory per task, every line of its events.jsonl a JSON object of
 // that task, the same events in the same order as every other sink got,
 // exactly one done and it last; no sink error event.
-func CheckRunLog(runs string, rec *Recorder) error {
+func CheckRunLog(ctx context.Context, runs string, rec *Recorder) error {
 	want := rec.Kinds()
 	dirs, err := filepath.Glob(filepath.Join(runs, "*-task*"))
 	if err != nil {
@@ -90,26 +91,22 @@ func CheckRunLog(runs string, rec *Recorder) error {
 		return fmt.Errorf("%d run directories for %d tasks", len(dirs), len(want))
 	}
 	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
-		if err != nil {
-			return fmt.Errorf("run log: %w", err)
-		}
 		var kinds []string
 		task := 0
-		for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-			var ev struct {
-				Kind string `json:"kind"`
-				Task int    `json:"task"`
+		for rec, err := range runlog.ReadDir(ctx, dir, readfile.RunLog) {
+			if err != nil {
+				return err
 			}
-			if err := json.Unmarshal(line, &ev); err != nil {
-				return fmt.Errorf("%s line %d is not valid JSON: %v: %.200q", dir, i+1, err, line)
+			l, err := rec.Line()
+			if err != nil {
+				return err
 			}
 			if task == 0 {
-				task = ev.Task
-			} else if ev.Task != task {
-				return fmt.Errorf("%s line %d: task %d in the log of task %d", dir, i+1, ev.Task, task)
+				task = l.Task
+			} else if l.Task != task {
+				return rec.Errorf("task %d in the log of task %d", l.Task, task)
 			}
-			kinds = append(kinds, ev.Kind)
+			kinds = append(kinds, string(l.Kind))
 		}
 		if n := strings.Count(strings.Join(kinds, " ")+" ", "done "); n != 1 || kinds[len(kinds)-1] != "done" {
 			return fmt.Errorf("%s: %d done events (want exactly one, last): %v", dir, n, kinds)

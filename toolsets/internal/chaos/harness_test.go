@@ -263,10 +263,10 @@ func (e *episode) run(ctx context.Context) (err error) {
 			return fmt.Errorf("the session is not usable after the faults: the clean task ended %s: %s", rep.Reason, rep.Text)
 		}
 	}
-	return e.check(n)
+	return e.check(ctx, n)
 }
 
-func (e *episode) check(tasks int) error {
+func (e *episode) check(ctx context.Context, tasks int) error {
 	if errs := e.models.Errors(); len(errs) > 0 {
 		return fmt.Errorf("model server: %s", strings.Join(errs, "; "))
 	}
@@ -276,7 +276,7 @@ func (e *episode) check(tasks int) error {
 	if got := len(e.rec.Kinds()); got != tasks {
 		return fmt.Errorf("%d tasks recorded, want %d", got, tasks)
 	}
-	if err := CheckRunLog(filepath.Join(e.dir, "runs"), e.rec); err != nil {
+	if err := CheckRunLog(ctx, filepath.Join(e.dir, "runs"), e.rec); err != nil {
 		return err
 	}
 	if err := CheckTerminalSafe("the trace", e.trace.String()); err != nil {

@@ -100,6 +100,9 @@ func New() *server.MCPServer {
 	if os.Getenv(BigResultsEnv) != "" {
 		addBigResultTools(s)
 	}
+	if os.Getenv(SceneEnv) != "" {
+		addSceneTools(s)
+	}
 	if p := os.Getenv(SchemaRefEnv); p != "" {
 		addSchemaRefTools(s, p)
 	}

@@ -47,7 +47,12 @@ func (c *Client) CallService(ctx context.Context, service string, args any) (jso
 	if dl, ok := ctx.Deadline(); ok {
 		secs := time.Until(dl).Seconds()
 		if secs <= 0 {
-			return nil, fmt.Errorf("rosbridge call %s: %w", service, context.DeadlineExceeded)
+			// Past its deadline, ctx may not have ended yet: its timer
+			// fires late on a loaded machine. Wait for it, so that a caller
+			// asking ctx.Err() sees the timeout this error reports (the body
+			// layer tells a timeout from another failure by ctx.Err()).
+			<-ctx.Done()
+			return nil, fmt.Errorf("rosbridge call %s: %w", service, ctx.Err())
 		}
 		f.Timeout = &secs
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,5 +184,50 @@ func TestCallWithoutAnswerEndsWithItsContext(t *testing.T) {
 	}
 	if !c.Connected() {
 		t.Error("a caller giving up dropped the socket")
+	}
+}
+
+// lateTimer is a context past its deadline whose timer has not fired yet,
+// as on a loaded machine: it ends (DeadlineExceeded) only once a caller
+// waits on Done.
+type lateTimer struct {
+	context.Context
+	waited func() // called at every Done
+}
+
+func (c *lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Millisecond), true }
+func (c *lateTimer) Done() <-chan struct{}       { c.waited(); return c.Context.Done() }
+func (c *lateTimer) Err() error {
+	if c.Context.Err() != nil {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// A call whose deadline has passed before its context ended reports the
+// timeout only once the context has ended, so the caller's ctx.Err() agrees
+// with the error (the body layer classes a failure by ctx.Err(): a
+// "context deadline exceeded" with ctx.Err() nil was a failure, not a
+// timeout, and skipped the liveness check).
+func TestCallPastItsDeadlineEndsWithItsContext(t *testing.T) {
+	srv := startScripted(t, func(map[string]any) [][]byte { return nil })
+	c := dial(t, wire.Options{URL: srv.URL})
+	inner, fire := context.WithCancel(t.Context())
+	t.Cleanup(fire)
+	asked := make(chan struct{})
+	ctx := &lateTimer{Context: inner, waited: sync.OnceFunc(func() { close(asked) })}
+	go func() {
+		select {
+		case <-asked:
+			fire() // the late timer fires once the call waits for it
+		case <-inner.Done():
+		}
+	}()
+	_, err := c.CallService(ctx, "/late", nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("%v", err)
+	}
+	if ctx.Err() == nil {
+		t.Fatalf("the call reported %q before its context ended", err)
 	}
 }
