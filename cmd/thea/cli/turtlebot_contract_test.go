@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,13 @@ func TestValidateLiveWarnsPhysicalFalseForAMotion(t *testing.T) {
 	url := startSim(t)
 	spec := turtlebotWith(t, url, "\t\tphysical:       false\n", "", "- text: done\n")
 	code, out, errs := thea(t, "validate", "--live", spec)
-	want := "spec.cue:145:3: warning: tools.navigate_to.physical: the robot toolset runs navigate_to as a motion"
+	text, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 1 + strings.Index(string(text), "physical:       false") // the line the edit wrote
+	line = 1 + strings.Count(string(text)[:line], "\n")
+	want := fmt.Sprintf("spec.cue:%d:3: warning: tools.navigate_to.physical: the robot toolset runs navigate_to as a motion", line)
 	if code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("validate --live: exit %d, want 0 and %q:\n%s%s", code, want, out, errs)
 	}
