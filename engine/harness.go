@@ -79,7 +79,11 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 	case opts.Policy == nil:
 		return nil, errors.New("engine.New: Options.Policy is nil (components.Session sets it)")
 	}
-	h := &Harness{spec: spec, opts: opts, log: opts.Logger, clock: opts.Clock}
+	// The session's own copy: the caller's spec, changed after New, changes
+	// nothing that runs. The compiled rules are read-only once compiled.
+	live := spec.Clone()
+	live.Rules = spec.Rules
+	h := &Harness{spec: live, opts: opts, log: opts.Logger, clock: opts.Clock}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -272,8 +276,10 @@ func closeToolset(ts Toolset) (err error) {
 	return ts.Close()
 }
 
-// Spec returns the plan the session was built from.
-func (h *Harness) Spec() *schema.Spec { return h.spec }
+// Spec is a copy of the plan the session was built from, to read:
+// changing it changes nothing the session does (see schema.Spec.Clone),
+// and it holds no compiled rules (the policy's).
+func (h *Harness) Spec() *schema.Spec { return h.spec.Clone() }
 
 // Tools lists the registered tools' names, sorted (hidden ones included).
 func (h *Harness) Tools() []string { return append([]string(nil), h.tools.names...) }

@@ -56,11 +56,7 @@ type CallResult struct {
 
 // Spec is a copy of the session's plan, to read: changing it changes
 // nothing of the session, and it holds no compiled rules (the policy's).
-func (tn *Turn) Spec() schema.Spec {
-	s := *tn.h.spec
-	s.Rules = nil
-	return s
-}
+func (tn *Turn) Spec() schema.Spec { return *tn.h.spec.Clone() }
 
 // Cancelled checks cooperative cancellation (the context and should_cancel)
 // before where; when cancelled it emits the cancel event and ends the task.
