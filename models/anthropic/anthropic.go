@@ -19,9 +19,6 @@ import (
 // BaseURL is the Messages API's default base URL.
 const BaseURL = "https://api.anthropic.com/v1"
 
-// DefaultMaxTokens is sent when the spec gives none (the API requires one).
-const DefaultMaxTokens = 4096
-
 // Model is an Anthropic Messages API model. It is safe for concurrent use.
 type Model struct {
 	name        string
@@ -64,11 +61,16 @@ func NewWithOptions(m schema.Model, cfg Config, o call.Options) (*Model, error) 
 	default:
 		return nil, fmt.Errorf(`%s: model.wire.temperature %q is neither "send" nor "omit"`, provider, cfg.Wire.Temperature)
 	}
-	if cfg.MaxTokens < 0 {
-		return nil, fmt.Errorf("%s: max_tokens must not be negative", provider)
-	}
 	base := cfg.BaseURL
 	key, err := call.APIKey(provider, cfg.Endpoint, base == "", false)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MaxTokens <= 0 {
+		// The API requires one; its one default is the schema's.
+		return nil, fmt.Errorf("%s: max_tokens is %d: it must be positive (schema.Load fills the schema's default)", provider, cfg.MaxTokens)
+	}
+	policy, err := call.PolicyFor(provider, m, cfg.Endpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -87,16 +89,12 @@ func NewWithOptions(m schema.Model, cfg Config, o call.Options) (*Model, error) 
 		lcanthropic.WithToken(token),
 		lcanthropic.WithModel(cfg.Name),
 		lcanthropic.WithBaseURL(strings.TrimSuffix(base, "/")),
-		lcanthropic.WithHTTPClient(call.New(call.PolicyFor(provider, m, cfg.Endpoint), o, header)),
+		lcanthropic.WithHTTPClient(call.New(policy, o, header)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", provider, err)
 	}
-	maxTokens := cfg.MaxTokens
-	if maxTokens == 0 {
-		maxTokens = DefaultMaxTokens
-	}
-	return &Model{name: cfg.Name, temperature: temperature, omitTemperature: cfg.Wire.Temperature == "omit", maxTokens: maxTokens, llm: llm}, nil
+	return &Model{name: cfg.Name, temperature: temperature, omitTemperature: cfg.Wire.Temperature == "omit", maxTokens: cfg.MaxTokens, llm: llm}, nil
 }
 
 // placeholder is the message langchaingo converts; the request rewrite

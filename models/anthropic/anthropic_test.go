@@ -253,7 +253,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 	}
 	// The default base URL is the Messages API.
 	t.Setenv("THEA_TEST_KEY", "k1")
-	m, err = build(section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude-test", APIKeyEnv: "THEA_TEST_KEY"}}}, call.Options{HTTP: f.Redirect()})
+	m, err = build(section{Model: schema.Model{Provider: "anthropic", Timeout: schema.Duration(testtime.Scale(5 * time.Second))}, Config: Config{Endpoint: call.Endpoint{Name: "claude-test", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 300}}}, call.Options{HTTP: f.Redirect()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestKeyOnlyInHeaderAndNoEnvLeak(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = f.Requests()[2]
-	if r.Host != "api.anthropic.com" || r.Path != "/v1/messages" || wiretest.Field(t, r.Body, "max_tokens") != float64(DefaultMaxTokens) {
+	if r.Host != "api.anthropic.com" || r.Path != "/v1/messages" || wiretest.Field(t, r.Body, "max_tokens") != float64(300) {
 		t.Fatalf("default request to %s%s, max_tokens %v", r.Host, r.Path, wiretest.Field(t, r.Body, "max_tokens"))
 	}
 }
@@ -321,7 +321,7 @@ func TestProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("THEA_TEST_KEY", "k")
-	if _, err := c.NewModel(section{Model: schema.Model{Provider: "anthropic"}, Config: Config{Endpoint: call.Endpoint{Name: "claude", APIKeyEnv: "THEA_TEST_KEY"}}}.spec(), ""); err != nil {
+	if _, err := c.NewModel(section{Model: schema.Model{Provider: "anthropic", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "claude", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 64}}}.spec(), ""); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/call"
@@ -21,10 +22,10 @@ func TestProviderDefaults(t *testing.T) {
 		host, path, auth string
 		maxField         string
 	}{
-		{section{Model: schema.Model{Provider: "openai"}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-4o", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "api.openai.com", "/v1/chat/completions", "Bearer k1", "max_completion_tokens"},
-		{section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
-		{section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", APIKeyEnv: "THEA_EMPTY", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
-		{section{Model: schema.Model{Provider: "google"}, Config: Config{Endpoint: call.Endpoint{Name: "gemini-2.5-flash", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "generativelanguage.googleapis.com", "/v1beta/openai/chat/completions", "Bearer k1", "max_tokens"},
+		{section{Model: schema.Model{Provider: "openai", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "gpt-4o", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "api.openai.com", "/v1/chat/completions", "Bearer k1", "max_completion_tokens"},
+		{section{Model: schema.Model{Provider: "ollama", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
+		{section{Model: schema.Model{Provider: "ollama", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", APIKeyEnv: "THEA_EMPTY", MaxTokens: 9}}}, "localhost:11434", "/v1/chat/completions", "", "max_tokens"},
+		{section{Model: schema.Model{Provider: "google", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "gemini-2.5-flash", APIKeyEnv: "THEA_TEST_KEY", MaxTokens: 9}}}, "generativelanguage.googleapis.com", "/v1beta/openai/chat/completions", "Bearer k1", "max_tokens"},
 	} {
 		m, err := build(tc.cfg, call.Options{HTTP: f.Redirect()})
 		if err != nil {
@@ -95,7 +96,7 @@ func TestComponents(t *testing.T) {
 	if err := c.Add(Components()...); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.NewModel(section{Model: schema.Model{Provider: "ollama"}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl"}}}.spec(), ""); err != nil {
+	if _, err := c.NewModel(section{Model: schema.Model{Provider: "ollama", Timeout: schema.Duration(time.Minute)}, Config: Config{Endpoint: call.Endpoint{Name: "qwen2.5vl", MaxTokens: 64}}}.spec(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Add(Components()...); err == nil {

@@ -53,8 +53,8 @@ func (p provider) build(m schema.Model, cfg Config, o call.Options) (*Model, err
 	if cfg.Name == "" {
 		return nil, fmt.Errorf("%s: model.name is required (the model id the server knows, e.g. gpt-4o)", p.name)
 	}
-	if cfg.MaxTokens < 0 || cfg.Temperature != nil && *cfg.Temperature < 0 {
-		return nil, fmt.Errorf("%s: max_tokens and temperature must not be negative", p.name)
+	if cfg.Temperature != nil && *cfg.Temperature < 0 {
+		return nil, fmt.Errorf("%s: temperature must not be negative", p.name)
 	}
 	sh, err := decideShape(p, cfg)
 	if err != nil {
@@ -63,6 +63,9 @@ func (p provider) build(m schema.Model, cfg Config, o call.Options) (*Model, err
 	key, err := call.APIKey(p.name, cfg.Endpoint, p.keyRequired(cfg), p.keyless)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.MaxTokens <= 0 {
+		return nil, fmt.Errorf("%s: max_tokens is %d: it must be positive (schema.Load fills the schema's default)", p.name, cfg.MaxTokens)
 	}
 	var header func(http.Header)
 	token := key
@@ -76,7 +79,11 @@ func (p provider) build(m schema.Model, cfg Config, o call.Options) (*Model, err
 	if base == "" {
 		base = p.baseURL
 	}
-	client := call.New(call.PolicyFor(p.name, m, cfg.Endpoint), o, header)
+	policy, err := call.PolicyFor(p.name, m, cfg.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	client := call.New(policy, o, header)
 	llm, err := lcopenai.New(
 		lcopenai.WithToken(token),
 		lcopenai.WithModel(cfg.Name),

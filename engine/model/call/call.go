@@ -17,9 +17,10 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// Defaults of a policy.
+// The backoff of a policy. They are the client's own, not spec fields: a
+// spec sets a model's timeout and retries (model.timeout, model.retries),
+// whose one default is the CUE schema's.
 const (
-	DefaultTimeout       = 60 * time.Second
 	DefaultBaseDelay     = 500 * time.Millisecond
 	DefaultMaxDelay      = 30 * time.Second
 	DefaultMaxRetryAfter = 60 * time.Second
@@ -47,17 +48,17 @@ type Policy struct {
 }
 
 // PolicyFor takes the timeout and retries from a spec's model section (and
-// the key's variable from its endpoint) and fills in the defaults.
-func PolicyFor(provider string, m schema.Model, e Endpoint) Policy {
-	p := Policy{Provider: provider, KeyEnv: e.APIKeyEnv, Timeout: time.Duration(m.Timeout), Retries: m.Retries}
-	if p.Timeout <= 0 {
-		p.Timeout = DefaultTimeout
+// the key's variable from its endpoint). schema.Load fills their defaults;
+// a section without them (a spec built in Go) is an error, never a guess.
+func PolicyFor(provider string, m schema.Model, e Endpoint) (Policy, error) {
+	switch {
+	case m.Timeout <= 0:
+		return Policy{}, fmt.Errorf("%s: model timeout is %s: it must be positive (schema.Load fills the schema's default)", provider, m.Timeout.D())
+	case m.Retries < 0:
+		return Policy{}, fmt.Errorf("%s: model retries is %d: it must not be negative", provider, m.Retries)
 	}
-	if p.Retries < 0 {
-		p.Retries = 0
-	}
-	p.BaseDelay, p.MaxDelay, p.MaxRetryAfter = DefaultBaseDelay, DefaultMaxDelay, DefaultMaxRetryAfter
-	return p
+	return Policy{Provider: provider, KeyEnv: e.APIKeyEnv, Timeout: m.Timeout.D(), Retries: m.Retries,
+		BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay, MaxRetryAfter: DefaultMaxRetryAfter}, nil
 }
 
 // keyHint is what to check after a 401 or 403: the variable the key came
