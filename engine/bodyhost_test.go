@@ -73,7 +73,7 @@ func TestTransportStartsOnlyUnderTheBodyLayer(t *testing.T) {
 	if err := c.Add(kind); err != nil {
 		t.Fatal(err)
 	}
-	cfg := ToolsetConfig{Name: "base", Section: schema.Toolset{Kind: "wire"}}
+	cfg := ToolsetConfig{Name: "base", Section: schema.Toolset{Kind: "wire", MaxResultBytes: 1 << 20}}
 	if _, err := c.StartToolset(t.Context(), cfg, nil); err == nil || !strings.Contains(err.Error(), "installed no body layer") {
 		t.Fatalf("start without a body layer: %v", err)
 	}
@@ -96,7 +96,7 @@ func TestTransportStartsOnlyUnderTheBodyLayer(t *testing.T) {
 func TestInProcessToolsetRefusesAPhysicalTool(t *testing.T) {
 	set := &closeCount{Toolset: &fakeSet{tools: []Tool{okTool("look"), okTool("move")}}}
 	kind := ToolsetKind{Name: "inproc", InProcess: func(context.Context, ToolsetConfig) (Toolset, error) { return set, nil }}
-	cfg := ToolsetConfig{Name: "core", Contract: func(tool string) schema.ToolContract {
+	cfg := ToolsetConfig{Name: "core", Section: schema.Toolset{MaxResultBytes: 1 << 20}, Contract: func(tool string) schema.ToolContract {
 		return schema.ToolContract{Physical: tool == "move"}
 	}}
 	_, err := StartToolset(t.Context(), kind, cfg, &recordingBody{}, nil)

@@ -31,7 +31,7 @@ func (s *badCloseSet) Close() error {
 func TestCloseReleasesEveryToolsetDespiteAFailure(t *testing.T) {
 	for _, bad := range []*badCloseSet{{err: errors.New("kill failed")}, {panic: true}} {
 		f := newFixture(t, toolResp("x"))
-		f.spec.Toolsets["z_bad"] = schema.Toolset{Kind: "bad"}
+		f.spec.Toolsets["z_bad"] = schema.Toolset{Kind: "bad", MaxResultBytes: 1 << 20}
 		opts := f.options(t)
 		var badCloses atomic.Int64
 		must(t, opts.Components.Add(engine.ToolsetKind{Name: "bad", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {

@@ -99,6 +99,9 @@ func New(ctx context.Context, spec *schema.Spec, opts Options) (*Harness, error)
 
 func (h *Harness) build(ctx context.Context) error {
 	spec := h.spec
+	if err := checkBounds(spec); err != nil {
+		return err
+	}
 	// First: every model request, event and memory write passes it.
 	if err := h.buildRedactor(); err != nil {
 		return err

@@ -18,12 +18,6 @@ import (
 // summaries of MEMORY.md and of each tool's experience are read back for
 // Resident context.
 
-// defaultExperienceChars is memory.tool_experience_chars's schema default.
-const defaultExperienceChars = 800
-
-// defaultMemoryChars is memory.memory_chars's schema default.
-const defaultMemoryChars = 8000
-
 // memoryNotes is Task Notes as engine/memory reads them.
 func memoryNotes(n TaskNotes) memory.Notes {
 	out := memory.Notes{Goal: n.Goal, Phase: n.Phase, Timeline: make([]string, len(n.Timeline))}
@@ -60,9 +54,6 @@ func experienceSummary(ctx context.Context, dir, tool string, maxChars int) (str
 	if dir == "" || memory.ValidToolName(tool) != nil {
 		return "", nil
 	}
-	if maxChars <= 0 {
-		maxChars = defaultExperienceChars // a spec built in Go, without the schema's defaults
-	}
 	s, err := memory.Summary(ctx, dir, tool, maxChars)
 	if err != nil {
 		return "", fmt.Errorf("tool experience of %s: %w", tool, err)
@@ -77,11 +68,7 @@ func (h *Harness) memorySummary(ctx context.Context) (string, error) {
 	if h.memoryDir == "" {
 		return "", nil
 	}
-	n := h.spec.Memory.MemoryChars
-	if n <= 0 {
-		n = defaultMemoryChars // a spec built in Go, without the schema's defaults
-	}
-	s, err := memory.MemorySummary(ctx, h.memoryDir, n)
+	s, err := memory.MemorySummary(ctx, h.memoryDir, h.spec.Memory.MemoryChars)
 	if err != nil {
 		return "", fmt.Errorf("read memory: %w", err)
 	}

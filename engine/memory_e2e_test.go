@@ -28,7 +28,7 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 		}
 		return runlog.Envelope{Success: true}
 	}
-	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 60, Consolidation: schema.Consolidation{
+	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 60, MemoryChars: 8000, Consolidation: schema.Consolidation{
 		Enabled: true, Threshold: 0.7, Model: &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}}}
 	cons, err := script.FromEntries("consolidate script",
 		script.Entry{Purpose: model.PurposeConsolidate, Text: "```json\n" + `{"candidates":[
@@ -88,7 +88,7 @@ func TestTaskEndConsolidatesAndNextTaskSeesExperience(t *testing.T) {
 // A cancelled task is not consolidated.
 func TestCancelledTaskNotConsolidated(t *testing.T) {
 	f := newFixture(t, toolResp("", call("move", `{}`)), toolResp("done"))
-	f.spec.Memory = schema.Memory{Dir: "mem", Consolidation: schema.Consolidation{Enabled: true, Threshold: 0.7,
+	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 800, MemoryChars: 8000, Consolidation: schema.Consolidation{Enabled: true, Threshold: 0.7,
 		Model: &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}}}
 	f.compact = &recorder{inner: script.FromResponses(), name: "consolidator", log: f.log}
 	h := f.harness(t)

@@ -59,7 +59,7 @@ func redactionFixture(t *testing.T) *fixture {
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", SecretEnv: []string{"THEA_RED_PIN", "THEA_RED_TOKEN"},
 		Redact: []string{`4111[0-9]{12}`}}
 	summariser := &schema.Model{Provider: "test", Config: testModel{Name: "summariser", APIKeyEnv: "THEA_RED_CONS_KEY"}}
-	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 400, Consolidation: schema.Consolidation{
+	f.spec.Memory = schema.Memory{Dir: "mem", ToolExperienceChars: 400, MemoryChars: 8000, Consolidation: schema.Consolidation{
 		Enabled: true, Threshold: 0.5, Model: summariser}}
 	c := &f.spec.Context.Compaction
 	c.Enabled, c.ContextWindow, c.ReserveTokens, c.KeepRecentTurns, c.KeepRecentTokens = true, 2500, 500, 1, 400

@@ -17,8 +17,6 @@ import (
 // Bounds on one tool result, applied by the guard before the result is
 // stored anywhere (context, run log, events).
 const (
-	// DefaultMaxResultBytes is max_result_bytes when the toolset gives none.
-	DefaultMaxResultBytes = 1 << 20
 	// MaxResultImages bounds the images of one result.
 	MaxResultImages = 8
 	// MaxImagePixels bounds one image's width × height, read from its header

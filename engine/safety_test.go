@@ -20,7 +20,7 @@ func (c *clearableSet) ClearUncertain() { *c.cleared++ }
 
 func TestHarnessClearUncertainForwards(t *testing.T) {
 	f := newFixture(t)
-	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable"}
+	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable", MaxResultBytes: 1 << 20}
 	opts := f.options(t)
 	cleared := 0
 	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {
@@ -40,7 +40,7 @@ func TestHarnessClearUncertainForwards(t *testing.T) {
 // opens the next task's stream (and so its run log).
 func TestHarnessClearUncertainIsOnTheNextTasksRecord(t *testing.T) {
 	f := newFixture(t, toolResp("Done."))
-	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable"}
+	f.spec.Toolsets["body"] = schema.Toolset{Kind: "clearable", MaxResultBytes: 1 << 20}
 	opts := f.options(t)
 	cleared := 0
 	must(t, opts.Components.Add(engine.ToolsetKind{Name: "clearable", InProcess: func(_ context.Context, cfg engine.ToolsetConfig) (engine.Toolset, error) {

@@ -75,7 +75,7 @@ func TestSessionKeepsAccumulatedUntilReset(t *testing.T) {
 
 func TestCloseIsIdempotentAndEndsTheSession(t *testing.T) {
 	f := newFixture(t, toolResp("x"))
-	f.spec.Toolsets["extra"] = schema.Toolset{Kind: "builtin"}
+	f.spec.Toolsets["extra"] = schema.Toolset{Kind: "builtin", MaxResultBytes: 1 << 20}
 	f.addTool("extra", "wave", nil)
 	h := f.harness(t)
 	must(t, h.Close())
@@ -241,12 +241,12 @@ func TestNewRejectsBadSpecs(t *testing.T) {
 		want  string
 	}{
 		{"name clash", func(f *fixture) {
-			f.spec.Toolsets["other"] = schema.Toolset{Kind: "builtin"}
+			f.spec.Toolsets["other"] = schema.Toolset{Kind: "builtin", MaxResultBytes: 1 << 20}
 			f.addTool("other", "move", nil)
 		}, `tool "move" is provided by toolsets "core" and "other"`},
 		{"unknown kind", func(f *fixture) { f.spec.Toolsets["x"] = schema.Toolset{Kind: "grpc"} }, `toolset kind "grpc" is not available in this build`},
 		{"allow-list names a missing tool", func(f *fixture) {
-			f.spec.Toolsets["core"] = schema.Toolset{Kind: "builtin", Tools: []string{"observe", "jump"}}
+			f.spec.Toolsets["core"] = schema.Toolset{Kind: "builtin", MaxResultBytes: 1 << 20, Tools: []string{"observe", "jump"}}
 		}, `toolset does not provide "jump"`},
 		{"contract for a missing tool", func(f *fixture) { f.spec.Tools["jump"] = schema.ToolContract{} }, `tools.jump: no toolset provides the tool "jump"`},
 		{"unknown stage", func(f *fixture) { f.spec.Loop.Stages = append(f.spec.Loop.Stages, "dream") }, `stage "dream" is not available in this build`},

@@ -39,20 +39,20 @@ type guarded struct {
 // schema that does not compile is an error naming the tool (wrapping
 // ErrToolUnavailable when it refers outside itself, or is past
 // MaxSchemaDepth or MaxSchemaBytes). toolsetTimeout applies
-// unless the contract gives one or the tool is SelfTimed; maxResultBytes 0
-// means DefaultMaxResultBytes.
+// unless the contract gives one or the tool is SelfTimed; maxResultBytes
+// is the toolset's max_result_bytes, whose one default is the schema's.
 func GuardTool(t Tool, contract schema.ToolContract, toolsetTimeout time.Duration, maxResultBytes int) (Tool, error) {
 	if _, ok := t.(*guarded); ok {
 		return t, nil // never twice
 	}
 	def := t.Def()
-	g := &guarded{inner: t, def: def, timeout: toolsetTimeout, maxResult: DefaultMaxResultBytes}
+	if maxResultBytes <= 0 {
+		return nil, fmt.Errorf("tool %s: max_result_bytes is %d: it must be positive (schema.Load fills the schema's default)", def.Name, maxResultBytes)
+	}
+	g := &guarded{inner: t, def: def, timeout: toolsetTimeout, maxResult: maxResultBytes}
 	_, g.inProcess = t.(InProcessTool)
 	if st, ok := t.(SelfTimed); ok && st.SelfTimed() {
 		g.timeout = 0
-	}
-	if maxResultBytes > 0 {
-		g.maxResult = maxResultBytes
 	}
 	if contract.Timeout > 0 {
 		g.timeout = contract.Timeout.D()

@@ -49,7 +49,7 @@ func TestGuardParsesAsTheSchemaLibrary(t *testing.T) {
 		"s":{"type":"string","maxLength":3},
 		"l":{"type":"array","items":{"type":"boolean"}},
 		"o":{"type":"object"}}}`
-	tool, err := GuardTool(&schemaTool{sch}, schema.ToolContract{}, 0, 0)
+	tool, err := GuardTool(&schemaTool{sch}, schema.ToolContract{}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestGuardParsesAsTheSchemaLibrary(t *testing.T) {
 
 // A refusal of malformed arguments says where and what was wanted.
 func TestGuardSaysWhereTheJSONBreaks(t *testing.T) {
-	g, err := GuardTool(&schemaTool{`{"type":"object"}`}, schema.ToolContract{}, 0, 0)
+	g, err := GuardTool(&schemaTool{`{"type":"object"}`}, schema.ToolContract{}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestGuardValidatesTheParsedValue(t *testing.T) {
 	ran := 0
 	tool := &fakeTool{name: "move", schema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
 		fn: func(context.Context) runlog.Envelope { ran++; return runlog.Envelope{Success: true} }}
-	g, err := GuardTool(tool, schema.ToolContract{}, 0, 0)
+	g, err := GuardTool(tool, schema.ToolContract{}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func (b *blockingTool) Call(context.Context, json.RawMessage) runlog.Envelope {
 func TestGuard(t *testing.T) {
 	inner := &blockingTool{release: make(chan struct{})}
 	defer close(inner.release)
-	g, err := GuardTool(inner, schema.ToolContract{Timeout: schema.Duration(10 * time.Millisecond)}, time.Hour, 0)
+	g, err := GuardTool(inner, schema.ToolContract{Timeout: schema.Duration(10 * time.Millisecond)}, time.Hour, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestGuard(t *testing.T) {
 	}
 	wantFailure(t, g.Call(t.Context(), []byte(`{"n":1}`)), "stuck timed out after 10ms")
 
-	_, err = GuardTool(&schemaTool{`{"type":"object","properties":{"n":{"type":"nope"}}}`}, schema.ToolContract{}, 0, 0)
+	_, err = GuardTool(&schemaTool{`{"type":"object","properties":{"n":{"type":"nope"}}}`}, schema.ToolContract{}, 0, 1<<20)
 	if err == nil || !strings.Contains(err.Error(), `tool "bad"`) {
 		t.Fatalf("bad schema: %v", err)
 	}

@@ -97,6 +97,9 @@ func GuardToolset(ctx context.Context, set Toolset, cfg ToolsetConfig, logger *s
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger = logger.With("toolset", cfg.Name)
+	if n := cfg.Section.MaxResultBytes; n <= 0 {
+		return nil, fmt.Errorf("toolsets.%s.max_result_bytes is %d: it must be positive (schema.Load fills the schema's default)", cfg.Name, n)
+	}
 	tools, err := set.Tools(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing tools: %w", err)

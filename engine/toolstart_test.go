@@ -76,7 +76,7 @@ func TestGuardToolsetGivesEveryToolTheGuarantees(t *testing.T) {
 	wantFailure(t, byName["boom"].Call(t.Context(), nil), "internal error", "driver fault")
 
 	// Guarding a guarded tool changes nothing: one check, one recovery.
-	again, err := GuardTool(byName["move"], schema.ToolContract{}, 0, 0)
+	again, err := GuardTool(byName["move"], schema.ToolContract{}, 0, 1<<20)
 	if err != nil || again != byName["move"] {
 		t.Fatalf("a guarded tool was wrapped again (%v)", err)
 	}
@@ -103,7 +103,7 @@ func TestGuardSelfTimed(t *testing.T) {
 		want     string
 	}{{false, 0, "1h0m0s"}, {true, 0, "none"}, {true, 2 * time.Hour, "2h0m0s"}} {
 		g, err := GuardTool(&fakeTool{name: "ask", selfTimed: tc.self, fn: bound},
-			schema.ToolContract{Timeout: schema.Duration(tc.contract)}, time.Hour, 0)
+			schema.ToolContract{Timeout: schema.Duration(tc.contract)}, time.Hour, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,14 +24,34 @@ func Components() []engine.Component {
 	notes.Before = []string{Observe{}.Name()}
 	observe := stage("observe", "obtain a fresh Observation, replacing the previous one", Observe{})
 	observe.Needed, observe.NeededDoc = observeNeeded, "observation.tool is set"
+	brief := stage("scene_brief", "refresh the Scene Graph and render its Brief", SceneBrief{}, "observe")
+	brief.New = newSceneBrief
 	compact := stage("compact", "compact Accumulated context when the budget is reached", Compact{}, "task_notes", "observe", "scene_brief")
 	compact.Needed, compact.NeededDoc = compactNeeded, "context.compaction.enabled is true"
 	return []engine.Component{
 		notes,
 		observe,
-		stage("scene_brief", "refresh the Scene Graph and render its Brief", SceneBrief{}, "observe"),
+		brief,
 		compact,
 	}
+}
+
+// newSceneBrief refuses a spec whose Brief bounds are not the schema's
+// (a spec built in Go that leaves them 0): the scene graph would fall
+// back to bounds of its own, a second default.
+func newSceneBrief(s *schema.Spec) (engine.Stage, error) {
+	if s == nil || !s.SceneGraph.Enabled {
+		return SceneBrief{}, nil
+	}
+	for _, f := range []struct {
+		path string
+		n    int
+	}{{"scene_graph.max_brief_objects", s.SceneGraph.MaxBriefObjects}, {"scene_graph.max_brief_refs", s.SceneGraph.MaxBriefRefs}} {
+		if f.n <= 0 {
+			return nil, fmt.Errorf("%s is %d: it must be positive (schema.Load fills the schema's default)", f.path, f.n)
+		}
+	}
+	return SceneBrief{}, nil
 }
 
 // notesNeeded: a post hook with action note writes to the Task Notes,

@@ -55,7 +55,7 @@ func BenchmarkGuard(b *testing.B) {
 			lookup = t
 		}
 	}
-	g, err := engine.GuardTool(lookup, schemaContract(), time.Minute, 0)
+	g, err := engine.GuardTool(lookup, schemaContract(), time.Minute, 1<<20)
 	if err != nil {
 		b.Fatal(err)
 	}

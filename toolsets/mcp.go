@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -16,8 +15,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// defaultStopTimeout bounds the stop tool's call when the spec gives none.
-const defaultStopTimeout = 2 * time.Second
 
 // MCPKind is the toolset kind of MCP back-ends (a stdio subprocess or a
 // streamable HTTP server): a transport, which the engine starts under the
@@ -65,6 +62,11 @@ func newMCPBackend(tc engine.ToolsetConfig, env engine.BackendEnv) (*mcpBackend,
 	default:
 		return nil, errors.New("needs a command (stdio) or a url (streamable HTTP)")
 	}
+	if st := cfg.Stop; st != nil && st.Timeout <= 0 {
+		// The schema fills stop.timeout; a section built in Go without it
+		// would have no bound on the stop, and no second default to guess.
+		return nil, fmt.Errorf("stop.timeout is %s: it must be positive (schema.Load fills the schema's default)", st.Timeout.D())
+	}
 	b.spawn = newSpawner()
 	return b, nil
 }
@@ -74,11 +76,7 @@ func newMCPBackend(tc engine.ToolsetConfig, env engine.BackendEnv) (*mcpBackend,
 func (b *mcpBackend) Profile() engine.BackendProfile {
 	p := engine.BackendProfile{Liveness: "tools/list"}
 	if st := b.cfg.Stop; st != nil {
-		timeout := st.Timeout.D()
-		if timeout <= 0 {
-			timeout = defaultStopTimeout
-		}
-		p.Stop = &engine.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: timeout}
+		p.Stop = &engine.StopPath{Via: runlog.StopViaTool, Tool: st.Tool, Name: "stop tool " + st.Tool, Timeout: st.Timeout.D()}
 	}
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -22,8 +23,12 @@ func TestHugeResultCapped(t *testing.T) {
 		ts := f.start(t)
 		env := toolByName(t, ts, "huge").Call(t.Context(), json.RawMessage(`{"bytes": 3000000}`))
 		want := limit
-		if want == 0 {
-			want = engine.DefaultMaxResultBytes
+		if want == 0 { // the schema's default, as the fixture's section gets it
+			d, err := schema.ToolsetDefaults("mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = d.MaxResultBytes
 		}
 		b, _ := json.Marshal(env)
 		if len(b) > want+1024 {

@@ -416,5 +416,8 @@ func withSchemaDefaults(ts schema.Toolset) schema.Toolset {
 	if ts.StopGrace == 0 {
 		ts.StopGrace = d.StopGrace
 	}
+	if ts.MaxResultBytes == 0 {
+		ts.MaxResultBytes = d.MaxResultBytes
+	}
 	return ts
 }

@@ -23,9 +23,9 @@ const (
 	SafetyGoalEnded    = "rosbridge_goal_ended" // a given-up goal's action shows no goal running any more
 )
 
-// defaultStopTimeout bounds one cancel (or a publish's zero) when the spec
-// gives no stop.timeout.
-const defaultStopTimeout = 2 * time.Second
+// statusReadTimeout bounds reading the actions' status on a new socket;
+// it is the client's own wait, not a spec field.
+const statusReadTimeout = 2 * time.Second
 
 // zeroTimeout bounds publishing one zero message.
 const zeroTimeout = time.Second
@@ -102,12 +102,8 @@ func (b *backend) physical(tool string) bool {
 }
 
 // cancelTimeout bounds a motion's cancel.
-func (b *backend) cancelTimeout() time.Duration {
-	if d := duration(b.plan.cfg.CancelTimeout); d > 0 {
-		return d
-	}
-	return defaultStopTimeout
-}
+// compile refused a plan without a positive one.
+func (b *backend) cancelTimeout() time.Duration { return duration(b.plan.cfg.CancelTimeout) }
 
 // Connect dials rosbridge the first time (subscribing and advertising what
 // the spec declares) and afterwards waits for the client's reconnection.
@@ -201,7 +197,7 @@ func (b *backend) disconnected(d wire.Disconnect) {
 func (b *backend) reconnected(r wire.Reconnect) {
 	var cancelled, failed []string
 	for _, g := range r.Orphans {
-		ctx, cancel := context.WithTimeout(context.Background(), defaultStopTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), b.cancelTimeout())
 		if err := g.Cancel(ctx); err != nil {
 			failed = append(failed, fmt.Sprintf("%s on %s: %v", g.ID(), g.Action(), err))
 		} else {
@@ -221,7 +217,7 @@ func (b *backend) reconnected(r wire.Reconnect) {
 	cl := b.client
 	b.mu.Unlock()
 	if cl != nil {
-		b.readStatus(cl, defaultStopTimeout)
+		b.readStatus(cl, statusReadTimeout)
 	}
 	// A goal that may still run is given up: the declared stop runs before
 	// any call can use the new socket.

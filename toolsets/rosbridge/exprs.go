@@ -108,6 +108,15 @@ func compile(cfg Config) (*plan, error) {
 			fail("stopped_reading", "%q is not a reading: name one of readings.sources (a reading that is true while the robot is still)", name)
 		}
 	}
+	// The schema's defaults fill these; a config built in Go without them
+	// is refused, never given a second default.
+	for _, d := range []struct{ path, v string }{
+		{"cancel_timeout", cfg.CancelTimeout}, {"reconnect.initial", cfg.Reconnect.Initial}, {"reconnect.max", cfg.Reconnect.Max},
+	} {
+		if duration(d.v) <= 0 {
+			fail(d.path, "%q is not a positive duration (schema.Load fills the schema's default)", d.v)
+		}
+	}
 	stop, err := compileStop(cfg)
 	if err != nil {
 		errs = append(errs, err)

@@ -197,7 +197,7 @@ func startWith(t testing.TB, url string, rb map[string]any, o opts) (*robot, err
 	ts := schema.Toolset{Kind: "rosbridge", Config: rosbridge.Section{URL: url, Rosbridge: cfg},
 		Timeout: schema.Duration(testtime.Scale(20 * time.Second)), StartTimeout: schema.Duration(testtime.Scale(10 * time.Second)),
 		Restart:   schema.Restart{MaxRestarts: 5, Backoff: schema.Duration(time.Millisecond)},
-		StopGrace: schema.Duration(o.stopGrace)}
+		StopGrace: schema.Duration(o.stopGrace), MaxResultBytes: 1 << 20}
 	tc := engine.ToolsetConfig{Name: "robot", Section: ts, Observation: "robot.observe",
 		Body: schema.Embodiment{Name: "tb-" + t.Name(), Lock: schema.BodyLock{Dir: t.TempDir()}, Cameras: []schema.Camera{{Name: "front", Width: 32, Height: 24}}},
 		Contract: func(tool string) schema.ToolContract {

@@ -21,10 +21,6 @@ import (
 // failed, and how long it took (its Stop record, via "declared").
 const SafetyDeclaredStop = "rosbridge_stop"
 
-// defaultStopPathTimeout bounds the declared stop when stop.timeout is not
-// given (the schema's default, for a plan built without it).
-const defaultStopPathTimeout = 2 * time.Second
-
 // stopPlan is the declared stop, compiled. A spec that declares cmd_vel and
 // no stop gets a legacy one: a zero Twist on cmd_vel, published once and
 // only when a motion is killed, as before the stop path existed.
@@ -68,7 +64,7 @@ func compileStopDecl(d StopDecl) (*stopPlan, error) {
 	}
 	sp := &stopPlan{decl: d, timeout: duration(d.Timeout)}
 	if sp.timeout <= 0 {
-		sp.timeout = defaultStopPathTimeout
+		return nil, FieldError{Path: "stop.timeout", Msg: fmt.Sprintf("%q is not a positive duration (schema.Load fills the schema's default)", d.Timeout)}
 	}
 	var errs []error
 	add := func(prog *vm.Program, err error) *vm.Program {
