@@ -15,7 +15,6 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-
 // MCPKind is the toolset kind of MCP back-ends (a stdio subprocess or a
 // streamable HTTP server): a transport, which the engine starts under the
 // host's body layer.
