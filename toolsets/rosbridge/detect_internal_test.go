@@ -62,13 +62,25 @@ func TestDecodeVision2D(t *testing.T) {
 	}
 }
 
+// withSchemaDefaults gives a config built in Go the schema's defaults for
+// the toolset-wide bounds compile requires (decoded from config.cue).
+func withSchemaDefaults(t *testing.T, cfg Config) Config {
+	t.Helper()
+	d, err := DecodeConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CancelTimeout, cfg.Reconnect = d.CancelTimeout, d.Reconnect
+	return cfg
+}
+
 // detectPlan is a plan with one Detection3DArray detector on /detections.
 func detectPlan(t *testing.T, frame string, minScore float64, value string) (*plan, gathered) {
 	t.Helper()
 	d := DetectionsDecl{Topic: "/detections", Type: typeDetection3DArray, Camera: "wrist", Frame: frame, MinScore: minScore, Value: value}
 	cfg := Config{Observation: &ObservationDecl{Tool: "observe", Perception: Perception{TF: &TFDecl{Topic: "/tf", StaticTopic: "/tf_static"},
 		Detections: map[string]DetectionsDecl{"objects": d}}}}
-	p, err := compile(cfg)
+	p, err := compile(withSchemaDefaults(t, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +214,7 @@ func TestHeldValue(t *testing.T) {
 	} {
 		cfg := Config{Observation: &ObservationDecl{Tool: "observe", Perception: Perception{
 			Held: &StateDecl{Topic: "/held", Value: "msg.data == 'unknown' ? nil : msg.data"}}}}
-		p, err := compile(cfg)
+		p, err := compile(withSchemaDefaults(t, cfg))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ func compileStop(cfg Config) (*stopPlan, error) {
 		if cfg.CmdVel == "" {
 			return nil, nil
 		}
-		d = &StopDecl{Publish: &StopPublishDecl{Topic: cfg.CmdVel, Type: typeTwist, Count: 1, RateHz: 20}}
+		d = &StopDecl{Timeout: zeroTimeout.String(), Publish: &StopPublishDecl{Topic: cfg.CmdVel, Type: typeTwist, Count: 1, RateHz: 20}}
 		sp, err := compileStopDecl(*d)
 		if sp != nil {
 			sp.legacy, sp.timeout = true, zeroTimeout
