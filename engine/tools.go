@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -167,6 +168,7 @@ func (h *Harness) Lookup(name string) (*RegisteredTool, bool) { return h.tools.l
 // panic is already a failure envelope, so the session never crashes on one.
 // An in-process tool gets a handle made for the call.
 func (h *Harness) invoke(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
+	ctx = callgate.Through(ctx) // the call path's callers have run its hooks
 	start := time.Now()
 	var env runlog.Envelope
 	if g, ok := rt.tool.(*guarded); ok {
@@ -195,7 +197,7 @@ func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json
 		return h.invoke(ctx, rt, raw)
 	}
 	start := time.Now()
-	env := g.callParsed(ctx, h.handleFor(g), raw, value)
+	env := g.callParsed(callgate.Through(ctx), h.handleFor(g), raw, value)
 	env.Duration = time.Since(start)
 	return env
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -17,7 +18,7 @@ func BenchmarkMCPRoundTrip(b *testing.B) {
 	args := json.RawMessage(`{"text":"hi"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if env := echo.Call(b.Context(), args); !env.Success {
+		if env := echo.Call(callgate.Through(b.Context()), args); !env.Success {
 			b.Fatal(env.Reason)
 		}
 	}
@@ -81,7 +82,7 @@ func BenchmarkMCPPhysicalRoundTrip(b *testing.B) {
 	args := json.RawMessage(`{"ms":0}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if env := move.Call(b.Context(), args); !env.Success {
+		if env := move.Call(callgate.Through(b.Context()), args); !env.Success {
 			b.Fatal(env.Reason)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/runlog"
 )
 
@@ -16,7 +17,7 @@ func TestMCPCloseDuringCall(t *testing.T) {
 	ts := f.start(t)
 	done := make(chan runlog.Envelope, 1)
 	go func() {
-		done <- toolByName(t, ts, "move").Call(t.Context(), json.RawMessage(`{"ms":60000}`))
+		done <- toolByName(t, ts, "move").Call(callgate.Through(t.Context()), json.RawMessage(`{"ms":60000}`))
 	}()
 	waitFile(t, f.started)
 	if err := ts.Close(); err != nil {

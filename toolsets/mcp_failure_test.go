@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
@@ -90,7 +91,7 @@ func TestMCPCancelKillsBackendWithoutStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan string, 1)
 	go func() {
-		env := toolByName(t, ts, "move").Call(ctx, json.RawMessage(`{"ms":60000}`))
+		env := toolByName(t, ts, "move").Call(callgate.Through(ctx), json.RawMessage(`{"ms":60000}`))
 		done <- env.Reason
 	}()
 	waitFile(t, f.started)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -87,7 +88,7 @@ func toolByName(t testing.TB, ts engine.Toolset, name string) engine.Tool {
 
 func call(t *testing.T, ts engine.Toolset, name, args string) runlog.Envelope {
 	t.Helper()
-	return toolByName(t, ts, name).Call(t.Context(), json.RawMessage(args))
+	return toolByName(t, ts, name).Call(callgate.Through(t.Context()), json.RawMessage(args))
 }
 
 func wantFailure(t *testing.T, env runlog.Envelope, contains ...string) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
@@ -21,7 +22,7 @@ func TestHugeResultCapped(t *testing.T) {
 		sec.MaxResultBytes = limit
 		f.spec.Toolsets["sim"] = sec
 		ts := f.start(t)
-		env := toolByName(t, ts, "huge").Call(t.Context(), json.RawMessage(`{"bytes": 3000000}`))
+		env := toolByName(t, ts, "huge").Call(callgate.Through(t.Context()), json.RawMessage(`{"bytes": 3000000}`))
 		want := limit
 		if want == 0 { // the schema's default, as the fixture's section gets it
 			d, err := schema.ToolsetDefaults("mcp")
@@ -50,7 +51,7 @@ func TestResultImagesBounded(t *testing.T) {
 	f := newFixture(t)
 	f.spec.Toolsets["sim"].Config.(MCPConfig).Env[testserver.BigResultsEnv] = "1"
 	ts := f.start(t)
-	env := toolByName(t, ts, "images").Call(t.Context(), json.RawMessage(`{}`))
+	env := toolByName(t, ts, "images").Call(callgate.Through(t.Context()), json.RawMessage(`{}`))
 	if !env.Success || len(env.Images) != engine.MaxResultImages {
 		t.Fatalf("success %v, %d images; want %d", env.Success, len(env.Images), engine.MaxResultImages)
 	}

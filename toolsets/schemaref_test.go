@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
 )
 
@@ -68,11 +69,11 @@ func TestSchemaRefsNotFollowed(t *testing.T) {
 	if !contains(seen, "echo") || !contains(seen, "ref_internal") {
 		t.Fatalf("tools %v: want echo and ref_internal kept", seen)
 	}
-	env := toolByName(t, ts, "ref_internal").Call(t.Context(), json.RawMessage(`{"direction":"sideways"}`))
+	env := toolByName(t, ts, "ref_internal").Call(callgate.Through(t.Context()), json.RawMessage(`{"direction":"sideways"}`))
 	if env.Success || !strings.Contains(env.Reason, `"forward", "back"`) {
 		t.Errorf("internal $ref not applied: %+v", env)
 	}
-	if env := toolByName(t, ts, "ref_internal").Call(t.Context(), json.RawMessage(`{"direction":"back"}`)); !env.Success {
+	if env := toolByName(t, ts, "ref_internal").Call(callgate.Through(t.Context()), json.RawMessage(`{"direction":"back"}`)); !env.Success {
 		t.Errorf("valid call failed: %+v", env)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/runlog"
 
 	"github.com/thea-harness/thea/engine"
@@ -22,6 +23,10 @@ const maxHungCalls = 3
 
 func (t *tool) Call(ctx context.Context, args json.RawMessage) runlog.Envelope {
 	if t.contract.Physical {
+		if !callgate.Passed(ctx) {
+			// A handle held outside a session: its hooks never ran.
+			return runlog.Failure(fmt.Sprintf("%s did not run: a physical tool runs only through a session's call path, after its hooks", t.def.Name))
+		}
 		return t.callPhysical(ctx, args)
 	}
 	ts := t.ts

@@ -8,6 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -163,7 +164,7 @@ func BenchmarkArmStopLatency(b *testing.B) {
 	var total, declared time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		env := move.Call(b.Context(), json.RawMessage(`{"ms":60000,"fault":"hang"}`))
+		env := move.Call(callgate.Through(b.Context()), json.RawMessage(`{"ms":60000,"fault":"hang"}`))
 		gaveUp := time.Now()
 		if env.Success {
 			b.Fatal("the hung motion answered")
@@ -171,7 +172,7 @@ func BenchmarkArmStopLatency(b *testing.B) {
 		total += (<-ended).Sub(gaveUp)
 		b.StopTimer()
 		testtime.Wait(b, "the motion released", func() bool { return len(ts.Body().InFlight()) == 0 })
-		if env := observe.Call(b.Context(), json.RawMessage(`{}`)); !env.Success {
+		if env := observe.Call(callgate.Through(b.Context()), json.RawMessage(`{}`)); !env.Success {
 			b.Fatalf("observe: %s", env.Reason)
 		}
 		b.StartTimer()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -82,7 +83,7 @@ func TestFaultCloseDuringCall(t *testing.T) {
 		ts := startFault(t, tr, spec, "base", body.Shared{})
 		done := make(chan runlog.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
-		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
+		go func() { done <- tool.Call(callgate.Through(t.Context()), json.RawMessage(`{"ms":60000}`)) }()
 		waitLog(t, dir, "start", 1)
 		if err := ts.Close(); err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -74,7 +75,7 @@ func harnessMain(mode string) int {
 		tools, _ := ts.Tools(ctx)
 		for _, tl := range tools {
 			if tl.Def().Name == "move_base" {
-				return tl.Call(ctx, json.RawMessage(args))
+				return tl.Call(callgate.Through(ctx), json.RawMessage(args))
 			}
 		}
 		return runlog.Failure("no move_base")
@@ -84,7 +85,7 @@ func harnessMain(mode string) int {
 		tools, _ := ts.Tools(ctx)
 		for _, tl := range tools {
 			if tl.Def().Name == "pid" {
-				env := tl.Call(ctx, json.RawMessage(`{}`))
+				env := tl.Call(callgate.Through(ctx), json.RawMessage(`{}`))
 				pid := fmt.Sprint(env.Value["pid"])
 				if err := os.WriteFile(filepath.Join(dir, "backend.pid"), []byte(pid), 0o644); err != nil {
 					fmt.Fprintln(os.Stderr, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -93,7 +94,7 @@ func TestFaultStopToolOnTimeoutAndCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan string, 1)
 		tool := toolByName(t, ts2, "move_base")
-		go func() { done <- tool.Call(ctx, json.RawMessage(`{"ms":60000}`)).Reason }()
+		go func() { done <- tool.Call(callgate.Through(ctx), json.RawMessage(`{"ms":60000}`)).Reason }()
 		waitLog(t, dir, "start", 2)
 		cancel()
 		if r := <-done; !strings.Contains(r, "cancelled") {
@@ -218,7 +219,7 @@ func TestFaultStopToolOnClose(t *testing.T) {
 		ts := startFault(t, tr, spec, "base", body.Shared{OnSafety: evs.add})
 		done := make(chan runlog.Envelope, 1)
 		tool := toolByName(t, ts, "move_base")
-		go func() { done <- tool.Call(t.Context(), json.RawMessage(`{"ms":60000}`)) }()
+		go func() { done <- tool.Call(callgate.Through(t.Context()), json.RawMessage(`{"ms":60000}`)) }()
 		waitLog(t, dir, "start", 1)
 		if err := ts.Close(); err != nil {
 			t.Fatal(err)

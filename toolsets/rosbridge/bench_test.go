@@ -2,6 +2,7 @@ package rosbridge_test
 
 import (
 	"encoding/json"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/runlog"
 	"slices"
 	"testing"
@@ -27,7 +28,7 @@ func BenchmarkServiceToolCall(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			if env := tl.Call(b.Context(), args); !env.Success {
+			if env := tl.Call(callgate.Through(b.Context()), args); !env.Success {
 				b.Fatal(env.Reason)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/callgate"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
@@ -227,7 +228,7 @@ func (r *robot) callCtx(ctx context.Context, t testing.TB, name, args string) ru
 	}
 	for _, tl := range tools {
 		if tl.Def().Name == name {
-			return tl.Call(ctx, json.RawMessage(args))
+			return tl.Call(callgate.Through(ctx), json.RawMessage(args))
 		}
 	}
 	t.Fatalf("no tool %q", name)
