@@ -36,6 +36,8 @@ type Turn struct {
 	refused  string
 	recorded bool
 	end      *runlog.Report
+	// spec is this turn's copy of the plan (Spec), made when first asked.
+	spec *schema.Spec
 }
 
 // CallResult is the answered call of a turn.
@@ -56,7 +58,14 @@ type CallResult struct {
 
 // Spec is a copy of the session's plan, to read: changing it changes
 // nothing of the session, and it holds no compiled rules (the policy's).
-func (tn *Turn) Spec() schema.Spec { return *tn.h.spec.Clone() }
+// One copy per turn, shared by the turn's stages: a deep copy per call
+// would cost every stage its allocations.
+func (tn *Turn) Spec() schema.Spec {
+	if tn.spec == nil {
+		tn.spec = tn.h.spec.Clone()
+	}
+	return *tn.spec
+}
 
 // Cancelled checks cooperative cancellation (the context and should_cancel)
 // before where; when cancelled it emits the cancel event and ends the task.
