@@ -1,4 +1,4 @@
-package rosbridge
+package graph
 
 import (
 	"context"
@@ -29,6 +29,10 @@ const (
 	// maxSampleBytes bounds one kept message: a sample reads names, frames
 	// and a few values, never an image.
 	maxSampleBytes = 256 << 10
+	// sampleQueueLength is rosbridge's queue for a sampled topic:
+	// /tf_static's latched messages (one per static publisher) arrive in
+	// one burst when the subscription starts, and each is needed.
+	sampleQueueLength = 100
 )
 
 // SampleTopics reads a few messages of each requested topic, for a spec
@@ -79,7 +83,7 @@ func SampleTopics(ctx context.Context, url string, header http.Header, reqs []Sa
 			}
 		}
 		// A long queue: /tf_static's latched burst must all arrive.
-		sub := wire.Subscription{Topic: topic, Type: r.Type, QueueLength: tfQueueLength, OnMessage: each}
+		sub := wire.Subscription{Topic: topic, Type: r.Type, QueueLength: sampleQueueLength, OnMessage: each}
 		if err := cl.Subscribe(ctx, sub); err != nil {
 			return nil, fmt.Errorf("sampling %s: %w", topic, err)
 		}

@@ -1,4 +1,4 @@
-package rosbridge
+package graph
 
 import (
 	"encoding/json"
@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// typeDef is rosapi_msgs/msg/TypeDef: a message's fields and their types.
+// TypeDef is rosapi_msgs/msg/TypeDef: a message's fields and their types.
 // rosapi is outside Thea, so a typedef is checked before it is used, and
 // its fields are indexed once: a lookup does not scan the field list, so
 // reading an answer of n typedefs and checking an expr against it stays
 // linear however large rosapi's answer is.
-type typeDef struct {
+type TypeDef struct {
 	Type       string   `json:"type"`
 	FieldNames []string `json:"fieldnames"`
 	FieldTypes []string `json:"fieldtypes"`
@@ -20,10 +20,10 @@ type typeDef struct {
 	index      map[string]int
 }
 
-// parseTypedefs reads a *_details answer ({"typedefs": [...]}); every
+// ParseTypedefs reads a *_details answer ({"typedefs": [...]}); every
 // typedef is checked, and a malformed one is an error naming its type.
-func parseTypedefs(raw []byte) ([]typeDef, error) {
-	var r struct{ Typedefs []typeDef }
+func ParseTypedefs(raw []byte) ([]TypeDef, error) {
+	var r struct{ Typedefs []TypeDef }
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, fmt.Errorf("rosapi's answer is not a list of typedefs: %w", err)
 	}
@@ -36,7 +36,7 @@ func parseTypedefs(raw []byte) ([]typeDef, error) {
 }
 
 // check validates d and builds its field index.
-func (d *typeDef) check() error {
+func (d *TypeDef) check() error {
 	if d.Type == "" {
 		return errors.New("it names no type")
 	}
@@ -57,8 +57,8 @@ func (d *typeDef) check() error {
 	return nil
 }
 
-// field looks name up in a checked typedef.
-func (d *typeDef) field(name string) (typ string, array, ok bool) {
+// Field looks name up in a checked typedef.
+func (d *TypeDef) Field(name string) (typ string, array, ok bool) {
 	i, ok := d.index[name]
 	if !ok {
 		return "", false, false
@@ -72,8 +72,8 @@ func (d *typeDef) field(name string) (typ string, array, ok bool) {
 // maxListedFields bounds the field names an error lists.
 const maxListedFields = 20
 
-// fieldList is d's field names for an error, at most maxListedFields.
-func (d *typeDef) fieldList() string {
+// FieldList is d's field names for an error, at most maxListedFields.
+func (d *TypeDef) FieldList() string {
 	if len(d.FieldNames) <= maxListedFields {
 		return strings.Join(d.FieldNames, ", ")
 	}

@@ -1,4 +1,4 @@
-package rosbridge
+package graph
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 		return nil, fmt.Errorf("rosbridge could not be reached: %w", err)
 	}
 	defer cl.Close()
-	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]*typeDef{}, loaded: map[string]detailsAnswer{}}
+	g := NewRosapi(ctx, cl)
 	out := &Graph{}
 	if err := g.loadTopics(); err != nil {
 		return nil, fmt.Errorf("rosapi did not list the topics (is the rosapi node running? rosbridge_websocket_launch.xml starts it): %w", err)
@@ -47,7 +47,7 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 		services = services[:min(len(services), MaxEndpoints-len(actions))]
 	}
 	for _, name := range actions {
-		e := Endpoint{Name: name, Type: g.typeOf("/rosapi/action_type", "action", name)}
+		e := Endpoint{Name: name, Type: g.TypeOf("/rosapi/action_type", "action", name)}
 		if e.Type != "" {
 			e.Goal, e.Why = g.message("/rosapi/action_goal_details", e.Type)
 			e.Response, _ = g.message("/rosapi/action_result_details", e.Type)
@@ -55,7 +55,7 @@ func ReadGraph(ctx context.Context, url string, header http.Header) (*Graph, err
 		out.Actions = append(out.Actions, e)
 	}
 	for _, name := range services {
-		e := Endpoint{Name: name, Type: g.typeOf("/rosapi/service_type", "service", name)}
+		e := Endpoint{Name: name, Type: g.TypeOf("/rosapi/service_type", "service", name)}
 		if e.Type != "" {
 			e.Goal, e.Why = g.message("/rosapi/service_request_details", e.Type)
 			e.Response, _ = g.message("/rosapi/service_response_details", e.Type)
@@ -146,8 +146,8 @@ func infraService(name string) bool {
 
 // message loads typ's definition through a details service and follows
 // it; why says why there is none.
-func (g *rosGraph) message(service, typ string) (*Message, string) {
-	root, skip, err := g.details(service, typ)
+func (g *Rosapi) message(service, typ string) (*Message, string) {
+	root, skip, err := g.Details(service, typ)
 	switch {
 	case err != nil:
 		return nil, err.Error()
@@ -163,7 +163,7 @@ func (g *rosGraph) message(service, typ string) (*Message, string) {
 // follow builds typ's Message from the loaded definitions; on the path a
 // type seen again (a cycle) or past MaxDepth is cut, and at most budget
 // fields are built in all (a definition shared many times over).
-func (g *rosGraph) follow(typ string, path map[string]bool, depth int, budget *int) *Message {
+func (g *Rosapi) follow(typ string, path map[string]bool, depth int, budget *int) *Message {
 	d := g.defs[typ]
 	m := &Message{Type: typ}
 	path[typ] = true

@@ -1,4 +1,4 @@
-package rosbridge
+package graph
 
 import "testing"
 
@@ -12,19 +12,19 @@ func FuzzTypedefs(f *testing.F) {
 	f.Add([]byte(`{"typedefs": [{"type": "", "fieldnames": ["a", "a"], "fieldtypes": ["x", "y"]}]}`))
 	f.Add([]byte(`{"typedefs": null}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		defs, err := parseTypedefs(raw)
+		defs, err := ParseTypedefs(raw)
 		if err != nil {
 			return
 		}
 		for i := range defs {
 			d := &defs[i]
 			for _, name := range d.FieldNames {
-				if _, _, ok := d.field(name); !ok {
+				if _, _, ok := d.Field(name); !ok {
 					t.Fatalf("%s: field %q accepted but not found", d.Type, name)
 				}
 			}
-			_, _, _ = d.field("no such field")
-			_ = d.fieldList()
+			_, _, _ = d.Field("no such field")
+			_ = d.FieldList()
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package rosbridge_test
+package graph_test
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
-func readGraph(t *testing.T, o rosbridgetest.Options) *rosbridge.Graph {
+func readGraph(t *testing.T, o rosbridgetest.Options) *graph.Graph {
 	t.Helper()
 	srv, err := rosbridgetest.Start(t.Context(), "127.0.0.1:0", o)
 	if err != nil {
@@ -21,7 +21,7 @@ func readGraph(t *testing.T, o rosbridgetest.Options) *rosbridge.Graph {
 	t.Cleanup(func() { _ = srv.Close() })
 	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(30*time.Second))
 	defer cancel()
-	g, err := rosbridge.ReadGraph(ctx, srv.URL(), nil)
+	g, err := graph.ReadGraph(ctx, srv.URL(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestReadGraph(t *testing.T) {
 	}
 	// Nav2's action, beside the fake's instant test actions (/skill, the
 	// trajectory echo).
-	nav := slices.IndexFunc(g.Actions, func(a rosbridge.Endpoint) bool { return a.Name == "/navigate_to_pose" })
+	nav := slices.IndexFunc(g.Actions, func(a graph.Endpoint) bool { return a.Name == "/navigate_to_pose" })
 	if nav < 0 || len(g.Actions) != 3 || g.Actions[nav].Type != "nav2_msgs/action/NavigateToPose" || g.Actions[nav].Goal == nil {
 		t.Fatalf("actions %+v", g.Actions)
 	}
@@ -72,8 +72,8 @@ func TestReadGraphSharedDefinitionsBounded(t *testing.T) {
 		defs = append(defs, d)
 	}
 	g := readGraph(t, rosbridgetest.Options{Typedefs: func(string) []rosbridgetest.TypeDef { return defs }})
-	var count func(m *rosbridge.Message) int
-	count = func(m *rosbridge.Message) int {
+	var count func(m *graph.Message) int
+	count = func(m *graph.Message) int {
 		n := 0
 		for _, f := range m.Fields {
 			n++
@@ -83,7 +83,7 @@ func TestReadGraphSharedDefinitionsBounded(t *testing.T) {
 		}
 		return n
 	}
-	if n := count(g.Actions[0].Goal); n == 0 || n > rosbridge.MaxFields {
-		t.Fatalf("the goal was read to %d fields, want 1 to %d", n, rosbridge.MaxFields)
+	if n := count(g.Actions[0].Goal); n == 0 || n > graph.MaxFields {
+		t.Fatalf("the goal was read to %d fields, want 1 to %d", n, graph.MaxFields)
 	}
 }

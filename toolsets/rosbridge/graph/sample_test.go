@@ -1,4 +1,4 @@
-package rosbridge_test
+package graph_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
@@ -18,7 +18,7 @@ func TestSampleTopics(t *testing.T) {
 	url, _ := sampleArm(t, nil)
 	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(30*time.Second))
 	defer cancel()
-	got, err := rosbridge.SampleTopics(ctx, url, nil, []rosbridge.SampleRequest{
+	got, err := graph.SampleTopics(ctx, url, nil, []graph.SampleRequest{
 		{Topic: "/tf_static", Type: "tf2_msgs/msg/TFMessage", Count: 1, Keep: 10},
 		{Topic: "/tf", Type: "tf2_msgs/msg/TFMessage", Count: 3},
 		{Topic: "/joint_states", Type: "sensor_msgs/msg/JointState", Count: 1},
@@ -59,7 +59,7 @@ func TestSampleTopicsSilentAndHuge(t *testing.T) {
 	defer cancel()
 	const window = time.Second
 	start := time.Now()
-	got, err := rosbridge.SampleTopics(ctx, url, nil, []rosbridge.SampleRequest{
+	got, err := graph.SampleTopics(ctx, url, nil, []graph.SampleRequest{
 		{Topic: "/silent", Type: "std_msgs/msg/Bool", Count: 1},
 		{Topic: "/huge", Type: "std_msgs/msg/String", Count: 1},
 	}, window)
@@ -88,7 +88,7 @@ func TestSampleTopicsEndsEarly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(30*time.Second))
 	defer cancel()
 	start := time.Now()
-	got, err := rosbridge.SampleTopics(ctx, srv.URL(), nil, []rosbridge.SampleRequest{
+	got, err := graph.SampleTopics(ctx, srv.URL(), nil, []graph.SampleRequest{
 		{Topic: "/joint_states", Type: "sensor_msgs/msg/JointState", Count: 1},
 		{Topic: "/tf_static", Type: "tf2_msgs/msg/TFMessage", Count: 1},
 	}, time.Hour)
