@@ -81,11 +81,12 @@ func isTestHelper(pkg string) bool {
 }
 
 // linksFake reports whether from's production code may not import to
-// because to is a test fake. Only tests, other test helpers and the command
-// (cmd/..., which serves the kinds' fakes as `thea sim <kind>`) may link
-// one: a program that embeds Thea through components must not.
+// because to is a test fake. Only tests, other test helpers and the fakes'
+// own programs (cmd/thea-sim-<kind>, which `thea sim <kind>` runs) may
+// link one: neither the thea binary nor a program that embeds Thea through
+// components may.
 func linksFake(from, to string) bool {
-	return isTestHelper(to) && !isTestHelper(from) && layerOf(from) != cli
+	return isTestHelper(to) && !isTestHelper(from) && !strings.HasPrefix(from, "cmd/thea-sim-")
 }
 
 // allowed reports whether from may import to. The engine's parts never
@@ -152,7 +153,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		check(p.Imports, "imports")
 		for _, imp := range p.Imports {
 			if to, ok := strings.CutPrefix(imp, module); ok && linksFake(from, to) {
-				t.Errorf("%s imports %s, a test fake: only tests, test helpers and cmd/ may link one", from, to)
+				t.Errorf("%s imports %s, a test fake: only tests, test helpers and cmd/thea-sim-<kind> may link one", from, to)
 			}
 		}
 		if layerOf(from) == helpers {
@@ -231,7 +232,9 @@ func TestLinksFake(t *testing.T) {
 		{"toolsets", "toolsets/internal/faultserver", true},
 		{"engine/body", "internal/testtime", true},
 		{"serve", "internal/testutil", true},
-		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", false},
+		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", true},
+		{"cmd/thea", "toolsets/internal/testserver", true},
+		{"cmd/thea-sim-rosbridge", "toolsets/rosbridge/rosbridgetest", false},
 		{"toolsets/rosbridge/rosbridgetest", "toolsets/internal/faultserver", false},
 		{"models/internal/wiretest", "internal/testtime", false},
 		{"toolsets/internal/chaos", "toolsets/internal/faultserver", false},
