@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -23,7 +24,7 @@ const (
 // found is one detection as read, before the frame transform.
 type found struct {
 	det   schema.Detection
-	pos   *vec3
+	pos   *perception.Vec3
 	frame string
 }
 
@@ -67,12 +68,12 @@ func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
 		det.Visible, det.Camera = true, d.Camera
 		if it.pos != nil {
 			pos, frame := *it.pos, it.frame
-			if d.Frame != "" && frameName(d.Frame) != frame {
-				tr, _, _, err := g.tree.lookup(d.Frame, frame)
+			if d.Frame != "" && perception.FrameName(d.Frame) != frame {
+				tr, _, _, err := g.tree.Lookup(d.Frame, frame)
 				if err != nil {
 					return nil, fmt.Errorf("%s's position: %w", det.Name, err)
 				}
-				pos, frame = tr.apply(pos), frameName(d.Frame)
+				pos, frame = tr.Apply(pos), perception.FrameName(d.Frame)
 			}
 			det.Position = &schema.Point{X: round3(pos.X), Y: round3(pos.Y)}
 			if d.Frame == "" {
@@ -140,9 +141,9 @@ func decodeVision(raw json.RawMessage, is3D bool) ([]found, error) {
 		}
 		h := d.Results[best]
 		class := clip(h.Hypothesis.ClassID)
-		f := found{det: schema.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: frameName(d.Header.FrameID)}
+		f := found{det: schema.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: perception.FrameName(d.Header.FrameID)}
 		if f.frame == "" {
-			f.frame = frameName(m.Header.FrameID)
+			f.frame = perception.FrameName(m.Header.FrameID)
 		}
 		if h.Hypothesis.Score.Valid {
 			f.det.Score = round3(h.Hypothesis.Score.V)
@@ -152,7 +153,7 @@ func decodeVision(raw json.RawMessage, is3D bool) ([]found, error) {
 			pt = d.BBox.Center.Position
 		}
 		if pt.X.Valid && pt.Y.Valid && (is3D || pt.X.V != 0 || pt.Y.V != 0 || pt.Z.V != 0) {
-			f.pos = &vec3{pt.X.V, pt.Y.V, pt.Z.V}
+			f.pos = &perception.Vec3{X: pt.X.V, Y: pt.Y.V, Z: pt.Z.V}
 		}
 		out = append(out, f)
 	}
@@ -218,9 +219,9 @@ func detectionsOf(val any) ([]found, error) {
 			if !okx || !oky {
 				return nil, fmt.Errorf("item %d: position needs numbers x and y", i)
 			}
-			f.pos = &vec3{x, y, z}
+			f.pos = &perception.Vec3{X: x, Y: y, Z: z}
 		}
-		f.frame = frameName(f.frame)
+		f.frame = perception.FrameName(f.frame)
 		out = append(out, f)
 	}
 	return out, nil

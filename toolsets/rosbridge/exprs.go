@@ -16,6 +16,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 )
 
 // plan is a toolset's config compiled once at load: every expr
@@ -96,8 +97,8 @@ func compile(cfg Config) (*plan, error) {
 			p.state[k] = prog
 		}
 		for cam, t := range o.Cameras {
-			if t.Type != "" && t.Type != typeCompressedImage && t.Type != typeImage {
-				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, typeImage)
+			if t.Type != "" && t.Type != typeCompressedImage && t.Type != perception.TypeImage {
+				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, perception.TypeImage)
 			}
 		}
 		errs = append(errs, p.compilePerception(fail)...)

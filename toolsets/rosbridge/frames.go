@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -42,8 +43,8 @@ func (p *plan) cameraFrames(msgs map[string]wire.Message, emb schema.Embodiment)
 // the bound every tool result's images have (engine.MaxImagePixels).
 func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
 	read := compressedImage
-	if typ == typeImage {
-		read = rawImage
+	if typ == perception.TypeImage {
+		read = perception.RawImage
 	}
 	img, err := read(cam, raw, emb)
 	if err != nil {
@@ -53,7 +54,7 @@ func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (sch
 	switch {
 	case err != nil:
 		return schema.Image{}, fmt.Errorf("its %s data has no readable header: %w", img.MIME, err)
-	case !pixelsWithin(cfg.Width, cfg.Height, engine.MaxImagePixels):
+	case !perception.PixelsWithin(cfg.Width, cfg.Height, engine.MaxImagePixels):
 		return schema.Image{}, fmt.Errorf("its header claims %dx%d, outside 1x1 to %d pixels", cfg.Width, cfg.Height, engine.MaxImagePixels)
 	}
 	return img, nil

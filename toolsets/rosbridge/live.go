@@ -12,6 +12,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -101,7 +102,7 @@ func (lc *liveChecker) topics(cfg Config) {
 // typePath is where a type mismatch is said: at the declared type, or at
 // the topic when the type is the use's default.
 func typePath(at string, u topicUse) string {
-	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
+	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == perception.TypeImage {
 		return at + ".type"
 	}
 	if u.path == tfStaticPath {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -83,7 +84,7 @@ func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 		if c.b.tf == nil || len(g.tree) > 0 || !time.Now().Before(deadline) {
 			return runlog.Failure(o.Tool + ": " + err.Error()), nil
 		}
-		tree, changed := c.b.tf.snapshot()
+		tree, changed := c.b.tf.Snapshot()
 		if len(tree) == 0 {
 			wctx, cancel := context.WithDeadline(ctx, deadline)
 			select {
@@ -158,7 +159,7 @@ func (p *plan) sources() []source {
 // TF tree, and when each source's reading arrived (by source name).
 type gathered struct {
 	msgs map[string]wire.Message
-	tree tfTree
+	tree perception.Tree
 	at   map[string]time.Time
 	// static are the lookups whose chain is all /tf_static.
 	static map[string]bool
@@ -182,7 +183,7 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gat
 		g := gathered{msgs: make(map[string]wire.Message, len(srcs)), at: make(map[string]time.Time, len(srcs)), static: map[string]bool{}}
 		var changed <-chan struct{}
 		if c.b.tf != nil {
-			g.tree, changed = c.b.tf.snapshot()
+			g.tree, changed = c.b.tf.Snapshot()
 		}
 		var pending *source
 		for i := range srcs {
@@ -229,7 +230,7 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gat
 // in g; false when there is none (no message, no path in the TF tree).
 func (c *conn) readingAt(s *source, g gathered, now time.Time) (time.Time, bool) {
 	if s.lookup != nil {
-		_, at, static, err := g.tree.lookup(s.lookup.Parent, s.lookup.Child)
+		_, at, static, err := g.tree.Lookup(s.lookup.Parent, s.lookup.Child)
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -257,12 +258,12 @@ func (s *source) fresh(at, now, motion time.Time) bool {
 
 // stale says why s has no fresh enough reading: none came (or no TF path),
 // or the latest is older than the last motion or than max_age.
-func (s *source) stale(c *conn, tree tfTree, now, motion time.Time) error {
+func (s *source) stale(c *conn, tree perception.Tree, now, motion time.Time) error {
 	var at time.Time
 	if s.lookup != nil {
-		_, t, static, err := tree.lookup(s.lookup.Parent, s.lookup.Child)
+		_, t, static, err := tree.Lookup(s.lookup.Parent, s.lookup.Child)
 		if err != nil {
-			if bad := c.b.tf.refused(); bad != "" {
+			if bad := c.b.tf.Refused(); bad != "" {
 				err = fmt.Errorf("%w; the last transform refused: %s", err, bad)
 			}
 			return fmt.Errorf("%s: %w, within its max_age %s", s.name, err, s.maxAge)

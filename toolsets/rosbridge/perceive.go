@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 )
 
 // perceive adds the perception fields to an assembled observation v: the
@@ -139,11 +140,11 @@ func (p *plan) basePose(d PoseDecl, g gathered) (schema.Pose, error) {
 // framePose is a pose from its topic or a TF lookup, in its frame.
 func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error) {
 	if d.TF != nil {
-		tr, _, _, err := g.tree.lookup(d.TF.Parent, d.TF.Child)
+		tr, _, _, err := g.tree.Lookup(d.TF.Parent, d.TF.Child)
 		if err != nil {
 			return schema.EndEffectorPose{}, err
 		}
-		return poseOf(tr, frameName(d.TF.Parent))
+		return poseOf(tr, perception.FrameName(d.TF.Parent))
 	}
 	var m struct {
 		Header struct {
@@ -170,11 +171,11 @@ func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error)
 	if !pos.X.Valid || !pos.Y.Valid || !rot.Z.Valid || !rot.W.Valid {
 		return schema.EndEffectorPose{}, fmt.Errorf("from %s: the position or orientation is null (NaN or inf) or missing", d.Topic)
 	}
-	q, ok := quat{rot.X.V, rot.Y.V, rot.Z.V, rot.W.V}.normalized()
+	q, ok := perception.Quat{X: rot.X.V, Y: rot.Y.V, Z: rot.Z.V, W: rot.W.V}.Normalized()
 	if !ok {
 		return schema.EndEffectorPose{}, fmt.Errorf("from %s: the orientation is a zero quaternion", d.Topic)
 	}
-	pose, err := poseOf(transform{T: vec3{pos.X.V, pos.Y.V, pos.Z.V}, R: q}, frameName(m.Header.FrameID))
+	pose, err := poseOf(perception.Transform{T: perception.Vec3{X: pos.X.V, Y: pos.Y.V, Z: pos.Z.V}, R: q}, perception.FrameName(m.Header.FrameID))
 	if err != nil {
 		return pose, fmt.Errorf("from %s: %w", d.Topic, err)
 	}
@@ -183,8 +184,8 @@ func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error)
 
 // poseOf is a transform as the contract's pose: metres and degrees,
 // rounded to a millimetre and a thousandth of a degree.
-func poseOf(tr transform, frame string) (schema.EndEffectorPose, error) {
-	r, pi, y := tr.R.rpyDeg()
+func poseOf(tr perception.Transform, frame string) (schema.EndEffectorPose, error) {
+	r, pi, y := tr.R.RPYDeg()
 	out := schema.EndEffectorPose{Frame: frame, X: round3(tr.T.X), Y: round3(tr.T.Y), Z: round3(tr.T.Z),
 		RollDeg: round3(r), PitchDeg: round3(pi), YawDeg: round3(y)}
 	for _, f := range []float64{out.X, out.Y, out.Z, out.RollDeg, out.PitchDeg, out.YawDeg} {

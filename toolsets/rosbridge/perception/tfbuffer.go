@@ -1,4 +1,4 @@
-package rosbridge
+package perception
 
 import (
 	"encoding/json"
@@ -10,38 +10,38 @@ import (
 )
 
 // Types of the TF topics.
-const typeTFMessage = "tf2_msgs/msg/TFMessage"
+const TypeTFMessage = "tf2_msgs/msg/TFMessage"
 
 // maxTFFrames bounds the tree a hostile graph can grow: a transform of a
 // new child beyond it is dropped (and said in lookups' errors).
 const maxTFFrames = 1024
 
-// tfQueueLength is rosbridge's queue for the TF topics: /tf_static's
+// TFQueueLength is rosbridge's queue for the TF topics: /tf_static's
 // latched messages (one per static publisher) arrive in one burst when the
 // subscription starts, and each is needed, not just the latest.
-const tfQueueLength = 100
+const TFQueueLength = 100
 
-// tfBuffer folds every /tf and /tf_static message into one tree, kept for
+// Buffer folds every /tf and /tf_static message into one tree, kept for
 // the toolset's life: /tf_static is latched, sent once per subscription
 // (again after a reconnect), so its transforms are kept, never aged.
-type tfBuffer struct {
+type Buffer struct {
 	mu      sync.Mutex
-	tree    tfTree
+	tree    Tree
 	changed chan struct{} // closed and replaced at every message
 	bad     string        // the last transform refused, for lookup errors
 }
 
-func newTFBuffer() *tfBuffer {
-	return &tfBuffer{tree: tfTree{}, changed: make(chan struct{})}
+func NewBuffer() *Buffer {
+	return &Buffer{tree: Tree{}, changed: make(chan struct{})}
 }
 
-// receiver folds the messages of one TF topic in.
-func (b *tfBuffer) receiver(static bool) func(wire.Message) {
+// Receiver folds the messages of one TF topic in.
+func (b *Buffer) Receiver(static bool) func(wire.Message) {
 	return func(m wire.Message) { b.add(m, static) }
 }
 
-func (b *tfBuffer) add(m wire.Message, static bool) {
-	links, bad := decodeTF(m.Data)
+func (b *Buffer) add(m wire.Message, static bool) {
+	links, bad := DecodeTF(m.Data)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for child, l := range links {
@@ -49,7 +49,7 @@ func (b *tfBuffer) add(m wire.Message, static bool) {
 			bad = fmt.Sprintf("transform to %s dropped: the tree already has %d frames", child, maxTFFrames)
 			continue
 		}
-		l.at, l.static = m.Received, static
+		l.At, l.Static = m.Received, static
 		b.tree[child] = l
 	}
 	if bad != "" {
@@ -59,16 +59,16 @@ func (b *tfBuffer) add(m wire.Message, static bool) {
 	b.changed = make(chan struct{})
 }
 
-// snapshot is a copy of the tree now and a channel closed at the next
+// Snapshot is a copy of the tree now and a channel closed at the next
 // message.
-func (b *tfBuffer) snapshot() (tfTree, <-chan struct{}) {
+func (b *Buffer) Snapshot() (Tree, <-chan struct{}) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return maps.Clone(b.tree), b.changed
 }
 
-// refused is the last transform refused, "" for none.
-func (b *tfBuffer) refused() string {
+// Refused is the last transform refused, "" for none.
+func (b *Buffer) Refused() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.bad
@@ -87,21 +87,21 @@ type tfMessage struct {
 	} `json:"transforms"`
 }
 
-// decodeTF reads a tf2_msgs/msg/TFMessage from an untrusted graph: each
+// DecodeTF reads a tf2_msgs/msg/TFMessage from an untrusted graph: each
 // usable transform by child frame, and why the last unusable one was
 // refused (no frame, a frame its own parent, a null number, a zero
 // rotation).
-func decodeTF(raw json.RawMessage) (map[string]tfLink, string) {
+func DecodeTF(raw json.RawMessage) (map[string]Link, string) {
 	var m tfMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Sprintf("not a TFMessage: %v", err)
 	}
-	out := map[string]tfLink{}
+	out := map[string]Link{}
 	bad := ""
 	for i, t := range m.Transforms {
-		parent, child := frameName(t.Header.FrameID), frameName(t.ChildFrameID)
+		parent, child := FrameName(t.Header.FrameID), FrameName(t.ChildFrameID)
 		tr, rot := t.Transform.Translation, t.Transform.Rotation
-		q, ok := quat{rot.X.V, rot.Y.V, rot.Z.V, rot.W.V}.normalized()
+		q, ok := Quat{rot.X.V, rot.Y.V, rot.Z.V, rot.W.V}.Normalized()
 		switch {
 		case parent == "" || child == "":
 			bad = fmt.Sprintf("transforms[%d] has no header.frame_id or child_frame_id", i)
@@ -112,7 +112,7 @@ func decodeTF(raw json.RawMessage) (map[string]tfLink, string) {
 		case !ok:
 			bad = fmt.Sprintf("transforms[%d] (%s→%s) has a zero rotation", i, parent, child)
 		default:
-			out[child] = tfLink{parent: parent, tr: transform{T: vec3{tr.X.V, tr.Y.V, tr.Z.V}, R: q}}
+			out[child] = Link{Parent: parent, Transform: Transform{T: Vec3{tr.X.V, tr.Y.V, tr.Z.V}, R: q}}
 		}
 	}
 	return out, bad

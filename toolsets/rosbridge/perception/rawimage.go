@@ -1,4 +1,4 @@
-package rosbridge
+package perception
 
 import (
 	"bytes"
@@ -11,17 +11,17 @@ import (
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
-// typeImage is a raw camera image; the observation sends it as PNG.
-const typeImage = "sensor_msgs/msg/Image"
+// TypeImage is a raw camera image; the observation sends it as PNG.
+const TypeImage = "sensor_msgs/msg/Image"
 
 // maxRawPixels bounds a raw image taken into an observation (4K).
 const maxRawPixels = 3840 * 2160
 
-// rawImage encodes a sensor_msgs/msg/Image as PNG. The 8-bit encodings a
+// RawImage encodes a sensor_msgs/msg/Image as PNG. The 8-bit encodings a
 // camera driver publishes are read (rgb8, bgr8, rgba8, bgra8, mono8); any
 // other (16-bit depth, Bayer, YUV) is refused with its name, since a model
 // reads colour images only.
-func rawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func RawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
 	var m struct {
 		Height, Width, Step int
 		Encoding            string
@@ -34,7 +34,7 @@ func rawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Im
 	switch {
 	case channels == 0:
 		return schema.Image{}, fmt.Errorf("encoding %q is not read (rgb8, bgr8, rgba8, bgra8 or mono8; republish it compressed with image_transport)", m.Encoding)
-	case !pixelsWithin(m.Width, m.Height, maxRawPixels):
+	case !PixelsWithin(m.Width, m.Height, maxRawPixels):
 		return schema.Image{}, fmt.Errorf("a %dx%d image is outside 1x1 to %d pixels", m.Width, m.Height, maxRawPixels)
 	case m.Step < m.Width*channels || !rowsFit(len(m.Data), m.Step, m.Height, m.Width*channels):
 		return schema.Image{}, fmt.Errorf("%d bytes with step %d do not hold a %dx%d %s image", len(m.Data), m.Step, m.Width, m.Height, m.Encoding)
@@ -77,9 +77,9 @@ func rawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Im
 	return out, nil
 }
 
-// pixelsWithin reports whether a w×h image has 1 to limit pixels, without
+// PixelsWithin reports whether a w×h image has 1 to limit pixels, without
 // computing a product that could overflow (the sizes come from the robot).
-func pixelsWithin(w, h, limit int) bool {
+func PixelsWithin(w, h, limit int) bool {
 	return w > 0 && h > 0 && w <= limit && h <= limit/w
 }
 

@@ -1,4 +1,4 @@
-package rosbridge
+package perception
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func TestRawImage(t *testing.T) {
 		{"bgr8", rgb, 8, [4][3]uint8{{0, 0, 255}, {0, 255, 0}, {255, 0, 0}, {30, 20, 10}}},
 		{"mono8", []byte{0, 50, 100, 200}, 2, [4][3]uint8{{0, 0, 0}, {50, 50, 50}, {100, 100, 100}, {200, 200, 200}}},
 	} {
-		img, err := rawImage("front", imageMsg(c.enc, 2, 2, c.step, c.data), schema.Embodiment{})
+		img, err := RawImage("front", imageMsg(c.enc, 2, 2, c.step, c.data), schema.Embodiment{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.enc, err)
 		}
@@ -68,7 +68,7 @@ func TestRawImageRefused(t *testing.T) {
 		{imageMsg("mono8", 3, 3074457345618258603, 3, make([]byte, 9)), "outside 1x1"},
 		{imageMsg("mono8", 1, 3, math.MaxInt, make([]byte, 4)), "do not hold"},
 	} {
-		if _, err := rawImage("front", c.msg, schema.Embodiment{}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := RawImage("front", c.msg, schema.Embodiment{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("want %q, got %v", c.want, err)
 		}
 	}
@@ -82,7 +82,7 @@ func FuzzRawImage(f *testing.F) {
 	f.Add(imageMsg("bgra8", 1<<32, 1<<32, 1<<34, make([]byte, 4)))
 	f.Add(imageMsg("mono8", 1, 3, -1, make([]byte, 4)))
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		img, err := rawImage("front", msg, schema.Embodiment{})
+		img, err := RawImage("front", msg, schema.Embodiment{})
 		if err != nil {
 			return
 		}
