@@ -58,6 +58,9 @@ func (a *App) runFake(cmd *cobra.Command, args []string) error {
 	c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
 	c.WaitDelay = fakeStopGrace
 	err = c.Run()
+	if err != nil && cmd.Context().Err() != nil && c.ProcessState != nil && c.ProcessState.Success() {
+		return nil // stopped as asked (SIGTERM, Ctrl-C), and it closed cleanly
+	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return fmt.Errorf("thea sim %s: %s", kind, exit.ProcessState)
