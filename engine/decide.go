@@ -71,4 +71,3 @@ func (tn *Turn) decide(ctx context.Context) error {
 	}
 	return nil
 }
-
