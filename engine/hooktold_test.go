@@ -61,11 +61,12 @@ func (f *fixture) hookedHarness(t *testing.T) *engine.Harness {
 // A clamp and a rewrite say what they changed in the result the model
 // reads: a harness line before the result (what was asked, what was sent,
 // by which hook and why), the result after it still one JSON object, and
-// the Task Notes line says it too.
+// the Task Notes line says it too. A clamp within bounds changed nothing,
+// and nothing is stated.
 func TestHookChangesAreStatedInTheResult(t *testing.T) {
-	f, sent := hookedFixture(t, toolResp("", call("move", `{"distance_m":3,"speed":2}`)), toolResp("done"))
+	f, sent := hookedFixture(t, toolResp("", call("move", `{"distance_m":3,"speed":2}`)), toolResp("", call("move", `{"distance_m":0.5}`)), toolResp("done"))
 	evs := collect(f.hookedHarness(t).RunStream(t.Context(), "back up"))
-	if len(*sent) != 1 || (*sent)[0]["distance_m"] != 1.0 || (*sent)[0]["speed"] != 0.5 {
+	if len(*sent) != 2 || (*sent)[0]["distance_m"] != 1.0 || (*sent)[0]["speed"] != 0.5 {
 		t.Fatalf("move was sent %v, want distance_m 1 and speed 0.5", *sent)
 	}
 	next := f.decide.requests()[1]
@@ -88,21 +89,21 @@ func TestHookChangesAreStatedInTheResult(t *testing.T) {
 	if !strings.Contains(requestText(next), notes) {
 		t.Fatalf("the Task Notes lack %q:\n%s", notes, requestText(next))
 	}
+	var texts []string
 	for _, ev := range evs {
-		if ev.Kind == runlog.EventToolResult && !strings.HasPrefix(ev.Text, "harness: move ran with arguments changed") {
-			t.Fatalf("the run log's result says %q, want the harness line", ev.Text)
+		if ev.Kind == runlog.EventToolResult {
+			texts = append(texts, ev.Text)
 		}
 	}
-}
-
-// A clamp that changed nothing is not stated.
-func TestHookWithinBoundsIsNotStated(t *testing.T) {
-	f, _ := hookedFixture(t, toolResp("", call("move", `{"distance_m":0.5}`)), toolResp("done"))
-	if _, err := f.hookedHarness(t).Run(t.Context(), "inch forward"); err != nil {
-		t.Fatal(err)
+	if len(texts) != 2 || !strings.HasPrefix(texts[0], "harness: move ran with arguments changed") || texts[1] != "" {
+		t.Fatalf("the run log's results say %q, want the harness line on the first only", texts)
 	}
-	if text := requestText(f.decide.requests()[1]); strings.Contains(text, "harness:") || strings.Contains(text, "→") || !strings.Contains(text, "- turn 1: move: ok") {
-		t.Fatalf("an unchanged call is stated as changed, or not noted ok:\n%s", text)
+	last := f.decide.requests()[2]
+	if m := last.Messages[len(last.Messages)-3]; m.Role != model.RoleTool || !json.Valid([]byte(m.Text())) {
+		t.Fatalf("the result of the unchanged call is %q, want the bare JSON result", m.Text())
+	}
+	if text := requestText(last); !strings.Contains(text, "- turn 2: move: ok<") {
+		t.Fatalf("the unchanged call is not noted plainly ok:\n%s", text)
 	}
 }
 
