@@ -32,10 +32,10 @@ func (tn *Turn) record() {
 	if err != nil {
 		b = []byte(fmt.Sprintf(`{"success":false,"reason":"result could not be encoded: %v"}`, err))
 	}
-	parts := make([]model.Part, 0, 2+len(r.Env.Images))
 	// The harness line is its own line before the result, so the result
 	// stays one JSON object on every wire (a wire joins a message's text).
 	line := h.redactor.String(harnessLine(r.Tool, r.changes))
+	parts := make([]model.Part, 0, 1+len(r.Env.Images)+min(len(line), 1))
 	if line != "" {
 		parts = append(parts, model.Part{Text: line + "\n"})
 	}
