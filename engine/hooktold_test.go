@@ -168,3 +168,34 @@ func TestCallNeverRunIsNeverJudged(t *testing.T) {
 		t.Fatalf("Task Notes timeline:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Arguments a hook rewrote are checked again as the tool receives them:
+// a rewrite that breaks the schema keeps the call from running, says which
+// hook, and the call is not judged (it is the spec's mistake, not the
+// model's format).
+func TestRewriteBreakingTheSchemaNeverRuns(t *testing.T) {
+	f, sent := hookedFixture(t, toolResp("", call("move", `{"distance_m":0.5}`)), toolResp("done"))
+	f.spec.Hooks.Pre = []schema.PreHook{{Name: "garble", When: "tool.name == 'move'", Action: "rewrite",
+		Config: policies.RewriteConfig{Rewrite: map[string]string{"distance_m": "'far'"}}}}
+	f.spec.Hooks.Post = []schema.PostHook{{Name: "judged", When: "true", Action: "note", Config: policies.NoteConfig{Note: "post chain ran"}}}
+	f.spec.Safety.FailureBudget.Total = 5
+	h := f.hookedHarness(t)
+	evs := collect(h.RunStream(t.Context(), "inch forward"))
+	if len(*sent) != 0 {
+		t.Fatalf("move ran with %v", *sent)
+	}
+	for _, ev := range evs {
+		if ev.Kind == runlog.EventToolResult {
+			want := `not executed: the arguments the hooks (garble) gave move fail its inputSchema: invalid arguments for move: argument "distance_m" must be number, got string`
+			if ev.Result.Reason != want {
+				t.Errorf("result %q, want %q", ev.Result.Reason, want)
+			}
+		}
+	}
+	notes, _ := h.LastTaskNotes()
+	for _, e := range notes.Timeline {
+		if e.Text == "post chain ran" {
+			t.Fatalf("the post chain ran on a call that never ran: %+v", notes.Timeline)
+		}
+	}
+}
