@@ -210,7 +210,7 @@ func TestExecuteAnswersEveryCall(t *testing.T) {
 	}
 	refused := false
 	for _, m := range last.Messages {
-		refused = refused || m.Role == model.RoleTool && strings.HasPrefix(m.Text(), "not executed: one tool call per turn")
+		refused = refused || m.Role == model.RoleTool && strings.Contains(m.Text(), `"reason":"not executed: one tool call per turn`)
 	}
 	if !refused {
 		t.Fatal("the refused extra call is not answered in the next request")

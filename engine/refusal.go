@@ -14,8 +14,8 @@ const (
 	refusedNameChars = 64
 )
 
-// refusal is the result of an extra call of a response (one tool call per
-// turn): its own well-formed text, true whatever became of the first call.
+// refusal is the reason of an extra call's failure envelope (one tool call
+// per turn): true whatever became of the first call.
 // ran says whether the first call reached its tool; dropped, on the last
 // extra call kept, counts the calls after it that the transcript does not
 // hold.

@@ -33,8 +33,8 @@ func answers(req model.Request) map[string][]string {
 
 // refusalRun runs one response of several calls, then a final answer, and
 // returns the request after it, checked for the wires' rule: every call
-// the transcript holds has exactly one result, and each result is either
-// one JSON object or, for a refused call, its own refusal text.
+// the transcript holds has exactly one result, each one JSON envelope, a
+// refused call's its own failure envelope.
 func refusalRun(t *testing.T, setup func(f *fixture), calls ...model.ToolCall) model.Request {
 	t.Helper()
 	for i := range calls {
@@ -57,17 +57,28 @@ func refusalRun(t *testing.T, setup func(f *fixture), calls ...model.ToolCall) m
 		if len(texts) != 1 {
 			t.Fatalf("call %s has %d results, want exactly 1", id, len(texts))
 		}
-		if i == 0 {
-			if !json.Valid([]byte(texts[0])) {
-				t.Fatalf("the first call's result is not one JSON object: %q", texts[0])
-			}
-			continue
+		var env struct {
+			Success *bool  `json:"success"`
+			Reason  string `json:"reason"`
 		}
-		if !strings.HasPrefix(texts[0], "not executed: one tool call per turn. ") || strings.Contains(texts[0], "{") {
+		if err := json.Unmarshal([]byte(texts[0]), &env); err != nil || env.Success == nil {
+			t.Fatalf("call %s's result is not one JSON envelope (%v): %q", id, err, texts[0])
+		}
+		if i > 0 && (*env.Success || !strings.HasPrefix(env.Reason, "not executed: one tool call per turn. ")) {
 			t.Fatalf("call %s's result is not its own refusal: %q", id, texts[0])
 		}
 	}
 	return next
+}
+
+// refusalReason is the reason of a refused call's envelope.
+func refusalReason(t *testing.T, text string) string {
+	t.Helper()
+	var env struct{ Reason string }
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("result %q: %v", text, err)
+	}
+	return env.Reason
 }
 
 // Two calls where the first runs: the second is refused in its own result,
@@ -78,7 +89,7 @@ func TestTwoCallsFirstRuns(t *testing.T) {
 	if n := f.tool("move").calls.Load(); n != 1 {
 		t.Fatalf("move ran %d times, want 1", n)
 	}
-	got := answers(next)["idb"][0]
+	got := refusalReason(t, answers(next)["idb"][0])
 	want := "not executed: one tool call per turn. This turn ran the response's first call (move); call grab again in a later turn if it is still needed."
 	if got != want {
 		t.Fatalf("refusal %q, want %q", got, want)
@@ -102,7 +113,7 @@ func TestTwoCallsFirstBlocked(t *testing.T) {
 	if !strings.Contains(a["ida"][0], "blocked by hook fence: too close") {
 		t.Fatalf("first result %q, want the block", a["ida"][0])
 	}
-	got := a["idb"][0]
+	got := refusalReason(t, a["idb"][0])
 	if strings.Contains(got, " ran ") || !strings.Contains(got, "first call (move), which did not run either") {
 		t.Fatalf("refusal %q says the blocked call ran, or not that it did not", got)
 	}
@@ -120,7 +131,7 @@ func TestThreeCallsFirstInvalid(t *testing.T) {
 		t.Fatalf("first result %q, want the schema's reason", a["ida"][0])
 	}
 	for _, id := range []string{"idb", "idc"} {
-		if got := a[id][0]; !strings.Contains(got, "which did not run either") {
+		if got := refusalReason(t, a[id][0]); !strings.Contains(got, "which did not run either") {
 			t.Fatalf("refusal of %s %q does not say the first call did not run", id, got)
 		}
 	}

@@ -47,16 +47,19 @@ func (tn *Turn) record() {
 	}
 	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(r.Env.Images) > 0,
 		Msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
-	// Each extra call has its own result, after the first call's (the
-	// order of the calls, as every wire wants them answered).
+	// Each extra call has its own failure envelope, after the first call's
+	// result (the order of the calls, as every wire wants them answered).
 	for i, c := range tn.extra {
 		dropped := 0
 		if i == len(tn.extra)-1 {
 			dropped = tn.dropped
 		}
-		text := h.redactor.String(refusal(r.Tool, c.Name, r.Executed, dropped))
+		rb, err := runlog.Failure(refusal(r.Tool, c.Name, r.Executed, dropped)).MarshalJSON()
+		if err != nil {
+			rb = []byte(`{"success":false,"reason":"not executed: one tool call per turn"}`)
+		}
 		h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group,
-			Msg: model.Message{Role: model.RoleTool, ToolCallID: c.ID, Name: c.Name, Parts: []model.Part{{Text: text}}, IsError: true}})
+			Msg: model.Message{Role: model.RoleTool, ToolCallID: c.ID, Name: c.Name, Parts: []model.Part{{Text: string(h.redactor.JSON(rb))}}, IsError: true}})
 	}
 	var refused string
 	if len(tn.extra) > 0 {
