@@ -1,4 +1,4 @@
-package schema
+package rules
 
 import (
 	"encoding/base64"
