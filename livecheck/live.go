@@ -319,7 +319,7 @@ func (c *checker) selected(hook int) []string {
 			Limits:    c.spec.Embodiment.Limits,
 			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
 		}
-		v, err := rules.RunRule(nil, when, &env)
+		v, err := rules.Run(nil, when, &env)
 		if b, ok := v.(bool); err != nil || ok && b {
 			out = append(out, name)
 		}

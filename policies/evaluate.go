@@ -149,7 +149,7 @@ func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv
 // judgeCheck decides deterministically with a contract's check; a run-time
 // error is a failure.
 func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
-	out, err := rules.RunRule(nil, check, env)
+	out, err := rules.Run(nil, check, env)
 	if m := rules.Missing(err); m != nil {
 		// An unknown confirms nothing: not a pass.
 		return failure("check", "the check of %s is not confirmed: %v", tool, m)

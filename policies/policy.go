@@ -162,7 +162,7 @@ type PreCall struct {
 }
 
 // Eval runs a compiled expression against the call's environment.
-func (c *PreCall) Eval(p *vm.Program) (any, error) { return rules.RunRule(c.vm, p, c.Env) }
+func (c *PreCall) Eval(p *vm.Program) (any, error) { return rules.Run(c.vm, p, c.Env) }
 
 // evalBool runs a bool rule; a nil program (an empty when or rule) is true.
 func (c *PreCall) evalBool(p *vm.Program) (bool, error) {
@@ -205,7 +205,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 	}
 	env := p.callEnv(cc, args)
 	reading := &freshOnce{policy: p, env: &env}
-	machine := rules.NewRuleVM()
+	machine := rules.NewVM()
 	res := engine.PreResult{Args: args}
 	for i := range p.pre {
 		h := &p.pre[i]

@@ -17,7 +17,7 @@ import (
 func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env *schema.CheckEnv) schema.Verdict {
 	args := make(map[string]any, len(v.Args))
 	for k, prog := range p.spec.Rules.VerifyArgs[tool] {
-		out, err := rules.RunRule(nil, prog, env)
+		out, err := rules.Run(nil, prog, env)
 		if err != nil {
 			return failure("verifier", "the verifier argument %s of %s could not be evaluated: %v", k, tool, err)
 		}

@@ -89,7 +89,7 @@ func TestCompileOwnEnv(t *testing.T) {
 			if cerr != nil {
 				t.Fatalf("compile: %v", cerr)
 			}
-			got, err := RunRule(nil, p, e)
+			got, err := Run(nil, p, e)
 			if tc.missing != "" {
 				if m := Missing(err); m == nil || m.Path != tc.missing {
 					t.Fatalf("got %v, %v; want %s missing", got, err, tc.missing)

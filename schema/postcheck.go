@@ -74,7 +74,7 @@ func mayJudge(when *vm.Program, src string, tool ToolInfo) bool {
 	if tool.Toolset == "" && strings.Contains(src, "toolset") {
 		return true
 	}
-	out, err := rules.RunRule(nil, when, &CallEnv{Tool: tool, Args: map[string]any{}, Result: ResultEnv{Success: true}})
+	out, err := rules.Run(nil, when, &CallEnv{Tool: tool, Args: map[string]any{}, Result: ResultEnv{Success: true}})
 	if err != nil {
 		return true
 	}

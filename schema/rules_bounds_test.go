@@ -45,7 +45,7 @@ func TestBoundedRules(t *testing.T) {
 		{src: `len(split('a,b,c', ',')) == 3 && upper('a') == 'A'`, want: true},
 	}
 	for _, tc := range tests {
-		got, err := rules.RunRule(nil, compileWhen(t, tc.src).When, env)
+		got, err := rules.Run(nil, compileWhen(t, tc.src).When, env)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: got %v, %v; want an error containing %q", tc.src, got, err, tc.wantErr)
@@ -66,13 +66,13 @@ func TestRuleValueBounded(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if _, err := rules.RunRule(nil, compiled.Pre[0].Exprs["rewrite.x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
+	if _, err := rules.Run(nil, compiled.Pre[0].Exprs["rewrite.x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
 		t.Fatalf("got %v, want the value-size error", err)
 	}
 }
 
 func TestRuleNodeLimit(t *testing.T) {
-	src := strings.Repeat("1 + ", rules.MaxRuleNodes) + "1 > 0"
+	src := strings.Repeat("1 + ", rules.MaxNodes) + "1 > 0"
 	_, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
 	if len(errs) == 0 || !strings.Contains(errs[0].Message, "exceeds maximum allowed nodes") {
 		t.Fatalf("got %v, want the node limit", errs)
@@ -88,7 +88,7 @@ func BenchmarkRuleConcat(b *testing.B) {
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}
-		machine := rules.NewRuleVM()
+		machine := rules.NewVM()
 		name := "concat"
 		if !strings.Contains(src, "+") {
 			name = "compare"
@@ -96,7 +96,7 @@ func BenchmarkRuleConcat(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if out, err := rules.RunRule(machine, compiled.Pre[0].When, env); err != nil || out != true {
+				if out, err := rules.Run(machine, compiled.Pre[0].When, env); err != nil || out != true {
 					b.Fatal(out, err)
 				}
 			}

@@ -26,7 +26,7 @@ func FuzzCompileRule(f *testing.F) {
 			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "clamp", Config: testClamp{Arg: "x", Max: src}}}}},
 			{Tools: map[string]ToolContract{"t": {Check: src}}},
 		}
-		machine := rules.NewRuleVM()
+		machine := rules.NewVM()
 		for _, spec := range specs {
 			compiled, errs := CompileRules(spec)
 			if compiled == nil {
@@ -46,11 +46,11 @@ func FuzzCompileRule(f *testing.F) {
 			}
 			for _, p := range progs {
 				if p != nil {
-					_, _ = rules.RunRule(machine, p, env)
+					_, _ = rules.Run(machine, p, env)
 				}
 			}
 			if p := compiled.Checks["t"]; p != nil {
-				_, _ = rules.RunRule(machine, p, &CheckEnv{Args: env.Args})
+				_, _ = rules.Run(machine, p, &CheckEnv{Args: env.Args})
 			}
 		}
 	})

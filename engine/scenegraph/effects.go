@@ -54,7 +54,7 @@ func str(path string, p *vm.Program, env *schema.CheckEnv) (string, error) {
 	if p == nil {
 		return "", nil
 	}
-	out, err := rules.RunRule(nil, p, env)
+	out, err := rules.Run(nil, p, env)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}

@@ -219,7 +219,7 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 }
 
 // run evaluates a compiled expr with its one variable, within the bounds
-// every expr Thea evaluates shares (rules.RunRule): a string, list or
+// every expr Thea evaluates shares (rules.Run): a string, list or
 // message past them is refused before it is built, and the error names the
 // expression so the model (or the operator) can read why.
 func run(prog *vm.Program, variable string, v any) (any, error) {
@@ -228,7 +228,7 @@ func run(prog *vm.Program, variable string, v any) (any, error) {
 
 // runVars is run with several variables (an action's result and status).
 func runVars(prog *vm.Program, vars map[string]any) (any, error) {
-	out, err := rules.RunRule(nil, prog, exprEnvVars(vars))
+	out, err := rules.Run(nil, prog, exprEnvVars(vars))
 	if err != nil {
 		return nil, fmt.Errorf("expr %s: %w", quoteExpr(prog.Source().String()), err)
 	}
