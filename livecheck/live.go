@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -318,7 +319,7 @@ func (c *checker) selected(hook int) []string {
 			Limits:    c.spec.Embodiment.Limits,
 			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
 		}
-		v, err := schema.RunRule(nil, when, &env)
+		v, err := rules.Run(nil, when, &env)
 		if b, ok := v.(bool); err != nil || ok && b {
 			out = append(out, name)
 		}
@@ -351,7 +352,7 @@ func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, ti
 			env := call(ctx, lt, nil, timeout)
 			if !env.Success {
 				c.errorf("safety.readings.tool", "%s failed: %s", rd.Tool, env.Reason)
-			} else if _, err := schema.NewReadingsEnv(env.Value, rd.Values); err != nil {
+			} else if _, err := rules.NewReadingsEnv(env.Value, rd.Values); err != nil {
 				c.errorf("safety.readings.tool", "%s answered outside the contract: %v", rd.Tool, err)
 			}
 		}

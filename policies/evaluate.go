@@ -10,6 +10,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -148,8 +149,8 @@ func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv
 // judgeCheck decides deterministically with a contract's check; a run-time
 // error is a failure.
 func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
-	out, err := schema.RunRule(nil, check, env)
-	if m := schema.Missing(err); m != nil {
+	out, err := rules.Run(nil, check, env)
+	if m := rules.Missing(err); m != nil {
 		// An unknown confirms nothing: not a pass.
 		return failure("check", "the check of %s is not confirmed: %v", tool, m)
 	}

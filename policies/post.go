@@ -7,6 +7,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -38,7 +39,7 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *runlog.E
 	env := p.callEnv(cc, cc.Call.Args)
 	env.Result = schema.ResultEnv{Success: res.Success, Reason: res.Reason, Value: res.Value}
 	pc := &PostCall{CC: cc, Result: res, Env: &env, policy: p}
-	machine := schema.NewRuleVM()
+	machine := rules.NewVM()
 	for i := range p.post {
 		h := &p.post[i]
 		pc.Hook = h.hook
@@ -64,7 +65,7 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 		}
 	}()
 	if h.rules.When != nil {
-		out, err := schema.RunRule(machine, h.rules.When, pc.Env)
+		out, err := rules.Run(machine, h.rules.When, pc.Env)
 		if err != nil {
 			// A post-hook cannot block a call that already ran; a judging
 			// hook whose selection fails still judges the call (fail closed).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env *schema.CheckEnv) schema.Verdict {
 	args := make(map[string]any, len(v.Args))
 	for k, prog := range p.spec.Rules.VerifyArgs[tool] {
-		out, err := schema.RunRule(nil, prog, env)
+		out, err := rules.Run(nil, prog, env)
 		if err != nil {
 			return failure("verifier", "the verifier argument %s of %s could not be evaluated: %v", k, tool, err)
 		}
@@ -72,7 +73,7 @@ func ParseVerdict(value map[string]any) (schema.Verdict, error) {
 // post-execution observation (then the evidence tool is called first).
 func (p *Policy) verifyReadsAfter(tool string) bool {
 	for _, prog := range p.spec.Rules.VerifyArgs[tool] {
-		if schema.ReadsIdent(prog, "after") {
+		if rules.ReadsIdent(prog, "after") {
 			return true
 		}
 	}

@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/thea-harness/thea/rules"
+
 // The typed environments expr rules are compiled against. Compiling with
 // expr.Env of these types makes a typo such as `clearance.frnt` a load error.
 
@@ -9,9 +11,9 @@ type CallEnv struct {
 	Args      map[string]any `expr:"args"`
 	Clearance ClearanceEnv   `expr:"clearance"`
 	// Readings are the named safety readings, taken fresh before the call.
-	Readings    ReadingsEnv `expr:"readings"`
-	Limits      Limits      `expr:"limits"`
-	Observation Observation `expr:"observation"`
+	Readings    rules.ReadingsEnv `expr:"readings"`
+	Limits      Limits            `expr:"limits"`
+	Observation Observation       `expr:"observation"`
 	// Result is the call's outcome; only post-hooks see it filled.
 	Result ResultEnv `expr:"result"`
 	Turn   int       `expr:"turn"`

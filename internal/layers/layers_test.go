@@ -19,12 +19,13 @@ const module = "github.com/thea-harness/thea/"
 type layer int
 
 const (
-	helpers layer = iota // internal/...
-	spec                 // schema
-	core                 // the engine and the packages it is built from
-	impl                 // what the engine runs: stages, toolsets, policies, ...
-	app                  // what a command does, and the one wiring package
-	cli                  // cmd/...
+	helpers  layer = iota // internal/...
+	language              // rules: the expr rule language, below the spec language
+	spec                  // schema
+	core                  // the engine and the packages it is built from
+	impl                  // what the engine runs: stages, toolsets, policies, ...
+	app                   // what a command does, and the one wiring package
+	cli                   // cmd/...
 )
 
 // engineParts are the core packages the engine package is built from: none
@@ -38,6 +39,8 @@ func layerOf(pkg string) layer {
 	switch top {
 	case "internal":
 		return helpers
+	case "rules":
+		return language
 	case "schema":
 		return spec
 	case "engine", "runlog":
@@ -178,6 +181,9 @@ func TestAllowed(t *testing.T) {
 	}{
 		{"engine", "schema", true},
 		{"schema", "engine", false},
+		{"schema", "rules", true},
+		{"rules", "schema", false},
+		{"rules", "internal/didyoumean", true},
 		{"internal/testutil", "components", false},
 		{"models/human", "internal/termesc", true},
 		{"models/human", "operator/trace", false},

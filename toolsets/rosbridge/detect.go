@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
@@ -228,4 +229,4 @@ func detectionsOf(val any) ([]found, error) {
 }
 
 // number reads a finite number of any Go numeric type an expr gives.
-func number(v any) (float64, bool) { return schema.FiniteNumber(v) }
+func number(v any) (float64, bool) { return rules.FiniteNumber(v) }

@@ -1,7 +1,8 @@
-package schema
+package rules
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -9,11 +10,13 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
+
+	"github.com/thea-harness/thea/internal/didyoumean"
 )
 
 // Rules read the body's own names: the clearance sectors and the extra
 // limits the embodiment declares. They are not Go struct fields, so expr
-// cannot check them by itself; bodyNames checks every field a rule reads
+// cannot check them by itself; Names checks every field a rule reads
 // (with "did you mean" from the same env's names, never a Go type name) and
 // patches `clearance.<sector>` into `clearance.sectors["<sector>"]` and
 // `limits.<extra>` into `limits.extra["<extra>"]`, both typed float64.
@@ -22,38 +25,37 @@ import (
 // names itself, but every env would then be built by reflection at run time,
 // and expr's messages would name the generated type; a check of our own over
 // the parsed rule keeps the envs plain Go structs and the messages ours.
-type bodyNames struct {
-	// sectors maps every sector name and alias to the sector's name.
-	sectors map[string]string
-	extra   []string
-	// readings maps each declared safety reading to its type.
-	readings map[string]string
-	// open accepts every sector and limit name: the embodiment is broken,
+type Names struct {
+	// Sectors maps every sector name and alias to the sector's name.
+	Sectors map[string]string
+	// Extra are the limits declared beside the fixed ones; Limits are all
+	// the limits a rule may read, for messages.
+	Extra, Limits []string
+	// Readings maps each declared safety reading to its type.
+	Readings map[string]string
+	// Open accepts every sector and limit name: the embodiment is broken,
 	// so which names it declares is unknown.
-	open bool
+	Open bool
+	// Types are the Go types of the environments that hold these names.
+	Types Types
 }
 
-func newBodyNames(s *Spec) bodyNames {
-	b := bodyNames{sectors: SectorNames(s.Embodiment.Sectors()), extra: sortedKeys(s.Embodiment.Limits.Extra)}
-	if r := s.Safety.Readings; r != nil {
-		b.readings = r.Values
-	}
-	return b
-}
-
-// envName is how a message names a Go type of an env: its expr path.
-var envName = map[reflect.Type]string{
-	reflect.TypeFor[ClearanceEnv](): "clearance",
-	reflect.TypeFor[ReadingsEnv]():  "readings",
-	reflect.TypeFor[Limits]():       "limits",
-	reflect.TypeFor[ToolInfo]():     "tool",
-	reflect.TypeFor[ResultEnv]():    "result",
-	reflect.TypeFor[Observation]():  "an observation",
+// Types name the Go types of an environment whose fields are the body's
+// names, so the checker knows where a sector or a limit is read.
+type Types struct {
+	// Clearance is the type of `clearance` (sectors as its fields).
+	Clearance reflect.Type
+	// Sectored is a map keyed by sector (an observation's clearance).
+	Sectored reflect.Type
+	// Limits is the type of `limits` (the extra limits as its fields).
+	Limits reflect.Type
+	// Describe is how a message names a Go type of an env: its expr path.
+	Describe map[reflect.Type]string
 }
 
 // check walks the parsed rule and returns the first unknown field it reads,
 // as a message and a rune offset in src; "" when every field is known.
-func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) {
+func (b Names) check(src string, env reflect.Type) (msg string, offset int) {
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return "", 0 // expr reports syntax errors itself
@@ -95,15 +97,15 @@ func (b bodyNames) check(src string, env reflect.Type) (msg string, offset int) 
 // sectorLiteral reports a string literal naming no sector of the embodiment
 // where a sector is expected: clearance.<fn>('x') or clearance.sectors['x']
 // (a name read at run time, an argument, is checked when it runs).
-func (b bodyNames) sectorLiteral(on ast.Node, fn string, arg ast.Node) (*ast.StringNode, bool) {
-	if b.open || chain(on) != "clearance."+fn {
+func (b Names) sectorLiteral(on ast.Node, fn string, arg ast.Node) (*ast.StringNode, bool) {
+	if b.Open || chain(on) != "clearance."+fn {
 		return nil, false
 	}
 	lit, ok := arg.(*ast.StringNode)
 	if !ok {
 		return nil, false
 	}
-	_, known := b.sectors[lit.Value]
+	_, known := b.Sectors[lit.Value]
 	return lit, !known
 }
 
@@ -116,14 +118,14 @@ func notText(n ast.Node) bool {
 	return false
 }
 
-func (b bodyNames) unknownSector(what string, lit *ast.StringNode) string {
+func (b Names) unknownSector(what string, lit *ast.StringNode) string {
 	return fmt.Sprintf("%s: %q is not a clearance sector of the embodiment%s; its sectors are %s (an undeclared sector reads 0 m)",
-		what, lit.Value, suggest(lit.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
+		what, lit.Value, didyoumean.Suggest(lit.Value, mapKeys(b.Sectors)), strings.Join(b.sectorList(), ", "))
 }
 
 // typeOf resolves the type a member chain rooted at an env field reads, or
 // nil when it cannot be known statically (a map of any, a closure variable).
-func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
+func (b Names) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 	switch n := n.(type) {
 	case *ast.IdentifierNode:
 		f, ok := fieldByTag(env, n.Value)
@@ -150,9 +152,9 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		case reflect.Map:
 			// An observation's clearance reading has the embodiment's
 			// sectors: a literal other name reads nothing.
-			if _, ok := b.sectors[prop.Value]; parent == reflect.TypeFor[Clearance]() && !ok && !b.open {
-				return nil, fmt.Sprintf("%s has no sector %q%s; the embodiment's sectors are %s", describe(n.Node, parent),
-					prop.Value, suggest(prop.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
+			if _, ok := b.Sectors[prop.Value]; parent == b.Types.Sectored && !ok && !b.Open {
+				return nil, fmt.Sprintf("%s has no sector %q%s; the embodiment's sectors are %s", b.describe(n.Node, parent),
+					prop.Value, didyoumean.Suggest(prop.Value, mapKeys(b.Sectors)), strings.Join(b.sectorList(), ", "))
 			}
 			return parent.Elem(), ""
 		case reflect.Struct:
@@ -163,32 +165,31 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 			return t, ""
 		}
 		switch parent {
-		case reflect.TypeFor[ClearanceEnv]():
-			if _, ok := b.sectors[prop.Value]; ok || b.open {
+		case b.Types.Clearance:
+			if _, ok := b.Sectors[prop.Value]; ok || b.Open {
 				return reflect.TypeFor[float64](), ""
 			}
 			return nil, fmt.Sprintf("clearance has no sector %q%s; the embodiment's sectors are %s",
-				prop.Value, suggest(prop.Value, append(mapKeys(b.sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
+				prop.Value, didyoumean.Suggest(prop.Value, append(mapKeys(b.Sectors), tagNames(parent)...)), strings.Join(b.sectorList(), ", "))
 		case reflect.TypeFor[ReadingsEnv]():
 			if t, ok := b.readingType(prop.Value); ok {
 				return t, ""
 			}
 			return nil, "" // readingName reports it
-		case reflect.TypeFor[Limits]():
-			if slices.Contains(b.extra, prop.Value) || b.open {
+		case b.Types.Limits:
+			if slices.Contains(b.Extra, prop.Value) || b.Open {
 				return reflect.TypeFor[float64](), ""
 			}
-			names := append(fixedLimitNames(), b.extra...)
-			return nil, fmt.Sprintf("limits has no %q%s; declare it in embodiment.limits to read it", prop.Value, suggest(prop.Value, names))
+			return nil, fmt.Sprintf("limits has no %q%s; declare it in embodiment.limits to read it", prop.Value, didyoumean.Suggest(prop.Value, b.Limits))
 		}
-		return nil, fmt.Sprintf("%s has no field %q%s", describe(n.Node, parent), prop.Value, suggest(prop.Value, tagNames(parent)))
+		return nil, fmt.Sprintf("%s has no field %q%s", b.describe(n.Node, parent), prop.Value, didyoumean.Suggest(prop.Value, tagNames(parent)))
 	}
 	return nil, ""
 }
 
-func (b bodyNames) sectorList() []string {
+func (b Names) sectorList() []string {
 	var out []string
-	for alias, name := range b.sectors {
+	for alias, name := range b.Sectors {
 		if alias == name {
 			out = append(out, name)
 		}
@@ -199,11 +200,11 @@ func (b bodyNames) sectorList() []string {
 
 // describe names the value a member is read from: its path when it is a
 // plain chain (observation.pose), else what its type is.
-func describe(n ast.Node, t reflect.Type) string {
+func (b Names) describe(n ast.Node, t reflect.Type) string {
 	if p := chain(n); p != "" {
 		return p
 	}
-	if name, ok := envName[t]; ok {
+	if name, ok := b.Types.Describe[t]; ok {
 		return name
 	}
 	return "the value"
@@ -257,8 +258,8 @@ func tagNames(t reflect.Type) []string {
 	return out
 }
 
-// Visit patches body names into typed reads (see bodyNames).
-func (b bodyNames) Visit(node *ast.Node) {
+// Visit patches body names into typed reads (see Names).
+func (b Names) Visit(node *ast.Node) {
 	m, ok := (*node).(*ast.MemberNode)
 	if !ok {
 		return
@@ -269,9 +270,9 @@ func (b bodyNames) Visit(node *ast.Node) {
 		return
 	}
 	switch {
-	case id.Value == "clearance" && !slices.Contains(tagNames(reflect.TypeFor[ClearanceEnv]()), prop.Value):
-		name, ok := b.sectors[prop.Value]
-		if b.open {
+	case id.Value == "clearance" && !slices.Contains(tagNames(b.Types.Clearance), prop.Value):
+		name, ok := b.Sectors[prop.Value]
+		if b.Open {
 			name, ok = prop.Value, true
 		}
 		if ok {
@@ -282,7 +283,7 @@ func (b bodyNames) Visit(node *ast.Node) {
 		}
 	case id.Value == "readings":
 		b.patchReading(node, prop.Value)
-	case id.Value == "limits" && (slices.Contains(b.extra, prop.Value) || b.open && !slices.Contains(tagNames(reflect.TypeFor[Limits]()), prop.Value)):
+	case id.Value == "limits" && (slices.Contains(b.Extra, prop.Value) || b.Open && !slices.Contains(tagNames(b.Types.Limits), prop.Value)):
 		ast.Patch(node, &ast.MemberNode{
 			Node:     &ast.MemberNode{Node: &ast.IdentifierNode{Value: "limits"}, Property: &ast.StringNode{Value: "extra"}},
 			Property: &ast.StringNode{Value: prop.Value},
@@ -299,10 +300,19 @@ var (
 // name gets "did you mean" from the env's names; a Go type never shows.
 func friendly(msg string, env reflect.Type) string {
 	if m := unknownName.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("unknown name %s%s; a rule here reads %s", m[1], suggest(m[1], tagNames(env)), strings.Join(tagNames(env), ", "))
+		return fmt.Sprintf("unknown name %s%s; a rule here reads %s", m[1], didyoumean.Suggest(m[1], tagNames(env)), strings.Join(tagNames(env), ", "))
 	}
 	if m := goTypeField.FindStringSubmatch(msg); m != nil {
 		return goTypeField.ReplaceAllString(msg, fmt.Sprintf("no field %q", m[1]))
 	}
 	return msg
 }
+
+// sortedKeys lists a map's keys in order, so messages come out stable.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+func mapKeys[K comparable, V any](m map[K]V) []K { return slices.Collect(maps.Keys(m)) }
+
+// FieldNames lists the names rules read of a struct type of an env (its
+// fields' expr tags).
+func FieldNames(t reflect.Type) []string { return tagNames(t) }

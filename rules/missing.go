@@ -1,4 +1,4 @@
-package schema
+package rules
 
 import (
 	"errors"
@@ -57,17 +57,6 @@ const (
 )
 
 var readFns = map[string]bool{fnRead: true, fnReadStr: true, fnReadFloat: true, fnReadInt: true, fnReadBool: true, fnMaybe: true}
-
-// observedRoots are the names of observed data in an environment.
-func observedRoots(env reflect.Type) map[string]bool {
-	switch env {
-	case reflect.TypeFor[CallEnv]():
-		return map[string]bool{"observation": true, "args": true}
-	case reflect.TypeFor[CheckEnv]():
-		return map[string]bool{"before": true, "after": true, "args": true}
-	}
-	return nil
-}
 
 // missingOptions are the compile options of the checked reads over roots.
 func missingOptions(roots map[string]bool) []expr.Option {
@@ -186,27 +175,34 @@ func checkedRead(maybe bool) func(a ...any) (any, error) {
 	}
 }
 
+// Observed is a value that knows which of its fields a back-end sent (an
+// observation): a rule reading a field it did not send reads a missing
+// value, never the field's zero value.
+type Observed interface {
+	// ObservedField reads a field by its JSON name; false when it was not
+	// sent, an error when there is no such field.
+	ObservedField(name any) (any, bool, error)
+	// ObservedIn reports whether a field of a nested object (gripper,
+	// pose, end_effector) was sent.
+	ObservedIn(object, field string) bool
+}
+
 // resolve follows keys from v; at is the index of the first key whose
 // value is missing, -1 when none is.
 func resolve(v any, keys []any) (out any, at int, err error) {
 	// The observation a nested object (gripper, pose, end_effector) was
 	// read from knows which of its fields were sent.
-	var obs *Observation
+	var obs Observed
 	object := ""
 	for i, k := range keys {
 		if obs != nil && object != "" {
-			if name, _ := k.(string); !obs.KnownIn(object, name) {
+			if name, _ := k.(string); !obs.ObservedIn(object, name) {
 				return nil, i, nil
 			}
 		}
 		obs, object = nil, ""
-		switch o := v.(type) {
-		case Observation:
-			obs = &o
-		case *Observation:
+		if o, ok := v.(Observed); ok && !isNilPointer(v) {
 			obs = o
-		}
-		if obs != nil {
 			object, _ = k.(string)
 		}
 		var ok bool
@@ -220,18 +216,21 @@ func resolve(v any, keys []any) (out any, at int, err error) {
 	return v, -1, nil
 }
 
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 // step reads one key of v: false when the value is missing.
 func step(v, k any) (any, bool, error) {
+	if isNilPointer(v) {
+		return nil, false, nil
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil, false, nil
-	case Observation:
-		return x.field(k)
-	case *Observation:
-		if x == nil {
-			return nil, false, nil
-		}
-		return x.field(k)
+	case Observed:
+		return x.ObservedField(k)
 	case map[string]any:
 		s, ok := k.(string)
 		if !ok {
@@ -239,16 +238,14 @@ func step(v, k any) (any, bool, error) {
 		}
 		e, ok := x[s]
 		return e, ok && e != nil, nil
-	case Clearance:
-		return floatKey(x, k)
-	case map[string]float64:
-		return floatKey(x, k)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return nil, false, nil
+	case reflect.Map:
+		// A map of numbers by name (a clearance reading, joints): a name
+		// it does not have is missing, not 0.
+		if rv.Type().Key().Kind() == reflect.String && rv.Type().Elem().Kind() == reflect.Float64 {
+			return floatKey(rv, k)
 		}
 	case reflect.Slice, reflect.Array:
 		i, ok := k.(int)
@@ -265,13 +262,16 @@ func step(v, k any) (any, bool, error) {
 	return fetch(v, k)
 }
 
-func floatKey(m map[string]float64, k any) (any, bool, error) {
+func floatKey(m reflect.Value, k any) (any, bool, error) {
 	s, ok := k.(string)
 	if !ok {
 		return nil, false, fmt.Errorf("cannot read %v (%T) of a map", k, k)
 	}
-	f, ok := m[s]
-	return f, ok, nil
+	f := m.MapIndex(reflect.ValueOf(s).Convert(m.Type().Key()))
+	if !f.IsValid() {
+		return nil, false, nil
+	}
+	return f.Interface(), true, nil
 }
 
 // fetch is expr's own member read, its panic an error.
@@ -283,41 +283,6 @@ func fetch(v, k any) (out any, ok bool, err error) {
 	}()
 	out = runtime.Fetch(v, k)
 	return out, out != nil, nil
-}
-
-// field reads an Observation field by its JSON name; false when it was not
-// sent.
-func (o *Observation) field(k any) (any, bool, error) {
-	name, _ := k.(string)
-	if fieldBit(name) == 0 {
-		return nil, false, fmt.Errorf("the observation has no field %v", k)
-	}
-	if !o.Known(name) {
-		return nil, false, nil
-	}
-	switch name {
-	case FieldRunID:
-		return o.RunID, true, nil
-	case FieldClearance:
-		return o.Clearance, true, nil
-	case FieldDetections:
-		return o.Detections, true, nil
-	case FieldHeld:
-		return o.Held, true, nil
-	case FieldPose:
-		return o.Pose, true, nil
-	case FieldImages:
-		return o.Images, true, nil
-	case FieldState:
-		return o.State, true, nil
-	case FieldSummary:
-		return o.Summary, true, nil
-	case FieldJoints:
-		return o.Joints, true, nil
-	case FieldEndEffector:
-		return o.EndEffector, true, nil
-	}
-	return o.Gripper, true, nil
 }
 
 // spell writes a read as a rule would: observation.state.light_curtain,

@@ -1,4 +1,4 @@
-package schema
+package rules
 
 import (
 	"encoding/base64"
@@ -22,44 +22,44 @@ import (
 // budget, and the value a rule returns is bounded too, so every rule either
 // returns or fails closed with an error.
 const (
-	// MaxRuleNodes bounds the size of one rule's syntax tree.
-	MaxRuleNodes = 2000
-	// RuleMemoryBudget is the vm.VM memory budget of one evaluation, in
+	// MaxNodes bounds the size of one rule's syntax tree.
+	MaxNodes = 2000
+	// MemoryBudget is the vm.VM memory budget of one evaluation, in
 	// expr's units (one per range, array, map or scope element). String
 	// bytes are charged one unit per ruleBytesPerUnit bytes, so one
 	// evaluation produces at most 16 MiB of strings.
-	RuleMemoryBudget = 1_000_000
-	// MaxRuleValueBytes bounds one string a rule builds and the (JSON) size
+	MemoryBudget = 1_000_000
+	// MaxValueBytes bounds one string a rule builds and the (JSON) size
 	// of the value it returns.
-	MaxRuleValueBytes = 64 << 10
+	MaxValueBytes = 64 << 10
 	ruleBytesPerUnit  = 16
 )
 
 // ExprOptions are the bounds every expr Thea evaluates is compiled with: a
 // hook's rule, a tool's check, a toolset's goal, message or state
-// expression (rosbridge). Pair them with RunRule, which applies the memory
+// expression (rosbridge). Pair them with Run, which applies the memory
 // budget and bounds the value returned, so one bound holds at every site.
 func ExprOptions() []expr.Option { return ruleOptions() }
 
-// NewRuleVM returns a VM for evaluating compiled rules, with the rule memory
+// NewVM returns a VM for evaluating compiled rules, with the rule memory
 // budget. One VM serves one goroutine.
-func NewRuleVM() *vm.VM { return &vm.VM{MemoryBudget: RuleMemoryBudget} }
+func NewVM() *vm.VM { return &vm.VM{MemoryBudget: MemoryBudget} }
 
-// RunRule evaluates a compiled rule on machine (nil: a fresh one) and checks
+// Run evaluates a compiled rule on machine (nil: a fresh one) and checks
 // the size of what it returns.
-func RunRule(machine *vm.VM, p *vm.Program, env any) (any, error) {
+func Run(machine *vm.VM, p *vm.Program, env any) (any, error) {
 	if machine == nil {
-		machine = NewRuleVM()
+		machine = NewVM()
 	}
-	if machine.MemoryBudget == 0 || machine.MemoryBudget > RuleMemoryBudget {
-		machine.MemoryBudget = RuleMemoryBudget
+	if machine.MemoryBudget == 0 || machine.MemoryBudget > MemoryBudget {
+		machine.MemoryBudget = MemoryBudget
 	}
 	out, err := machine.Run(p, env)
 	if err != nil {
 		return nil, err
 	}
-	if n := valueSize(out, MaxRuleValueBytes); n > MaxRuleValueBytes {
-		return nil, fmt.Errorf("rule value is larger than %d bytes", MaxRuleValueBytes)
+	if n := valueSize(out, MaxValueBytes); n > MaxValueBytes {
+		return nil, fmt.Errorf("rule value is larger than %d bytes", MaxValueBytes)
 	}
 	return out, nil
 }
@@ -88,7 +88,7 @@ var growing = map[string]bool{
 // the patch that routes `+` through them and charges their results.
 func ruleOptions() []expr.Option {
 	return []expr.Option{
-		expr.MaxNodes(MaxRuleNodes),
+		expr.MaxNodes(MaxNodes),
 		expr.Function(fnAdd, boundedAdd),
 		expr.Function(fnAddString, boundedAdd, new(func(string, string) string)),
 		expr.Function(fnCost, func(a ...any) (any, error) {
@@ -110,7 +110,7 @@ func ruleOptions() []expr.Option {
 			return base64.StdEncoding.EncodeToString([]byte(s)), nil
 		}, new(func(string) string)),
 		expr.Function("string", func(a ...any) (any, error) {
-			if n := valueSize(a[0], MaxRuleValueBytes); n > MaxRuleValueBytes {
+			if n := valueSize(a[0], MaxValueBytes); n > MaxValueBytes {
 				return nil, checkLen("string", n)
 			}
 			return fmt.Sprint(a[0]), nil
@@ -206,8 +206,8 @@ func boundedRepeat(a ...any) (any, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("invalid argument for repeat (expected positive integer, got %d)", n)
 	}
-	if len(s) > 0 && n > MaxRuleValueBytes/len(s)+1 {
-		return nil, checkLen("repeat", MaxRuleValueBytes+1)
+	if len(s) > 0 && n > MaxValueBytes/len(s)+1 {
+		return nil, checkLen("repeat", MaxValueBytes+1)
 	}
 	if err := checkLen("repeat", len(s)*n); err != nil {
 		return nil, err
@@ -257,7 +257,7 @@ func boundedJoin(a ...any) (any, error) {
 }
 
 func boundedJSON(a ...any) (any, error) {
-	if n := valueSize(a[0], MaxRuleValueBytes); n > MaxRuleValueBytes {
+	if n := valueSize(a[0], MaxValueBytes); n > MaxValueBytes {
 		return nil, checkLen("toJSON", n)
 	}
 	b, err := json.MarshalIndent(a[0], "", "  ")
@@ -271,8 +271,8 @@ func boundedJSON(a ...any) (any, error) {
 }
 
 func checkLen(op string, n int) error {
-	if n > MaxRuleValueBytes || n < 0 {
-		return fmt.Errorf("%s would build a value larger than the rule limit of %d bytes", op, MaxRuleValueBytes)
+	if n > MaxValueBytes || n < 0 {
+		return fmt.Errorf("%s would build a value larger than the rule limit of %d bytes", op, MaxValueBytes)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package schema
+package rules
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
+
+	"github.com/thea-harness/thea/internal/didyoumean"
 )
 
 // Safety readings as rules see them. A rule writes readings.<name>; the rule
@@ -103,9 +105,9 @@ func FiniteNumber(x any) (float64, bool) {
 
 // readingNames checks readings.<name> and readings.age_s.<name> against the
 // declared readings; "" when n is no such read or the name is declared.
-func (b bodyNames) readingName(n *ast.MemberNode) string {
+func (b Names) readingName(n *ast.MemberNode) string {
 	prop, ok := n.Property.(*ast.StringNode)
-	if !ok || b.open {
+	if !ok || b.Open {
 		return ""
 	}
 	switch chain(n.Node) {
@@ -117,23 +119,23 @@ func (b bodyNames) readingName(n *ast.MemberNode) string {
 	default:
 		return ""
 	}
-	if _, ok := b.readings[prop.Value]; ok {
+	if _, ok := b.Readings[prop.Value]; ok {
 		return ""
 	}
-	if len(b.readings) == 0 {
+	if len(b.Readings) == 0 {
 		return fmt.Sprintf("readings has no %q: the spec declares no safety readings (safety.readings.values)", prop.Value)
 	}
-	names := mapKeys(b.readings)
+	names := mapKeys(b.Readings)
 	slices.Sort(names)
-	return fmt.Sprintf("readings has no %q%s; declare it in safety.readings.values (declared: %s)", prop.Value, suggest(prop.Value, names), strings.Join(names, ", "))
+	return fmt.Sprintf("readings has no %q%s; declare it in safety.readings.values (declared: %s)", prop.Value, didyoumean.Suggest(prop.Value, names), strings.Join(names, ", "))
 }
 
 // readingType is the type readings.<name> reads, for the rule checker.
-func (b bodyNames) readingType(name string) (reflect.Type, bool) {
-	if b.open {
+func (b Names) readingType(name string) (reflect.Type, bool) {
+	if b.Open {
 		return reflect.TypeFor[any](), true
 	}
-	t, ok := b.readings[name]
+	t, ok := b.Readings[name]
 	if !ok {
 		return nil, false
 	}
@@ -141,13 +143,13 @@ func (b bodyNames) readingType(name string) (reflect.Type, bool) {
 }
 
 // patchReading rewrites readings.<name> into readings.<typed map>["<name>"].
-func (b bodyNames) patchReading(node *ast.Node, prop string) {
+func (b Names) patchReading(node *ast.Node, prop string) {
 	if _, ok := fieldByTag(reflect.TypeFor[ReadingsEnv](), prop); ok {
 		return
 	}
-	t, ok := b.readings[prop]
+	t, ok := b.Readings[prop]
 	if !ok {
-		if !b.open {
+		if !b.Open {
 			return
 		}
 		t = "any"
@@ -158,16 +160,10 @@ func (b bodyNames) patchReading(node *ast.Node, prop string) {
 	})
 }
 
-// checkReadingNames reports declared reading names a rule could not read
-// (they are the env's own fields).
-func checkReadingNames(s *Spec, fail func(path string, format string, a ...any)) {
-	if s.Safety.Readings == nil {
-		return
-	}
-	for _, name := range sortedKeys(s.Safety.Readings.Values) {
-		if _, ok := fieldByTag(reflect.TypeFor[ReadingsEnv](), name); ok {
-			fail("safety.readings.values."+name, "%q is a name rules use for readings' own fields (%s): name the reading otherwise",
-				name, strings.Join(tagNames(reflect.TypeFor[ReadingsEnv]()), ", "))
-		}
-	}
+// ReservedReading reports whether name is one of ReadingsEnv's own fields,
+// which no declared reading may be named (a rule could not read it), and
+// lists those fields.
+func ReservedReading(name string) (reserved bool, fields []string) {
+	_, reserved = fieldByTag(reflect.TypeFor[ReadingsEnv](), name)
+	return reserved, tagNames(reflect.TypeFor[ReadingsEnv]())
 }

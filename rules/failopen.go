@@ -1,59 +1,44 @@
-package schema
+package rules
 
 import (
-	"fmt"
-
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // A safety hook's rule that reads a missing value fails closed (see
-// rules_missing.go), unless the rule gives the value a default with `??`
-// or reads it through `?.`. failOpen finds where such a default makes the
-// hook let the call through: it folds the hook's when or rule with the
-// value missing (the `??` giving its default, the `?.` nil), every other
-// read unknown, and a rule that then certainly does not hold (or a when
-// that does not) passes a missing reading.
+// missing.go), unless the rule gives the value a default with `??` or reads
+// it through `?.`. FailOpen finds where such a default makes the rule let
+// the call through: it folds the expression with the value missing (the
+// `??` giving its default, the `?.` nil), every other read unknown, and an
+// expression that then certainly does not hold passes a missing reading.
 
-// safetyActions are the hook actions whose rule holding is the safe side.
-var safetyActions = map[string]string{
-	"block":   "the call is not blocked",
-	"confirm": "the user is not asked",
-	"clamp":   "the call is not clamped",
+// FailOpenRead is one read of observed data (observation, args) whose
+// missing value makes an expression certainly false.
+type FailOpenRead struct {
+	// Line and Col are where the read starts in the expression (1-based).
+	Line, Col int
+	// Read is the value as the rule spells it (observation.state.door).
+	Read string
+	// How says what the rule reads for it ("its ?? default", "?. reads nil").
+	How string
 }
 
-// FailOpenRules returns a warning (as a RuleError) for each read in a
-// block, confirm or clamp hook's when or rule whose missing value lets the
-// call through.
-func FailOpenRules(s *Spec) []RuleError {
-	var out []RuleError
-	for i, h := range s.Hooks.Pre {
-		outcome, ok := safetyActions[h.Action]
-		if !ok {
+// FailOpen returns the reads of src whose missing value makes it certainly
+// false; none when src does not parse (the compiler reports that).
+func FailOpen(src string) []FailOpenRead {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil
+	}
+	var out []FailOpenRead
+	for _, site := range defaultSites(tree.Node) {
+		v, known := fold(tree.Node, site.node, site.def)
+		if b, isBool := v.(bool); !known || !isBool || b {
 			continue
 		}
-		for _, e := range []struct{ field, src string }{{"when", h.When}, {"rule", h.Rule}} {
-			if e.src == "" {
-				continue
-			}
-			tree, err := parser.Parse(e.src)
-			if err != nil {
-				continue // the compiler reports it
-			}
-			path := fmt.Sprintf("hooks.pre[%d].%s", i, e.field)
-			for _, site := range defaultSites(tree.Node) {
-				v, known := fold(tree.Node, site.node, site.def)
-				if b, isBool := v.(bool); !known || !isBool || b {
-					continue
-				}
-				line, col := offsetPos(e.src, site.at.Location().From)
-				out = append(out, RuleError{Path: path, Line: line, Col: col, Message: fmt.Sprintf(
-					"with %s missing this %s does not hold (%s), so %s: a missing safety reading should fail closed; "+
-						"drop the default or the ?. (a rule reading a missing value then fails closed), or give a default that holds",
-					site.read, e.field, site.how, outcome)})
-			}
-		}
+		line, col := offsetPos(src, site.at.Location().From)
+		out = append(out, FailOpenRead{Line: line, Col: col, Read: site.read, How: site.how})
 	}
 	return out
 }
