@@ -25,6 +25,8 @@ type block struct {
 	Content      []block         `json:"content,omitempty"`
 	IsError      bool            `json:"is_error,omitempty"`
 	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+	// label marks an image's label block: text after it is not joined to it.
+	label bool
 }
 
 type imageSource struct {
@@ -91,7 +93,7 @@ func render(msgs []model.Message, names model.ToolNames) (rendered, error) {
 		case model.RoleTool:
 			role = "user"
 			var content []block
-			content, err = r.contentBlocks(m.Parts)
+			content, err = r.toolBlocks(m.Parts)
 			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError}}
 		default:
 			return rendered{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
@@ -152,6 +154,33 @@ func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 			}
 			out = append(out, block{Type: "image", Source: src})
 		}
+	}
+	return out, nil
+}
+
+// toolBlocks are a tool result's content: its text, then each image after
+// its own label block (model.ImageLabel), kept apart from the result's text
+// so that text stays what the tool returned.
+func (r *rendered) toolBlocks(ps []model.Part) ([]block, error) {
+	var out []block
+	for i, p := range ps {
+		if p.Image == nil {
+			b, err := r.contentBlocks(ps[i : i+1])
+			if err != nil {
+				return nil, err
+			}
+			if n := len(out); n > 0 && len(b) > 0 && out[n-1].Type == "text" && !out[n-1].label {
+				out[n-1].Text += b[0].Text
+				b = b[1:]
+			}
+			out = append(out, b...)
+			continue
+		}
+		src, err := r.image(p.Image)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, block{Type: "text", Text: model.ImageLabel(p.Image), label: true}, block{Type: "image", Source: src})
 	}
 	return out, nil
 }

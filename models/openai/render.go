@@ -118,7 +118,9 @@ func (rd *renderer) toolParts(i int, m *model.Message) (string, []llms.ContentPa
 			if err != nil {
 				return "", nil, fmt.Errorf("message %d (tool result %s): %w", i, m.ToolCallID, err)
 			}
-			images = append(images, part)
+			// The label travels with the image (a tool message holds text
+			// only), never glued to the result's text.
+			images = append(images, llms.TextPart(model.ImageLabel(p.Image)), part)
 		}
 	}
 	return text.String(), images, nil
