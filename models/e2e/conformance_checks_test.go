@@ -380,6 +380,9 @@ func checkImagesOnce(v view, _ *facts) []string {
 }
 
 func checkSkill(v view, f *facts) []string {
+	if f.skill == "" {
+		return nil
+	}
 	n := 0
 	for _, it := range v.items {
 		n += strings.Count(it.text, f.skill) + strings.Count(strings.Join(it.pieces, ""), f.skill)

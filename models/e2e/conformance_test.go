@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -12,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thea-harness/thea/channels"
+	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
@@ -23,15 +27,16 @@ import (
 // check fails that is not listed, and when a listed check passes: the list
 // only shrinks, and is empty once every slice is merged.
 var knownGaps = map[string]string{
-	"one_clock":           "clock: one turn clock (the Brief on the session's, the Observation and Task Notes on the task's)",
-	"same_rounding":       "clock: the Brief and the Observation round the same fact differently",
-	"held_object_room":    "clock: a held object keeps its old room",
-	"changes_stated":      "told: a clamp's change is not stated in the result",
-	"refusal_well_formed": "told: the one-call-per-turn refusal glued onto the JSON envelope",
-	"refusal_true":        "told: the refusal names as ran a call that was refused",
-	"schema_before_hooks": "told: a wrong-typed argument reported as a safety block",
-	"placeholder_apart":   "images (left open here): a consumed image's placeholder glued onto its result's JSON",
-	"budget":              "budget: requests over context_window - reserve_tokens",
+	"household/one_clock":           "clock: one turn clock (the Brief on the session's, the Observation and Task Notes on the task's)",
+	"household/same_rounding":       "clock: the Brief and the Observation round the same fact differently",
+	"household/held_object_room":    "clock: a held object keeps its old room",
+	"household/changes_stated":      "told: a clamp's change is not stated in the result",
+	"household/refusal_well_formed": "told: the one-call-per-turn refusal glued onto the JSON envelope",
+	"household/refusal_true":        "told: the refusal names as ran a call that was refused",
+	"household/schema_before_hooks": "told: a wrong-typed argument reported as a safety block",
+	"household/budget":              "budget: requests over context_window - reserve_tokens",
+	"turtlebot/refusal_well_formed": "told: the one-call-per-turn refusal glued onto the JSON envelope",
+	"household/placeholder_apart":   "images (left open here): a consumed image's placeholder glued onto its result's JSON",
 }
 
 // conformance plays a real model behind one wire: each decide request is
@@ -136,11 +141,39 @@ func householdScript() map[int][]step {
 	}
 }
 
-// The model-conformance suite: the household task driven through each
-// provider's wire by a server playing what real models do, every request
-// held to what the model must be told (conformanceChecks).
+// scenario is one robot's tasks: its spec (model section replaced by the
+// wire's), the instructions in order and the model's answers to each.
+type scenario struct {
+	name         string
+	spec         func(t *testing.T) *schema.Spec
+	instructions []string
+	script       map[int][]step
+	// skill is a line of a skill body the script loads in the tasks of
+	// skillsIn ("" when none).
+	skill    string
+	skillsIn map[int]bool
+}
+
+func householdScenario() scenario {
+	return scenario{name: "household", instructions: []string{"Put the mug in the top drawer", "Look around the living room"},
+		script: householdScript(), skill: "2. For each item, navigate to it, pick it up, and check that it is held.", skillsIn: map[int]bool{1: true},
+		spec: func(t *testing.T) *schema.Spec {
+			spec, _ := household(t)
+			// A budget the household's requests press (Resident and the
+			// tail are about 4,100 tokens), and room for the script's
+			// malformed calls.
+			cc := &spec.Context.Compaction
+			cc.ContextWindow, cc.ReserveTokens = 5600, 1000
+			spec.Safety.FailureBudget.Format = 10
+			return spec
+		}}
+}
+
+// The model-conformance suite: the household and TurtleBot tasks driven
+// through each provider's wire by a server playing what real models do,
+// every request held to what the model must be told (conformanceChecks).
 func TestModelConformance(t *testing.T) {
-	for _, w := range []struct {
+	wires := []struct {
 		name   string
 		wire   wire
 		encode func(int, step, int) any
@@ -148,41 +181,49 @@ func TestModelConformance(t *testing.T) {
 	}{
 		{"openai", openaiWire(), encodeOpenAI, viewOpenAI},
 		{"anthropic", anthropicWire(), encodeAnthropic, viewAnthropic},
-	} {
-		t.Run(w.name, func(t *testing.T) {
-			failed := runConformance(t, w.wire, w.encode, w.read)
-			for _, ch := range conformanceChecks() {
-				_, known := knownGaps[ch.name]
-				switch msgs := failed[ch.name]; {
-				case len(msgs) > 0 && !known:
-					t.Errorf("%s (%s): %d requests fail it, first: %s", ch.name, ch.issue, len(msgs), msgs[0])
-				case len(msgs) == 0 && known:
-					t.Errorf("%s passes: remove it from knownGaps", ch.name)
-				case len(msgs) > 0:
-					t.Logf("known gap %s (%s): %d, first: %s", ch.name, knownGaps[ch.name], len(msgs), msgs[0])
+	}
+	for _, sc := range []scenario{householdScenario(), turtlebotScenario()} {
+		for _, w := range wires {
+			t.Run(sc.name+"/"+w.name, func(t *testing.T) {
+				failed := runConformance(t, sc, w.wire, w.encode, w.read)
+				for _, ch := range conformanceChecks() {
+					gap, known := knownGaps[sc.name+"/"+ch.name]
+					switch msgs := failed[ch.name]; {
+					case len(msgs) > 0 && !known:
+						t.Errorf("%s (%s): %d requests fail it, first: %s", ch.name, ch.issue, len(msgs), msgs[0])
+					case len(msgs) == 0 && known:
+						t.Errorf("%s passes: remove %s/%s from knownGaps", ch.name, sc.name, ch.name)
+					case len(msgs) > 0:
+						t.Logf("known gap %s (%s): %d, first: %s", ch.name, gap, len(msgs), msgs[0])
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
-// runConformance runs the household script's tasks in one session and
-// returns each check's failures.
-func runConformance(t *testing.T, w wire, encode func(int, step, int) any, read func([]byte) (view, error)) map[string][]string {
-	spec, _ := household(t)
-	srv := &conformance{t: t, encode: encode, read: read, path: w.path, script: householdScript()}
+// runConformance runs a scenario's tasks in one session and returns each
+// check's failures.
+func runConformance(t *testing.T, sc scenario, w wire, encode func(int, step, int) any, read func([]byte) (view, error)) map[string][]string {
+	spec := sc.spec(t)
+	srv := &conformance{t: t, encode: encode, read: read, path: w.path, script: sc.script}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	t.Setenv("THEA_E2E_KEY", key)
 	spec.Model = w.model(call.Endpoint{Name: "conformance-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
 		schema.Duration(testtime.Scale(20*time.Second)), 0)
-	// A budget the household's requests press (Resident and the tail are
-	// about 4,100 tokens), and room for the script's malformed calls.
-	cc := &spec.Context.Compaction
-	cc.ContextWindow, cc.ReserveTokens = 5600, 1000
-	spec.Safety.FailureBudget.Format = 10
-	h := newHarness(t, spec, t.TempDir())
-	for task, instruction := range []string{"Put the mug in the top drawer", "Look around the living room"} {
+	var h *engine.Harness
+	if _, ok := spec.User.Config.(channels.ScriptConfig); ok {
+		h = newHarness(t, spec, t.TempDir())
+	} else {
+		opts, err := components.Session(components.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		must(t, err)
+		opts.RunLogDir = t.TempDir()
+		h, err = engine.New(t.Context(), spec, opts)
+		must(t, err)
+		t.Cleanup(func() { _ = h.Close() })
+	}
+	for task, instruction := range sc.instructions {
 		srv.mu.Lock()
 		srv.task, srv.next = task+1, 0
 		srv.mu.Unlock()
@@ -202,14 +243,15 @@ func runConformance(t *testing.T, w wire, encode func(int, step, int) any, read 
 			t.Fatalf("task %d ended %+v after %d of its %d answers", task+1, done, next, steps)
 		}
 	}
-	f := &facts{limit: spec.Context.Compaction.ContextWindow - spec.Context.Compaction.ReserveTokens,
-		skill: "2. For each item, navigate to it, pick it up, and check that it is held.", skillsIn: map[int]bool{1: true}}
+	f := &facts{limit: spec.Context.Compaction.ContextWindow - spec.Context.Compaction.ReserveTokens, skill: sc.skill, skillsIn: sc.skillsIn}
 	failed := map[string][]string{}
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
+	peak := 0
 	for i, v := range srv.views {
-		// A request is read with what the run log held when it was sent,
-		// and a result with what happened to its call (the events of its turn).
+		peak = max(peak, estimate(v))
+		// A request is read with the run log's events up to the next
+		// request: what happened to the calls whose results it carries.
 		f.events = srv.events
 		if i+1 < len(srv.evs) {
 			f.events = srv.evs[i+1]
@@ -219,10 +261,6 @@ func runConformance(t *testing.T, w wire, encode func(int, step, int) any, read 
 				failed[ch.name] = append(failed[ch.name], fmt.Sprintf("request %d (task %d, %s): %s", v.n, v.task, v.purpose, m))
 			}
 		}
-	}
-	peak := 0
-	for _, v := range srv.views {
-		peak = max(peak, estimate(v))
 	}
 	t.Logf("%d requests checked; the largest counted %d tokens of %d", len(srv.views), peak, f.limit)
 	return failed
