@@ -182,9 +182,13 @@ func TestModelConformance(t *testing.T) {
 		{"openai", openaiWire(), encodeOpenAI, viewOpenAI},
 		{"anthropic", anthropicWire(), encodeAnthropic, viewAnthropic},
 	}
+	t.Setenv("THEA_E2E_KEY", key)
 	for _, sc := range []scenario{householdScenario(), turtlebotScenario()} {
 		for _, w := range wires {
 			t.Run(sc.name+"/"+w.name, func(t *testing.T) {
+				// The TurtleBot's time is mostly the fake robot's motions:
+				// the runs overlap.
+				t.Parallel()
 				failed := runConformance(t, sc, w.wire, w.encode, w.read)
 				for _, ch := range conformanceChecks() {
 					gap, known := knownGaps[sc.name+"/"+ch.name]
@@ -209,7 +213,6 @@ func runConformance(t *testing.T, sc scenario, w wire, encode func(int, step, in
 	srv := &conformance{t: t, encode: encode, read: read, path: w.path, script: sc.script}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	t.Setenv("THEA_E2E_KEY", key)
 	spec.Model = w.model(call.Endpoint{Name: "conformance-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
 		schema.Duration(testtime.Scale(20*time.Second)), 0)
 	var h *engine.Harness
