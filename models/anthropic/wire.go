@@ -25,8 +25,6 @@ type block struct {
 	Content      []block         `json:"content,omitempty"`
 	IsError      bool            `json:"is_error,omitempty"`
 	CacheControl *cacheControl   `json:"cache_control,omitempty"`
-	// label marks an image's label block: text after it is not joined to it.
-	label bool
 }
 
 type imageSource struct {
@@ -158,29 +156,29 @@ func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 	return out, nil
 }
 
-// toolBlocks are a tool result's content: its text, then each image after
-// its own label block (model.ImageLabel), kept apart from the result's text
-// so that text stays what the tool returned.
+// toolBlocks are a tool result's content: its first text (the result
+// itself), then each text the harness wrote beside it (a refusal of the
+// response's other calls, a consumed image's placeholder) as a block of its
+// own, then each image after its own label block (model.ImageLabel): the
+// result's text stays what the tool returned.
 func (r *rendered) toolBlocks(ps []model.Part) ([]block, error) {
 	var out []block
 	for i, p := range ps {
 		if p.Image == nil {
-			b, err := r.contentBlocks(ps[i : i+1])
-			if err != nil {
-				return nil, err
+			t := p.Text
+			if i > 0 {
+				t = strings.TrimSpace(t)
 			}
-			if n := len(out); n > 0 && len(b) > 0 && out[n-1].Type == "text" && !out[n-1].label {
-				out[n-1].Text += b[0].Text
-				b = b[1:]
+			if t != "" {
+				out = append(out, block{Type: "text", Text: t})
 			}
-			out = append(out, b...)
 			continue
 		}
 		src, err := r.image(p.Image)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, block{Type: "text", Text: model.ImageLabel(p.Image), label: true}, block{Type: "image", Source: src})
+		out = append(out, block{Type: "text", Text: model.ImageLabel(p.Image)}, block{Type: "image", Source: src})
 	}
 	return out, nil
 }

@@ -202,7 +202,7 @@ func checkWellFormed(v view, _ *facts) []string {
 	for _, it := range v.items {
 		for _, p := range it.pieces {
 			s := strings.TrimSpace(placeholder.ReplaceAllString(p, ""))
-			if !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") {
+			if !strings.HasPrefix(s, "{") { // an envelope is an object
 				continue
 			}
 			d := json.NewDecoder(strings.NewReader(s))
@@ -239,11 +239,18 @@ func ran(f *facts, id string) bool {
 	return false
 }
 
+// checkTrue reads every text after a tool result (inside it, or beside it
+// until the next result) as being about that result's call.
 func checkTrue(v view, f *facts) []string {
 	var bad []string
-	for id, r := range results(v) {
-		if m := claimRan.FindStringSubmatch(r); m != nil && !ran(f, id) {
-			bad = append(bad, fmt.Sprintf("the result of %s says %q, but that call never ran", id, m[0]))
+	id := ""
+	for _, it := range v.items {
+		if it.result != "" {
+			id = it.result
+		}
+		text := it.text + strings.Join(it.pieces, "\n")
+		if m := claimRan.FindStringSubmatch(text); m != nil && id != "" && !ran(f, id) {
+			bad = append(bad, fmt.Sprintf("beside the result of %s: %q, but that call never ran", id, m[0]))
 		}
 	}
 	return bad

@@ -31,12 +31,9 @@ var knownGaps = map[string]string{
 	"household/same_rounding":       "clock: the Brief and the Observation round the same fact differently",
 	"household/held_object_room":    "clock: a held object keeps its old room",
 	"household/changes_stated":      "told: a clamp's change is not stated in the result",
-	"household/refusal_well_formed": "told: the one-call-per-turn refusal glued onto the JSON envelope",
 	"household/refusal_true":        "told: the refusal names as ran a call that was refused",
 	"household/schema_before_hooks": "told: a wrong-typed argument reported as a safety block",
 	"household/budget":              "budget: requests over context_window - reserve_tokens",
-	"turtlebot/refusal_well_formed": "told: the one-call-per-turn refusal glued onto the JSON envelope",
-	"household/placeholder_apart":   "images (left open here): a consumed image's placeholder glued onto its result's JSON",
 }
 
 // conformance plays a real model behind one wire: each decide request is
