@@ -188,8 +188,7 @@ func viewAnthropic(body []byte) (view, error) {
 	for _, t := range req.Tools {
 		v.tools[t.Name] = t.Schema
 	}
-	var add func(blocks []anthropicBlock)
-	add = func(blocks []anthropicBlock) {
+	add := func(blocks []anthropicBlock) {
 		for _, b := range blocks {
 			switch b.Type {
 			case "text":
@@ -200,16 +199,13 @@ func viewAnthropic(body []byte) (view, error) {
 				v.calls[b.ID] = rawCall{b.Name, string(b.Input)}
 			case "tool_result":
 				r := item{result: b.ToolUseID}
-				var images []anthropicBlock
 				for _, c := range b.Content {
 					if c.Type == "text" {
 						r.pieces = append(r.pieces, c.Text)
-					} else {
-						images = append(images, c)
 					}
 				}
 				v.items = append(v.items, r)
-				// Its images, each after the text block before it.
+				// Its images, each after the text block before it (its label).
 				for i, c := range b.Content {
 					if c.Type == "image" {
 						if i > 0 && b.Content[i-1].Type == "text" {
@@ -218,7 +214,6 @@ func viewAnthropic(body []byte) (view, error) {
 						v.items = append(v.items, item{image: c.Source.Data})
 					}
 				}
-				_ = images
 			}
 		}
 	}
