@@ -65,8 +65,10 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 		if tail.Role != model.RoleUser || !strings.HasPrefix(textOf(tail), wants[i]) {
 			t.Errorf("request %d ends with\n%s\nwant the whole observation\n%s", i+1, textOf(tail), wants[i])
 		}
-		if n := len(tail.Parts); n != 2 || tail.Parts[1].Image == nil || tail.Parts[1].Image.Data[0] != byte(i+1) {
-			t.Errorf("request %d: the tail does not end with turn %d's image", i+1, i+1)
+		// The text, the image's label, the image.
+		if n := len(tail.Parts); n != 3 || !strings.HasPrefix(tail.Parts[1].Text, "\nCamera ") ||
+			tail.Parts[2].Image == nil || tail.Parts[2].Image.Data[0] != byte(i+1) {
+			t.Errorf("request %d: the tail does not end with turn %d's image after its label", i+1, i+1)
 		}
 		for j, m := range r.Messages {
 			for _, p := range m.Parts {

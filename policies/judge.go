@@ -42,7 +42,7 @@ func (p *Policy) askModel(ctx context.Context, name string, args map[string]any,
 	parts := []model.Part{{Text: text}}
 	for i := range after.Images {
 		img := after.Images[i]
-		parts = append(parts, model.Part{Text: fmt.Sprintf("Camera %q:", img.Camera)}, model.Part{Image: &img})
+		parts = append(parts, model.Part{Text: model.ImageLabel(&img)}, model.Part{Image: &img})
 	}
 	resp, err := p.evaluator.Generate(ctx, model.Request{
 		Purpose: model.PurposeEvaluate,

@@ -133,6 +133,7 @@ func (s *Store) append(e entry) {
 	e.sanitise()
 	if e.pending {
 		s.pending++
+		s.tailOK = false // the tail names a frame a pending result already holds
 	}
 	s.acc = append(s.acc, e)
 	s.accTokens += e.tokens
@@ -194,7 +195,8 @@ func (s *Store) SetBrief(text string) {
 
 // refreshedTail is the Refreshed tail of the next request: one user
 // message, the whole Brief and the whole observation's text, then the
-// observation's camera images; ok is false when there is nothing to state.
+// observation's camera images, each labelled (see tailImages); ok is false
+// when there is nothing to state.
 func (s *Store) refreshedTail() (model.Message, bool) {
 	if !s.tailOK {
 		s.tail, s.tailOK = model.Message{}, true
@@ -208,13 +210,11 @@ func (s *Store) refreshedTail() (model.Message, bool) {
 			text = s.brief + "\n\n" + s.observation
 		}
 		if text != "" || len(s.obsImages) > 0 {
-			parts := make([]model.Part, 0, 1+len(s.obsImages))
+			parts := make([]model.Part, 0, 1+2*len(s.obsImages))
 			if text != "" {
 				parts = append(parts, model.Part{Text: text})
 			}
-			for i := range s.obsImages {
-				parts = append(parts, model.Part{Image: &s.obsImages[i]})
-			}
+			parts = append(parts, s.tailImages()...)
 			s.tail = model.Message{Role: model.RoleUser, Parts: parts}
 		}
 	}
@@ -315,7 +315,7 @@ func (s *Store) ConsumeImages(turn int) {
 		e.tokens = estimateMessage(&e.msg)
 		s.accTokens += e.tokens
 		e.sanitise()
-		s.prefixOK = false
+		s.prefixOK, s.tailOK = false, false
 	}
 	if len(s.obsImages) > 0 {
 		s.obsImages = nil

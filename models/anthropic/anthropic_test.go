@@ -115,7 +115,7 @@ func TestToolResultSentBack(t *testing.T) {
 	   {"type": "tool_use", "id": "call_1", "name": "move", "input": {"x": 1.5}},
 	   {"type": "tool_use", "id": "call_2", "name": "move", "input": {}}]},
 	 {"role": "user", "content": [
-	   {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "{\"ok\":true}"}, `+pngBlock+`]},
+	   {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "{\"ok\":true}"}, {"type": "text", "text": "Camera \"wrist\":"}, `+pngBlock+`]},
 	   {"type": "tool_result", "tool_use_id": "call_2", "content": [{"type": "text", "text": "{\"ok\":false,\"error\":\"not executed: one call per turn\"}"}],
 	    "cache_control": {"type": "ephemeral"}},
 	   {"type": "text", "text": "Observation: kitchen."}]}]`)

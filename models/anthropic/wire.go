@@ -91,7 +91,7 @@ func render(msgs []model.Message, names model.ToolNames) (rendered, error) {
 		case model.RoleTool:
 			role = "user"
 			var content []block
-			content, err = r.contentBlocks(m.Parts)
+			content, err = r.toolBlocks(m.Parts)
 			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError}}
 		default:
 			return rendered{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
@@ -152,6 +152,33 @@ func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 			}
 			out = append(out, block{Type: "image", Source: src})
 		}
+	}
+	return out, nil
+}
+
+// toolBlocks are a tool result's content: its first text (the result
+// itself), then each text the harness wrote beside it (a refusal of the
+// response's other calls, a consumed image's placeholder) as a block of its
+// own, then each image after its own label block (model.ImageLabel): the
+// result's text stays what the tool returned.
+func (r *rendered) toolBlocks(ps []model.Part) ([]block, error) {
+	var out []block
+	for i, p := range ps {
+		if p.Image == nil {
+			t := p.Text
+			if i > 0 {
+				t = strings.TrimSpace(t)
+			}
+			if t != "" {
+				out = append(out, block{Type: "text", Text: t})
+			}
+			continue
+		}
+		src, err := r.image(p.Image)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, block{Type: "text", Text: model.ImageLabel(p.Image)}, block{Type: "image", Source: src})
 	}
 	return out, nil
 }

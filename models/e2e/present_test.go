@@ -102,7 +102,15 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 		if !strings.HasPrefix(text, w.brief+wantObs) {
 			t.Errorf("request %d: its tail is not the whole Brief and observation of turn %d:\n%s\nwant it to start with\n%s", turn, turn, text, w.brief+wantObs)
 		}
-		if images := tail[1:]; len(images) != w.images {
+		// Each image follows its label (a text segment of its own, or the
+		// end of the text before it).
+		var images []segment
+		for _, s := range tail[1:] {
+			if !strings.HasPrefix(s.key, "t\nCamera ") {
+				images = append(images, s)
+			}
+		}
+		if len(images) != w.images {
 			t.Errorf("request %d: its tail has %d segments after its text, want the observation's %d images", turn, len(images), w.images)
 		} else {
 			for _, s := range images {

@@ -122,6 +122,7 @@ func TestToolResultSentBack(t *testing.T) {
 	 {"role": "tool", "tool_call_id": "call_2", "content": "{\"ok\":false,\"error\":\"not executed: one call per turn\"}"},
 	 {"role": "user", "content": [
 	   {"type": "text", "text": "Image(s) returned by the move call call_1:"},
+	   {"type": "text", "text": "Camera \"wrist\":"},
 	   {"type": "image_url", "image_url": {"url": "`+pngURL+`"}}]},
 	 {"role": "user", "content": "Observation: kitchen."}]`)
 }

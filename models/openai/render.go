@@ -56,7 +56,11 @@ func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent,
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.Name, Content: text},
 			}})
 			if len(images) > 0 {
-				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf("Image(s) returned by the %s call %s:", rd.names.Wire(m.Name), m.ToolCallID)))
+				head := "Image(s) returned by the %s call %s:"
+				if notes(images) {
+					head = "Beside the result of the %s call %s:"
+				}
+				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf(head, rd.names.Wire(m.Name), m.ToolCallID)))
 				toolImages = append(toolImages, images...)
 			}
 		default:
@@ -108,20 +112,46 @@ func (rd *renderer) assistant(m *model.Message) llms.MessageContent {
 	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts}
 }
 
+// toolParts splits a tool result: its first text (the result itself) is
+// the tool message's content; what the harness wrote beside it (a refusal
+// of the response's other calls, a consumed image's placeholder) and its
+// images, each after its label, go in the user message after the tool
+// messages, so the content stays the result alone.
 func (rd *renderer) toolParts(i int, m *model.Message) (string, []llms.ContentPart, error) {
 	var text strings.Builder
 	var images []llms.ContentPart
-	for _, p := range m.Parts {
-		text.WriteString(p.Text)
+	for k, p := range m.Parts {
+		if k == 0 {
+			text.WriteString(p.Text)
+		} else if t := strings.TrimSpace(p.Text); t != "" {
+			images = append(images, llms.TextPart(t))
+		}
 		if p.Image != nil {
 			part, err := rd.image(p.Image)
 			if err != nil {
 				return "", nil, fmt.Errorf("message %d (tool result %s): %w", i, m.ToolCallID, err)
 			}
-			images = append(images, part)
+			// The label travels with the image (a tool message holds text
+			// only), never glued to the result's text.
+			images = append(images, llms.TextPart(model.ImageLabel(p.Image)), part)
 		}
 	}
 	return text.String(), images, nil
+}
+
+// notes reports whether a result's parts beside its content hold text
+// other than its images' labels (one a picture).
+func notes(parts []llms.ContentPart) bool {
+	texts, images := 0, 0
+	for _, p := range parts {
+		switch p.(type) {
+		case llms.TextContent:
+			texts++
+		case llms.ImageURLContent:
+			images++
+		}
+	}
+	return texts > images
 }
 
 // renderer renders one request; its images and its calls' extra_content
