@@ -62,21 +62,17 @@ func (tn *Turn) fitBudget(ctx context.Context) *runlog.Report {
 		h.calib.Scale(h.store.Total()) < limit {
 		return nil
 	}
-	msg := tn.overBudget(limit)
-	if compactErr != nil {
-		msg += " (the compaction that would have made room failed: " + compactErr.Error() + ")"
-	}
-	return &runlog.Report{Reason: runlog.DoneError, Error: msg}
+	return &runlog.Report{Reason: runlog.DoneError, Error: tn.overBudget(limit, compactErr)}
 }
 
 // overBudget says why a request cannot be sent: its size against the
 // budget, each lifetime's share, and which one to shrink.
-func (tn *Turn) overBudget(limit int) string {
+func (tn *Turn) overBudget(limit int, compactErr error) string {
 	h := tn.h
 	c := h.spec.Context.Compaction
 	n := h.store.Counts()
 	scale := func(x int) int { return h.calib.Scale(x) }
-	why := "Accumulated context is what remains after compaction: the turn in progress and the latest Task Notes"
+	why := "Accumulated context is what compaction keeps: the checkpoint, the latest Task Notes entry and the turn in progress"
 	switch {
 	case scale(n.Resident) >= limit:
 		why = "Resident context alone (the system prompt, Memory, the Embodiment Profile, the skills and the tool definitions) exceeds the budget: shorten it or raise context_window"
@@ -84,6 +80,8 @@ func (tn *Turn) overBudget(limit int) string {
 		why = "the Refreshed tail (the Scene Graph Brief and the observation) does not fit beside Resident context: shorten the observation or raise context_window"
 	case !c.Enabled:
 		why = "compaction is off (context.compaction.enabled), so Accumulated context only grows: turn it on or raise context_window"
+	case compactErr != nil:
+		why = "the compaction that would have made room failed: " + compactErr.Error()
 	}
 	return fmt.Sprintf("the decide request would be %d tokens (estimated %d, scaled by %.2f to the provider's count), over the budget of %d (context.compaction context_window %d - reserve_tokens %d): Resident %d, Refreshed %d, Accumulated %d estimated tokens; %s",
 		scale(n.Total), n.Total, h.calib.Ratio(), limit, c.ContextWindow, c.ReserveTokens, n.Resident, n.Refreshed, n.Accumulated, why)
