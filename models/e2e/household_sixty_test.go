@@ -3,6 +3,8 @@ package e2e_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +57,7 @@ func sixtyTurns(t *testing.T) *script.Model {
 // window as context_window (0: the spec's own), and returns each decision
 // request's size as the harness estimated it and as the provider counted
 // it, and the turns that compacted.
-func householdSixty(t *testing.T, window, reserve int) (estimate, counted, compactedAt []int, rep *runlog.Report) {
+func householdSixty(t *testing.T, window, reserve int) (estimate, counted, compactedAt []int, last string, rep *runlog.Report) {
 	spec, _ := household(t)
 	spec.Safety.MaxTurns = 61
 	spec.Memory.Consolidation.Enabled = false
@@ -89,20 +91,38 @@ func householdSixty(t *testing.T, window, reserve int) (estimate, counted, compa
 	for i, b := range srv.bodies {
 		if srv.purposes[i] == model.PurposeDecide {
 			counted = append(counted, len(b)/4)
+			last = string(b)
 		}
 	}
-	return estimate, counted, compactedAt, rep
+	return estimate, counted, compactedAt, last, rep
 }
 
 // The request size per turn of a 60-turn household task, in the harness's
 // estimate and the provider's count (BENCHMARKS.md has the table): with the
-// spec's window it grows by the turn's new messages only; with a window of
+// spec's window it grows by the turn's new messages only, each Task Notes
+// event among them once; with a window of
 // 12,000 tokens no request reaches the budget in the provider's count and
 // compaction never runs in two consecutive turns.
 func TestHouseholdSixtyTurns(t *testing.T) {
-	estimate, counted, _, rep := householdSixty(t, 0, 0)
+	estimate, counted, _, last, rep := householdSixty(t, 0, 0)
 	if rep == nil || rep.Reason != runlog.DoneFinal || len(estimate) != 60 {
 		t.Fatalf("report %+v after %d requests", rep, len(estimate))
+	}
+	// Each Task Notes event is sent once: in the update that added it (and
+	// the latest 12 again in the whole notes of the tail).
+	seen := map[string]int{}
+	for _, m := range regexp.MustCompile(`- turn (\d+): [^\\"]*`).FindAllStringSubmatch(last, -1) {
+		if k, _ := strconv.Atoi(m[1]); k <= 47 {
+			seen[m[0]]++
+		}
+	}
+	if len(seen) < 47 {
+		t.Errorf("the last request holds %d Task Notes events of turns 1-47, want one a turn at least", len(seen))
+	}
+	for line, n := range seen {
+		if n != 1 {
+			t.Errorf("the last request holds the Task Notes event %q %d times, want once", line, n)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("\n| turn | 1 | 10 | 20 | 30 | 40 | 50 | 60 |\n|---|---|---|---|---|---|---|---|\n| estimate |")
@@ -118,7 +138,7 @@ func TestHouseholdSixtyTurns(t *testing.T) {
 	t.Log(b.String())
 
 	const window, reserve = 12000, 2000
-	_, counted, at, rep := householdSixty(t, window, reserve)
+	_, counted, at, _, rep := householdSixty(t, window, reserve)
 	if rep == nil || rep.Reason != runlog.DoneFinal {
 		t.Fatalf("small window: report %+v", rep)
 	}
