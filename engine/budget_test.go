@@ -64,6 +64,7 @@ func TestOversizeResidentFailsClearly(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); n < 7500 {
 		t.Errorf("the report gives Resident as %d tokens, under the system prompt's 7500:\n%s", n, done.Error)
 	}
+	t.Log(done.Text)
 }
 
 // With compaction off, what a request over the budget can shed is its
