@@ -83,10 +83,12 @@ type Store struct {
 	// replaced before every model call and never stored in Accumulated
 	// context. tail is the message that carries them at the end of the next
 	// request, valid while tailOK.
-	notes, brief, observation string
-	obsImages                 []schema.Image
+	brief, observation string
+	obsImages          []schema.Image
 	tail               model.Message
 	tailOK             bool
+	// notes are the whole Task Notes, stated first in the tail.
+	notes string
 
 	// Accumulated. pending counts the entries holding images not sent yet.
 	acc       []entry
