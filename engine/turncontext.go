@@ -84,7 +84,8 @@ func (tn *Turn) observeUsage(estimate int, u model.Usage) {
 // reaches context_window - reserve_tokens (the high-water mark), down to
 // about context.compaction.target of it (the low-water mark), so the next
 // compaction is many turns away. A failed or malformed summary leaves the
-// context unchanged (an event says why); the next turn retries.
+// context unchanged (an event says why); the request is then over its
+// budget, so the decision's budget check retries before it is sent.
 func (tn *Turn) Compact(ctx context.Context) {
 	h := tn.h
 	h.syncResident(tn.t)
