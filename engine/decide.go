@@ -17,6 +17,10 @@ func (tn *Turn) decide(ctx context.Context) error {
 	}
 	tn.pollReplan()
 	tn.h.syncResident(tn.t)
+	if over := tn.fitBudget(ctx); over != nil {
+		tn.end = over
+		return nil
+	}
 	req := tn.request()
 	counts := tn.counts()
 	tn.Emit(runlog.Event{Kind: runlog.EventContext, Tokens: &counts})

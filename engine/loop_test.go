@@ -24,8 +24,13 @@ func TestOrderBeforeEveryModelCall(t *testing.T) {
 		toolResp("done"))
 	f.wrap = true
 	f.spec.Context.Compaction.Enabled = true
-	f.spec.Context.Compaction.ContextWindow = 20000 // the first request is far below
-	f.spec.Context.Compaction.ReserveTokens = 19990 // ... so every turn is due
+	// A budget of 600 tokens: the first request is below it; every later
+	// one, with a long tool result, is due, and fits once compacted.
+	f.spec.Context.Compaction.ContextWindow = 20000
+	f.spec.Context.Compaction.ReserveTokens = 19400
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 250)}}
+	}
 	f.spec.Context.Compaction.KeepRecentTurns = 0
 	f.spec.Context.Compaction.KeepRecentTokens = 0
 	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}

@@ -62,8 +62,8 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 	}
 	for i, r := range reqs {
 		tail := r.Messages[len(r.Messages)-1]
-		if tail.Role != model.RoleUser || !strings.HasPrefix(textOf(tail), wants[i]) {
-			t.Errorf("request %d ends with\n%s\nwant the whole observation\n%s", i+1, textOf(tail), wants[i])
+		if s := textOf(tail); tail.Role != model.RoleUser || !strings.HasPrefix(s, "Task Notes\nGoal: patrol\n") || !strings.Contains(s, "\n\n"+wants[i]) {
+			t.Errorf("request %d ends with\n%s\nwant the whole Task Notes, then the whole observation\n%s", i+1, textOf(tail), wants[i])
 		}
 		// The text, the image's label, the image.
 		if n := len(tail.Parts); n != 3 || !strings.HasPrefix(tail.Parts[1].Text, "\nCamera ") ||
@@ -103,15 +103,15 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 	}
 }
 
-// A compaction keeps the latest Task Notes snapshot verbatim (it is the
-// whole notes), and every request still ends with the whole observation.
+// Across compactions every request ends with the whole Task Notes (they
+// are Refreshed, never summarised), then the whole observation.
 func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	const turns = 60
 	f := newFixture(t, longTask(turns)...)
 	f.spec.Safety.MaxTurns = turns + 1
 	f.spec.SceneGraph.Enabled = false
 	c := &f.spec.Context.Compaction
-	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 3000, 500
+	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 1500, 500
 	c.KeepRecentTurns, c.KeepRecentTokens, c.ToolResultMaxChars = 2, 600, 600
 	c.MaxInputChars, c.MaxSummaryRounds = 8000, 3
 	c.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
@@ -128,15 +128,9 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	}
 	for i, r := range f.decide.requests() {
 		turn := i + 1
-		tail := textOf(r.Messages[len(r.Messages)-1])
-		if want := fmt.Sprintf("Observation (turn %d, from observe):\nsummary: in the hall, observation %d\npose:", turn, turn); !strings.HasPrefix(tail, want) {
-			t.Errorf("turn %d (compacted %v): the tail is not the whole observation:\n%s", turn, compactedAt[turn], tail)
-		}
-		notes := ""
-		for _, m := range r.Messages {
-			if s := textOf(m); strings.HasPrefix(s, "Task Notes") {
-				notes = s
-			}
+		notes, obs, _ := strings.Cut(textOf(r.Messages[len(r.Messages)-1]), "\n\n")
+		if want := fmt.Sprintf("Observation (turn %d, from observe):\nsummary: in the hall, observation %d\npose:", turn, turn); !strings.HasPrefix(obs, want) {
+			t.Errorf("turn %d (compacted %v): the tail does not end with the whole observation:\n%s", turn, compactedAt[turn], obs)
 		}
 		if turn == 1 {
 			continue
@@ -145,7 +139,7 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 		// the snapshot's last line.
 		want := fmt.Sprintf("- turn %d: move: ok", turn-1)
 		if !strings.HasPrefix(notes, "Task Notes\nGoal: patrol\nPhase: acting\nTimeline:") || !strings.HasSuffix(notes, want) {
-			t.Errorf("turn %d (compacted %v): the latest Task Notes snapshot is not whole, ending with %q:\n%s", turn, compactedAt[turn], want, notes)
+			t.Errorf("turn %d (compacted %v): the tail does not start with the whole Task Notes, ending with %q:\n%s", turn, compactedAt[turn], want, notes)
 		}
 	}
 }
