@@ -30,7 +30,6 @@ var knownGaps = map[string]string{
 	"household/one_clock":        "clock: one turn clock (the Brief on the session's, the Observation and Task Notes on the task's)",
 	"household/same_rounding":    "clock: the Brief and the Observation round the same fact differently",
 	"household/held_object_room": "clock: a held object keeps its old room",
-	"household/budget":           "budget: requests over context_window - reserve_tokens",
 }
 
 // conformance plays a real model behind one wire: each decide request is
