@@ -18,6 +18,9 @@ type lineCache struct {
 	text  []byte
 	ver   uint64
 	until int
+	// epoch is the graph's clockEpoch the line was rendered in: a new task
+	// renders its turns anew.
+	epoch uint64
 	ok    bool
 }
 
@@ -28,7 +31,7 @@ func (g *Graph) appendLine(b []byte, n *node, detailed bool) []byte {
 	if detailed {
 		c = &n.detailed
 	}
-	if c.ok && c.ver == n.ver && g.turn < c.until {
+	if c.ok && c.ver == n.ver && g.turn < c.until && c.epoch == g.clockEpoch {
 		return append(b, c.text...)
 	}
 	start := len(b)
@@ -39,7 +42,7 @@ func (g *Graph) appendLine(b []byte, n *node, detailed bool) []byte {
 		w.coarseLine(n)
 	}
 	c.text = append(c.text[:0], w.b[start:]...)
-	c.ver, c.until, c.ok = n.ver, w.until, true
+	c.ver, c.until, c.epoch, c.ok = n.ver, w.until, g.clockEpoch, true
 	return w.b
 }
 
@@ -106,8 +109,8 @@ func (w *liner) line(n *node) {
 // call without a success verdict may have changed (see MarkUnconfirmed).
 func (w *liner) unconfirmed(n *node) {
 	if n.unconfirmed != 0 {
-		w.str(" (unconfirmed since turn ")
-		w.b = strconv.AppendInt(w.b, int64(n.unconfirmed), 10)
+		w.str(" (unconfirmed since ")
+		w.b = w.g.appendSince(w.b, n.unconfirmed)
 		w.str(")")
 	}
 }
@@ -118,8 +121,8 @@ func (w *liner) coarseLine(n *node) {
 	w.str(n.ref)
 	w.supportFacts(n, false, Source{})
 	if n.seen.Kind != "" {
-		w.str(" [t")
-		w.b = strconv.AppendInt(w.b, int64(n.seen.Turn), 10)
+		w.str(" [")
+		w.b = w.g.appendTurn(w.b, n.seen.Turn)
 		w.staleWord(n.seen.Turn)
 		w.str("]")
 	}
@@ -156,7 +159,7 @@ func (w *liner) tag(s Source) {
 		return
 	}
 	w.str(" [")
-	w.b = appendShort(w.b, s)
+	w.b = w.g.appendShort(w.b, s)
 	w.staleWord(s.Turn)
 	w.str("]")
 }

@@ -65,7 +65,7 @@ func (g *Graph) refBrief(l BriefLimits) string {
 	if g.staleAfter > 0 {
 		stale = fmt.Sprintf("; stale: not confirmed for %d+ turns", g.staleAfter)
 	}
-	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from%s):\n",
+	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task)%s):\n",
 		g.turn, g.frame, len(g.order), stale)
 	b.WriteString("- " + g.refRobotLine() + "\n")
 	ns, detailed, hidden := g.refBriefNodes(l)

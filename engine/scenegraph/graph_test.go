@@ -28,7 +28,7 @@ func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table"), mug("wrist", 11.2, 2.5, "table")), 1, "observe")
 	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
 	g.Advance(3)
-	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from; stale: not confirmed for 2+ turns):
+	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task); stale: not confirmed for 2+ turns):
 - robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing [observe t1, stale]
 - obj:plate (dish): room kitchen [observe/head t2]
 - container:top_drawer: closed [observe t1, stale]
