@@ -86,7 +86,10 @@ func (w *liner) line(n *node) {
 		}
 	}
 	w.supportFacts(n, true, n.seen)
-	if n.pos != nil && n.sighted() {
+	// A held object is where the robot is: the robot's line says where,
+	// and an own room or position would be where it was picked up.
+	held := n.held()
+	if n.pos != nil && n.sighted() && !held {
 		w.fact()
 		w.str("at (")
 		w.b = strconv.AppendFloat(w.b, n.pos.X, 'f', 1, 64)
@@ -94,7 +97,7 @@ func (w *liner) line(n *node) {
 		w.b = strconv.AppendFloat(w.b, n.pos.Y, 'f', 1, 64)
 		w.str(")")
 	}
-	if n.room != "" {
+	if n.room != "" && !held {
 		w.fact()
 		w.str("room ")
 		w.str(n.room)
@@ -103,6 +106,16 @@ func (w *liner) line(n *node) {
 		w.tag(n.seen)
 	}
 	w.unconfirmed(n)
+}
+
+// held reports whether the robot holds n.
+func (n *node) held() bool {
+	for _, r := range n.rels {
+		if r.Kind == RelHolding && r.Target == n.ref {
+			return true
+		}
+	}
+	return false
 }
 
 // unconfirmed writes " (unconfirmed since turn N)" on a node a physical

@@ -126,10 +126,11 @@ func (g *Graph) refLine(n *node) string {
 		}
 	}
 	facts = append(facts, g.refSupportFacts(n, true, n.seen)...)
-	if n.pos != nil && n.sighted() {
+	held := g.holding() == n.ref
+	if n.pos != nil && n.sighted() && !held {
 		facts = append(facts, fmt.Sprintf("at (%.1f, %.1f)", n.pos.X, n.pos.Y))
 	}
-	if n.room != "" {
+	if n.room != "" && !held {
 		facts = append(facts, "room "+n.room)
 	}
 	if len(facts) > 0 {

@@ -65,6 +65,10 @@ func (g *Graph) entry(n *node, sups map[string]support) Entry {
 	}
 	if s, ok := sups[n.ref]; ok {
 		e.Relation, e.Target = s.relation, s.target
+		if s.relation == "held" {
+			// In the gripper it is where the robot is.
+			e.Room, e.Position = g.nodes[RobotRef].room, nil
+		}
 	}
 	return e
 }
