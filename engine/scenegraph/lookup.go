@@ -67,7 +67,7 @@ func (g *Graph) entry(n *node, sups map[string]support) Entry {
 		e.Relation, e.Target = s.relation, s.target
 		if s.relation == "held" {
 			// In the gripper it is where the robot is.
-			e.Room, e.Position = g.nodes[RobotRef].room, nil
+			e.Room, e.Position = keep(e.Room, g.nodes[RobotRef].room), nil
 		}
 	}
 	return e
