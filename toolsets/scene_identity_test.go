@@ -60,7 +60,7 @@ func TestMCPObservationOneIdentityPerThing(t *testing.T) {
 			t.Fatalf("%s: Brief lines %q, want one with %q and its sighting:\n%s", c.name, lines, c.want, brief)
 		}
 	}
-	if !strings.Contains(brief, "- container:drawer_top (drawer): open [observe_scene t3], in place:cabinet, at (1.2, 1.4), room kitchen [observe_scene/head t3]") {
+	if !strings.Contains(brief, "- container:drawer_top (drawer): open [observe_scene t3], in place:cabinet, at (1.20, 1.40), room kitchen [observe_scene/head t3]") {
 		t.Fatalf("the drawer's line:\n%s", brief)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // DefaultMaxRefs is how many refs a Brief renders when its limits say none
@@ -83,13 +85,10 @@ func (g *Graph) appendRobotLine(b []byte) []byte {
 			w.str(r.room)
 			w.str(" ")
 		}
-		w.str("at (")
-		w.b = strconv.AppendFloat(w.b, r.pos.X, 'f', 2, 64)
-		w.str(", ")
-		w.b = strconv.AppendFloat(w.b, r.pos.Y, 'f', 2, 64)
-		w.str(") facing ")
-		w.b = strconv.AppendFloat(w.b, r.thetaDeg, 'f', 0, 64)
-		w.str("°")
+		w.str("at ")
+		w.b = quantity.AppendPoint(w.b, r.pos.X, r.pos.Y)
+		w.str(" facing ")
+		w.b = quantity.AppendDegrees(w.b, r.thetaDeg)
 		w.tag(r.seen)
 		w.str("; ")
 	}

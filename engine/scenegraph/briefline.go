@@ -2,7 +2,8 @@ package scenegraph
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // lineCache is a node's rendered Brief line (detailed or coarse). A line
@@ -91,11 +92,8 @@ func (w *liner) line(n *node) {
 	held := n.held()
 	if n.pos != nil && n.sighted() && !held {
 		w.fact()
-		w.str("at (")
-		w.b = strconv.AppendFloat(w.b, n.pos.X, 'f', 1, 64)
-		w.str(", ")
-		w.b = strconv.AppendFloat(w.b, n.pos.Y, 'f', 1, 64)
-		w.str(")")
+		w.str("at ")
+		w.b = quantity.AppendPoint(w.b, n.pos.X, n.pos.Y)
 	}
 	if n.room != "" && !held {
 		w.fact()

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // refEdges is edges by a walk over all relations, not the node index.
@@ -91,7 +93,7 @@ func (g *Graph) refRobotLine() string {
 	r := g.nodes[RobotRef]
 	var parts []string
 	if r.pos != nil {
-		where := fmt.Sprintf("at (%.2f, %.2f) facing %.0f°", r.pos.X, r.pos.Y, r.thetaDeg)
+		where := "at " + string(quantity.AppendPoint(nil, r.pos.X, r.pos.Y)) + " facing " + string(quantity.AppendDegrees(nil, r.thetaDeg))
 		if r.room != "" {
 			where = "in " + r.room + " " + where
 		}
@@ -128,7 +130,7 @@ func (g *Graph) refLine(n *node) string {
 	facts = append(facts, g.refSupportFacts(n, true, n.seen)...)
 	held := g.holding() == n.ref
 	if n.pos != nil && n.sighted() && !held {
-		facts = append(facts, fmt.Sprintf("at (%.1f, %.1f)", n.pos.X, n.pos.Y))
+		facts = append(facts, "at "+string(quantity.AppendPoint(nil, n.pos.X, n.pos.Y)))
 	}
 	if n.room != "" && !held {
 		facts = append(facts, "room "+n.room)

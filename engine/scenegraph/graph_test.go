@@ -32,7 +32,7 @@ func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 - robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing [observe t1, stale]
 - obj:plate (dish): room kitchen [observe/head t2]
 - container:top_drawer: closed [observe t1, stale]
-- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]
+- obj:mug: on place:table, at (11.20, 2.50), room kitchen [observe/head+wrist t1, stale]
 - place:table: room kitchen`
 	if got := g.Brief(BriefLimits{Detailed: 10}); got != want {
 		t.Fatalf("Brief:\n%s\nwant:\n%s", got, want)
