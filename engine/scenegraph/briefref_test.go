@@ -226,7 +226,9 @@ func (g *Graph) refBriefNodes(l BriefLimits) (list []*node, detailed map[*node]b
 	if max <= 0 {
 		max = DefaultMaxRefs
 	}
-	ns := g.refSortedNodes()
+	ns := slices.DeleteFunc(g.refSortedNodes(), func(n *node) bool {
+		return n.state == "" && len(n.rels) == 0 && n.room == "" && n.unconfirmed == 0 && !n.sighted() && (n.class == "" || n.class == n.name)
+	})
 	byPriority := g.refBriefPriority(ns)
 	listed := map[*node]bool{}
 	detailed = map[*node]bool{}
