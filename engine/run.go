@@ -109,6 +109,8 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	h.hostMu.Lock()
 	h.task = t
 	t.pending = h.between.take()
+	// The graph shows this task's turns from now on (one clock per request).
+	h.scene.BeginTask(t.n, h.groupN)
 	h.hostMu.Unlock()
 	if !cfg.preview { // a preview writes no run log and feeds no sink
 		info := TaskInfo{Task: t.n, Start: h.clock()}

@@ -82,7 +82,7 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 		t.Errorf("facts from turn 1 must be stale at turn 4 (stale_after_turns 3), not at 3:\n%s\n%s", briefs[3], briefs[4])
 	}
 	want := "robot: holding obj:mug [pick_up ✓ t4]"
-	if !strings.Contains(briefs[5], want) || !strings.Contains(briefs[5], "- obj:mug (cup): held by robot, room kitchen [pick_up ✓ t4]") || strings.Contains(briefs[5], "on place:table") {
+	if !strings.Contains(briefs[5], want) || !strings.Contains(briefs[5], "- obj:mug (cup): held by robot [pick_up ✓ t4]") || strings.Contains(briefs[5], "on place:table") {
 		t.Errorf("turn 5 Brief after the success:\n%s", briefs[5])
 	}
 	if len(applied) != 1 || applied[0].Turn != 4 || applied[0].Text != "obj:mug on place:table removed; robot holding obj:mug" {

@@ -55,10 +55,10 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 		t.Fatalf("%d decide requests, want 4", len(reqs))
 	}
 	wants := []string{
-		"Observation (turn 1, from observe):\nsummary: in the hall, observation 1\npose: (1, 2) facing 0°, room hall\nclearance: back 1.5, front 1.9 (m)\nstate: door closed, lamp on",
-		"Observation (turn 2, from observe):\nsummary: in the hall, observation 2\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
-		"Observation (turn 3, from observe):\nsummary: in the hall, observation 3\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
-		"Observation (turn 4, from observe):\nsummary: in the hall, observation 4\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 1, from observe):\nsummary: in the hall, observation 1\npose: (1.00, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.90 (m)\nstate: door closed, lamp on",
+		"Observation (turn 2, from observe):\nsummary: in the hall, observation 2\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 3, from observe):\nsummary: in the hall, observation 3\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 4, from observe):\nsummary: in the hall, observation 4\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
 	}
 	for i, r := range reqs {
 		tail := r.Messages[len(r.Messages)-1]

@@ -29,6 +29,34 @@ func (s *simulator) detections() []schema.Detection {
 				DistanceM: round3(s.pose.Pos.Dist(pl.Position)), Visible: true,
 				Position: &schema.Point{X: round3(pl.Position.X), Y: round3(pl.Position.Y)}})
 		}
+		out = append(out, s.drawerDetections(c)...)
+	}
+	return out
+}
+
+// drawerDetections are the drawers of each piece of furniture the camera
+// sees, each in its furniture: the world knows which furniture a drawer
+// belongs to, and a reader of the observation (the Scene Graph) then ties
+// the drawer's state to it. Drawers are fixed parts of the map, not
+// subject to the detector's misses (which also leaves every seed's random
+// sequence as it was).
+func (s *simulator) drawerDetections(c Camera) []schema.Detection {
+	var out []schema.Detection
+	for i := range s.w.Furniture {
+		f := &s.w.Furniture[i]
+		if len(f.Containers) == 0 {
+			continue
+		}
+		near := f.Footprint.Nearest(s.pose.Pos)
+		if !s.visible(c, near) {
+			continue
+		}
+		at := f.frontMid()
+		for _, ct := range f.Containers {
+			out = append(out, schema.Detection{Name: ct.Name, Class: "drawer", Camera: c.Name, Relation: "in", Target: f.Name,
+				Room: f.Room, DistanceM: round3(s.pose.Pos.Dist(near)), Visible: true,
+				Position: &schema.Point{X: round3(at.X), Y: round3(at.Y)}})
+		}
 	}
 	return out
 }
@@ -65,6 +93,10 @@ func (s *simulator) summary(o schema.Observation) string {
 	seen := map[string]bool{}
 	var parts []string
 	for _, d := range o.Detections {
+		// The summary names the objects; drawers are parts of furniture.
+		if d.Class == "drawer" {
+			continue
+		}
 		if !seen[d.Name] {
 			seen[d.Name] = true
 			parts = append(parts, fmt.Sprintf("%s %s %s at %.2f m", d.Name, d.Relation, d.Target, d.DistanceM))

@@ -50,7 +50,10 @@ type Source struct {
 	Tool   string `json:"tool,omitempty"`
 	Camera string `json:"camera,omitempty"`
 	CallID string `json:"call_id,omitempty"`
-	Turn   int    `json:"turn"`
+	// Turn is the session's turn inside the graph; a tool's result shows the
+	// task's (see shown), and Task names the earlier task of one before it.
+	Turn int `json:"turn"`
+	Task int `json:"task,omitempty"`
 }
 
 // Relation is one typed edge: Subject Kind Target (obj:mug on place:table,
@@ -111,6 +114,10 @@ type Graph struct {
 	staleAfter int
 	frame      string
 	turn       int
+	// epochs are the session's tasks (see BeginTask); clockEpoch counts
+	// them, so a cached line of another task is rendered again.
+	epochs     []epoch
+	clockEpoch uint64
 	nodes      map[string]*node
 	order      []*node // creation order
 	// byName indexes the nodes by case-folded name, in creation order: a

@@ -28,11 +28,11 @@ func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table"), mug("wrist", 11.2, 2.5, "table")), 1, "observe")
 	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
 	g.Advance(3)
-	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from; stale: not confirmed for 2+ turns):
+	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task); stale: not confirmed for 2+ turns):
 - robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing [observe t1, stale]
 - obj:plate (dish): room kitchen [observe/head t2]
 - container:top_drawer: closed [observe t1, stale]
-- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]
+- obj:mug: on place:table, at (11.20, 2.50), room kitchen [observe/head+wrist t1, stale]
 - place:table: room kitchen`
 	if got := g.Brief(BriefLimits{Detailed: 10}); got != want {
 		t.Fatalf("Brief:\n%s\nwant:\n%s", got, want)
@@ -114,7 +114,7 @@ func TestEffectsPickPlaceOpenOnce(t *testing.T) {
 		t.Fatalf("second apply of one call: %v", err)
 	}
 	b := g.Brief(BriefLimits{Detailed: 10})
-	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot, room kitchen [pick_up ✓ t1]"} {
+	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot [pick_up ✓ t1]"} {
 		if !strings.Contains(b, want) {
 			t.Fatalf("Brief lacks %q:\n%s", want, b)
 		}

@@ -230,7 +230,7 @@ func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
 		lines := briefLines(b, ref)
 		// Its state's stamp is the observation's, its sighting's the camera's
 		// (as a door's).
-		want := "- " + ref + " (drawer): open [observe t3], at (2.0, 1.0), room kitchen [observe/front t3]"
+		want := "- " + ref + " (drawer): open [observe t3], at (2.00, 1.00), room kitchen [observe/front t3]"
 		if len(lines) != 1 || lines[0] != want {
 			t.Fatalf("%s: the drawer's lines %q, want [%q]:\n%s", name, lines, want, b)
 		}

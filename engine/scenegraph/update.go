@@ -82,7 +82,13 @@ func (g *Graph) updateStates(state map[string]any, src Source) {
 				continue
 			}
 			n := g.stateful(name, kind, src)
-			n.state, n.stateSrc, n.seen = st, src, src
+			n.state, n.stateSrc = st, src
+			// A thing a camera saw keeps its sighting's stamp: its position
+			// and room are that sighting's, not this report's (the state
+			// carries its own stamp).
+			if !n.sighted() {
+				n.seen = src
+			}
 			g.touch(n)
 			g.confirm(n)
 		}

@@ -55,7 +55,7 @@ func TestRosbridgeDrawerDetectedAndReportedIsOneObject(t *testing.T) {
 	if len(refs) != 1 {
 		t.Fatalf("refs %v, want one drawer:\n%s", refs, brief)
 	}
-	want := "- " + refs[0] + ": open [observe t3], at (1.2, 0.5) [observe/front t3]"
+	want := "- " + refs[0] + ": open [observe t3], at (1.20, 0.50) [observe/front t3]"
 	if strings.Count(brief, "drawer_top:") != 1 || !strings.Contains(brief, want) {
 		t.Fatalf("the drawer's Brief line, want %q:\n%s", want, brief)
 	}
