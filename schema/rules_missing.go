@@ -10,6 +10,7 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/thea-harness/thea/world"
 )
 
 // A value a back-end did not send is unknown, and a rule that reads one
@@ -191,7 +192,7 @@ func checkedRead(maybe bool) func(a ...any) (any, error) {
 func resolve(v any, keys []any) (out any, at int, err error) {
 	// The observation a nested object (gripper, pose, end_effector) was
 	// read from knows which of its fields were sent.
-	var obs *Observation
+	var obs *world.Observation
 	object := ""
 	for i, k := range keys {
 		if obs != nil && object != "" {
@@ -201,9 +202,9 @@ func resolve(v any, keys []any) (out any, at int, err error) {
 		}
 		obs, object = nil, ""
 		switch o := v.(type) {
-		case Observation:
+		case world.Observation:
 			obs = &o
-		case *Observation:
+		case *world.Observation:
 			obs = o
 		}
 		if obs != nil {
@@ -225,13 +226,13 @@ func step(v, k any) (any, bool, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, false, nil
-	case Observation:
-		return x.field(k)
-	case *Observation:
+	case world.Observation:
+		return field(&x, k)
+	case *world.Observation:
 		if x == nil {
 			return nil, false, nil
 		}
-		return x.field(k)
+		return field(x, k)
 	case map[string]any:
 		s, ok := k.(string)
 		if !ok {
@@ -239,7 +240,7 @@ func step(v, k any) (any, bool, error) {
 		}
 		e, ok := x[s]
 		return e, ok && e != nil, nil
-	case Clearance:
+	case world.Clearance:
 		return floatKey(x, k)
 	case map[string]float64:
 		return floatKey(x, k)
@@ -287,37 +288,9 @@ func fetch(v, k any) (out any, ok bool, err error) {
 
 // field reads an Observation field by its JSON name; false when it was not
 // sent.
-func (o *Observation) field(k any) (any, bool, error) {
+func field(o *world.Observation, k any) (any, bool, error) {
 	name, _ := k.(string)
-	if fieldBit(name) == 0 {
-		return nil, false, fmt.Errorf("the observation has no field %v", k)
-	}
-	if !o.Known(name) {
-		return nil, false, nil
-	}
-	switch name {
-	case FieldRunID:
-		return o.RunID, true, nil
-	case FieldClearance:
-		return o.Clearance, true, nil
-	case FieldDetections:
-		return o.Detections, true, nil
-	case FieldHeld:
-		return o.Held, true, nil
-	case FieldPose:
-		return o.Pose, true, nil
-	case FieldImages:
-		return o.Images, true, nil
-	case FieldState:
-		return o.State, true, nil
-	case FieldSummary:
-		return o.Summary, true, nil
-	case FieldJoints:
-		return o.Joints, true, nil
-	case FieldEndEffector:
-		return o.EndEffector, true, nil
-	}
-	return o.Gripper, true, nil
+	return o.Field(name)
 }
 
 // spell writes a read as a rule would: observation.state.light_curtain,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
+	"github.com/thea-harness/thea/world"
 )
 
 // Rules read the body's own names: the clearance sectors and the extra
@@ -43,12 +44,12 @@ func newBodyNames(s *Spec) bodyNames {
 
 // envName is how a message names a Go type of an env: its expr path.
 var envName = map[reflect.Type]string{
-	reflect.TypeFor[ClearanceEnv](): "clearance",
-	reflect.TypeFor[ReadingsEnv]():  "readings",
-	reflect.TypeFor[Limits]():       "limits",
-	reflect.TypeFor[ToolInfo]():     "tool",
-	reflect.TypeFor[ResultEnv]():    "result",
-	reflect.TypeFor[Observation]():  "an observation",
+	reflect.TypeFor[ClearanceEnv]():      "clearance",
+	reflect.TypeFor[ReadingsEnv]():       "readings",
+	reflect.TypeFor[Limits]():            "limits",
+	reflect.TypeFor[ToolInfo]():          "tool",
+	reflect.TypeFor[ResultEnv]():         "result",
+	reflect.TypeFor[world.Observation](): "an observation",
 }
 
 // check walks the parsed rule and returns the first unknown field it reads,
@@ -150,7 +151,7 @@ func (b bodyNames) typeOf(n ast.Node, env reflect.Type) (reflect.Type, string) {
 		case reflect.Map:
 			// An observation's clearance reading has the embodiment's
 			// sectors: a literal other name reads nothing.
-			if _, ok := b.sectors[prop.Value]; parent == reflect.TypeFor[Clearance]() && !ok && !b.open {
+			if _, ok := b.sectors[prop.Value]; parent == reflect.TypeFor[world.Clearance]() && !ok && !b.open {
 				return nil, fmt.Sprintf("%s has no sector %q%s; the embodiment's sectors are %s", describe(n.Node, parent),
 					prop.Value, suggest(prop.Value, mapKeys(b.sectors)), strings.Join(b.sectorList(), ", "))
 			}

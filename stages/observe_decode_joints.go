@@ -3,18 +3,18 @@ package stages
 import (
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // jointStates reads joint_states: {joint: {position, velocity?, effort?}}.
-func jointStates(x any) (map[string]schema.JointState, bool) {
+func jointStates(x any) (map[string]world.JointState, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]schema.JointState, len(m))
+	out := make(map[string]world.JointState, len(m))
 	for name, v := range m {
-		var js schema.JointState
+		var js world.JointState
 		if !utf8.ValidString(name) || !fields(v, func(k string, v any) bool {
 			switch k {
 			case "position":
@@ -39,14 +39,14 @@ func jointStates(x any) (map[string]schema.JointState, bool) {
 }
 
 // framePoses reads frames: {name: end_effector-shaped pose}.
-func framePoses(x any) (map[string]schema.EndEffectorPose, bool) {
+func framePoses(x any) (map[string]world.EndEffectorPose, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]schema.EndEffectorPose, len(m))
+	out := make(map[string]world.EndEffectorPose, len(m))
 	for name, v := range m {
-		var p schema.EndEffectorPose
+		var p world.EndEffectorPose
 		if !utf8.ValidString(name) || !endEffector(v, &p) {
 			return nil, false
 		}

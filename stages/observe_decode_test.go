@@ -9,13 +9,13 @@ import (
 
 	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // roundTrip is the reference decodeDirect must agree with.
-func roundTrip(t *testing.T, v any) (schema.Observation, error) {
+func roundTrip(t *testing.T, v any) (world.Observation, error) {
 	t.Helper()
-	var obs schema.Observation
+	var obs world.Observation
 	b, err := anyjson.Marshal(v)
 	if err != nil {
 		return obs, err
@@ -151,8 +151,8 @@ func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for f, want := range map[string]bool{schema.FieldHeld: true, schema.FieldDetections: true, schema.FieldSummary: true,
-			schema.FieldPose: false, schema.FieldState: false, schema.FieldGripper: false, schema.FieldClearance: false} {
+		for f, want := range map[string]bool{world.FieldHeld: true, world.FieldDetections: true, world.FieldSummary: true,
+			world.FieldPose: false, world.FieldState: false, world.FieldGripper: false, world.FieldClearance: false} {
 			if got := obs.Known(f); got != want {
 				t.Errorf("%v: Known(%s) = %v, want %v", v, f, got, want)
 			}
@@ -161,8 +161,8 @@ func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back schema.Observation
-		if err := json.Unmarshal(b, &back); err != nil || !back.Known(schema.FieldHeld) || back.Known(schema.FieldState) {
+		var back world.Observation
+		if err := json.Unmarshal(b, &back); err != nil || !back.Known(world.FieldHeld) || back.Known(world.FieldState) {
 			t.Errorf("run log JSON %s loses what was sent (%v)", b, err)
 		}
 	}

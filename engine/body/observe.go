@@ -8,20 +8,20 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // rawLimit bounds the raw text of a failed observation kept in its reason.
 const rawLimit = 2048
 
-// observationFields are the JSON fields of schema.Observation: a result with
+// observationFields are the JSON fields of world.Observation: a result with
 // none of them is not an observation.
 func observationFields() []string {
 	return []string{"run_id", "clearance", "detections", "held", "pose", "images", "state", "summary"}
 }
 
 // observed checks the observation tool's reply against the documented
-// schema.Observation shape. A well-formed observation clears the body's
+// world.Observation shape. A well-formed observation clears the body's
 // uncertainty (if it started after every motion ended); anything else is a
 // failed observation that clears nothing, its raw text kept in the reason.
 func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Time) runlog.Envelope {
@@ -62,7 +62,7 @@ func notObservation(r engine.BackendReply) string {
 	if err != nil {
 		return fmt.Sprintf("its value cannot be encoded: %v", err)
 	}
-	var obs schema.Observation
+	var obs world.Observation
 	if err := json.Unmarshal(b, &obs); err != nil {
 		return fmt.Sprintf("it does not decode as an observation: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Kind tells what an Accumulated entry holds.
@@ -84,7 +84,7 @@ type Store struct {
 	// context. tail is the message that carries them at the end of the next
 	// request, valid while tailOK.
 	brief, observation string
-	obsImages          []schema.Image
+	obsImages          []world.Image
 	tail               model.Message
 	tailOK             bool
 
@@ -181,7 +181,7 @@ func (s *Store) replaceAccumulated(acc []entry) {
 
 // SetObservation replaces the observation of Refreshed context: its text
 // and its camera images.
-func (s *Store) SetObservation(text string, images []schema.Image) {
+func (s *Store) SetObservation(text string, images []world.Image) {
 	s.observation, s.obsImages = text, images
 	s.tailOK = false
 }
@@ -323,7 +323,7 @@ func (s *Store) ConsumeImages(turn int) {
 	}
 }
 
-func placeholder(img *schema.Image, turn int) string {
+func placeholder(img *world.Image, turn int) string {
 	name := "tool image"
 	if img.Camera != "" {
 		name = img.Camera + " camera"

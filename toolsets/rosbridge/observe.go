@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // advertised are the topics published to, with their types.
@@ -332,13 +333,13 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (world.Image, error) {
 	var m struct {
 		Format string
 		Data   wire.Bytes
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return schema.Image{}, err
+		return world.Image{}, err
 	}
 	mime := ""
 	switch f := strings.ToLower(m.Format); {
@@ -347,12 +348,12 @@ func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (sc
 	case strings.Contains(f, "png"):
 		mime = "image/png"
 	default:
-		return schema.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
+		return world.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
 	}
 	if len(m.Data) == 0 {
-		return schema.Image{}, fmt.Errorf("empty image")
+		return world.Image{}, fmt.Errorf("empty image")
 	}
-	img := schema.Image{Camera: cam, MIME: mime, Data: m.Data}
+	img := world.Image{Camera: cam, MIME: mime, Data: m.Data}
 	for _, c := range emb.Cameras {
 		if c.Name == cam {
 			img.Width, img.Height = c.Width, c.Height
