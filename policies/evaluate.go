@@ -2,7 +2,6 @@ package policies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -114,12 +113,8 @@ func (p *Policy) evidence(ctx context.Context, runID string) (world.Observation,
 	if nested, ok := value["observation"].(map[string]any); ok {
 		value = nested
 	}
-	raw, err := json.Marshal(value)
+	obs, err := world.DecodeValue(value)
 	if err != nil {
-		return world.Observation{}, fmt.Errorf("evidence from %q: %w", tool, err)
-	}
-	var obs world.Observation
-	if err := json.Unmarshal(raw, &obs); err != nil {
 		return world.Observation{}, fmt.Errorf("evidence from %q is not an observation: %w", tool, err)
 	}
 	if runID != "" && obs.RunID != "" && obs.RunID != runID {

@@ -3,6 +3,8 @@
 // a hook action's, a user channel's), loading .cue, .yaml and .json specs,
 // unification and defaults, positioned diagnostics, the typed plan (Spec,
 // each component's section decoded once into its own type), compiled expr
-// rules, and the JSON Schema export. It runs nothing.
+// rules, and the JSON Schema export. It runs nothing, and holds no runtime
+// values: the observations, clearances and verdicts its rules read are the
+// world package's.
 // Its subpackage reference turns the same schema into the Markdown spec reference.
 package schema

@@ -17,6 +17,8 @@ func (o *Observation) Field(name string) (value any, known bool, err error) {
 		return o.RunID, true, nil
 	case FieldClearance:
 		return o.Clearance, true, nil
+	case FieldAgeS:
+		return o.AgeS, true, nil
 	case FieldDetections:
 		return o.Detections, true, nil
 	case FieldHeld:
@@ -33,6 +35,10 @@ func (o *Observation) Field(name string) (value any, known bool, err error) {
 		return o.Joints, true, nil
 	case FieldEndEffector:
 		return o.EndEffector, true, nil
+	case FieldJointStates:
+		return o.JointStates, true, nil
+	case FieldFrames:
+		return o.Frames, true, nil
 	}
 	return o.Gripper, true, nil
 }

@@ -3,7 +3,6 @@ package body
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/thea-harness/thea/engine"
@@ -13,12 +12,6 @@ import (
 
 // rawLimit bounds the raw text of a failed observation kept in its reason.
 const rawLimit = 2048
-
-// observationFields are the JSON fields of world.Observation: a result with
-// none of them is not an observation.
-func observationFields() []string {
-	return []string{"run_id", "clearance", "detections", "held", "pose", "images", "state", "summary"}
-}
 
 // observed checks the observation tool's reply against the documented
 // world.Observation shape. A well-formed observation clears the body's
@@ -43,28 +36,14 @@ func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Tim
 	return env
 }
 
-// notObservation says why a successful reply is not an Observation, or "".
+// notObservation says why a successful reply is not an Observation (by
+// the one decoder, world.DecodeValue), or "".
 func notObservation(r engine.BackendReply) string {
 	if r.Malformed != "" {
 		return r.Malformed
 	}
-	env := r.Envelope
-	found := false
-	for _, f := range observationFields() {
-		if _, ok := env.Value[f]; ok {
-			found = true
-		}
-	}
-	if !found {
-		return "it has none of the observation fields " + strings.Join(observationFields(), ", ")
-	}
-	b, err := json.Marshal(env.Value)
-	if err != nil {
-		return fmt.Sprintf("its value cannot be encoded: %v", err)
-	}
-	var obs world.Observation
-	if err := json.Unmarshal(b, &obs); err != nil {
-		return fmt.Sprintf("it does not decode as an observation: %v", err)
+	if _, err := world.DecodeValue(r.Envelope.Value); err != nil {
+		return err.Error()
 	}
 	return ""
 }

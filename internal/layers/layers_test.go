@@ -20,6 +20,7 @@ type layer int
 
 const (
 	helpers layer = iota // internal/...
+	values               // world: the runtime values every layer shares
 	spec                 // schema
 	core                 // the engine and the packages it is built from
 	impl                 // what the engine runs: stages, toolsets, policies, ...
@@ -38,6 +39,8 @@ func layerOf(pkg string) layer {
 	switch top {
 	case "internal":
 		return helpers
+	case "world":
+		return values
 	case "schema":
 		return spec
 	case "engine", "runlog":
@@ -177,6 +180,10 @@ func TestAllowed(t *testing.T) {
 	}{
 		{"engine", "schema", true},
 		{"schema", "engine", false},
+		{"schema", "world", true},
+		{"world", "schema", false},
+		{"runlog", "world", true},
+		{"world", "internal/anyjson", true},
 		{"internal/testutil", "components", false},
 		{"models/human", "internal/termesc", true},
 		{"models/human", "operator/trace", false},

@@ -106,7 +106,13 @@ func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 		}
 		ages[s.name] = round3(now.Sub(g.at[s.name]).Seconds())
 	}
-	obs.Value["age_s"] = ages
+	obs.Value[world.FieldAgeS] = ages
+	// What the synthesis built is read by the one decoder of an
+	// observation, as any back-end's reply is: a shape it gets wrong fails
+	// here, naming why.
+	if _, err := world.DecodeValue(obs.Value); err != nil {
+		return runlog.Failure(o.Tool + ": the observation synthesised from the topics: " + err.Error()), nil
+	}
 	c.droppedEvent(obs)
 	return obs, nil
 }

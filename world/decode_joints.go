@@ -1,20 +1,18 @@
-package stages
+package world
 
 import (
 	"unicode/utf8"
-
-	"github.com/thea-harness/thea/world"
 )
 
 // jointStates reads joint_states: {joint: {position, velocity?, effort?}}.
-func jointStates(x any) (map[string]world.JointState, bool) {
+func jointStates(x any) (map[string]JointState, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]world.JointState, len(m))
+	out := make(map[string]JointState, len(m))
 	for name, v := range m {
-		var js world.JointState
+		var js JointState
 		if !utf8.ValidString(name) || !fields(v, func(k string, v any) bool {
 			switch k {
 			case "position":
@@ -39,14 +37,14 @@ func jointStates(x any) (map[string]world.JointState, bool) {
 }
 
 // framePoses reads frames: {name: end_effector-shaped pose}.
-func framePoses(x any) (map[string]world.EndEffectorPose, bool) {
+func framePoses(x any) (map[string]EndEffectorPose, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]world.EndEffectorPose, len(m))
+	out := make(map[string]EndEffectorPose, len(m))
 	for name, v := range m {
-		var p world.EndEffectorPose
+		var p EndEffectorPose
 		if !utf8.ValidString(name) || !endEffector(v, &p) {
 			return nil, false
 		}
