@@ -1,8 +1,6 @@
 package world
 
-import (
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // jointStates reads joint_states: {joint: {position, velocity?, effort?}}.
 func jointStates(x any) (map[string]JointState, bool) {
