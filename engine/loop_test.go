@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Before every model call, in order: Task Notes snapshot, a new
@@ -242,7 +243,7 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 		if cc.Tool.Contract.PostCondition != secret {
 			t.Errorf("post hook sees contract %+v", cc.Tool.Contract)
 		}
-		v := &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
+		v := &world.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
 		cc.Emit(runlog.Event{Kind: runlog.EventEvaluation, Verdict: v})
 		return engine.PostResult{Verdict: v}
 	}
@@ -316,7 +317,7 @@ func TestHarnessTerminations(t *testing.T) {
 		}, runlog.DoneFailureBudget, 5},
 		{"failure verdict counts", repeat(10, ""), func(f *fixture) {
 			f.policy.post = func(*engine.CallContext, *runlog.Envelope) engine.PostResult {
-				return engine.PostResult{Verdict: &schema.Verdict{Status: "failure"}}
+				return engine.PostResult{Verdict: &world.Verdict{Status: "failure"}}
 			}
 			f.spec.Safety.FailureBudget.Consecutive = 3
 		}, runlog.DoneFailureBudget, 3},

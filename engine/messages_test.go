@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A failed call whose verdict gives the same reason is noted once.
 func TestNoteLineDoesNotRepeatTheReason(t *testing.T) {
 	env := runlog.Failure("the gripper is empty")
-	env.Verdict = &schema.Verdict{Status: schema.VerdictFailure, Reason: "the gripper is empty"}
+	env.Verdict = &world.Verdict{Status: world.VerdictFailure, Reason: "the gripper is empty"}
 	got := noteLine(&CallResult{Tool: "pick_up", Env: env, Executed: true}, nil)
 	if want := "pick_up: failed: the gripper is empty; verdict failure"; got != want {
 		t.Fatalf("noteLine = %q, want %q", got, want)

@@ -9,7 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // record appends the compact result of this turn's call to Accumulated
@@ -82,7 +82,7 @@ func (tn *Turn) record() {
 // and stay in the run log and the memory evidence.
 func modelEnvelope(env runlog.Envelope) runlog.Envelope {
 	if v := env.Verdict; v != nil {
-		env.Verdict = &schema.Verdict{Status: v.Status, Reason: v.Reason}
+		env.Verdict = &world.Verdict{Status: v.Status, Reason: v.Reason}
 	}
 	return env
 }
@@ -146,7 +146,7 @@ func (h *Harness) runPost(ctx context.Context, cc *CallContext, env *runlog.Enve
 	defer func() {
 		if r := recover(); r != nil {
 			h.log.Error("post-execution policy panicked", "tool", cc.Call.Tool, "panic", r)
-			res = PostResult{Verdict: &schema.Verdict{Status: schema.VerdictFailure, Source: "harness",
+			res = PostResult{Verdict: &world.Verdict{Status: world.VerdictFailure, Source: "harness",
 				Reason: fmt.Sprintf("the post-execution hooks failed (%v); the outcome is unconfirmed", r)}}
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A manipulation changes the Scene Graph only through its declared effects
@@ -48,11 +49,11 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 	f.policy.post = func(cc *engine.CallContext, _ *runlog.Envelope) engine.PostResult {
 		switch cc.Call.Turn {
 		case 1:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "still on the table"}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictFailure, Reason: "still on the table"}}
 		case 3:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictProcess}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictProcess}}
 		case 4:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictSuccess}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictSuccess}}
 		}
 		return engine.PostResult{}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // observeSteps makes the fixture's observation tool report a pose that
@@ -25,7 +26,7 @@ func observeSteps(f *fixture, moves map[int]bool) {
 			"clearance": map[string]any{"front": 2.0 - x/10, "back": 1.5},
 			"pose":      map[string]any{"x": x, "y": 2.0, "theta_deg": 0.0, "room": "hall"},
 			"state":     map[string]any{"lamp": "on", "door": "closed"},
-		}, Images: []schema.Image{{Camera: "head", MIME: "image/png", Width: 32, Height: 24, Data: []byte{byte(n)}}}}
+		}, Images: []world.Image{{Camera: "head", MIME: "image/png", Width: 32, Height: 24, Data: []byte{byte(n)}}}}
 	}
 }
 

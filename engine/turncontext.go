@@ -6,7 +6,7 @@ import (
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The three context lifetimes, as stages change them.
@@ -42,9 +42,9 @@ func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 // line, then one line a fact) and obs's camera images, stated whole at the
 // end of the next request. A nil obs records text as the reason the
 // observation is unavailable.
-func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
+func (tn *Turn) SetObservation(text string, obs *world.Observation) {
 	tn.t.observation = obs
-	var images []schema.Image
+	var images []world.Image
 	if obs != nil {
 		images = obs.Images
 	}

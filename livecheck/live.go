@@ -17,6 +17,7 @@ import (
 	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Options bound a live check.
@@ -317,7 +318,7 @@ func (c *checker) selected(hook int) []string {
 			Tool:      schema.ToolInfo{Name: name, Toolset: lt.toolset, Tags: lt.contract.Tags, Physical: lt.contract.Physical},
 			Args:      map[string]any{},
 			Limits:    c.spec.Embodiment.Limits,
-			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
+			Clearance: schema.NewClearanceEnv(world.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
 		}
 		v, err := rules.Run(nil, when, &env)
 		if b, ok := v.(bool); err != nil || ok && b {

@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // PostCall is the post-execution chain of one completed call: what post
@@ -21,9 +22,9 @@ type PostCall struct {
 	Env    *schema.CallEnv
 	// Verdict is set by the first evaluate hook; later ones do not run again,
 	// so a call is evaluated exactly once.
-	Verdict *schema.Verdict
+	Verdict *world.Verdict
 	// Evidence is the post-execution Observation the evaluation read.
-	Evidence *schema.Observation
+	Evidence *world.Observation
 	Notes    []string
 	policy   *Policy
 }
@@ -93,11 +94,11 @@ func actNote(_ context.Context, c *PostCall, cfg NoteConfig) runlog.Decision {
 	return runlog.Decision{Decision: runlog.DecisionNote, Reason: text}
 }
 
-func outcome(res *runlog.Envelope, v *schema.Verdict) string {
+func outcome(res *runlog.Envelope, v *world.Verdict) string {
 	switch {
-	case v != nil && v.Status == schema.VerdictFailure:
+	case v != nil && v.Status == world.VerdictFailure:
 		return "failed: " + v.Reason
-	case v != nil && v.Status == schema.VerdictProcess:
+	case v != nil && v.Status == world.VerdictProcess:
 		return "in progress"
 	case !res.Success:
 		return "failed: " + res.Reason

@@ -31,8 +31,8 @@ const (
 	MemoryBudget = 1_000_000
 	// MaxValueBytes bounds one string a rule builds and the (JSON) size
 	// of the value it returns.
-	MaxValueBytes = 64 << 10
-	ruleBytesPerUnit  = 16
+	MaxValueBytes    = 64 << 10
+	ruleBytesPerUnit = 16
 )
 
 // ExprOptions are the bounds every expr Thea evaluates is compiled with: a

@@ -8,5 +8,7 @@
 // rule (hooks, checks, verifier arguments, effects), compiles it once at load
 // against its environment (CallEnv, CheckEnv) and the body's names, and
 // places its errors at file positions.
+// It holds no runtime values: the observations, clearances and verdicts its
+// rules read are the world package's.
 // Its subpackage reference turns the same schema into the Markdown spec reference.
 package schema

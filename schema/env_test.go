@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
 )
 
 // clearance.toward and clearance.admissible read a sector named by a call's
@@ -19,7 +20,7 @@ func TestTowardTakesAnyArgument(t *testing.T) {
 		t.Fatal(errs)
 	}
 	sectors := []Sector{{Name: "front", Aliases: []string{"ahead"}}}
-	env := CallEnv{Clearance: NewClearanceEnv(Clearance{"front": 1.5}, sectors, Limits{MinClearanceM: 0.3})}
+	env := CallEnv{Clearance: NewClearanceEnv(world.Clearance{"front": 1.5}, sectors, Limits{MinClearanceM: 0.3})}
 	for _, tc := range []struct {
 		args    map[string]any
 		toward  float64

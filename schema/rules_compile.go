@@ -10,6 +10,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
 )
 
 // RuleError is one expr rule that does not compile or names something the
@@ -192,7 +193,7 @@ func ruleNames(s *Spec) rules.Names {
 		Limits:  s.Embodiment.Limits.LimitNames(),
 		Types: rules.Types{
 			Clearance: reflect.TypeFor[ClearanceEnv](),
-			Sectored:  reflect.TypeFor[Clearance](),
+			Sectored:  reflect.TypeFor[world.Clearance](),
 			Limits:    reflect.TypeFor[Limits](),
 			Describe: map[reflect.Type]string{
 				reflect.TypeFor[ClearanceEnv]():      "clearance",
@@ -200,7 +201,7 @@ func ruleNames(s *Spec) rules.Names {
 				reflect.TypeFor[Limits]():            "limits",
 				reflect.TypeFor[ToolInfo]():          "tool",
 				reflect.TypeFor[ResultEnv]():         "result",
-				reflect.TypeFor[Observation]():       "an observation",
+				reflect.TypeFor[world.Observation](): "an observation",
 			},
 		},
 	}

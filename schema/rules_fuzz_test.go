@@ -5,6 +5,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
 )
 
 // FuzzCompileRule compiles arbitrary expressions as each kind of rule a spec
@@ -15,7 +16,7 @@ import (
 func FuzzCompileRule(f *testing.F) {
 	f.Add("'base_motion' in tool.tags && clearance.front < 0.5")
 	env := &CallEnv{Tool: ToolInfo{Name: "t", Tags: []string{"base_motion"}},
-		Args: map[string]any{"x": 1.0, "s": "a"}, Clearance: NewClearanceEnv(Clearance{"front": 1}, DefaultSectors(), Limits{})}
+		Args: map[string]any{"x": 1.0, "s": "a"}, Clearance: NewClearanceEnv(world.Clearance{"front": 1}, DefaultSectors(), Limits{})}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The Scene Graph Brief and the Observation of one turn state the same
@@ -24,10 +24,10 @@ func TestBriefAndObservationRoundAlike(t *testing.T) {
 		{-3.333, 0.004, -179.5, 12.345, -0.005, 0.6},
 	} {
 		name := fmt.Sprintf("%v", c)
-		obs := schema.Observation{
-			Pose: &schema.Pose{X: c.rx, Y: c.ry, ThetaDeg: c.th, Room: "kitchen"},
-			Detections: []schema.Detection{{Name: "mug", Relation: "on", Target: "table", Room: "kitchen",
-				Position: &schema.Point{X: c.ox, Y: c.oy}, DistanceM: c.d}},
+		obs := world.Observation{
+			Pose: &world.Pose{X: c.rx, Y: c.ry, ThetaDeg: c.th, Room: "kitchen"},
+			Detections: []world.Detection{{Name: "mug", Relation: "on", Target: "table", Room: "kitchen",
+				Position: &world.Point{X: c.ox, Y: c.oy}, DistanceM: c.d}},
 		}
 		g := scenegraph.New(0)
 		g.Update(&obs, 1, "observe")

@@ -13,7 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // inputSchema generates a tool's input schema from its Go argument type, so
@@ -184,7 +184,7 @@ func builtinTools() []*builtinTool {
 				if err != nil {
 					return runlog.Failure(err.Error())
 				}
-				return runlog.Envelope{Success: true, Images: []schema.Image{v.Image},
+				return runlog.Envelope{Success: true, Images: []world.Image{v.Image},
 					Value: map[string]any{"ref": v.Ref, "camera": v.Camera, "turn": v.Turn}}
 			}),
 		},

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/scenegraph"
-	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/internal/testserver"
+	"github.com/thea-harness/thea/world"
 )
 
 // A mobile manipulator's MCP back-end (a real subprocess) reports a drawer
@@ -29,7 +29,7 @@ func TestMCPObservationOneIdentityPerThing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var obs schema.Observation
+		var obs world.Observation
 		if err := json.Unmarshal(b, &obs); err != nil {
 			t.Fatalf("turn %d: %v", turn, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // LeaveOutImages replaces every image the next request would carry (the
@@ -12,7 +12,7 @@ import (
 // placeholder saying why, and reports how many it replaced. It is the last
 // thing a request over its token budget can shed before the turn fails.
 func (s *Store) LeaveOutImages(why string) int {
-	text := func(img *schema.Image) string {
+	text := func(img *world.Image) string {
 		name := "tool image"
 		if img.Camera != "" {
 			name = img.Camera + " camera"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // CompactTo keeps of the recent turns only what fits in the target beside
@@ -53,9 +53,9 @@ func TestCompactToTarget(t *testing.T) {
 // observation's and a tool's not sent yet, by placeholders saying why.
 func TestLeaveOutImages(t *testing.T) {
 	var s Store
-	s.SetObservation("Observation", []schema.Image{{Camera: "head", Width: 320, Height: 240, Data: []byte{1}}})
+	s.SetObservation("Observation", []world.Image{{Camera: "head", Width: 320, Height: 240, Data: []byte{1}}})
 	s.Append(Entry{Kind: KindToolResult, Group: 1, Pending: true, Msg: model.Message{Role: model.RoleTool, Name: "get_image",
-		Parts: []model.Part{{Text: "frame"}, {Image: &schema.Image{Camera: "wrist", Data: []byte{2}}}}}})
+		Parts: []model.Part{{Text: "frame"}, {Image: &world.Image{Camera: "wrist", Data: []byte{2}}}}}})
 	before := s.Total()
 	if n := s.LeaveOutImages("over budget"); n != 2 {
 		t.Fatalf("%d images left out, want 2", n)

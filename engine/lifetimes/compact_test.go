@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // summariser is a fake compaction model: it records each request and
@@ -162,7 +163,7 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 // the current Task Notes snapshot is never summarised.
 func TestCompactionInputsAreSanitised(t *testing.T) {
 	acc := history(6, 5000)
-	img := schema.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: []byte("PNGDATA")}
+	img := world.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: []byte("PNGDATA")}
 	acc[5].msg.Parts = append(acc[5].msg.Parts, model.Part{Image: &img})
 	acc[4].reasoning = "THINK-START" + strings.Repeat("y", 5000) + "THINK-END"
 	// The latest snapshot (turn 6) is pinned even though turn 6 is summarised.

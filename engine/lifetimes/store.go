@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Kind tells what an Accumulated entry holds.
@@ -84,7 +84,7 @@ type Store struct {
 	// context. tail is the message that carries them at the end of the next
 	// request, valid while tailOK.
 	brief, observation string
-	obsImages          []schema.Image
+	obsImages          []world.Image
 	tail               model.Message
 	tailOK             bool
 	// notes are the whole Task Notes, stated first in the tail.
@@ -184,7 +184,7 @@ func (s *Store) replaceAccumulated(acc []entry) {
 
 // SetObservation replaces the observation of Refreshed context: its text
 // and its camera images.
-func (s *Store) SetObservation(text string, images []schema.Image) {
+func (s *Store) SetObservation(text string, images []world.Image) {
 	s.observation, s.obsImages = text, images
 	s.tailOK = false
 }
@@ -307,7 +307,7 @@ func (s *Store) RefreshedMessages() int {
 // consumes them. The tail itself was never stored: the next request
 // carries the next one.
 func (s *Store) ConsumeImages(turn int) {
-	s.replacePending(func(img *schema.Image) string { return placeholder(img, turn) })
+	s.replacePending(func(img *world.Image) string { return placeholder(img, turn) })
 	if len(s.obsImages) > 0 {
 		s.obsImages = nil
 		s.tailOK = false
@@ -317,7 +317,7 @@ func (s *Store) ConsumeImages(turn int) {
 // replacePending replaces every image of the entries holding images not
 // sent yet by a line of text (text's, after a newline), and reports how
 // many it replaced.
-func (s *Store) replacePending(text func(*schema.Image) string) int {
+func (s *Store) replacePending(text func(*world.Image) string) int {
 	n := 0
 	for i := len(s.acc) - 1; i >= 0 && s.pending > 0; i-- {
 		e := &s.acc[i]
@@ -344,7 +344,7 @@ func (s *Store) replacePending(text func(*schema.Image) string) int {
 	return n
 }
 
-func placeholder(img *schema.Image, turn int) string {
+func placeholder(img *world.Image, turn int) string {
 	name := "tool image"
 	if img.Camera != "" {
 		name = img.Camera + " camera"

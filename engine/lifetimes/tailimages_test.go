@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // tailParts is the Refreshed tail of the next request, as text and image
@@ -33,7 +33,7 @@ func tailParts(t *testing.T, s *Store) []string {
 func TestTailLabelsEachImage(t *testing.T) {
 	var s Store
 	s.SetResident("system", nil)
-	s.SetObservation("Observation (turn 1, from observe):", []schema.Image{
+	s.SetObservation("Observation (turn 1, from observe):", []world.Image{
 		{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: []byte("head-frame")},
 		{Camera: "wrist", MIME: "image/png", Width: 160, Height: 120, Data: []byte("wrist-frame")},
 	})
@@ -55,7 +55,7 @@ func TestTailSendsAFrameOnce(t *testing.T) {
 	var s Store
 	s.SetResident("system", nil)
 	frame := []byte("the same head frame")
-	img := schema.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: frame}
+	img := world.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: frame}
 	s.Append(Entry{Kind: KindResponse, Group: 1, Msg: model.Message{Role: model.RoleAssistant,
 		ToolCalls: []model.ToolCall{{ID: "c1", Name: "get_image", Arguments: []byte(`{"ref":"obj:mug"}`)}}}})
 	shown := img
@@ -63,7 +63,7 @@ func TestTailSendsAFrameOnce(t *testing.T) {
 		Name: "get_image", Parts: []model.Part{{Text: `{"ref":"obj:mug","success":true}`}, {Image: &shown}}}})
 	again := img
 	again.Data = append([]byte(nil), frame...)
-	s.SetObservation("Observation (turn 2, from observe):", []schema.Image{again})
+	s.SetObservation("Observation (turn 2, from observe):", []world.Image{again})
 
 	req := s.Request()
 	sent := 0
@@ -84,7 +84,7 @@ func TestTailSendsAFrameOnce(t *testing.T) {
 	}
 
 	s.ConsumeImages(2)
-	s.SetObservation("Observation (turn 3, from observe):", []schema.Image{img})
+	s.SetObservation("Observation (turn 3, from observe):", []world.Image{img})
 	if got := tailParts(t, &s); len(got) != 3 || got[2] != fmt.Sprintf("<image head %q>", frame) {
 		t.Fatalf("after the result's image was consumed, the tail is %q, want the frame sent", got)
 	}

@@ -3,7 +3,7 @@ package model
 import (
 	"fmt"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // ImageLabel is the line written just before an image the model reads, so
@@ -11,7 +11,7 @@ import (
 // counting the images of a list: `Camera "head" (320x240):`. An image
 // without a camera (a tool's own picture) is an `Image`; a size not known
 // is left out rather than guessed.
-func ImageLabel(img *schema.Image) string {
+func ImageLabel(img *world.Image) string {
 	name := "Image"
 	if img.Camera != "" {
 		name = fmt.Sprintf("Camera %q", img.Camera)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A ref known only as a relation's target (the table the robot drove to,
@@ -13,8 +14,8 @@ import (
 // carries at least one fact or a source.
 func TestBriefHasNoBareLines(t *testing.T) {
 	g := New(10)
-	g.Update(&schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "kitchen"},
-		Detections: []schema.Detection{{Name: "mug", Camera: "head", Relation: "on", Target: "counter"}}}, 1, "observe")
+	g.Update(&world.Observation{Pose: &world.Pose{X: 1, Y: 1, Room: "kitchen"},
+		Detections: []world.Detection{{Name: "mug", Camera: "head", Relation: "on", Target: "counter"}}}, 1, "observe")
 	near := compile(t, "navigate_to", schema.Effect{Set: "robot.near", To: "args.target"})
 	ops, err := Evaluate(near, &schema.CheckEnv{Args: map[string]any{"target": "table"}})
 	if err != nil {

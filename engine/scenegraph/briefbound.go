@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // ranked is a ref with what byPriority orders it by, and whether the Brief
@@ -168,7 +168,7 @@ func siftDown(h []ranked, i int) {
 
 // distance is how far n is from the robot: by position, else by what the
 // detection said; +Inf when unknown.
-func (g *Graph) distance(n *node, robot *schema.Point) float64 {
+func (g *Graph) distance(n *node, robot *world.Point) float64 {
 	switch {
 	case robot != nil && n.pos != nil:
 		return dist(*robot, *n.pos)

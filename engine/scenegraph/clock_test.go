@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // What the look-up tools return counts the same clock as the Brief: the
@@ -12,11 +12,11 @@ import (
 func TestLookupsCountTheTasksTurns(t *testing.T) {
 	g := New(0)
 	g.BeginTask(1, 0)
-	g.Update(&schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "kitchen"},
-		Detections: []schema.Detection{{Name: "mug", Camera: "head", Relation: "on", Target: "table", Room: "kitchen"}}}, 3, "observe")
+	g.Update(&world.Observation{Pose: &world.Pose{X: 1, Y: 1, Room: "kitchen"},
+		Detections: []world.Detection{{Name: "mug", Camera: "head", Relation: "on", Target: "table", Room: "kitchen"}}}, 3, "observe")
 	g.BeginTask(2, 4) // task 1 ran turns 1-4; task 2's turn 1 is the session's 5
-	g.Update(&schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "kitchen"},
-		Detections: []schema.Detection{{Name: "plate", Camera: "head", Room: "kitchen"}}}, 6, "observe")
+	g.Update(&world.Observation{Pose: &world.Pose{X: 1, Y: 1, Room: "kitchen"},
+		Detections: []world.Detection{{Name: "plate", Camera: "head", Room: "kitchen"}}}, 6, "observe")
 	if b := g.Brief(BriefLimits{}); !strings.HasPrefix(b, "Scene Graph Brief (turn 2,") ||
 		!strings.Contains(b, "- obj:mug: on place:table, room kitchen [observe/head, task 1]") ||
 		!strings.Contains(b, "- obj:plate: room kitchen [observe/head t2]") {

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // NodeKind says what a ref stands for.
@@ -65,7 +65,7 @@ type Relation struct {
 	Source  Source `json:"source"`
 	Stale   bool   `json:"stale,omitempty"`
 	// anchor is the robot's position when a robot near relation was set.
-	anchor *schema.Point
+	anchor *world.Point
 }
 
 type node struct {
@@ -75,7 +75,7 @@ type node struct {
 	id       string
 	kind     NodeKind
 	room     string
-	pos      *schema.Point
+	pos      *world.Point
 	thetaDeg float64
 	distM    float64
 	state    string
@@ -103,7 +103,7 @@ type node struct {
 }
 
 type storedImage struct {
-	img  schema.Image
+	img  world.Image
 	turn int
 }
 
@@ -267,7 +267,7 @@ func (g *Graph) nearest(ns []*node) *node {
 	return best
 }
 
-func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
+func dist(a, b world.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
 
 // foldKey maps every string equal to s under strings.EqualFold (simple
 // Unicode case folding) to one key: each rune becomes the least of its

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A held object is where the robot is: carried from the kitchen to the
@@ -14,12 +14,12 @@ import (
 // the room it was put down in.
 func TestHeldObjectIsWhereTheRobotIs(t *testing.T) {
 	g := New(0)
-	held := &schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Held: "mug",
-		Detections: []schema.Detection{{Name: "mug", Camera: "wrist", Room: "kitchen", Position: pt(10.3, 2.5)}}}
-	held.SetKnown(schema.FieldHeld)
+	held := &world.Observation{Pose: &world.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Held: "mug",
+		Detections: []world.Detection{{Name: "mug", Camera: "wrist", Room: "kitchen", Position: pt(10.3, 2.5)}}}
+	held.SetKnown(world.FieldHeld)
 	g.Update(held, 1, "observe")
-	moved := &schema.Observation{Pose: &schema.Pose{X: 4, Y: 2.5, Room: "living_room"}, Held: "mug"}
-	moved.SetKnown(schema.FieldHeld)
+	moved := &world.Observation{Pose: &world.Pose{X: 4, Y: 2.5, Room: "living_room"}, Held: "mug"}
+	moved.SetKnown(world.FieldHeld)
 	g.Update(moved, 2, "observe")
 	b := g.Brief(BriefLimits{})
 	if !strings.Contains(b, "robot: in living_room at (4.00, 2.50)") || !strings.Contains(b, "holding obj:mug [observe t2]") {
@@ -41,8 +41,8 @@ func TestHeldObjectIsWhereTheRobotIs(t *testing.T) {
 	if e, _ := g.Get("obj:mug"); e.Room != "living_room" || e.Position != nil {
 		t.Errorf("held entry %+v: room living_room, no position of its own", e)
 	}
-	down := &schema.Observation{Pose: &schema.Pose{X: 4, Y: 2.5, Room: "living_room"}}
-	down.SetKnown(schema.FieldHeld)
+	down := &world.Observation{Pose: &world.Pose{X: 4, Y: 2.5, Room: "living_room"}}
+	down.SetKnown(world.FieldHeld)
 	g.Update(down, 3, "observe")
 	if e, _ := g.Get("obj:mug"); e.Room != "living_room" || e.Position != nil {
 		t.Errorf("released entry %+v: put down in the living room, its position not seen since", e)

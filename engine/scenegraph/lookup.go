@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Entry is one ref as the look-up tools return it.
@@ -16,12 +16,12 @@ type Entry struct {
 	Class string   `json:"class,omitempty"`
 	// Relation and Target are the ref's support (on, in, near; "held" with
 	// target robot when the robot holds it).
-	Relation string        `json:"relation,omitempty"`
-	Target   string        `json:"target,omitempty"`
-	State    string        `json:"state,omitempty"`
-	Room     string        `json:"room,omitempty"`
-	Position *schema.Point `json:"position,omitempty"`
-	Frame    string        `json:"frame"`
+	Relation string       `json:"relation,omitempty"`
+	Target   string       `json:"target,omitempty"`
+	State    string       `json:"state,omitempty"`
+	Room     string       `json:"room,omitempty"`
+	Position *world.Point `json:"position,omitempty"`
+	Frame    string       `json:"frame"`
 	// Source is where the ref was last confirmed (tool and camera, or call).
 	Source string `json:"source"`
 	// SeenTurn is the current task's turn it was last confirmed at; one
@@ -170,10 +170,10 @@ func (g *Graph) Relations(ref, kind string) ([]Relation, error) {
 // the last image of each camera is kept, so when that camera has taken a
 // newer image since, the view is gone and the error says so.
 type View struct {
-	Ref    string       `json:"ref"`
-	Camera string       `json:"camera"`
-	Turn   int          `json:"turn"`
-	Image  schema.Image `json:"-"`
+	Ref    string      `json:"ref"`
+	Camera string      `json:"camera"`
+	Turn   int         `json:"turn"`
+	Image  world.Image `json:"-"`
 }
 
 // View returns the stored view of ref.

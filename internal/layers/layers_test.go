@@ -20,6 +20,7 @@ type layer int
 
 const (
 	helpers  layer = iota // internal/...
+	values                // world: the runtime values every layer shares
 	language              // rules: the expr rule language, below the spec language
 	spec                  // schema
 	core                  // the engine and the packages it is built from
@@ -41,6 +42,8 @@ func layerOf(pkg string) layer {
 		return helpers
 	case "rules":
 		return language
+	case "world":
+		return values
 	case "schema":
 		return spec
 	case "engine", "runlog":
@@ -184,6 +187,10 @@ func TestAllowed(t *testing.T) {
 		{"schema", "rules", true},
 		{"rules", "schema", false},
 		{"rules", "internal/didyoumean", true},
+		{"schema", "world", true},
+		{"world", "schema", false},
+		{"runlog", "world", true},
+		{"world", "internal/anyjson", true},
 		{"internal/testutil", "components", false},
 		{"models/human", "internal/termesc", true},
 		{"models/human", "operator/trace", false},

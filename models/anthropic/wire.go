@@ -9,7 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // block is one Messages API content block (text, image, tool_use,
@@ -206,7 +206,7 @@ func isObject(b json.RawMessage) bool {
 	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
-func (r *rendered) image(img *schema.Image) (*imageSource, error) {
+func (r *rendered) image(img *world.Image) (*imageSource, error) {
 	if len(img.Data) == 0 {
 		return nil, fmt.Errorf("image from camera %q has no data", img.Camera)
 	}

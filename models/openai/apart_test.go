@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/models/internal/wiretest"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // What the harness writes beside a tool's result (the refusal of the
@@ -27,7 +27,7 @@ func TestNotesBesideAResultAreSentApart(t *testing.T) {
 		model.Message{Role: model.RoleTool, ToolCallID: "call_1", Name: "look", Parts: []model.Part{
 			{Text: `{"success":true}`}, {Text: "not executed: one tool call per turn."},
 			{Text: "\n[image: head camera, 320x240, consumed at turn 2]"},
-			{Image: &schema.Image{Camera: "wrist", MIME: "image/png", Width: 2, Height: 2, Data: png}}}},
+			{Image: &world.Image{Camera: "wrist", MIME: "image/png", Width: 2, Height: 2, Data: png}}}},
 		model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Observation: kitchen."}}},
 	)
 	if _, err := m.Generate(t.Context(), req); err != nil {

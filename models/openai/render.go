@@ -10,7 +10,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // renderMessages maps the engine's messages onto langchaingo's. Tool messages
@@ -170,7 +170,7 @@ func newRenderer(names model.ToolNames) *renderer {
 // image is an image_url part whose data: URL the request rewrite fills in.
 // langchaingo's BinaryContent is sent in a shape OpenAI rejects, so images go
 // as image_url parts with a data: URL.
-func (rd *renderer) image(img *schema.Image) (llms.ContentPart, error) {
+func (rd *renderer) image(img *world.Image) (llms.ContentPart, error) {
 	mime, err := imageMIME(img)
 	if err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func (rd *renderer) image(img *schema.Image) (llms.ContentPart, error) {
 
 // imageMIME checks an image and names its type (sniffed when unset); the
 // type goes into the body unescaped, so only token characters pass.
-func imageMIME(img *schema.Image) (string, error) {
+func imageMIME(img *world.Image) (string, error) {
 	if len(img.Data) == 0 {
 		return "", fmt.Errorf("image from camera %q has no data", img.Camera)
 	}

@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/thea-harness/thea/rules"
-	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 type wireFloat = wire.Float
@@ -24,7 +24,7 @@ const (
 
 // found is one detection as read, before the frame transform.
 type found struct {
-	det   schema.Detection
+	det   world.Detection
 	pos   *perception.Vec3
 	frame string
 }
@@ -32,7 +32,7 @@ type found struct {
 // detect reads one detector's latest message as detections: by its value
 // expr, or as a vision_msgs array; each position is given in the declared
 // frame through TF, or kept in its own frame, which the detection says.
-func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
+func (p *plan) detect(name string, g gathered) ([]world.Detection, error) {
 	d := p.cfg.Observation.Detections[name]
 	raw := g.msgs[d.Topic].Data
 	var items []found
@@ -63,7 +63,7 @@ func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
 	if len(kept) > maxDetections {
 		kept = kept[:maxDetections]
 	}
-	out := make([]schema.Detection, 0, len(kept))
+	out := make([]world.Detection, 0, len(kept))
 	for _, it := range kept {
 		det := it.det
 		det.Visible, det.Camera = true, d.Camera
@@ -76,7 +76,7 @@ func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
 				}
 				pos, frame = tr.Apply(pos), perception.FrameName(d.Frame)
 			}
-			det.Position = &schema.Point{X: round3(pos.X), Y: round3(pos.Y)}
+			det.Position = &world.Point{X: round3(pos.X), Y: round3(pos.Y)}
 			if d.Frame == "" {
 				det.Frame = frame
 			}
@@ -142,7 +142,7 @@ func decodeVision(raw json.RawMessage, is3D bool) ([]found, error) {
 		}
 		h := d.Results[best]
 		class := clip(h.Hypothesis.ClassID)
-		f := found{det: schema.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: perception.FrameName(d.Header.FrameID)}
+		f := found{det: world.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: perception.FrameName(d.Header.FrameID)}
 		if f.frame == "" {
 			f.frame = perception.FrameName(m.Header.FrameID)
 		}

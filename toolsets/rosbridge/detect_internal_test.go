@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // A Detection3DArray as rosbridge sends it (ROS 2 Humble): a mug seen as a
@@ -88,11 +88,11 @@ func TestDetectTransformsIntoTheDeclaredFrame(t *testing.T) {
 	}
 	// Rz90·(0.5, -0.2) = (0.2, 0.5), plus (1, 0): (1.2, 0.5) in map.
 	mug := got[0]
-	if mug.Name != "mug" || mug.Position == nil || *mug.Position != (schema.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" || !mug.Visible || mug.Camera != "wrist" {
+	if mug.Name != "mug" || mug.Position == nil || *mug.Position != (world.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" || !mug.Visible || mug.Camera != "wrist" {
 		t.Fatalf("mug in map: %+v %v", mug, mug.Position)
 	}
 	// The bin's wrist_camera is camera_link: Rz90·(0, 0.3) = (-0.3, 0), +1.
-	if bin := got[1]; bin.Position == nil || *bin.Position != (schema.Point{X: 0.7, Y: 0}) {
+	if bin := got[1]; bin.Position == nil || *bin.Position != (world.Point{X: 0.7, Y: 0}) {
 		t.Fatalf("bin in map: %+v", bin.Position)
 	}
 }
@@ -103,7 +103,7 @@ func TestDetectKeepsItsFrameWithoutATransform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Frame != "camera_link" || *got[0].Position != (schema.Point{X: 0.5, Y: -0.2}) {
+	if len(got) != 1 || got[0].Frame != "camera_link" || *got[0].Position != (world.Point{X: 0.5, Y: -0.2}) {
 		t.Fatalf("min_score 0.6 keeps the mug alone, in its camera frame: %+v", got)
 	}
 	// A position in a frame TF cannot reach fails the observation.
@@ -120,7 +120,7 @@ func TestDetectByExpr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Name != "mug" || got[0].Score != 1 || *got[0].Position != (schema.Point{X: 2, Y: 3}) || got[0].Frame != "camera_link" {
+	if len(got) != 1 || got[0].Name != "mug" || got[0].Score != 1 || *got[0].Position != (world.Point{X: 2, Y: 3}) || got[0].Frame != "camera_link" {
 		t.Fatalf("by expr: %+v", got)
 	}
 	for _, bad := range []string{`[1]`, `[{class: 'x'}]`, `[{name: 3}]`, `[{name: 'a', position: {x: 'near'}}]`} {

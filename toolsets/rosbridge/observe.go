@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // advertised are the topics published to, with their types.
@@ -106,7 +107,13 @@ func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 		}
 		ages[s.name] = round3(now.Sub(g.at[s.name]).Seconds())
 	}
-	obs.Value["age_s"] = ages
+	obs.Value[world.FieldAgeS] = ages
+	// What the synthesis built is read by the one decoder of an
+	// observation, as any back-end's reply is: a shape it gets wrong fails
+	// here, naming why.
+	if _, err := world.DecodeValue(obs.Value); err != nil {
+		return runlog.Failure(o.Tool + ": the observation synthesised from the topics: " + err.Error()), nil
+	}
 	c.droppedEvent(obs)
 	return obs, nil
 }
@@ -333,13 +340,13 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (world.Image, error) {
 	var m struct {
 		Format string
 		Data   wire.Bytes
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return schema.Image{}, err
+		return world.Image{}, err
 	}
 	mime := ""
 	switch f := strings.ToLower(m.Format); {
@@ -348,12 +355,12 @@ func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (sc
 	case strings.Contains(f, "png"):
 		mime = "image/png"
 	default:
-		return schema.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
+		return world.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
 	}
 	if len(m.Data) == 0 {
-		return schema.Image{}, fmt.Errorf("empty image")
+		return world.Image{}, fmt.Errorf("empty image")
 	}
-	img := schema.Image{Camera: cam, MIME: mime, Data: m.Data}
+	img := world.Image{Camera: cam, MIME: mime, Data: m.Data}
 	for _, c := range emb.Cameras {
 		if c.Name == cam {
 			img.Width, img.Height = c.Width, c.Height

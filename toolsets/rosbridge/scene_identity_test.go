@@ -8,7 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A mobile manipulator on rosbridge (the fake in a real subprocess) whose
@@ -33,7 +33,7 @@ func TestRosbridgeDrawerDetectedAndReportedIsOneObject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var obs schema.Observation
+		var obs world.Observation
 		if err := json.Unmarshal(b, &obs); err != nil {
 			t.Fatalf("turn %d: %v", turn, err)
 		}

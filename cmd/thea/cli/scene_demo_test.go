@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // checkBriefTracksSim reads the household episode's run log and checks, turn
@@ -16,7 +16,7 @@ import (
 // drawer, with every confirmed call's effects applied once.
 func checkBriefTracksSim(t *testing.T, evs []runlog.Event) {
 	t.Helper()
-	obs := map[int]*schema.Observation{}
+	obs := map[int]*world.Observation{}
 	briefs := map[int]string{}
 	var effects []string
 	for _, ev := range evs {

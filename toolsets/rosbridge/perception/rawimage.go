@@ -9,6 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // TypeImage is a raw camera image; the observation sends it as PNG.
@@ -21,23 +22,23 @@ const maxRawPixels = 3840 * 2160
 // camera driver publishes are read (rgb8, bgr8, rgba8, bgra8, mono8); any
 // other (16-bit depth, Bayer, YUV) is refused with its name, since a model
 // reads colour images only.
-func RawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func RawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (world.Image, error) {
 	var m struct {
 		Height, Width, Step int
 		Encoding            string
 		Data                wire.Bytes
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return schema.Image{}, err
+		return world.Image{}, err
 	}
 	channels := map[string]int{"rgb8": 3, "bgr8": 3, "rgba8": 4, "bgra8": 4, "mono8": 1}[m.Encoding]
 	switch {
 	case channels == 0:
-		return schema.Image{}, fmt.Errorf("encoding %q is not read (rgb8, bgr8, rgba8, bgra8 or mono8; republish it compressed with image_transport)", m.Encoding)
+		return world.Image{}, fmt.Errorf("encoding %q is not read (rgb8, bgr8, rgba8, bgra8 or mono8; republish it compressed with image_transport)", m.Encoding)
 	case !PixelsWithin(m.Width, m.Height, maxRawPixels):
-		return schema.Image{}, fmt.Errorf("a %dx%d image is outside 1x1 to %d pixels", m.Width, m.Height, maxRawPixels)
+		return world.Image{}, fmt.Errorf("a %dx%d image is outside 1x1 to %d pixels", m.Width, m.Height, maxRawPixels)
 	case m.Step < m.Width*channels || !rowsFit(len(m.Data), m.Step, m.Height, m.Width*channels):
-		return schema.Image{}, fmt.Errorf("%d bytes with step %d do not hold a %dx%d %s image", len(m.Data), m.Step, m.Width, m.Height, m.Encoding)
+		return world.Image{}, fmt.Errorf("%d bytes with step %d do not hold a %dx%d %s image", len(m.Data), m.Step, m.Width, m.Height, m.Encoding)
 	}
 	var img image.Image
 	if channels == 1 {
@@ -66,9 +67,9 @@ func RawImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Im
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		return schema.Image{}, fmt.Errorf("encoding PNG: %w", err)
+		return world.Image{}, fmt.Errorf("encoding PNG: %w", err)
 	}
-	out := schema.Image{Camera: cam, MIME: "image/png", Data: buf.Bytes(), Width: m.Width, Height: m.Height}
+	out := world.Image{Camera: cam, MIME: "image/png", Data: buf.Bytes(), Width: m.Width, Height: m.Height}
 	for _, c := range emb.Cameras {
 		if c.Name == cam && c.Width > 0 {
 			out.Width, out.Height = c.Width, c.Height

@@ -1,4 +1,4 @@
-package stages
+package world
 
 import (
 	"encoding/json"
@@ -8,14 +8,12 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/internal/anyjson"
-	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
 )
 
 // roundTrip is the reference decodeDirect must agree with.
-func roundTrip(t *testing.T, v any) (schema.Observation, error) {
+func roundTrip(t *testing.T, v any) (Observation, error) {
 	t.Helper()
-	var obs schema.Observation
+	var obs Observation
 	b, err := anyjson.Marshal(v)
 	if err != nil {
 		return obs, err
@@ -147,12 +145,12 @@ func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
 		{"held": "", "detections": []any{}, "summary": "s"},
 		{"held": "", "detections": []any{}, "summary": "s", "pose": nil},
 	} {
-		obs, err := decodeObservation(runlog.Envelope{Success: true, Value: v})
+		obs, err := DecodeValue(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for f, want := range map[string]bool{schema.FieldHeld: true, schema.FieldDetections: true, schema.FieldSummary: true,
-			schema.FieldPose: false, schema.FieldState: false, schema.FieldGripper: false, schema.FieldClearance: false} {
+		for f, want := range map[string]bool{FieldHeld: true, FieldDetections: true, FieldSummary: true,
+			FieldPose: false, FieldState: false, FieldGripper: false, FieldClearance: false} {
 			if got := obs.Known(f); got != want {
 				t.Errorf("%v: Known(%s) = %v, want %v", v, f, got, want)
 			}
@@ -161,8 +159,8 @@ func TestDecodeKeepsAbsentApartFromEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back schema.Observation
-		if err := json.Unmarshal(b, &back); err != nil || !back.Known(schema.FieldHeld) || back.Known(schema.FieldState) {
+		var back Observation
+		if err := json.Unmarshal(b, &back); err != nil || !back.Known(FieldHeld) || back.Known(FieldState) {
 			t.Errorf("run log JSON %s loses what was sent (%v)", b, err)
 		}
 	}

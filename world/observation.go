@@ -1,4 +1,4 @@
-package schema
+package world
 
 // The Observation and Verdict shapes are part of the spec language: any
 // back-end whose observation tool returns this JSON (as the text content of its

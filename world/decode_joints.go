@@ -1,20 +1,16 @@
-package stages
+package world
 
-import (
-	"unicode/utf8"
-
-	"github.com/thea-harness/thea/schema"
-)
+import "unicode/utf8"
 
 // jointStates reads joint_states: {joint: {position, velocity?, effort?}}.
-func jointStates(x any) (map[string]schema.JointState, bool) {
+func jointStates(x any) (map[string]JointState, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]schema.JointState, len(m))
+	out := make(map[string]JointState, len(m))
 	for name, v := range m {
-		var js schema.JointState
+		var js JointState
 		if !utf8.ValidString(name) || !fields(v, func(k string, v any) bool {
 			switch k {
 			case "position":
@@ -39,14 +35,14 @@ func jointStates(x any) (map[string]schema.JointState, bool) {
 }
 
 // framePoses reads frames: {name: end_effector-shaped pose}.
-func framePoses(x any) (map[string]schema.EndEffectorPose, bool) {
+func framePoses(x any) (map[string]EndEffectorPose, bool) {
 	m, ok := x.(map[string]any)
 	if !ok || m == nil {
 		return nil, false
 	}
-	out := make(map[string]schema.EndEffectorPose, len(m))
+	out := make(map[string]EndEffectorPose, len(m))
 	for name, v := range m {
-		var p schema.EndEffectorPose
+		var p EndEffectorPose
 		if !utf8.ValidString(name) || !endEffector(v, &p) {
 			return nil, false
 		}

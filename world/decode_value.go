@@ -1,10 +1,8 @@
-package stages
+package world
 
 import (
 	"math"
 	"unicode/utf8"
-
-	"github.com/thea-harness/thea/schema"
 )
 
 // The observation a tool returns is usually a map of plain JSON values
@@ -15,9 +13,9 @@ import (
 // wants a float, a non-finite number, invalid UTF-8, a typed Go value) makes
 // it give up, and the caller takes the encode–decode round trip, whose
 // errors and coercions are the reference. Either way the Observation knows
-// which fields were sent (schema.Observation.Known).
-func decodeDirect(v any) (schema.Observation, bool) {
-	var obs schema.Observation
+// which fields were sent (Observation.Known).
+func decodeDirect(v any) (Observation, bool) {
+	var obs Observation
 	m, ok := v.(map[string]any)
 	if !ok || m == nil {
 		return obs, false
@@ -37,7 +35,7 @@ func decodeDirect(v any) (schema.Observation, bool) {
 		case "held":
 			ok = str(x, &obs.Held)
 		case "pose":
-			obs.Pose = &schema.Pose{}
+			obs.Pose = &Pose{}
 			ok = pose(x, obs.Pose)
 		case "images":
 			obs.Images, ok = images(x)
@@ -52,10 +50,10 @@ func decodeDirect(v any) (schema.Observation, bool) {
 		case "joints":
 			obs.Joints, ok = floatMap(x)
 		case "end_effector":
-			obs.EndEffector = &schema.EndEffectorPose{}
+			obs.EndEffector = &EndEffectorPose{}
 			ok = endEffector(x, obs.EndEffector)
 		case "gripper":
-			obs.Gripper = &schema.Gripper{}
+			obs.Gripper = &Gripper{}
 			ok = gripper(x, obs.Gripper)
 		case "joint_states":
 			obs.JointStates, ok = jointStates(x)
@@ -65,7 +63,7 @@ func decodeDirect(v any) (schema.Observation, bool) {
 			ok = false
 		}
 		if !ok {
-			return schema.Observation{}, false
+			return Observation{}, false
 		}
 		// Sent, even empty: a field left out is unknown, not its zero.
 		obs.SetKnown(k)
@@ -155,12 +153,12 @@ func floatMap(x any) (map[string]float64, bool) {
 	return out, true
 }
 
-func detections(x any) ([]schema.Detection, bool) {
+func detections(x any) ([]Detection, bool) {
 	l, ok := x.([]any)
 	if !ok || l == nil {
 		return nil, false
 	}
-	out := make([]schema.Detection, len(l))
+	out := make([]Detection, len(l))
 	for i, e := range l {
 		d := &out[i]
 		if !fields(e, func(k string, v any) bool {
@@ -182,7 +180,7 @@ func detections(x any) ([]schema.Detection, bool) {
 			case "visible":
 				return boolean(v, &d.Visible)
 			case "position":
-				d.Position = &schema.Point{}
+				d.Position = &Point{}
 				return fields(v, func(k string, v any) bool {
 					switch k {
 					case "x":
@@ -207,7 +205,7 @@ func detections(x any) ([]schema.Detection, bool) {
 	return out, true
 }
 
-func pose(x any, p *schema.Pose) bool {
+func pose(x any, p *Pose) bool {
 	return fields(x, func(k string, v any) bool {
 		switch k {
 		case "x":
@@ -225,7 +223,7 @@ func pose(x any, p *schema.Pose) bool {
 	})
 }
 
-func endEffector(x any, p *schema.EndEffectorPose) bool {
+func endEffector(x any, p *EndEffectorPose) bool {
 	return fields(x, func(k string, v any) bool {
 		switch k {
 		case "frame":
@@ -247,7 +245,7 @@ func endEffector(x any, p *schema.EndEffectorPose) bool {
 	})
 }
 
-func gripper(x any, g *schema.Gripper) bool {
+func gripper(x any, g *Gripper) bool {
 	return fields(x, func(k string, v any) bool {
 		switch k {
 		case "opening_m":
@@ -261,12 +259,12 @@ func gripper(x any, g *schema.Gripper) bool {
 	})
 }
 
-func images(x any) ([]schema.Image, bool) {
+func images(x any) ([]Image, bool) {
 	l, ok := x.([]any)
 	if !ok || l == nil {
 		return nil, false
 	}
-	out := make([]schema.Image, len(l))
+	out := make([]Image, len(l))
 	for i, e := range l {
 		im := &out[i]
 		if !fields(e, func(k string, v any) bool {

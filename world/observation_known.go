@@ -1,4 +1,4 @@
-package schema
+package world
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 const (
 	FieldRunID       = "run_id"
 	FieldClearance   = "clearance"
+	FieldAgeS        = "age_s"
 	FieldDetections  = "detections"
 	FieldHeld        = "held"
 	FieldPose        = "pose"
@@ -26,10 +27,19 @@ const (
 	FieldJoints      = "joints"
 	FieldEndEffector = "end_effector"
 	FieldGripper     = "gripper"
+	FieldJointStates = "joint_states"
+	FieldFrames      = "frames"
 )
 
-var observationFields = [...]string{FieldRunID, FieldClearance, FieldDetections, FieldHeld, FieldPose,
-	FieldImages, FieldState, FieldSummary, FieldJoints, FieldEndEffector, FieldGripper}
+// observationFields is the one list of the Observation's fields: Decode,
+// Known, Field and the body layer's "is this an observation" all read it
+// (a test holds it to the struct's json tags).
+var observationFields = [...]string{FieldRunID, FieldClearance, FieldAgeS, FieldDetections, FieldHeld, FieldPose,
+	FieldImages, FieldState, FieldSummary, FieldJoints, FieldEndEffector, FieldGripper, FieldJointStates, FieldFrames}
+
+// Fields returns the Observation's fields by their JSON names, in the
+// struct's order.
+func Fields() []string { return append([]string(nil), observationFields[:]...) }
 
 // fieldBit is the bit of a field in Observation.sent; 0 for a name that is
 // not an Observation field.
@@ -61,6 +71,8 @@ func (o *Observation) Known(field string) bool {
 		return o.RunID != ""
 	case FieldClearance:
 		return len(o.Clearance) > 0
+	case FieldAgeS:
+		return len(o.AgeS) > 0
 	case FieldDetections:
 		return len(o.Detections) > 0
 	case FieldHeld:
@@ -79,6 +91,10 @@ func (o *Observation) Known(field string) bool {
 		return o.EndEffector != nil
 	case FieldGripper:
 		return o.Gripper != nil
+	case FieldJointStates:
+		return len(o.JointStates) > 0
+	case FieldFrames:
+		return len(o.Frames) > 0
 	}
 	return false
 }
@@ -129,12 +145,15 @@ func (o Observation) MarshalJSON() ([]byte, error) {
 	}
 	add(FieldRunID, `""`, o.RunID == "")
 	add(FieldClearance, `{}`, len(o.Clearance) == 0)
+	add(FieldAgeS, `{}`, len(o.AgeS) == 0)
 	add(FieldDetections, `[]`, len(o.Detections) == 0)
 	add(FieldHeld, `""`, o.Held == "")
 	add(FieldImages, `[]`, len(o.Images) == 0)
 	add(FieldState, `{}`, len(o.State) == 0)
 	add(FieldSummary, `""`, o.Summary == "")
 	add(FieldJoints, `{}`, len(o.Joints) == 0)
+	add(FieldJointStates, `{}`, len(o.JointStates) == 0)
+	add(FieldFrames, `{}`, len(o.Frames) == 0)
 	if len(extra) == 0 {
 		return b, nil
 	}
