@@ -3,8 +3,11 @@ BIN := bin/thea
 
 .PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs
 
+# thea, and beside it the fake robots `thea sim <kind>` runs (test code, so
+# programs of their own: the thea binary links none).
 build:
 	$(GO) build -o $(BIN) ./cmd/thea
+	$(GO) build -o $(dir $(BIN))thea-sim-rosbridge ./cmd/thea-sim-rosbridge
 
 # The spec reference, generated from the embedded CUE schema and the
 # component catalog; a test in schema/reference fails when it is stale.

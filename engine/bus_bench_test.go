@@ -7,24 +7,24 @@ import (
 
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // benchEvents are a household turn's heaviest events: an observation with
 // detections, state and images, and a tool result with a nested value.
 func benchEvents(secret string) []runlog.Event {
-	obs := &schema.Observation{
-		Clearance: schema.Clearance{"front": 0.6, "back": 5, "left": 2.2, "right": 2.2},
-		Pose:      &schema.Pose{X: 10.05, Y: 2.5, Room: "kitchen"},
-		Detections: []schema.Detection{
+	obs := &world.Observation{
+		Clearance: world.Clearance{"front": 0.6, "back": 5, "left": 2.2, "right": 2.2},
+		Pose:      &world.Pose{X: 10.05, Y: 2.5, Room: "kitchen"},
+		Detections: []world.Detection{
 			{Name: "mug", Class: "mug", Camera: "head", Relation: "on", Target: "table", Room: "kitchen", DistanceM: 1.1, Visible: true},
 			{Name: "plate", Class: "plate", Camera: "wrist", Relation: "in", Target: "sink", Room: "kitchen", DistanceM: 2, Visible: true},
 		},
-		Images:  []schema.Image{{Camera: "head", MIME: "image/png", Width: 320, Height: 240}, {Camera: "wrist", MIME: "image/png"}},
+		Images:  []world.Image{{Camera: "head", MIME: "image/png", Width: 320, Height: 240}, {Camera: "wrist", MIME: "image/png"}},
 		State:   map[string]any{"drawers": map[string]any{"top_drawer": "closed", "bottom_drawer": "closed"}},
 		Summary: "In the kitchen at (10.05, 2.50) facing 0°; gripper empty; sees mug on table at 1.10 m " + secret,
 	}
-	img := []schema.Image{{Camera: "head", MIME: "image/png", Data: make([]byte, 64<<10)}}
+	img := []world.Image{{Camera: "head", MIME: "image/png", Data: make([]byte, 64<<10)}}
 	env := &runlog.Envelope{Success: true, RunID: "run-1", Value: map[string]any{
 		"arrived_at": "table", "distance_to_target_m": 0.85, "path_length_m": 4.07,
 		"pose": map[string]any{"room": "kitchen", "theta_deg": 0.0, "x": 10.05, "y": 2.5},

@@ -17,6 +17,7 @@ import (
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // captureSink keeps what it is given: an Options.Sinks sink.
@@ -57,12 +58,12 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 		return runlog.Envelope{Success: true, Value: map[string]any{
 			"summary":    "sees " + token,
 			"detections": []any{map[string]any{"name": "box " + pw, "visible": true}},
-		}, Images: []schema.Image{{Camera: "cam-" + key, MIME: "image/png", Data: []byte("PNG")}}}
+		}, Images: []world.Image{{Camera: "cam-" + key, MIME: "image/png", Data: []byte("PNG")}}}
 	}
 	f.addTool("core", "echo", func(context.Context, map[string]any) runlog.Envelope {
 		return runlog.Envelope{Success: true, Value: map[string]any{
 			"echo": key + " " + token + " " + pw, token: "a key holding a secret", "ok": "plain",
-		}, Images: []schema.Image{{Camera: pw, MIME: "image/png", Data: []byte("PNG2")}}}
+		}, Images: []world.Image{{Camera: pw, MIME: "image/png", Data: []byte("PNG2")}}}
 	})
 	capture := &captureSink{}
 	opts := f.options(t)
@@ -148,8 +149,8 @@ func TestRedactReachesEveryEventField(t *testing.T) {
 	ev.Hook.Decision = runlog.DecisionClamp
 	ev.Hook.Confirmation.Outcome = runlog.ConfirmDeny
 	ev.Safety = runlog.SafetyLateReply
-	ev.Verdict.Status = schema.VerdictSuccess
-	ev.Result.Verdict.Status = schema.VerdictFailure
+	ev.Verdict.Status = world.VerdictSuccess
+	ev.Result.Verdict.Status = world.VerdictFailure
 	ev.ModelCall.Purpose = model.PurposeEvaluate
 	ev.Retry.Purpose = model.PurposeEvaluate
 	r := redact.New([]string{secret}, nil)
@@ -280,7 +281,7 @@ func TestSinkFailureIsReported(t *testing.T) {
 		// cannot be saved (the observation tool returns one).
 		f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 			_ = os.RemoveAll(runDir)
-			return runlog.Envelope{Success: true, Images: []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("x")}}}
+			return runlog.Envelope{Success: true, Images: []world.Image{{Camera: "head", MIME: "image/png", Data: []byte("x")}}}
 		}
 		evs := collect(h.RunStream(t.Context(), "go"))
 		_ = h.Close()
@@ -335,7 +336,7 @@ func TestRunLogLongCameraName(t *testing.T) {
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs"}
 	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
-			Images: []schema.Image{{Camera: strings.Repeat("c", 300) + "/../x", MIME: "image/png", Data: []byte("PNG")}}}
+			Images: []world.Image{{Camera: strings.Repeat("c", 300) + "/../x", MIME: "image/png", Data: []byte("PNG")}}}
 	}
 	rep, err := f.harness(t).Run(t.Context(), "go")
 	must(t, err)

@@ -118,32 +118,42 @@ func TestTwoThousandTurnsStayWithinTheWindow(t *testing.T) {
 	t.Logf("max request %d tokens (limit %d), %d compactions, %d summary calls", maxTotal, limit, compactions, keeper.calls)
 }
 
-// A failed or malformed summary changes nothing and a later turn retries;
-// without compaction_model the main model summarises.
+// A failed summary changes nothing and a later attempt retries: the
+// request is over its budget, so the retry comes before it is sent (a
+// request never goes out over the budget); without compaction_model the
+// main model summarises.
 func TestCompactionRetriesAndUsesTheMainModel(t *testing.T) {
 	f := newFixture(t, longTask(30)...)
 	c := &f.spec.Context.Compaction
 	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 1200, 500
 	c.KeepRecentTurns, c.KeepRecentTokens = 2, 100000
-	keeper := &factKeeper{fail: 2}
+	keeper := &factKeeper{fail: 1}
 	f.decide.inner = purposeRouter{decide: f.decide.inner, compact: keeper}
 	var infos []runlog.CompactionInfo
+	var turns []int
+	var done *runlog.Report
 	for ev := range f.harness(t).RunStream(t.Context(), "FACT: red door. go") {
-		if ev.Kind == runlog.EventCompaction {
-			infos = append(infos, *ev.Compaction)
+		switch ev.Kind {
+		case runlog.EventCompaction:
+			infos, turns = append(infos, *ev.Compaction), append(turns, ev.Turn)
+		case runlog.EventDone:
+			done = ev.Done
 		}
 	}
-	if len(infos) < 3 || infos[0].OK || infos[1].OK || !infos[2].OK {
-		t.Fatalf("compaction attempts %+v: want two failures, then success", infos)
+	if done == nil || done.Reason != runlog.DoneFinal {
+		t.Fatalf("the task did not finish: %+v", done)
+	}
+	if len(infos) < 2 || infos[0].OK || !infos[1].OK || turns[0] != turns[1] {
+		t.Fatalf("compaction attempts %+v at turns %v: want a failure, then success in the same turn", infos, turns)
 	}
 	if infos[0].MessagesAfter != infos[0].MessagesBefore || infos[0].TokensAfter != infos[0].TokensBefore {
 		t.Fatalf("a failed compaction changed the context: %+v", infos[0])
 	}
-	if !strings.Contains(infos[0].Error, "summariser unavailable") || !strings.Contains(infos[1].Error, "malformed") {
-		t.Fatalf("errors %q, %q", infos[0].Error, infos[1].Error)
+	if !strings.Contains(infos[0].Error, "summariser unavailable") {
+		t.Fatalf("error %q", infos[0].Error)
 	}
-	if infos[2].MessagesAfter >= infos[2].MessagesBefore || !strings.Contains(infos[2].Source, "summarised by test/main") {
-		t.Fatalf("success %+v", infos[2])
+	if infos[1].MessagesAfter >= infos[1].MessagesBefore || !strings.Contains(infos[1].Source, "summarised by test/main") {
+		t.Fatalf("success %+v", infos[1])
 	}
 	var compactReqs int
 	for _, r := range f.decide.requests() {
@@ -151,7 +161,7 @@ func TestCompactionRetriesAndUsesTheMainModel(t *testing.T) {
 			compactReqs++
 		}
 	}
-	if compactReqs != keeper.calls || compactReqs < 3 {
+	if compactReqs != keeper.calls || compactReqs < 2 {
 		t.Fatalf("the main model got %d compact requests, summariser saw %d", compactReqs, keeper.calls)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // applyEffects changes the Scene Graph by the tool's declared effects, once,
@@ -26,7 +27,7 @@ func (t *Turn) applyEffects(cc *CallContext, res CallResult, post PostResult) {
 	}
 	effs := spec.Rules.Effects[res.Tool]
 	unverified := scenegraph.Unverified(cc.Tool.Contract.Physical, post.Verdict)
-	if !unverified && (len(effs) == 0 || post.Verdict == nil || post.Verdict.Status != schema.VerdictSuccess || !res.Env.Success) {
+	if !unverified && (len(effs) == 0 || post.Verdict == nil || post.Verdict.Status != world.VerdictSuccess || !res.Env.Success) {
 		return
 	}
 	env := schema.CheckEnv{

@@ -9,9 +9,9 @@ import (
 )
 
 // execute runs the turn's one tool call through the hook chains: one tool
-// call per turn, the extra calls refused at decide in one line. Cancellation
-// and a replan are checked before the tool runs; a call not run is answered
-// too, so no tool call is ever left without a result.
+// call per turn, the extra calls refused when the turn is recorded.
+// Cancellation and a replan are checked before the tool runs; a call not
+// run is answered too, so no tool call is ever left without a result.
 func (tn *Turn) execute(ctx context.Context) {
 	resp := tn.resp
 	if resp == nil || len(resp.ToolCalls) == 0 || tn.end != nil {
@@ -41,34 +41,58 @@ func (tn *Turn) execute(ctx context.Context) {
 		return
 	}
 	call := &Call{ID: first.ID, Tool: first.Name, Args: args, Raw: first.Arguments, Turn: tn.Number}
-	env, cc, post := tn.chain(ctx, call, rt)
-	res.Env, res.Executed = env, post != nil
-	if !env.Success && tn.malformed(rt, post == nil, env.Reason) {
-		res.Format = true
+	out := tn.chain(ctx, call, rt)
+	res.Env, res.Executed, res.Format = out.env, out.post != nil, out.format
+	if out.format {
 		res.Env.Reason += formatNote
 	}
-	if post == nil {
+	if out.post == nil {
 		return
 	}
-	tn.applyEffects(cc, res, *post)
-	for _, n := range post.Notes {
+	res.changes = tn.h.argChanges(out.decisions)
+	tn.applyEffects(out.cc, res, *out.post)
+	for _, n := range out.post.Notes {
 		tn.t.notes.add(tn.Number, n)
 	}
 }
 
-// chain runs one call through pre-hooks → tool → post-hooks: the one path
-// on which a call reaches a tool with its hooks. post is nil when the tool
-// did not run (blocked, cancelled meanwhile, arguments the hooks left
-// unencodable); the envelope then says why.
-func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (runlog.Envelope, *CallContext, *PostResult) {
+// chained is what one call's way through the chain came to.
+type chained struct {
+	env runlog.Envelope
+	cc  *CallContext
+	// post is nil when the tool did not run (its arguments failed the
+	// inputSchema, a hook blocked it, it was cancelled meanwhile); the
+	// envelope then says why, and no post-hook judges it.
+	post *PostResult
+	// format: the arguments as sent failed the tool's inputSchema, before
+	// any hook saw them.
+	format bool
+	// decisions are the pre-hooks' (nil when none ran).
+	decisions []runlog.Decision
+}
+
+// chain runs one call through schema check → pre-hooks → tool → post-hooks:
+// the one path on which a call reaches a tool with its hooks. The
+// arguments are checked against the tool's inputSchema before any hook, so
+// a wrong type is a malformed call, never a hook's block; arguments a hook
+// rewrote or clamped are checked again as the tool receives them.
+func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) chained {
 	h := tn.h
 	cc := &CallContext{Call: call, Tool: rt, Observation: tn.t.observation, Emit: h.queue}
+	g, _ := rt.tool.(*guarded)
+	if g != nil {
+		if why := g.validate(call.Args); why != "" {
+			return chained{env: runlog.Failure(why), cc: cc, format: true}
+		}
+	}
 	// The policy emits its hook and evaluation events through cc.Emit as they
 	// happen (a confirm hook may wait on a person); they are flushed in order.
 	pre := h.runPre(ctx, cc)
 	h.flush(tn.t)
+	out := chained{cc: cc, decisions: pre.Decisions}
 	if !pre.Allowed {
-		return runlog.Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason)), cc, nil
+		out.env = runlog.Failure(fmt.Sprintf("blocked by hook %s: %s", pre.Hook, pre.Reason))
+		return out
 	}
 	if pre.Args != nil {
 		call.Args = pre.Args
@@ -76,30 +100,33 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) (runl
 	// The chain may have waited on a person (confirm) or a clearance
 	// reading: a cancellation that arrived meanwhile stops the motion.
 	if tn.Cancelled(ctx, "tool execution") {
-		return runlog.Failure("not executed: the task was cancelled"), cc, nil
+		out.env = runlog.Failure("not executed: the task was cancelled")
+		return out
 	}
 	raw, err := anyjson.Marshal(call.Args)
 	if err != nil {
-		return runlog.Failure(fmt.Sprintf("arguments for %s cannot be encoded after hooks: %v", call.Tool, err)), cc, nil
+		out.env = runlog.Failure(fmt.Sprintf("not executed: the arguments of %s cannot be encoded after hooks: %v", call.Tool, err))
+		return out
+	}
+	// Arguments a hook rewrote or clamped are a new value (of whatever Go
+	// types its rule gave), checked as the tool receives them: as JSON.
+	if g != nil && rewritten(pre.Decisions) {
+		var why string
+		if raw, why = g.check(raw); why != "" {
+			out.env = runlog.Failure(fmt.Sprintf("not executed: the arguments the hooks (%s) gave %s fail its inputSchema: %s", hooksChanging(pre.Decisions), call.Tool, why))
+			return out
+		}
 	}
 	tn.Emit(runlog.Event{Kind: runlog.EventToolCall, Tool: call.Tool, CallID: call.ID, Args: call.Args})
-	// The guard validates the value decide parsed instead of parsing the
-	// same arguments again; arguments a hook rewrote or clamped are a new
-	// value (of whatever Go types its rule gave), checked as the tool
-	// receives them.
-	var env runlog.Envelope
-	if rewritten(pre.Decisions) {
-		env = h.invoke(ctx, rt, raw)
-	} else {
-		env = h.invokeParsed(ctx, rt, raw, call.Args)
-	}
+	out.env = h.invokeChecked(ctx, rt, raw)
 	h.flush(tn.t)
-	post := h.runPost(ctx, cc, &env)
+	post := h.runPost(ctx, cc, &out.env)
 	h.flush(tn.t)
 	if post.Verdict != nil {
-		env.Verdict = post.Verdict
+		out.env.Verdict = post.Verdict
 	}
-	return env, cc, &post
+	out.post = &post
+	return out
 }
 
 // rewritten reports whether a pre-hook changed the call's arguments.

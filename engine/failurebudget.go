@@ -5,7 +5,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // countFailure applies the failure budgets and the loop detector to the
@@ -21,7 +21,7 @@ func (tn *Turn) countFailure() {
 	r := tn.result
 	h, t := tn.h, tn.t
 	fb := h.spec.Safety.FailureBudget
-	failed := !r.Env.Success || (r.Env.Verdict != nil && r.Env.Verdict.Status == schema.VerdictFailure)
+	failed := !r.Env.Success || (r.Env.Verdict != nil && r.Env.Verdict.Status == world.VerdictFailure)
 	switch {
 	case r.Format:
 		t.format++
@@ -67,13 +67,13 @@ type loopState struct {
 	key     string // tool and canonical arguments
 	failure string // the streak's failure reason; "" for a streak of successes
 	failed  bool
-	obs     *schema.Observation // the observation the last repetition was decided on
+	obs     *world.Observation // the observation the last repetition was decided on
 	repeats int
 }
 
 // see adds the turn's call to the streak and returns its length. obs is the
 // observation the call was decided on (the one before it ran).
-func (l *loopState) see(r *CallResult, failed bool, obs *schema.Observation) int {
+func (l *loopState) see(r *CallResult, failed bool, obs *world.Observation) int {
 	args, _ := anyjson.Marshal(r.Args) // map keys are sorted: a canonical key
 	key := r.Tool + string(args)
 	reason := ""

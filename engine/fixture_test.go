@@ -210,7 +210,7 @@ func newFixture(t testing.TB, rs ...model.Response) *fixture {
 		Safety:       schema.Safety{MaxTurns: 50},
 		Memory:       schema.Memory{MemoryChars: 8000, ToolExperienceChars: 800},
 		Context: schema.ContextConfig{Compaction: schema.Compaction{
-			ContextWindow: 200000, ReserveTokens: 16384, KeepRecentTurns: 4, KeepRecentTokens: 20000,
+			ContextWindow: 200000, ReserveTokens: 16384, Target: 0.6, KeepRecentTurns: 4, KeepRecentTokens: 20000,
 			ToolResultMaxChars: 2000, ReasoningMaxChars: 2000, MaxInputChars: 400000, MaxSummaryRounds: 8,
 		}},
 		Dir: t.TempDir(),

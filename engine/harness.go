@@ -149,12 +149,17 @@ func (h *Harness) build(ctx context.Context) error {
 func (h *Harness) buildCompactor() error {
 	c := h.spec.Context.Compaction
 	h.compactor = lifetimes.NewCompactor(c, h.model, h.spec.Model.Label())
+	// The budget holds with compaction off too (a request over it fails
+	// the turn); a spec built in Go without a window has none to keep.
+	if (c.Enabled || c.ContextWindow > 0) && c.ContextWindow <= c.ReserveTokens {
+		return fmt.Errorf("context.compaction: context_window (%d) must exceed reserve_tokens (%d)", c.ContextWindow, c.ReserveTokens)
+	}
 	if !c.Enabled {
 		return nil
 	}
 	switch {
-	case c.ContextWindow <= c.ReserveTokens:
-		return fmt.Errorf("context.compaction: context_window (%d) must exceed reserve_tokens (%d)", c.ContextWindow, c.ReserveTokens)
+	case c.Target <= 0 || c.Target >= 1:
+		return fmt.Errorf("context.compaction.target: must be a fraction of the budget between 0 and 1 (exclusive), got %v", c.Target)
 	case c.MaxInputChars <= 0:
 		return fmt.Errorf("context.compaction.max_input_chars: must be positive, got %d", c.MaxInputChars)
 	case c.MaxSummaryRounds <= 0:
@@ -247,6 +252,7 @@ func (h *Harness) ResetSession() error {
 	h.store.ClearAccumulated()
 	h.store.SetObservation("", nil)
 	h.store.SetBrief("")
+	h.store.SetNotes("")
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Before every model call, in order: Task Notes snapshot, a new
@@ -24,8 +25,13 @@ func TestOrderBeforeEveryModelCall(t *testing.T) {
 		toolResp("done"))
 	f.wrap = true
 	f.spec.Context.Compaction.Enabled = true
-	f.spec.Context.Compaction.ContextWindow = 20000 // the first request is far below
-	f.spec.Context.Compaction.ReserveTokens = 19990 // ... so every turn is due
+	// A budget of 600 tokens: the first request is below it; every later
+	// one, with a long tool result, is due, and fits once compacted.
+	f.spec.Context.Compaction.ContextWindow = 20000
+	f.spec.Context.Compaction.ReserveTokens = 19400
+	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
+		return runlog.Envelope{Success: true, Value: map[string]any{"log": strings.Repeat("odometry ", 250)}}
+	}
 	f.spec.Context.Compaction.KeepRecentTurns = 0
 	f.spec.Context.Compaction.KeepRecentTokens = 0
 	f.spec.Context.Compaction.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
@@ -204,22 +210,22 @@ func TestExecuteAnswersEveryCall(t *testing.T) {
 			t.Errorf("call %s has no result in the request", id)
 		}
 	}
-	// The refused extra call is said beside the first call's result, and
-	// the transcript holds only the call that was answered.
-	if calls != 4 {
-		t.Fatalf("%d calls in the transcript, want 4", calls)
+	// The refused extra call stays in the transcript with its own result.
+	if calls != 5 {
+		t.Fatalf("%d calls in the transcript, want 5", calls)
 	}
 	refused := false
 	for _, m := range last.Messages {
-		refused = refused || m.Role == model.RoleTool && strings.Contains(m.Text(), "one tool call per turn")
+		refused = refused || m.Role == model.RoleTool && strings.Contains(m.Text(), `"reason":"not executed: one tool call per turn`)
 	}
 	if !refused {
-		t.Fatal("the refused extra call is not said in the next request")
+		t.Fatal("the refused extra call is not answered in the next request")
 	}
 }
 
 // A blocked call never runs and returns through the ordinary result channel;
-// a post-hook verdict reaches the model but the post-condition never does.
+// a post-hook verdict's status and reason reach the model, its evidence and
+// the post-condition never do.
 func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 	const secret = "POSTCONDITION-the mug is in the drawer"
 	f := newFixture(t, toolResp("", call("move", `{"d":5}`)), toolResp("", call("grasp", `{}`)), toolResp("ok"))
@@ -237,7 +243,7 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 		if cc.Tool.Contract.PostCondition != secret {
 			t.Errorf("post hook sees contract %+v", cc.Tool.Contract)
 		}
-		v := &schema.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
+		v := &world.Verdict{Status: "failure", Reason: "mug still on table", Evidence: "wrist camera"}
 		cc.Emit(runlog.Event{Kind: runlog.EventEvaluation, Verdict: v})
 		return engine.PostResult{Verdict: v}
 	}
@@ -253,8 +259,15 @@ func TestHooksBlockAndVerdictWithoutPostCondition(t *testing.T) {
 		t.Fatalf("block reason not in the next request")
 	}
 	final := requestText(reqs[2])
-	if !strings.Contains(final, "mug still on table") || !strings.Contains(final, `"status":"failure"`) || !strings.Contains(final, "wrist camera") {
-		t.Fatalf("verdict not visible to the model:\n%s", final)
+	if !strings.Contains(final, `"verdict":{"status":"failure","reason":"mug still on table"}`) {
+		t.Fatalf("verdict's status and reason not visible to the model:\n%s", final)
+	}
+	// The evidence is the evaluator's, as the post-condition is: it stays
+	// in the run log (the evaluation event) and never reaches the model.
+	for i, r := range reqs {
+		if strings.Contains(requestText(r), "wrist camera") {
+			t.Fatalf("request %d contains the verdict's evidence:\n%s", i, requestText(r))
+		}
 	}
 	if !strings.Contains(final, "Grasp carefully.") {
 		t.Fatal("contract description addendum missing from the tool definition")
@@ -304,7 +317,7 @@ func TestHarnessTerminations(t *testing.T) {
 		}, runlog.DoneFailureBudget, 5},
 		{"failure verdict counts", repeat(10, ""), func(f *fixture) {
 			f.policy.post = func(*engine.CallContext, *runlog.Envelope) engine.PostResult {
-				return engine.PostResult{Verdict: &schema.Verdict{Status: "failure"}}
+				return engine.PostResult{Verdict: &world.Verdict{Status: "failure"}}
 			}
 			f.spec.Safety.FailureBudget.Consecutive = 3
 		}, runlog.DoneFailureBudget, 3},

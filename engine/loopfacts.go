@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // sameFacts reports whether two observations state the same facts about the
@@ -16,7 +16,7 @@ import (
 // the detector cannot tell a change it cannot see, and fails closed.
 // It runs only when a call repeats, so it compares instead of hashing every
 // turn.
-func sameFacts(a, b *schema.Observation) bool {
+func sameFacts(a, b *world.Observation) bool {
 	if a == nil || b == nil || a == b {
 		return true
 	}
@@ -35,11 +35,11 @@ func equalPtr[T comparable](a, b *T) bool {
 	return *a == *b
 }
 
-func sameJoint(a, b schema.JointState) bool {
+func sameJoint(a, b world.JointState) bool {
 	return a.Position == b.Position && equalPtr(a.Velocity, b.Velocity) && equalPtr(a.Effort, b.Effort)
 }
 
-func sameDetection(a, b schema.Detection) bool {
+func sameDetection(a, b world.Detection) bool {
 	if !equalPtr(a.Position, b.Position) {
 		return false
 	}

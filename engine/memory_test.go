@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/memory"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Verdicts, blocked calls and the user's answers reach consolidation as
@@ -18,7 +18,7 @@ func TestMemoryTraceEvidence(t *testing.T) {
 		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.Decision{Hook: "clearance", Decision: "block", Reason: "obstacle ahead"}},
 		{Kind: runlog.EventHook, Turn: 1, Tool: "move_base", Hook: &runlog.Decision{Hook: "log", Decision: "allow"}},
 		{Kind: runlog.EventToolResult, Turn: 2, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}, Result: &runlog.Envelope{Success: true,
-			Verdict: &schema.Verdict{Status: "failure", Reason: "gripper empty", Evidence: "wrist camera"}}},
+			Verdict: &world.Verdict{Status: "failure", Reason: "gripper empty", Evidence: "wrist camera"}}},
 		{Kind: runlog.EventQuestion, Turn: 3, Tool: "query_user", Text: "Which mug?", Args: map[string]any{"question": "Which mug?", "answer": "the red one"}},
 		{Kind: runlog.EventReplan, Turn: 4, Text: "bring the red mug instead"},
 		{Kind: runlog.EventDone, Turn: 5, Done: &runlog.Report{Reason: runlog.DoneFailureBudget, Turns: 5, Text: "gave up"}},

@@ -18,9 +18,9 @@ const notesFoldedTools = 6
 
 // TaskNotes are the working notes of one task: the goal, the current phase
 // and a timeline with a brief event after each tool result. They are reset at
-// task start, and each time they changed a whole snapshot of them (goal,
-// phase, timeline) is appended to Accumulated context: the latest snapshot
-// alone says everything the notes hold.
+// task start, and each time they changed what changed is appended to
+// Accumulated context (update) and the whole of them (goal, phase, bounded
+// timeline) replaces the previous in the Refreshed tail (snapshot).
 type TaskNotes struct {
 	Goal     string      `json:"goal"`
 	Phase    string      `json:"phase"`
@@ -30,6 +30,11 @@ type TaskNotes struct {
 	// snapshot no longer lists line by line.
 	folded  []foldCount
 	foldedN int
+	// What the last update stated (see update): its goal and phase, and how
+	// many timeline events; sent is false before the first.
+	sent                bool
+	sentGoal, sentPhase string
+	sentEvents          int
 }
 
 // NoteEvent is one timeline line. tool and failed are set for a tool
@@ -75,7 +80,35 @@ func (n *TaskNotes) addResult(turn int, tool string, failed bool, text string) {
 	n.version++
 }
 
-// snapshot renders the whole notes for Accumulated context: the goal, the
+// update renders, for Accumulated context, what changed since the last
+// update: the goal and the phase when they changed (both, the first time),
+// then the timeline events added since, one a line. It is "" when nothing
+// the model reads changed.
+func (n *TaskNotes) update() string {
+	var b strings.Builder
+	if !n.sent || n.Goal != n.sentGoal {
+		b.WriteString("\nGoal: ")
+		b.WriteString(n.Goal)
+	}
+	if !n.sent || n.Phase != n.sentPhase {
+		b.WriteString("\nPhase: ")
+		b.WriteString(n.Phase)
+	}
+	var num [20]byte
+	for _, e := range n.Timeline[min(n.sentEvents, len(n.Timeline)):] {
+		b.WriteString("\n- turn ")
+		b.Write(strconv.AppendInt(num[:0], int64(e.Turn), 10))
+		b.WriteString(": ")
+		b.WriteString(e.Text)
+	}
+	n.sent, n.sentGoal, n.sentPhase, n.sentEvents = true, n.Goal, n.Phase, len(n.Timeline)
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Task Notes update:" + b.String()
+}
+
+// snapshot renders the whole notes for the Refreshed tail: the goal, the
 // phase and the timeline, its latest notesShownEvents events one a line and
 // the earlier ones folded into one line.
 func (n *TaskNotes) snapshot() string {

@@ -6,6 +6,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Policy is the hook chains of a session: pre-execution hooks that may allow,
@@ -42,7 +43,7 @@ type CallContext struct {
 	Call *Call
 	Tool *RegisteredTool
 	// Observation is the latest Observation before the call (may be nil).
-	Observation *schema.Observation
+	Observation *world.Observation
 	Emit        func(runlog.Event)
 }
 
@@ -59,10 +60,10 @@ type PreResult struct {
 
 // PostResult is the outcome of the post-execution chain.
 type PostResult struct {
-	Verdict *schema.Verdict
+	Verdict *world.Verdict
 	// Evidence is the post-execution Observation the evaluator judged, when
 	// it read one (the Scene Graph effects read it as after).
-	Evidence *schema.Observation
+	Evidence *world.Observation
 	// Notes are lines for the Task Notes timeline.
 	Notes []string
 }

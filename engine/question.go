@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Question is what query_user asks; Refs are scene-graph refs attached as
@@ -33,9 +33,9 @@ type ConfirmCall struct {
 
 // Candidate is one attached ref: its Brief line and its last view, if kept.
 type Candidate struct {
-	Ref  string        `json:"ref"`
-	Line string        `json:"line"`
-	View *schema.Image `json:"-"`
+	Ref  string       `json:"ref"`
+	Line string       `json:"line"`
+	View *world.Image `json:"-"`
 }
 
 // QuestionKind says who asks: the model (query_user) or a confirm hook.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 func TestCapResult(t *testing.T) {
@@ -50,7 +50,7 @@ func TestCapResult(t *testing.T) {
 				return ""
 			}},
 		{name: "images past the byte budget dropped",
-			env: runlog.Envelope{Success: true, Images: []schema.Image{{Data: make([]byte, 3000)}, {Data: make([]byte, 3000)}}},
+			env: runlog.Envelope{Success: true, Images: []world.Image{{Data: make([]byte, 3000)}, {Data: make([]byte, 3000)}}},
 			check: func(e runlog.Envelope) string {
 				if len(e.Images) != 1 {
 					return "want one image kept"

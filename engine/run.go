@@ -10,7 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // task is the state of the running task.
@@ -33,7 +33,7 @@ type task struct {
 	residentDirty bool
 	memory        string
 	pending       []runlog.Event
-	observation   *schema.Observation
+	observation   *world.Observation
 	// holds are the stop paths the task's done waits for (see TaskStream.Hold);
 	// wake is signalled when one ends or an event is queued. Guarded by
 	// Harness.hostMu.
@@ -109,6 +109,8 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	h.hostMu.Lock()
 	h.task = t
 	t.pending = h.between.take()
+	// The graph shows this task's turns from now on (one clock per request).
+	h.scene.BeginTask(t.n, h.groupN)
 	h.hostMu.Unlock()
 	if !cfg.preview { // a preview writes no run log and feeds no sink
 		info := TaskInfo{Task: t.n, Start: h.clock()}

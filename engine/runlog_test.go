@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 func TestRunLogWritesEventsImagesAndNoSecrets(t *testing.T) {
@@ -23,7 +24,7 @@ func TestRunLogWritesEventsImagesAndNoSecrets(t *testing.T) {
 	f.spec.RunLog = schema.RunLog{Enabled: true, Dir: "runs", Redact: []string{`password=\S+`, `tok-\d+`}}
 	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall"},
-			Images: []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("\x89PNG fake")}}}
+			Images: []world.Image{{Camera: "head", MIME: "image/png", Data: []byte("\x89PNG fake")}}}
 	}
 	opts := f.options(t)
 	opts.Clock = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A manipulation changes the Scene Graph only through its declared effects
@@ -48,11 +49,11 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 	f.policy.post = func(cc *engine.CallContext, _ *runlog.Envelope) engine.PostResult {
 		switch cc.Call.Turn {
 		case 1:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "still on the table"}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictFailure, Reason: "still on the table"}}
 		case 3:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictProcess}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictProcess}}
 		case 4:
-			return engine.PostResult{Verdict: &schema.Verdict{Status: schema.VerdictSuccess}}
+			return engine.PostResult{Verdict: &world.Verdict{Status: world.VerdictSuccess}}
 		}
 		return engine.PostResult{}
 	}
@@ -82,7 +83,7 @@ func TestEffectsOnlyOnConfirmedSuccess(t *testing.T) {
 		t.Errorf("facts from turn 1 must be stale at turn 4 (stale_after_turns 3), not at 3:\n%s\n%s", briefs[3], briefs[4])
 	}
 	want := "robot: holding obj:mug [pick_up ✓ t4]"
-	if !strings.Contains(briefs[5], want) || !strings.Contains(briefs[5], "- obj:mug (cup): held by robot, room kitchen [pick_up ✓ t4]") || strings.Contains(briefs[5], "on place:table") {
+	if !strings.Contains(briefs[5], want) || !strings.Contains(briefs[5], "- obj:mug (cup): held by robot [pick_up ✓ t4]") || strings.Contains(briefs[5], "on place:table") {
 		t.Errorf("turn 5 Brief after the success:\n%s", briefs[5])
 	}
 	if len(applied) != 1 || applied[0].Turn != 4 || applied[0].Text != "obj:mug on place:table removed; robot holding obj:mug" {

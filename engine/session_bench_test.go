@@ -9,7 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // patrolTask builds a harness whose model calls `move` for turns turns, then
@@ -30,7 +30,7 @@ func patrolTask(b *testing.B, turns int, size func(model.Request)) *engine.Harne
 	}
 	f.tool("observe").fn = func(context.Context, map[string]any) runlog.Envelope {
 		return runlog.Envelope{Success: true, Value: map[string]any{"summary": "hall", "images": []any{map[string]any{"camera": "head", "mime": "image/png"}}},
-			Images: []schema.Image{{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: img}}}
+			Images: []world.Image{{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: img}}}
 	}
 	f.tool("move").fn = func(context.Context, map[string]any) runlog.Envelope {
 		return runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5, "pose": "hall",

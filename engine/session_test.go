@@ -14,6 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A second task while one runs is rejected with ErrBusy (run with -race).
@@ -170,10 +171,10 @@ func TestImagesInExactlyOneRequest(t *testing.T) {
 		obsN++
 		return runlog.Envelope{Success: true,
 			Value:  map[string]any{"images": []any{map[string]any{"camera": "head", "mime": "image/png", "width": 320, "height": 240}}},
-			Images: []schema.Image{{MIME: "image/png", Data: []byte{byte(obsN)}}}}
+			Images: []world.Image{{MIME: "image/png", Data: []byte{byte(obsN)}}}}
 	}
 	f.addTool("core", "snap", func(context.Context, map[string]any) runlog.Envelope {
-		return runlog.Envelope{Success: true, Images: []schema.Image{{Camera: "wrist", MIME: "image/png", Width: 160, Height: 120, Data: []byte("wrist-frame")}}}
+		return runlog.Envelope{Success: true, Images: []world.Image{{Camera: "wrist", MIME: "image/png", Width: 160, Height: 120, Data: []byte("wrist-frame")}}}
 	})
 	if _, err := f.harness(t).Run(t.Context(), "look"); err != nil {
 		t.Fatal(err)

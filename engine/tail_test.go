@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // observeSteps makes the fixture's observation tool report a pose that
@@ -25,7 +26,7 @@ func observeSteps(f *fixture, moves map[int]bool) {
 			"clearance": map[string]any{"front": 2.0 - x/10, "back": 1.5},
 			"pose":      map[string]any{"x": x, "y": 2.0, "theta_deg": 0.0, "room": "hall"},
 			"state":     map[string]any{"lamp": "on", "door": "closed"},
-		}, Images: []schema.Image{{Camera: "head", MIME: "image/png", Width: 32, Height: 24, Data: []byte{byte(n)}}}}
+		}, Images: []world.Image{{Camera: "head", MIME: "image/png", Width: 32, Height: 24, Data: []byte{byte(n)}}}}
 	}
 }
 
@@ -55,18 +56,20 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 		t.Fatalf("%d decide requests, want 4", len(reqs))
 	}
 	wants := []string{
-		"Observation (turn 1, from observe):\nsummary: in the hall, observation 1\npose: (1, 2) facing 0°, room hall\nclearance: back 1.5, front 1.9 (m)\nstate: door closed, lamp on",
-		"Observation (turn 2, from observe):\nsummary: in the hall, observation 2\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
-		"Observation (turn 3, from observe):\nsummary: in the hall, observation 3\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
-		"Observation (turn 4, from observe):\nsummary: in the hall, observation 4\npose: (1.5, 2) facing 0°, room hall\nclearance: back 1.5, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 1, from observe):\nsummary: in the hall, observation 1\npose: (1.00, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.90 (m)\nstate: door closed, lamp on",
+		"Observation (turn 2, from observe):\nsummary: in the hall, observation 2\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 3, from observe):\nsummary: in the hall, observation 3\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
+		"Observation (turn 4, from observe):\nsummary: in the hall, observation 4\npose: (1.50, 2.00) facing 0°, room hall\nclearance: back 1.50, front 1.85 (m)\nstate: door closed, lamp on",
 	}
 	for i, r := range reqs {
 		tail := r.Messages[len(r.Messages)-1]
-		if tail.Role != model.RoleUser || !strings.HasPrefix(textOf(tail), wants[i]) {
-			t.Errorf("request %d ends with\n%s\nwant the whole observation\n%s", i+1, textOf(tail), wants[i])
+		if s := textOf(tail); tail.Role != model.RoleUser || !strings.HasPrefix(s, "Task Notes\nGoal: patrol\n") || !strings.Contains(s, "\n\n"+wants[i]) {
+			t.Errorf("request %d ends with\n%s\nwant the whole Task Notes, then the whole observation\n%s", i+1, textOf(tail), wants[i])
 		}
-		if n := len(tail.Parts); n != 2 || tail.Parts[1].Image == nil || tail.Parts[1].Image.Data[0] != byte(i+1) {
-			t.Errorf("request %d: the tail does not end with turn %d's image", i+1, i+1)
+		// The text, the image's label, the image.
+		if n := len(tail.Parts); n != 3 || !strings.HasPrefix(tail.Parts[1].Text, "\nCamera ") ||
+			tail.Parts[2].Image == nil || tail.Parts[2].Image.Data[0] != byte(i+1) {
+			t.Errorf("request %d: the tail does not end with turn %d's image after its label", i+1, i+1)
 		}
 		for j, m := range r.Messages {
 			for _, p := range m.Parts {
@@ -101,15 +104,15 @@ func TestRequestEndsWithTheWholePresent(t *testing.T) {
 	}
 }
 
-// A compaction keeps the latest Task Notes snapshot verbatim (it is the
-// whole notes), and every request still ends with the whole observation.
+// Across compactions every request ends with the whole Task Notes (they
+// are Refreshed, never summarised), then the whole observation.
 func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	const turns = 60
 	f := newFixture(t, longTask(turns)...)
 	f.spec.Safety.MaxTurns = turns + 1
 	f.spec.SceneGraph.Enabled = false
 	c := &f.spec.Context.Compaction
-	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 3000, 500
+	c.Enabled, c.ContextWindow, c.ReserveTokens = true, 1500, 500
 	c.KeepRecentTurns, c.KeepRecentTokens, c.ToolResultMaxChars = 2, 600, 600
 	c.MaxInputChars, c.MaxSummaryRounds = 8000, 3
 	c.CompactionModel = &schema.Model{Provider: "test", Config: testModel{Name: "summariser"}}
@@ -126,15 +129,9 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 	}
 	for i, r := range f.decide.requests() {
 		turn := i + 1
-		tail := textOf(r.Messages[len(r.Messages)-1])
-		if want := fmt.Sprintf("Observation (turn %d, from observe):\nsummary: in the hall, observation %d\npose:", turn, turn); !strings.HasPrefix(tail, want) {
-			t.Errorf("turn %d (compacted %v): the tail is not the whole observation:\n%s", turn, compactedAt[turn], tail)
-		}
-		notes := ""
-		for _, m := range r.Messages {
-			if s := textOf(m); strings.HasPrefix(s, "Task Notes") {
-				notes = s
-			}
+		notes, obs, _ := strings.Cut(textOf(r.Messages[len(r.Messages)-1]), "\n\n")
+		if want := fmt.Sprintf("Observation (turn %d, from observe):\nsummary: in the hall, observation %d\npose:", turn, turn); !strings.HasPrefix(obs, want) {
+			t.Errorf("turn %d (compacted %v): the tail does not end with the whole observation:\n%s", turn, compactedAt[turn], obs)
 		}
 		if turn == 1 {
 			continue
@@ -143,7 +140,7 @@ func TestCompactionKeepsTheLatestNotesSnapshot(t *testing.T) {
 		// the snapshot's last line.
 		want := fmt.Sprintf("- turn %d: move: ok", turn-1)
 		if !strings.HasPrefix(notes, "Task Notes\nGoal: patrol\nPhase: acting\nTimeline:") || !strings.HasSuffix(notes, want) {
-			t.Errorf("turn %d (compacted %v): the latest Task Notes snapshot is not whole, ending with %q:\n%s", turn, compactedAt[turn], want, notes)
+			t.Errorf("turn %d (compacted %v): the tail does not start with the whole Task Notes, ending with %q:\n%s", turn, compactedAt[turn], want, notes)
 		}
 	}
 }

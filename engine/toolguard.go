@@ -85,12 +85,10 @@ func (g *guarded) CallWith(ctx context.Context, h *CallHandle, args json.RawMess
 	return g.run(ctx, start, h, args, failure)
 }
 
-// callParsed is CallWith for arguments already parsed: value is args
-// decoded (the engine parsed the model's arguments once, and hooks may have
-// rewritten them); it is validated as it is, not parsed again.
-func (g *guarded) callParsed(ctx context.Context, h *CallHandle, args json.RawMessage, value map[string]any) runlog.Envelope {
-	start := time.Now()
-	return g.run(ctx, start, h, args, g.validate(value))
+// callChecked is CallWith for arguments the engine already checked
+// against the inputSchema (see Turn.chain): they are not parsed again.
+func (g *guarded) callChecked(ctx context.Context, h *CallHandle, args json.RawMessage) runlog.Envelope {
+	return g.run(ctx, time.Now(), h, args, "")
 }
 
 // run runs the tool on checked arguments, or answers the check's failure.

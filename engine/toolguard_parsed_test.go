@@ -3,18 +3,17 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
-// The fixed turn hands the guard the value decide parsed: the guard
-// validates that value and does not parse the bytes again (the bytes here
-// would fail the schema; the value passes), and it still refuses a value
-// that breaks the schema, with the guard's own reason.
-func TestGuardValidatesTheParsedValue(t *testing.T) {
+// The fixed turn checks a call's arguments against the inputSchema before
+// the hooks (Turn.chain), so the guard runs the tool on the checked bytes
+// without parsing or validating them again: bytes the schema would refuse
+// reach the tool as they are.
+func TestGuardRunsCheckedArgumentsAsTheyAre(t *testing.T) {
 	ran := 0
 	tool := &fakeTool{name: "move", schema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
 		fn: func(context.Context) runlog.Envelope { ran++; return runlog.Envelope{Success: true} }}
@@ -24,12 +23,7 @@ func TestGuardValidatesTheParsedValue(t *testing.T) {
 	}
 	h := &Harness{}
 	rt := &RegisteredTool{tool: g}
-	raw := json.RawMessage(`{"n":"not parsed again"}`)
-	if env := h.invokeParsed(t.Context(), rt, raw, map[string]any{"n": 2.0}); !env.Success || ran != 1 {
-		t.Fatalf("env %+v after %d runs: the guard parsed the bytes instead of validating the value", env, ran)
-	}
-	env := h.invokeParsed(t.Context(), rt, json.RawMessage(`{"n":2}`), map[string]any{"n": "two"})
-	if env.Success || ran != 1 || !strings.Contains(env.Reason, `invalid arguments for move: argument "n" must be integer`) {
-		t.Fatalf("env %+v after %d runs: want the schema's refusal of the value", env, ran)
+	if env := h.invokeChecked(t.Context(), rt, json.RawMessage(`{"n":"checked already"}`)); !env.Success || ran != 1 {
+		t.Fatalf("env %+v after %d runs: the guard checked the arguments again", env, ran)
 	}
 }

@@ -188,16 +188,16 @@ func (h *Harness) handleFor(g *guarded) *CallHandle {
 	return h.callHandle()
 }
 
-// invokeParsed calls a tool with arguments the engine already parsed
-// (value is raw decoded): the guard validates value instead of parsing raw
-// again.
-func (h *Harness) invokeParsed(ctx context.Context, rt *RegisteredTool, raw json.RawMessage, value map[string]any) runlog.Envelope {
+// invokeChecked calls a tool with arguments already checked against its
+// inputSchema (the chain checks them before the hooks, and again after a
+// hook changed them): the guard does not parse or validate them again.
+func (h *Harness) invokeChecked(ctx context.Context, rt *RegisteredTool, raw json.RawMessage) runlog.Envelope {
 	g, ok := rt.tool.(*guarded)
 	if !ok {
 		return h.invoke(ctx, rt, raw)
 	}
 	start := time.Now()
-	env := g.callParsed(callgate.Through(ctx), h.handleFor(g), raw, value)
+	env := g.callChecked(callgate.Through(ctx), h.handleFor(g), raw)
 	env.Duration = time.Since(start)
 	return env
 }

@@ -31,9 +31,11 @@ type Turn struct {
 	// args is the executed call's arguments, parsed once by decide.
 	args   parsedArgs
 	result *CallResult
-	// refused says, in one bounded line, the extra calls of the response
-	// that were not executed (one tool call per turn); empty when none.
-	refused  string
+	// extra are the response's calls after the first, kept in the
+	// transcript to be refused one by one (one tool call per turn);
+	// dropped counts those past refusedKept, refused but not kept.
+	extra    []model.ToolCall
+	dropped  int
 	recorded bool
 	end      *runlog.Report
 	// spec is this turn's copy of the plan (Spec), made when first asked.
@@ -54,6 +56,8 @@ type CallResult struct {
 	// a JSON object or fail the tool's inputSchema); the call never ran and
 	// counts against failure_budget.format only.
 	Format bool
+	// changes are the arguments the pre-hooks changed before it ran.
+	changes []argChange
 }
 
 // Spec is a copy of the session's plan, to read: changing it changes
@@ -104,8 +108,7 @@ func (tn *Turn) CallTool(ctx context.Context, ref string, args map[string]any) r
 		args = map[string]any{}
 	}
 	call := &Call{ID: fmt.Sprintf("harness_%d_%d", tn.t.n, tn.Number), Tool: ref, Args: args, Turn: tn.Number}
-	env, _, _ := tn.chain(ctx, call, rt)
-	return env
+	return tn.chain(ctx, call, rt).env
 }
 
 // WithScene runs f on the session's Scene Graph, with the session's turn

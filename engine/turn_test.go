@@ -13,10 +13,10 @@ import (
 	"github.com/thea-harness/thea/schema"
 )
 
-// A response with 10,000 tool calls runs the first and refuses the others
-// in one bounded line: the next request stays small (the transcript holds
-// the answered call only, so every call it holds has its result, as the
-// OpenAI and Anthropic wires require), and the refusal says how many.
+// A response with 10,000 tool calls runs the first and refuses the others:
+// the transcript keeps the first call and five more, each answered by its
+// own result (as the OpenAI and Anthropic wires require), the last counting
+// the calls it does not keep, so the next request stays small.
 func TestManyCallsOneBoundedRefusal(t *testing.T) {
 	const n = 10000
 	pad := strings.Repeat("x", 300)
@@ -47,23 +47,17 @@ func TestManyCallsOneBoundedRefusal(t *testing.T) {
 	if len(b) > 32<<10 {
 		t.Fatalf("the request after 10,000 calls is %d bytes, want at most %d", len(b), 32<<10)
 	}
-	ids, answered, refusal := map[string]bool{}, map[string]bool{}, ""
-	for _, m := range next.Messages {
-		for _, c := range m.ToolCalls {
-			ids[c.ID] = true
-		}
-		if m.Role == model.RoleTool {
-			answered[m.ToolCallID] = true
-			if strings.Contains(m.Text(), "one tool call per turn") {
-				refusal = m.Text()
-			}
+	ids, answered := callIDs(next), answers(next)
+	if len(ids) != 6 || ids[0] != "c0" || ids[5] != "c5" {
+		t.Fatalf("transcript calls %v, want c0 to c5", ids)
+	}
+	for _, id := range ids {
+		if len(answered[id]) != 1 {
+			t.Fatalf("call %s has %d results, want 1: %v", id, len(answered[id]), answered)
 		}
 	}
-	if len(ids) != 1 || !ids["c0"] || !answered["c0"] {
-		t.Fatalf("transcript calls %v, answered %v: want the first call, answered", ids, answered)
-	}
-	if !strings.Contains(refusal, "9999 other calls were refused: move, move, move, move, move and 9994 more") {
-		t.Fatalf("refusal %q does not say how many calls were refused", refusal)
+	if last := answered["c5"][0]; !strings.Contains(last, "The response's 9994 calls after this one were not executed either.") {
+		t.Fatalf("the last refusal %q does not count the calls it does not keep", last)
 	}
 }
 

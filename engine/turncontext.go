@@ -6,21 +6,26 @@ import (
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The three context lifetimes, as stages change them.
 
-// AppendNotesSnapshot appends a Task Notes snapshot to Accumulated context
-// when the notes changed since the last one, and reports whether it did:
-// every snapshot is the whole notes (goal, phase, bounded timeline).
+// AppendNotesSnapshot states the Task Notes when they changed since the
+// last time, and reports whether it did: Accumulated context gets what
+// changed (a new goal or phase, the new timeline events), so each event is
+// sent there once and the prefix only grows, and the Refreshed tail gets
+// the whole notes (goal, phase, bounded timeline), never summarised.
 func (tn *Turn) AppendNotesSnapshot() bool {
 	t := tn.t
 	if t.notes.version == t.snapshotted {
 		return false
 	}
 	t.snapshotted = t.notes.version
-	tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindNotes, Group: tn.group, Msg: userText(t.notes.snapshot())})
+	tn.h.store.SetNotes(t.notes.snapshot())
+	if u := t.notes.update(); u != "" {
+		tn.h.store.Append(lifetimes.Entry{Kind: lifetimes.KindNotes, Group: tn.group, Msg: userText(u)})
+	}
 	return true
 }
 
@@ -37,9 +42,9 @@ func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 // line, then one line a fact) and obs's camera images, stated whole at the
 // end of the next request. A nil obs records text as the reason the
 // observation is unavailable.
-func (tn *Turn) SetObservation(text string, obs *schema.Observation) {
+func (tn *Turn) SetObservation(text string, obs *world.Observation) {
 	tn.t.observation = obs
-	var images []schema.Image
+	var images []world.Image
 	if obs != nil {
 		images = obs.Images
 	}
@@ -76,8 +81,11 @@ func (tn *Turn) observeUsage(estimate int, u model.Usage) {
 }
 
 // Compact applies Accumulated-context compaction when the estimated request
-// reaches context_window - reserve_tokens. A failed or malformed summary
-// leaves the context unchanged (an event says why); the next turn retries.
+// reaches context_window - reserve_tokens (the high-water mark), down to
+// about context.compaction.target of it (the low-water mark), so the next
+// compaction is many turns away. A failed or malformed summary leaves the
+// context unchanged (an event says why); the request is then over its
+// budget, so the decision's budget check retries before it is sent.
 func (tn *Turn) Compact(ctx context.Context) {
 	h := tn.h
 	h.syncResident(tn.t)
@@ -87,17 +95,8 @@ func (tn *Turn) Compact(ctx context.Context) {
 	if !h.compactor.Due(h.calib.Scale(before)) {
 		return
 	}
-	info, err := h.store.Compact(ctx, &h.compactor, tn.group)
-	info.TokensBefore = before
-	if err != nil {
-		info.Error = err.Error()
-		info.TokensAfter = before
-		info.MessagesAfter = info.MessagesBefore
-		h.emit(tn.t, runlog.Event{Kind: runlog.EventCompaction, Text: "compaction failed: " + err.Error(), Compaction: &info})
-		return
-	}
-	info.TokensAfter = h.store.Total()
-	h.emit(tn.t, runlog.Event{Kind: runlog.EventCompaction, Text: info.Source, Compaction: &info})
+	info, err := h.store.CompactTo(ctx, &h.compactor, tn.group, h.lowWater())
+	tn.emitCompaction(info, before, err)
 }
 
 // syncResident re-renders Resident context when load_skill added a body.

@@ -19,6 +19,7 @@ import (
 	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Outcome is one episode of an evaluation: one seed, one fresh session.
@@ -183,7 +184,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 		return fail(err)
 	}
 	defer h.Close()
-	last := map[string]schema.VerdictStatus{}
+	last := map[string]world.VerdictStatus{}
 	var tools []string
 	var rep *runlog.Report
 	requestTokens := 0 // the estimate of the latest decide request
@@ -219,7 +220,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 		return o, nil
 	}
 	for _, t := range tools {
-		if last[t] == schema.VerdictFailure {
+		if last[t] == world.VerdictFailure {
 			o.FailureKind = "verdict_failure:" + t
 			return o, nil
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // doneReasons are the reasons a task ends, as an eval result records them.
@@ -126,7 +126,7 @@ func (o Outcome) validate() error {
 		return err
 	}
 	for _, k := range slices.Sorted(maps.Keys(o.Verdicts)) {
-		if !schema.VerdictStatus(k).Valid() {
+		if !world.VerdictStatus(k).Valid() {
 			return fmt.Errorf("verdicts: %q is not a verdict status (success, failure, process)", k)
 		}
 		if err := countValid("verdicts."+k, o.Verdicts[k]); err != nil {

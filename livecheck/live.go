@@ -14,8 +14,10 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Options bound a live check.
@@ -316,9 +318,9 @@ func (c *checker) selected(hook int) []string {
 			Tool:      schema.ToolInfo{Name: name, Toolset: lt.toolset, Tags: lt.contract.Tags, Physical: lt.contract.Physical},
 			Args:      map[string]any{},
 			Limits:    c.spec.Embodiment.Limits,
-			Clearance: schema.NewClearanceEnv(schema.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
+			Clearance: schema.NewClearanceEnv(world.Clearance{}, c.spec.Embodiment.Sectors(), c.spec.Embodiment.Limits),
 		}
-		v, err := schema.RunRule(nil, when, &env)
+		v, err := rules.Run(nil, when, &env)
 		if b, ok := v.(bool); err != nil || ok && b {
 			out = append(out, name)
 		}
@@ -351,7 +353,7 @@ func (c *checker) checkContracts(ctx context.Context, index schema.ToolIndex, ti
 			env := call(ctx, lt, nil, timeout)
 			if !env.Success {
 				c.errorf("safety.readings.tool", "%s failed: %s", rd.Tool, env.Reason)
-			} else if _, err := schema.NewReadingsEnv(env.Value, rd.Values); err != nil {
+			} else if _, err := rules.NewReadingsEnv(env.Value, rd.Values); err != nil {
 				c.errorf("safety.readings.tool", "%s answered outside the contract: %v", rd.Tool, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 const benchRule = "'base_motion' in tool.tags && clearance.toward(args.direction) - limits.safety_margin_m > limits.min_clearance_m"
@@ -18,7 +19,7 @@ func benchEnv() *schema.CallEnv {
 	return &schema.CallEnv{
 		Tool:      schema.ToolInfo{Name: "move_base", Tags: []string{"base_motion"}, Physical: true},
 		Args:      map[string]any{"direction": "front", "distance_m": 0.5},
-		Clearance: schema.NewClearanceEnv(schema.Clearance{"front": 1, "back": 1, "left": 1, "right": 1}, schema.DefaultSectors(), l),
+		Clearance: schema.NewClearanceEnv(world.Clearance{"front": 1, "back": 1, "left": 1, "right": 1}, schema.DefaultSectors(), l),
 		Limits:    l,
 	}
 }

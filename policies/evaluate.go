@@ -2,7 +2,6 @@ package policies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -10,8 +9,10 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // actEvaluate is the hidden evaluate_run hook: it judges a completed call by
@@ -38,26 +39,26 @@ func (p *Policy) contract(cc *engine.CallContext) schema.ToolContract {
 	return p.spec.Tools[cc.Call.Tool]
 }
 
-func failure(source, format string, a ...any) schema.Verdict {
-	return schema.Verdict{Status: schema.VerdictFailure, Reason: fmt.Sprintf(format, a...), Source: source}
+func failure(source, format string, a ...any) world.Verdict {
+	return world.Verdict{Status: world.VerdictFailure, Reason: fmt.Sprintf(format, a...), Source: source}
 }
 
 // evaluate decides one verdict. Only the tool's name, its arguments, the
 // post-condition and the evidence for the run reach the judge: never the
 // acting model's reasoning, the instruction or the back-end's claim.
-func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
+func (p *Policy) evaluate(ctx context.Context, c *PostCall) world.Verdict {
 	name := c.CC.Call.Tool
 	contract := p.contract(c.CC)
 	if !c.Result.Success {
 		p.resetSegments(name)
-		return schema.Verdict{Status: schema.VerdictFailure, Reason: c.Result.Reason, Source: "tool", Confidence: 1}
+		return world.Verdict{Status: world.VerdictFailure, Reason: c.Result.Reason, Source: "tool", Confidence: 1}
 	}
 	runID := c.Result.RunID
 	if runID == "" {
 		runID = c.CC.Call.RunID
 	}
 	check := p.checkProgram(name)
-	var after schema.Observation
+	var after world.Observation
 	if check != nil || contract.Verify == nil || p.verifyReadsAfter(name) {
 		var err error
 		if after, err = p.evidence(ctx, runID); err != nil {
@@ -72,7 +73,7 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 		if check != nil {
 			// A check that fails decides; one that holds leaves the verifier,
 			// if any, the last word.
-			if v := judgeCheck(name, check, &env); v.Status != schema.VerdictSuccess || contract.Verify == nil {
+			if v := judgeCheck(name, check, &env); v.Status != world.VerdictSuccess || contract.Verify == nil {
 				p.resetSegments(name)
 				return v
 			}
@@ -87,7 +88,7 @@ func (p *Policy) evaluate(ctx context.Context, c *PostCall) schema.Verdict {
 
 // evidence reads the post-execution Observation for a run from the spec's
 // evidence tool (default: the observation tool).
-func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation, error) {
+func (p *Policy) evidence(ctx context.Context, runID string) (world.Observation, error) {
 	tool := p.spec.Evaluator.Evidence
 	args := map[string]any{}
 	if tool == "" {
@@ -97,32 +98,28 @@ func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation
 		}
 	}
 	if tool == "" {
-		return schema.Observation{}, fmt.Errorf("no evidence tool is configured (evaluator.evidence or observation.tool)")
+		return world.Observation{}, fmt.Errorf("no evidence tool is configured (evaluator.evidence or observation.tool)")
 	}
 	if p.tools == nil {
-		return schema.Observation{}, fmt.Errorf("evidence tool %q cannot be called: the policy has no tools", tool)
+		return world.Observation{}, fmt.Errorf("evidence tool %q cannot be called: the policy has no tools", tool)
 	}
 	if p.spec.Evaluator.RunIDArg != "" && runID != "" {
 		args[p.spec.Evaluator.RunIDArg] = runID
 	}
 	env := p.tools.Read(ctx, engine.PurposeEvidence, tool, args)
 	if !env.Success {
-		return schema.Observation{}, fmt.Errorf("evidence tool %q failed: %s", tool, env.Reason)
+		return world.Observation{}, fmt.Errorf("evidence tool %q failed: %s", tool, env.Reason)
 	}
 	value := env.Value
 	if nested, ok := value["observation"].(map[string]any); ok {
 		value = nested
 	}
-	raw, err := json.Marshal(value)
+	obs, err := world.DecodeValue(value)
 	if err != nil {
-		return schema.Observation{}, fmt.Errorf("evidence from %q: %w", tool, err)
-	}
-	var obs schema.Observation
-	if err := json.Unmarshal(raw, &obs); err != nil {
-		return schema.Observation{}, fmt.Errorf("evidence from %q is not an observation: %w", tool, err)
+		return world.Observation{}, fmt.Errorf("evidence from %q is not an observation: %w", tool, err)
 	}
 	if runID != "" && obs.RunID != "" && obs.RunID != runID {
-		return schema.Observation{}, fmt.Errorf("evidence from %q is for run %q, not %q", tool, obs.RunID, runID)
+		return world.Observation{}, fmt.Errorf("evidence from %q is for run %q, not %q", tool, obs.RunID, runID)
 	}
 	obs.Images = env.Images
 	return obs, nil
@@ -131,7 +128,7 @@ func (p *Policy) evidence(ctx context.Context, runID string) (schema.Observation
 func (p *Policy) checkProgram(name string) *vm.Program { return p.checks[name] }
 
 // checkEnv is what a check and a verifier's arguments read of the call.
-func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv {
+func (p *Policy) checkEnv(c *PostCall, after world.Observation) schema.CheckEnv {
 	env := schema.CheckEnv{
 		Tool:   c.Env.Tool,
 		Args:   c.CC.Call.Args,
@@ -147,9 +144,9 @@ func (p *Policy) checkEnv(c *PostCall, after schema.Observation) schema.CheckEnv
 
 // judgeCheck decides deterministically with a contract's check; a run-time
 // error is a failure.
-func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Verdict {
-	out, err := schema.RunRule(nil, check, env)
-	if m := schema.Missing(err); m != nil {
+func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) world.Verdict {
+	out, err := rules.Run(nil, check, env)
+	if m := rules.Missing(err); m != nil {
 		// An unknown confirms nothing: not a pass.
 		return failure("check", "the check of %s is not confirmed: %v", tool, m)
 	}
@@ -159,19 +156,19 @@ func judgeCheck(tool string, check *vm.Program, env *schema.CheckEnv) schema.Ver
 	if ok, _ := out.(bool); !ok {
 		return failure("check", "the post-execution observation does not satisfy the check of %s", tool)
 	}
-	return schema.Verdict{Status: schema.VerdictSuccess, Evidence: "the deterministic check held on the post-execution observation",
+	return world.Verdict{Status: world.VerdictSuccess, Evidence: "the deterministic check held on the post-execution observation",
 		Confidence: 1, Source: "check"}
 }
 
 // admit applies the spec's limits to a model verdict: process only for
 // segmented tools and at most max_segments times in a row, success only
 // above the confidence threshold.
-func (p *Policy) admit(name string, contract schema.ToolContract, v schema.Verdict) schema.Verdict {
-	if v.Status != schema.VerdictProcess {
+func (p *Policy) admit(name string, contract schema.ToolContract, v world.Verdict) world.Verdict {
+	if v.Status != world.VerdictProcess {
 		p.resetSegments(name)
 	}
 	switch v.Status {
-	case schema.VerdictProcess:
+	case world.VerdictProcess:
 		if !contract.Segmented {
 			return failure("model", "the evaluator answered process, but %s is not a segmented tool", name)
 		}
@@ -183,7 +180,7 @@ func (p *Policy) admit(name string, contract schema.ToolContract, v schema.Verdi
 			p.resetSegments(name)
 			return failure("model", "%s still in process after %d segments (max_segments %d)", name, n-1, contract.MaxSegments)
 		}
-	case schema.VerdictSuccess:
+	case world.VerdictSuccess:
 		if th := p.spec.Evaluator.VerdictThreshold; v.Confidence < th {
 			return failure("model", "the evaluator's confidence %.2f is below the threshold %.2f", v.Confidence, th)
 		}
@@ -200,7 +197,7 @@ func (p *Policy) resetSegments(name string) {
 // scrub keeps the post-condition out of what returns to the engine even if
 // the judge quoted it, also loosely: its words in order, whatever the case,
 // spacing or punctuation between them.
-func scrub(v schema.Verdict, postCondition string) schema.Verdict {
+func scrub(v world.Verdict, postCondition string) world.Verdict {
 	words := wordRE.FindAllString(postCondition, -1)
 	if len(words) == 0 {
 		return v

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -65,21 +66,21 @@ func (o *freshOnce) take(ctx context.Context, clearance, readings bool) error {
 
 // readReadings calls the spec's readings tool (safety.readings.tool): every
 // declared reading must be in its value, of its type, with its age.
-func (p *Policy) readReadings(ctx context.Context) (schema.ReadingsEnv, error) {
+func (p *Policy) readReadings(ctx context.Context) (rules.ReadingsEnv, error) {
 	rd := p.spec.Safety.Readings
 	if rd == nil || rd.Tool == "" {
-		return schema.ReadingsEnv{}, errors.New("no safety readings are configured (safety.readings)")
+		return rules.ReadingsEnv{}, errors.New("no safety readings are configured (safety.readings)")
 	}
 	if p.tools == nil {
-		return schema.ReadingsEnv{}, fmt.Errorf("readings tool %q cannot be called: the policy has no tools", rd.Tool)
+		return rules.ReadingsEnv{}, fmt.Errorf("readings tool %q cannot be called: the policy has no tools", rd.Tool)
 	}
 	env := p.tools.Read(ctx, engine.PurposeReading, rd.Tool, map[string]any{})
 	if !env.Success {
-		return schema.ReadingsEnv{}, fmt.Errorf("safety readings from %q failed: %s", rd.Tool, env.Reason)
+		return rules.ReadingsEnv{}, fmt.Errorf("safety readings from %q failed: %s", rd.Tool, env.Reason)
 	}
-	r, err := schema.NewReadingsEnv(env.Value, rd.Values)
+	r, err := rules.NewReadingsEnv(env.Value, rd.Values)
 	if err != nil {
-		return schema.ReadingsEnv{}, fmt.Errorf("safety readings from %q: %w", rd.Tool, err)
+		return rules.ReadingsEnv{}, fmt.Errorf("safety readings from %q: %w", rd.Tool, err)
 	}
 	return r, nil
 }

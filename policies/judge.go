@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // judgeInstructions is the evaluator model's system prompt. It asks for a
@@ -22,7 +22,7 @@ A failure needs a non-empty reason the robot can act on. Do not quote the post-c
 
 // askModel asks the evaluator model for a verdict. The request holds only
 // the tool name, the arguments, the post-condition and the evidence.
-func (p *Policy) askModel(ctx context.Context, name string, args map[string]any, postCondition string, after schema.Observation) schema.Verdict {
+func (p *Policy) askModel(ctx context.Context, name string, args map[string]any, postCondition string, after world.Observation) world.Verdict {
 	if p.evaluator == nil {
 		return failure("evaluator", "no evaluator model is configured to judge %s", name)
 	}
@@ -42,7 +42,7 @@ func (p *Policy) askModel(ctx context.Context, name string, args map[string]any,
 	parts := []model.Part{{Text: text}}
 	for i := range after.Images {
 		img := after.Images[i]
-		parts = append(parts, model.Part{Text: fmt.Sprintf("Camera %q:", img.Camera)}, model.Part{Image: &img})
+		parts = append(parts, model.Part{Text: model.ImageLabel(&img)}, model.Part{Image: &img})
 	}
 	resp, err := p.evaluator.Generate(ctx, model.Request{
 		Purpose: model.PurposeEvaluate,
@@ -59,7 +59,7 @@ func (p *Policy) askModel(ctx context.Context, name string, args map[string]any,
 
 // parseVerdict reads the model's JSON verdict leniently (code fences and
 // surrounding prose are ignored) and fails closed on anything malformed.
-func parseVerdict(text string) schema.Verdict {
+func parseVerdict(text string) world.Verdict {
 	s := strings.TrimSpace(text)
 	start, end := strings.Index(s, "{"), strings.LastIndex(s, "}")
 	if start < 0 || end < start {
@@ -74,8 +74,8 @@ func parseVerdict(text string) schema.Verdict {
 	if err := json.Unmarshal([]byte(s[start:end+1]), &raw); err != nil {
 		return failure("model", "malformed verdict: %v", err)
 	}
-	v := schema.Verdict{
-		Status:   schema.VerdictStatus(strings.ToLower(strings.TrimSpace(raw.Status))),
+	v := world.Verdict{
+		Status:   world.VerdictStatus(strings.ToLower(strings.TrimSpace(raw.Status))),
 		Reason:   strings.TrimSpace(raw.Reason),
 		Evidence: strings.TrimSpace(raw.Evidence),
 		Source:   "model",
@@ -88,7 +88,7 @@ func parseVerdict(text string) schema.Verdict {
 		return failure("model", "malformed verdict: status %q is not success, failure or process", raw.Status)
 	case math.IsNaN(v.Confidence) || v.Confidence < 0 || v.Confidence > 1:
 		return failure("model", "malformed verdict: confidence %v is outside 0..1", v.Confidence)
-	case v.Status == schema.VerdictFailure && v.Reason == "":
+	case v.Status == world.VerdictFailure && v.Reason == "":
 		v.Reason = "the evaluator judged a failure but gave no reason"
 	}
 	return v

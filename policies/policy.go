@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -101,28 +102,28 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 	if s == nil {
 		return nil, errors.New("policies: no spec")
 	}
-	rules := s.Rules
-	if rules == nil {
+	compiled := s.Rules
+	if compiled == nil {
 		var errs []schema.RuleError
-		if rules, errs = schema.CompileRules(s); len(errs) > 0 {
+		if compiled, errs = schema.CompileRules(s); len(errs) > 0 {
 			return nil, fmt.Errorf("policies: compiling rules: %w", joinRuleErrors(errs))
 		}
 	}
-	if len(rules.Pre) != len(s.Hooks.Pre) || len(rules.Post) != len(s.Hooks.Post) {
+	if len(compiled.Pre) != len(s.Hooks.Pre) || len(compiled.Post) != len(s.Hooks.Post) {
 		return nil, fmt.Errorf("policies: compiled rules (%d pre, %d post) do not match the spec's hooks (%d pre, %d post)",
-			len(rules.Pre), len(rules.Post), len(s.Hooks.Pre), len(s.Hooks.Post))
+			len(compiled.Pre), len(compiled.Post), len(s.Hooks.Pre), len(s.Hooks.Post))
 	}
 	p := &Policy{spec: s, tools: env.Tools, evaluator: env.Evaluator,
-		checks: rules.Checks, segments: map[string]int{}, refused: map[string]bool{}}
+		checks: compiled.Checks, segments: map[string]int{}, refused: map[string]bool{}}
 	for i := range s.Hooks.Pre {
 		h := &s.Hooks.Pre[i]
 		act, ok := actions.Pre[h.Action]
 		if !ok {
 			return nil, fmt.Errorf("policies: hooks.pre[%d] (%s): unknown pre-hook action %q", i, h.Name, h.Action)
 		}
-		r := &rules.Pre[i]
-		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: schema.ReadsIdent(r.When, "clearance"),
-			whenReadsReadings: schema.ReadsIdent(r.When, "readings")})
+		r := &compiled.Pre[i]
+		p.pre = append(p.pre, preHook{hook: h, rules: r, action: act, whenReadsClearance: rules.ReadsIdent(r.When, "clearance"),
+			whenReadsReadings: rules.ReadsIdent(r.When, "readings")})
 	}
 	for i := range s.Hooks.Post {
 		h := &s.Hooks.Post[i]
@@ -130,7 +131,7 @@ func NewWithActions(env engine.PolicyEnv, actions *Actions) (*Policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("policies: hooks.post[%d] (%s): unknown post-hook action %q", i, h.Name, h.Action)
 		}
-		p.post = append(p.post, postHook{hook: h, rules: &rules.Post[i], action: act, judge: actions.Judges[h.Action]})
+		p.post = append(p.post, postHook{hook: h, rules: &compiled.Post[i], action: act, judge: actions.Judges[h.Action]})
 	}
 	// Confirm answers come from the user channel only when it has a channel
 	// apart from the instructions (see Confirmer).
@@ -161,7 +162,7 @@ type PreCall struct {
 }
 
 // Eval runs a compiled expression against the call's environment.
-func (c *PreCall) Eval(p *vm.Program) (any, error) { return schema.RunRule(c.vm, p, c.Env) }
+func (c *PreCall) Eval(p *vm.Program) (any, error) { return rules.Run(c.vm, p, c.Env) }
 
 // evalBool runs a bool rule; a nil program (an empty when or rule) is true.
 func (c *PreCall) evalBool(p *vm.Program) (bool, error) {
@@ -204,7 +205,7 @@ func (p *Policy) Pre(ctx context.Context, cc *engine.CallContext) engine.PreResu
 	}
 	env := p.callEnv(cc, args)
 	reading := &freshOnce{policy: p, env: &env}
-	machine := schema.NewRuleVM()
+	machine := rules.NewVM()
 	res := engine.PreResult{Args: args}
 	for i := range p.pre {
 		h := &p.pre[i]
@@ -244,7 +245,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		}
 	}
 	ok, err := c.evalBool(h.rules.When)
-	if m := schema.Missing(err); m != nil {
+	if m := rules.Missing(err); m != nil {
 		return p.unknown(ctx, h, c, m)
 	}
 	if err != nil {
@@ -259,7 +260,7 @@ func (p *Policy) preStep(ctx context.Context, h *preHook, c *PreCall, reading *f
 		}
 	}
 	ok, err = c.evalBool(h.rules.Rule)
-	if m := schema.Missing(err); m != nil {
+	if m := rules.Missing(err); m != nil {
 		return p.unknown(ctx, h, c, m)
 	}
 	if err != nil {

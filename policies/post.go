@@ -7,8 +7,10 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // PostCall is the post-execution chain of one completed call: what post
@@ -20,9 +22,9 @@ type PostCall struct {
 	Env    *schema.CallEnv
 	// Verdict is set by the first evaluate hook; later ones do not run again,
 	// so a call is evaluated exactly once.
-	Verdict *schema.Verdict
+	Verdict *world.Verdict
 	// Evidence is the post-execution Observation the evaluation read.
-	Evidence *schema.Observation
+	Evidence *world.Observation
 	Notes    []string
 	policy   *Policy
 }
@@ -38,7 +40,7 @@ func (p *Policy) Post(ctx context.Context, cc *engine.CallContext, res *runlog.E
 	env := p.callEnv(cc, cc.Call.Args)
 	env.Result = schema.ResultEnv{Success: res.Success, Reason: res.Reason, Value: res.Value}
 	pc := &PostCall{CC: cc, Result: res, Env: &env, policy: p}
-	machine := schema.NewRuleVM()
+	machine := rules.NewVM()
 	for i := range p.post {
 		h := &p.post[i]
 		pc.Hook = h.hook
@@ -64,7 +66,7 @@ func (p *Policy) postStep(ctx context.Context, h *postHook, pc *PostCall, machin
 		}
 	}()
 	if h.rules.When != nil {
-		out, err := schema.RunRule(machine, h.rules.When, pc.Env)
+		out, err := rules.Run(machine, h.rules.When, pc.Env)
 		if err != nil {
 			// A post-hook cannot block a call that already ran; a judging
 			// hook whose selection fails still judges the call (fail closed).
@@ -92,11 +94,11 @@ func actNote(_ context.Context, c *PostCall, cfg NoteConfig) runlog.Decision {
 	return runlog.Decision{Decision: runlog.DecisionNote, Reason: text}
 }
 
-func outcome(res *runlog.Envelope, v *schema.Verdict) string {
+func outcome(res *runlog.Envelope, v *world.Verdict) string {
 	switch {
-	case v != nil && v.Status == schema.VerdictFailure:
+	case v != nil && v.Status == world.VerdictFailure:
 		return "failed: " + v.Reason
-	case v != nil && v.Status == schema.VerdictProcess:
+	case v != nil && v.Status == world.VerdictProcess:
 		return "in progress"
 	case !res.Success:
 		return "failed: " + res.Reason

@@ -9,6 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // evidenceSpec adds a run-id evidence tool to the household spec.
@@ -21,7 +22,7 @@ func evidenceSpec() *schema.Spec {
 
 func evidence(obs map[string]any) runlog.Envelope {
 	return runlog.Envelope{Success: true, Value: obs,
-		Images: []schema.Image{{Camera: "wrist", MIME: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}}
+		Images: []world.Image{{Camera: "wrist", MIME: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}}
 }
 
 // executed is a completed call's envelope whose back-end claims success.
@@ -114,7 +115,7 @@ func TestEvaluateModel(t *testing.T) {
 			p := newPolicy(t, s, tools, m, nil)
 			var evs []runlog.Event
 			cc := callCtx(s, tt.tool, map[string]any{"object_name": "mug"}, &evs)
-			cc.Observation = &schema.Observation{Summary: "BEFORE-OBS"}
+			cc.Observation = &world.Observation{Summary: "BEFORE-OBS"}
 			res := p.Post(t.Context(), cc, executed())
 			v := res.Verdict
 			if v == nil || string(v.Status) != tt.status {

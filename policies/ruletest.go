@@ -13,6 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // TestSummary counts what `thea validate` checked of a spec.
@@ -180,7 +181,7 @@ func runRuleTest(ctx context.Context, s *schema.Spec, tc schema.RuleTest, action
 // evaluator would after a successful call.
 func runCheckTest(s *schema.Spec, tc schema.RuleTest) []string {
 	ct := tc.Check
-	if tc.Expect.Verdict != string(schema.VerdictSuccess) && tc.Expect.Verdict != string(schema.VerdictFailure) {
+	if tc.Expect.Verdict != string(world.VerdictSuccess) && tc.Expect.Verdict != string(world.VerdictFailure) {
 		return []string{fmt.Sprintf("expect.verdict is %q, want success or failure for a check test", tc.Expect.Verdict)}
 	}
 	prog := s.Rules.Checks[ct.Tool]
@@ -211,7 +212,7 @@ func runCheckTest(s *schema.Spec, tc schema.RuleTest) []string {
 // and nothing else.
 type testTools struct {
 	clearanceTool string
-	reading       schema.Clearance
+	reading       world.Clearance
 	readingsTool  string
 	readings      map[string]any
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // armSpec is a tabletop arm: one clearance sector (a light curtain), a
@@ -37,14 +38,14 @@ func grasp(force float64) *schema.TestCall {
 	return &schema.TestCall{Tool: "grasp", Args: map[string]any{"object": "cube", "force_n": force}}
 }
 
-var clear = schema.Clearance{"curtain": 1.2}
+var clear = world.Clearance{"curtain": 1.2}
 
 // emptyHand is an observation that says the gripper holds nothing (held
 // sent empty); a test without it has held missing, and the holding hook
 // blocks.
-func emptyHand() *schema.Observation {
-	o := &schema.Observation{}
-	o.SetKnown(schema.FieldHeld)
+func emptyHand() *world.Observation {
+	o := &world.Observation{}
+	o.SetKnown(world.FieldHeld)
 	return o
 }
 
@@ -56,19 +57,19 @@ func TestRuleTestsOfAnotherBody(t *testing.T) {
 			Limits: map[string]float64{"max_force_n": 35}, Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"force_n": 35.0}}},
 		schema.RuleTest{Name: "the second confirmation refused", Call: grasp(5), Clearance: clear, Observation: emptyHand(),
 			Answers: []bool{true, false}, Expect: schema.TestExpect{Verdict: "block", Hook: "second"}},
-		schema.RuleTest{Name: "a hand in the curtain", Call: grasp(5), Clearance: schema.Clearance{"curtain": 0.1}, Confirm: yes(),
+		schema.RuleTest{Name: "a hand in the curtain", Call: grasp(5), Clearance: world.Clearance{"curtain": 0.1}, Confirm: yes(),
 			Expect: schema.TestExpect{Verdict: "block", Hook: "curtain"}},
-		schema.RuleTest{Name: "a reading without the declared sector fails closed", Call: grasp(5), Clearance: schema.Clearance{"front": 2}, Confirm: yes(),
+		schema.RuleTest{Name: "a reading without the declared sector fails closed", Call: grasp(5), Clearance: world.Clearance{"front": 2}, Confirm: yes(),
 			Expect: schema.TestExpect{Verdict: "block", Hook: "curtain", ReasonContains: `sector "curtain" is missing`}},
 		schema.RuleTest{Name: "the observation says the gripper is closed", Call: grasp(5), Clearance: clear, Confirm: yes(),
-			Observation: &schema.Observation{Gripper: &schema.Gripper{Closed: true}}, Expect: schema.TestExpect{Verdict: "block", Hook: "holding"}},
+			Observation: &world.Observation{Gripper: &world.Gripper{Closed: true}}, Expect: schema.TestExpect{Verdict: "block", Hook: "holding"}},
 		schema.RuleTest{Name: "a missing held reading blocks", Call: grasp(5), Clearance: clear, Confirm: yes(),
 			Expect: schema.TestExpect{Verdict: "block", Hook: "holding", ReasonContains: "observation.held is missing"}},
 		schema.RuleTest{Name: "check holds", Check: &schema.CheckTest{Tool: "move_to", Args: map[string]any{"x": 0.35},
-			After: schema.Observation{EndEffector: &schema.EndEffectorPose{X: 0.352}, Joints: map[string]float64{"elbow": 0.5}}},
+			After: world.Observation{EndEffector: &world.EndEffectorPose{X: 0.352}, Joints: map[string]float64{"elbow": 0.5}}},
 			Expect: schema.TestExpect{Verdict: "success"}},
 		schema.RuleTest{Name: "check fails", Check: &schema.CheckTest{Tool: "move_to", Args: map[string]any{"x": 0.35},
-			After: schema.Observation{EndEffector: &schema.EndEffectorPose{X: 0.30}, Joints: map[string]float64{"elbow": 0.5}}},
+			After: world.Observation{EndEffector: &world.EndEffectorPose{X: 0.30}, Joints: map[string]float64{"elbow": 0.5}}},
 			Expect: schema.TestExpect{Verdict: "failure", ReasonContains: "does not satisfy the check of move_to"}},
 	)
 	rules, errs := schema.CompileRules(s)
@@ -91,7 +92,7 @@ func TestRuleTestsOfAnotherBodyFail(t *testing.T) {
 		schema.RuleTest{Name: "wrong clamp", Call: grasp(50), Clearance: clear, Confirm: yes(), Observation: emptyHand(),
 			Expect: schema.TestExpect{Verdict: "allow", Args: map[string]any{"force_n": 50.0}}},
 		schema.RuleTest{Name: "the check does not hold", Check: &schema.CheckTest{Tool: "move_to", Args: map[string]any{"x": 0.35},
-			After: schema.Observation{EndEffector: &schema.EndEffectorPose{X: 0.2}}}, Expect: schema.TestExpect{Verdict: "success"}},
+			After: world.Observation{EndEffector: &world.EndEffectorPose{X: 0.2}}}, Expect: schema.TestExpect{Verdict: "success"}},
 		schema.RuleTest{Name: "unknown limit", Call: grasp(5), Clearance: clear, Limits: map[string]float64{"max_forse_n": 1},
 			Expect: schema.TestExpect{Verdict: "allow"}},
 		schema.RuleTest{Name: "no check", Check: &schema.CheckTest{Tool: "grasp"}, Expect: schema.TestExpect{Verdict: "success"}},

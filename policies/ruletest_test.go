@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 func ruleTestSpec(tests ...schema.RuleTest) *schema.Spec {
@@ -25,11 +26,11 @@ func TestRunRuleTestsPass(t *testing.T) {
 	s := ruleTestSpec(
 		schema.RuleTest{Name: "clamp front",
 			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
-			Clearance: schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
+			Clearance: world.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
 			Expect:    schema.TestExpect{Verdict: "allow", Hook: "translation", Args: map[string]any{"distance_m": 0.6, "direction": "front"}}},
 		schema.RuleTest{Name: "boxed in",
 			Call:      &schema.TestCall{Tool: "navigate", Args: map[string]any{"room": "kitchen"}},
-			Clearance: schema.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
+			Clearance: world.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
 			Expect:    schema.TestExpect{Verdict: "block", Hook: "boxed_in", ReasonContains: "no direction is admissible"}},
 		schema.RuleTest{Name: "no reading fails closed",
 			Call:   &schema.TestCall{Tool: "navigate"},
@@ -50,7 +51,7 @@ func TestRunRuleTestsPass(t *testing.T) {
 }
 
 func TestRunRuleTestsFail(t *testing.T) {
-	front := schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1}
+	front := world.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1}
 	s := ruleTestSpec(
 		schema.RuleTest{Name: "passes",
 			Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front", "distance_m": 2}},
@@ -125,13 +126,13 @@ func TestHouseholdExampleRules(t *testing.T) {
 		},
 		Tests: []schema.RuleTest{
 			{Name: "boxed in", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.5}},
-				Clearance: schema.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
+				Clearance: world.Clearance{"front": 0.1, "back": 0.1, "left": 0.1, "right": 0.1},
 				Expect:    schema.TestExpect{Verdict: "block", Hook: "boxed_in"}},
 			{Name: "clamped", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1.0}},
-				Clearance: schema.Clearance{"front": 0.5, "back": 2, "left": 2, "right": 2},
+				Clearance: world.Clearance{"front": 0.5, "back": 2, "left": 2, "right": 2},
 				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.4}}},
 			{Name: "unchanged", Call: &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 0.3}},
-				Clearance: schema.Clearance{"front": 3, "back": 3, "left": 3, "right": 3},
+				Clearance: world.Clearance{"front": 3, "back": 3, "left": 3, "right": 3},
 				Expect:    schema.TestExpect{Verdict: "allow", Args: map[string]any{"distance_m": 0.3}}},
 		},
 	}
@@ -148,7 +149,7 @@ func TestHouseholdExampleRules(t *testing.T) {
 func TestRunRuleTestsReasonNamesTheHookOnce(t *testing.T) {
 	s := ruleTestSpec(schema.RuleTest{Name: "no distance",
 		Call:      &schema.TestCall{Tool: "move_base", Args: map[string]any{"direction": "front"}},
-		Clearance: schema.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
+		Clearance: world.Clearance{"front": 0.7, "back": 1, "left": 1, "right": 1},
 		Expect:    schema.TestExpect{Verdict: "allow"}})
 	diags := RunRuleTests(t.Context(), s, nil)
 	want := `rule test "no distance": expected allow, got block (hook "translation": argument "distance_m" is missing, cannot clamp it)`

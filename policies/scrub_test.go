@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A judge rarely quotes the post-condition byte for byte: a change of case,
@@ -16,7 +16,7 @@ func TestScrubCatchesLooseQuotes(t *testing.T) {
 		"the named object is held in the gripper and no longer on its support",
 		"THE NAMED OBJECT IS HELD IN THE GRIPPER,  AND NO LONGER ON ITS SUPPORT!",
 	} {
-		v := scrub(schema.Verdict{Status: "failure", Reason: "not met: " + quote + " (mug on table)", Evidence: quote}, pc)
+		v := scrub(world.Verdict{Status: "failure", Reason: "not met: " + quote + " (mug on table)", Evidence: quote}, pc)
 		for _, s := range []string{v.Reason, v.Evidence} {
 			if strings.Contains(strings.ToLower(s), "held in the gripper") {
 				t.Errorf("post-condition leaked: %q", s)

@@ -4,17 +4,18 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
 // unknown is a hook whose when or rule read a value that was not sent (see
-// schema.MissingError). An unknown is never a value, so the hook cannot
+// rules.MissingError). An unknown is never a value, so the hook cannot
 // tell whether its rule holds, and fails closed: an allow hook does not
 // allow (the chain goes on), a confirm hook asks the user, saying what is
 // missing, and every other hook blocks the call with the missing value in
 // its reason. A rule that means something else says so with `??`.
-func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *schema.MissingError) Step {
+func (p *Policy) unknown(ctx context.Context, h *preHook, c *PreCall, m *rules.MissingError) Step {
 	why := fmt.Sprintf("hook %q: %v", h.hook.Name, m)
 	switch h.hook.Action {
 	case "allow":

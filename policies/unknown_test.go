@@ -9,13 +9,14 @@ import (
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // observed is an observation as a back-end sends it (JSON): what it left
 // out is missing.
-func observed(t *testing.T, js string) *schema.Observation {
+func observed(t *testing.T, js string) *world.Observation {
 	t.Helper()
-	var o schema.Observation
+	var o world.Observation
 	if err := json.Unmarshal([]byte(js), &o); err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +107,11 @@ func TestCheckOfAMissingValueIsNotConfirmed(t *testing.T) {
 	prog := compileCheck(t, "after.held == args.object_name || after.held == ''")
 	env := &schema.CheckEnv{Args: map[string]any{"object_name": "mug"}, After: *observed(t, `{"summary": "a view"}`)}
 	v := judgeCheck("pick_up", prog, env)
-	if v.Status != schema.VerdictFailure || !strings.Contains(v.Reason, "not confirmed: after.held is missing") {
+	if v.Status != world.VerdictFailure || !strings.Contains(v.Reason, "not confirmed: after.held is missing") {
 		t.Fatalf("verdict = %+v, want a failure: after.held is missing", v)
 	}
 	env.After = *observed(t, `{"held": ""}`)
-	if v := judgeCheck("pick_up", prog, env); v.Status != schema.VerdictSuccess {
+	if v := judgeCheck("pick_up", prog, env); v.Status != world.VerdictSuccess {
 		t.Fatalf("with held sent empty: %+v", v)
 	}
 }

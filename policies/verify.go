@@ -6,17 +6,19 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // verify calls a contract's verifier tool and reads its result as the
 // verdict. The call goes through the policy's tools, never through the acting
 // model's conversation: only the verdict's reason (scrubbed like every
 // verdict) reaches the model, never the verifier's result.
-func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env *schema.CheckEnv) schema.Verdict {
+func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env *schema.CheckEnv) world.Verdict {
 	args := make(map[string]any, len(v.Args))
 	for k, prog := range p.spec.Rules.VerifyArgs[tool] {
-		out, err := schema.RunRule(nil, prog, env)
+		out, err := rules.Run(nil, prog, env)
 		if err != nil {
 			return failure("verifier", "the verifier argument %s of %s could not be evaluated: %v", k, tool, err)
 		}
@@ -36,7 +38,7 @@ func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env 
 	// The verifier's own evidence stays with the evaluator: the acting model
 	// gets the status and the reason only.
 	verdict.Source, verdict.Evidence = "verifier", "judged by the verifier "+v.Tool
-	if verdict.Status == schema.VerdictSuccess && verdict.Confidence == 0 {
+	if verdict.Status == world.VerdictSuccess && verdict.Confidence == 0 {
 		verdict.Confidence = 1
 	}
 	return verdict
@@ -46,24 +48,24 @@ func (p *Policy) verify(ctx context.Context, tool string, v *schema.Verify, env 
 // sits under "verdict" (beside the envelope's success, which says only that
 // the verifier could judge). A status other than success, failure or process
 // is an error.
-func ParseVerdict(value map[string]any) (schema.Verdict, error) {
+func ParseVerdict(value map[string]any) (world.Verdict, error) {
 	nested, ok := value["verdict"].(map[string]any)
 	if !ok {
-		return schema.Verdict{}, fmt.Errorf(`the result has no "verdict" object`)
+		return world.Verdict{}, fmt.Errorf(`the result has no "verdict" object`)
 	}
 	raw, err := json.Marshal(nested)
 	if err != nil {
-		return schema.Verdict{}, fmt.Errorf("encoding the result: %w", err)
+		return world.Verdict{}, fmt.Errorf("encoding the result: %w", err)
 	}
-	var v schema.Verdict
+	var v world.Verdict
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return schema.Verdict{}, fmt.Errorf("the result is not a verdict: %w", err)
+		return world.Verdict{}, fmt.Errorf("the result is not a verdict: %w", err)
 	}
 	if !v.Status.Valid() {
-		return schema.Verdict{}, fmt.Errorf("status is %q, want success, failure or process", v.Status)
+		return world.Verdict{}, fmt.Errorf("status is %q, want success, failure or process", v.Status)
 	}
 	if v.Confidence < 0 || v.Confidence > 1 {
-		return schema.Verdict{}, fmt.Errorf("confidence %v is outside 0..1", v.Confidence)
+		return world.Verdict{}, fmt.Errorf("confidence %v is outside 0..1", v.Confidence)
 	}
 	return v, nil
 }
@@ -72,7 +74,7 @@ func ParseVerdict(value map[string]any) (schema.Verdict, error) {
 // post-execution observation (then the evidence tool is called first).
 func (p *Policy) verifyReadsAfter(tool string) bool {
 	for _, prog := range p.spec.Rules.VerifyArgs[tool] {
-		if schema.ReadsIdent(prog, "after") {
+		if rules.ReadsIdent(prog, "after") {
 			return true
 		}
 	}

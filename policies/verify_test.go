@@ -7,6 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // verifySpec judges pick_up by a verifier tool, called with an argument
@@ -30,25 +31,25 @@ func TestEvaluateVerifier(t *testing.T) {
 		name     string
 		check    string
 		verifier runlog.Envelope
-		status   schema.VerdictStatus
+		status   world.VerdictStatus
 		source   string
 		reason   string
 		calls    int // verifier calls
 	}{
 		{name: "the verifier's success decides", verifier: verdictResult(map[string]any{"status": "success", "reason": "load 9 N", "evidence": "VERIFIER-EVIDENCE"}),
-			status: schema.VerdictSuccess, source: "verifier", reason: "load 9 N", calls: 1},
+			status: world.VerdictSuccess, source: "verifier", reason: "load 9 N", calls: 1},
 		{name: "the verifier's failure decides although the back-end claimed success", verifier: verdictResult(map[string]any{"status": "failure", "reason": "closed on nothing"}),
-			status: schema.VerdictFailure, source: "verifier", reason: "closed on nothing", calls: 1},
+			status: world.VerdictFailure, source: "verifier", reason: "closed on nothing", calls: 1},
 		{name: "a verifier that cannot judge is a failure", verifier: runlog.Failure("load cell offline"),
-			status: schema.VerdictFailure, source: "verifier", reason: "could not judge pick_up: load cell offline", calls: 1},
+			status: world.VerdictFailure, source: "verifier", reason: "could not judge pick_up: load cell offline", calls: 1},
 		{name: "an answer without a verdict is a failure", verifier: runlog.Envelope{Success: true, Value: map[string]any{"status": "success"}},
-			status: schema.VerdictFailure, source: "verifier", reason: `no "verdict" object`, calls: 1},
+			status: world.VerdictFailure, source: "verifier", reason: `no "verdict" object`, calls: 1},
 		{name: "an unknown status is a failure", verifier: verdictResult(map[string]any{"status": "probably"}),
-			status: schema.VerdictFailure, source: "verifier", reason: `status is "probably"`, calls: 1},
+			status: world.VerdictFailure, source: "verifier", reason: `status is "probably"`, calls: 1},
 		{name: "a failed check decides before the verifier", check: "after.held == args.object_name",
-			verifier: verdictResult(map[string]any{"status": "success"}), status: schema.VerdictFailure, source: "check", calls: 0},
+			verifier: verdictResult(map[string]any{"status": "success"}), status: world.VerdictFailure, source: "check", calls: 0},
 		{name: "a check that holds leaves the verifier the last word", check: "after.held == ''",
-			verifier: verdictResult(map[string]any{"status": "failure", "reason": "slipped"}), status: schema.VerdictFailure, source: "verifier", reason: "slipped", calls: 1},
+			verifier: verdictResult(map[string]any{"status": "failure", "reason": "slipped"}), status: world.VerdictFailure, source: "verifier", reason: "slipped", calls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,7 +117,7 @@ func TestVerifierProcessBounded(t *testing.T) {
 	p := newPolicy(t, s, tools, &fakeModel{}, nil)
 	var evs []runlog.Event
 	res := p.Post(t.Context(), callCtx(s, "pick_up", map[string]any{"object_name": "mug"}, &evs), executed())
-	if res.Verdict == nil || res.Verdict.Status != schema.VerdictFailure || !strings.Contains(res.Verdict.Reason, "not a segmented tool") {
+	if res.Verdict == nil || res.Verdict.Status != world.VerdictFailure || !strings.Contains(res.Verdict.Reason, "not a segmented tool") {
 		t.Fatalf("verdict = %+v, want a failure: pick_up is not segmented", res.Verdict)
 	}
 }

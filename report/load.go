@@ -11,7 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // maxImageTotal bounds all images of the page together; one image and the
@@ -89,11 +89,11 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 // imageMeta finds the i-th image's camera and size in the event (the
 // observation's images, in the order the run log saved them); a
 // tool-result image has none in the log.
-func imageMeta(ev runlog.Event, i int) schema.Image {
+func imageMeta(ev runlog.Event, i int) world.Image {
 	if ev.Observation != nil && i < len(ev.Observation.Images) {
 		return ev.Observation.Images[i]
 	}
-	return schema.Image{}
+	return world.Image{}
 }
 
 // loadImage reads one image named by the run log. The name must be a plain

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // at most this many grid lines per axis, whatever the coordinates.
@@ -22,12 +22,12 @@ const gridBound = 20
 // its coordinates. (Before: one grid line per metre between the extremes,
 // 200,000 lines at 2e5 m, out of memory at 1e9 m.)
 func TestMapGridIsBoundedWhateverTheCoordinates(t *testing.T) {
-	for _, far := range []schema.Point{{X: 2e5, Y: 0.5}, {X: 1e9, Y: 0.5}, {X: -1e9, Y: 0.5}, {X: 0.5, Y: 1e9}, {X: 1e300, Y: -1e300}} {
+	for _, far := range []world.Point{{X: 2e5, Y: 0.5}, {X: 1e9, Y: 0.5}, {X: -1e9, Y: 0.5}, {X: 0.5, Y: 1e9}, {X: 1e300, Y: -1e300}} {
 		t.Run(fmt.Sprintf("%g,%g", far.X, far.Y), func(t *testing.T) {
 			w := newWorld()
-			w.observe(&schema.Observation{Pose: &schema.Pose{X: 1, Y: 1}, Clearance: schema.Clearance{"front": 0.4},
-				Detections: []schema.Detection{
-					{Name: "mug", Position: &schema.Point{X: 2, Y: 1}},
+			w.observe(&world.Observation{Pose: &world.Pose{X: 1, Y: 1}, Clearance: world.Clearance{"front": 0.4},
+				Detections: []world.Detection{
+					{Name: "mug", Position: &world.Point{X: 2, Y: 1}},
 					{Name: "beacon", Position: &far},
 				}}, 1)
 			m := w.picture()
@@ -59,15 +59,15 @@ func TestMapGridIsBoundedWhateverTheCoordinates(t *testing.T) {
 // Inf reaches the picture.
 func TestMapSkipsNonFiniteValues(t *testing.T) {
 	w := newWorld()
-	w.observe(&schema.Observation{Pose: &schema.Pose{X: 1, Y: 1}}, 1)
+	w.observe(&world.Observation{Pose: &world.Pose{X: 1, Y: 1}}, 1)
 	nan, inf := math.NaN(), math.Inf(1)
-	w.observe(&schema.Observation{
-		Pose:      &schema.Pose{X: nan, Y: 2, ThetaDeg: inf},
-		Clearance: schema.Clearance{"front": nan, "back": inf, "left": 0.7},
-		Detections: []schema.Detection{
-			{Name: "ghost", Position: &schema.Point{X: nan, Y: 0}},
-			{Name: "void", Position: &schema.Point{X: 1, Y: math.Inf(-1)}},
-			{Name: "cup", Position: &schema.Point{X: 1.5, Y: 1}},
+	w.observe(&world.Observation{
+		Pose:      &world.Pose{X: nan, Y: 2, ThetaDeg: inf},
+		Clearance: world.Clearance{"front": nan, "back": inf, "left": 0.7},
+		Detections: []world.Detection{
+			{Name: "ghost", Position: &world.Point{X: nan, Y: 0}},
+			{Name: "void", Position: &world.Point{X: 1, Y: math.Inf(-1)}},
+			{Name: "cup", Position: &world.Point{X: 1.5, Y: 1}},
 		}}, 2)
 	m := w.picture()
 	checkMap(t, m)
@@ -117,11 +117,11 @@ func TestReportOfFarCoordinatesStaysSmall(t *testing.T) {
 	const turns = 30
 	for turn := 1; turn <= turns; turn++ {
 		lines = append(lines, runlog.Line{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn,
-			Observation: &schema.Observation{Pose: &schema.Pose{X: float64(turn) / 10, Y: 0}, Detections: []schema.Detection{
-				{Name: "mug", Position: &schema.Point{X: 1, Y: 1}},
-				{Name: "far", Position: &schema.Point{X: 1e9, Y: -3}},
-				{Name: "farther", Position: &schema.Point{X: -2e5, Y: 1e300}},
-				{Name: "corner", Position: &schema.Point{X: 1e300, Y: 1e300}},
+			Observation: &world.Observation{Pose: &world.Pose{X: float64(turn) / 10, Y: 0}, Detections: []world.Detection{
+				{Name: "mug", Position: &world.Point{X: 1, Y: 1}},
+				{Name: "far", Position: &world.Point{X: 1e9, Y: -3}},
+				{Name: "farther", Position: &world.Point{X: -2e5, Y: 1e300}},
+				{Name: "corner", Position: &world.Point{X: 1e300, Y: 1e300}},
 			}}}})
 	}
 	lines = append(lines, runlog.Line{Event: runlog.Event{Kind: runlog.EventDone, Time: t0.Add(time.Minute), Task: 1, Turn: turns, Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: turns}}})

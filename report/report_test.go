@@ -15,7 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 const hostile = `"><img src=x onerror=alert(1)><script>alert("x")</script>`
@@ -61,7 +61,7 @@ func pngBytes(t *testing.T, w, h int) []byte {
 func hostileRun(t *testing.T) string {
 	t0 := time.Date(2026, 11, 30, 1, 2, 3, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	obs := &schema.Observation{Summary: hostile, Images: []schema.Image{
+	obs := &world.Observation{Summary: hostile, Images: []world.Image{
 		{Camera: "head" + hostile, MIME: "image/png", Width: 32, Height: 24}, {Camera: "wrist", MIME: "image/png"}}}
 	tokens := func(r, f, a int) *runlog.TokenCounts {
 		return &runlog.TokenCounts{Resident: r, Refreshed: f, Accumulated: a, Total: r + f + a}
@@ -78,7 +78,7 @@ func hostileRun(t *testing.T) string {
 			Before: map[string]any{"distance_m": 1.0}, After: map[string]any{"distance_m": 0.4}}}},
 		{Event: runlog.Event{Kind: runlog.EventToolCall, Time: at(2), Task: 3, Turn: 1, Tool: "move_base", Args: map[string]any{"distance_m": 0.4}}},
 		{Event: runlog.Event{Kind: runlog.EventEvaluation, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
-			Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "</pre></details>" + hostile, Source: "model"}}},
+			Verdict: &world.Verdict{Status: world.VerdictFailure, Reason: "</pre></details>" + hostile, Source: "model"}}},
 		{Event: runlog.Event{Kind: runlog.EventToolResult, Time: at(3), Task: 3, Turn: 1, Tool: "move_base",
 			Result: &runlog.Envelope{Success: false, Reason: hostile}}},
 		{Event: runlog.Event{Kind: runlog.EventCompaction, Time: at(4), Task: 3, Turn: 2, Compaction: &runlog.CompactionInfo{

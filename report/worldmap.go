@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The world as a picture, per turn: a top-down map of what the observations
@@ -77,19 +77,19 @@ type seen struct {
 	turn int
 }
 
-// world is what the observations said so far.
-type world struct {
+// mapWorld is what the observations said so far.
+type mapWorld struct {
 	turn      int
-	pose      *schema.Pose
-	clearance schema.Clearance
+	pose      *world.Pose
+	clearance world.Clearance
 	objects   map[string]seen
 	places    map[string]seen
 }
 
-func newWorld() *world { return &world{objects: map[string]seen{}, places: map[string]seen{}} }
+func newWorld() *mapWorld { return &mapWorld{objects: map[string]seen{}, places: map[string]seen{}} }
 
 // observe adds one observation taken in turn.
-func (w *world) observe(o *schema.Observation, turn int) {
+func (w *mapWorld) observe(o *world.Observation, turn int) {
 	w.turn = max(w.turn, turn)
 	// A non-finite coordinate is an unknown, not a place: such a pose
 	// leaves the last known one, such a detection has no position.
@@ -129,7 +129,7 @@ func (w *world) observe(o *schema.Observation, turn int) {
 }
 
 // picture draws w; nil when nothing has a position yet.
-func (w *world) picture() *WorldMap {
+func (w *mapWorld) picture() *WorldMap {
 	things := slices.Concat(sortedSeen(w.places), sortedSeen(w.objects))
 	pts := make([][2]float64, 0, len(things)+1)
 	if w.pose != nil {

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Each turn with an observation carries a map of the world at its end: the
@@ -19,16 +19,16 @@ import (
 // not re-observed for three turns greyed, and names as text.
 func TestPageDrawsTheWorldPerTurn(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
-	obs := func(turn int, o *schema.Observation) runlog.Line {
+	obs := func(turn int, o *world.Observation) runlog.Line {
 		return runlog.Line{Event: runlog.Event{Kind: runlog.EventObservation, Time: t0.Add(time.Duration(turn) * time.Second), Task: 1, Turn: turn, Observation: o}}
 	}
-	mug := schema.Detection{Name: "mug" + hostile, Relation: "on", Target: "table", Position: &schema.Point{X: 2, Y: 1}, Visible: true}
+	mug := world.Detection{Name: "mug" + hostile, Relation: "on", Target: "table", Position: &world.Point{X: 2, Y: 1}, Visible: true}
 	lines := []runlog.Line{
 		{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: t0, Task: 1, Text: "Fetch the mug"}},
-		obs(1, &schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, ThetaDeg: 0}, Clearance: schema.Clearance{"front": 0.3, "back": 2, "left": 0.8, "right": 1.2},
-			Detections: []schema.Detection{mug}}),
-		obs(2, &schema.Observation{Pose: &schema.Pose{X: 1, Y: 0, ThetaDeg: 90}}),
-		obs(5, &schema.Observation{Pose: &schema.Pose{X: 0, Y: 0, ThetaDeg: 180}}),
+		obs(1, &world.Observation{Pose: &world.Pose{X: 1, Y: 1, ThetaDeg: 0}, Clearance: world.Clearance{"front": 0.3, "back": 2, "left": 0.8, "right": 1.2},
+			Detections: []world.Detection{mug}}),
+		obs(2, &world.Observation{Pose: &world.Pose{X: 1, Y: 0, ThetaDeg: 90}}),
+		obs(5, &world.Observation{Pose: &world.Pose{X: 0, Y: 0, ThetaDeg: 180}}),
 		{Event: runlog.Event{Kind: runlog.EventDone, Time: t0.Add(6 * time.Second), Task: 1, Turn: 5, Done: &runlog.Report{Reason: runlog.DoneFinal, Turns: 5}}},
 	}
 	_, doc := render(t, writeRun(t, lines, nil))

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/internal/anyjson"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Envelope is the uniform result of every call: {success: true, ...value} or
@@ -18,11 +18,11 @@ type Envelope struct {
 	Reason  string         `json:"reason,omitempty"`
 	// Images are transient tool-result images: sent with the one model call
 	// that consumes them, then replaced by a placeholder.
-	Images []schema.Image `json:"-"`
+	Images []world.Image `json:"-"`
 	// RunID identifies an evaluated run; Verdict is the evaluator's judgement.
-	RunID    string          `json:"run_id,omitempty"`
-	Verdict  *schema.Verdict `json:"verdict,omitempty"`
-	Duration time.Duration   `json:"-"`
+	RunID    string         `json:"run_id,omitempty"`
+	Verdict  *world.Verdict `json:"verdict,omitempty"`
+	Duration time.Duration  `json:"-"`
 }
 
 // Failure builds a failure envelope.
@@ -110,7 +110,7 @@ func (e *Envelope) UnmarshalJSON(b []byte) error {
 		case "run_id":
 			err = json.Unmarshal(raw, &e.RunID)
 		case "verdict":
-			e.Verdict = new(schema.Verdict)
+			e.Verdict = new(world.Verdict)
 			err = json.Unmarshal(raw, e.Verdict)
 		default:
 			var v any

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The flat form as it was written through a map and encoding/json: the
@@ -39,7 +39,7 @@ func TestEnvelopeJSONSameAsThroughAMap(t *testing.T) {
 		{Success: false, Reason: `blocked: <clearance> 0.2 m & "falling"`},
 		{Success: true, Value: map[string]any{"pose": "hall", "moved_m": 0.5, "zeta": []any{1.0, "x", nil}, "alpha": map[string]any{"b": true}}},
 		{Success: true, Value: map[string]any{"success": "shadowed", "reason": "shadowed", "run_id": "kept", "verdict": "kept"}},
-		{Success: true, RunID: "r1", Verdict: &schema.Verdict{Status: schema.VerdictFailure, Reason: "not in drawer"},
+		{Success: true, RunID: "r1", Verdict: &world.Verdict{Status: world.VerdictFailure, Reason: "not in drawer"},
 			Value: map[string]any{"run_id": "shadowed", "verdict": "shadowed", "n": 3}},
 	} {
 		got, err := json.Marshal(e)

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // EventKind names an event of a task's stream.
@@ -64,12 +64,12 @@ type Event struct {
 	Args   map[string]any `json:"args,omitempty"`
 	Result *Envelope      `json:"result,omitempty"`
 
-	Hook        *Decision           `json:"hook,omitempty"`
-	Verdict     *schema.Verdict     `json:"verdict,omitempty"`
-	Observation *schema.Observation `json:"observation,omitempty"`
-	Tokens      *TokenCounts        `json:"tokens,omitempty"`
-	Compaction  *CompactionInfo     `json:"compaction,omitempty"`
-	Done        *Report             `json:"done,omitempty"`
+	Hook        *Decision          `json:"hook,omitempty"`
+	Verdict     *world.Verdict     `json:"verdict,omitempty"`
+	Observation *world.Observation `json:"observation,omitempty"`
+	Tokens      *TokenCounts       `json:"tokens,omitempty"`
+	Compaction  *CompactionInfo    `json:"compaction,omitempty"`
+	Done        *Report            `json:"done,omitempty"`
 	// Safety is what happened to a back-end (EventSafety): late_reply, stop,
 	// backend_killed, backend_crashed, ….
 	Safety SafetyKind `json:"safety,omitempty"`
@@ -86,7 +86,7 @@ type Event struct {
 	Episode *EpisodeInfo `json:"episode,omitempty"`
 	// Images travel with observation and tool-result events so the run log
 	// can save them as files; they are never written inline.
-	Images []schema.Image `json:"-"`
+	Images []world.Image `json:"-"`
 }
 
 // Report ends a task: the final text and why it ended.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/internal/readfile"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // What the Writer writes, the Reader reads back: the same events, their
@@ -22,7 +22,7 @@ func TestWriterAndReaderAgree(t *testing.T) {
 	confirm := &runlog.Confirmation{By: "script", Tool: "move", Hook: "ask", Outcome: runlog.ConfirmDeny, Answer: "no"}
 	for _, ev := range []runlog.Event{
 		{Kind: runlog.EventTaskStart, Text: "go"},
-		{Kind: runlog.EventObservation, Turn: 1, Images: []schema.Image{{Camera: "../front cam", MIME: "image/jpeg", Data: []byte("jpg")}}},
+		{Kind: runlog.EventObservation, Turn: 1, Images: []world.Image{{Camera: "../front cam", MIME: "image/jpeg", Data: []byte("jpg")}}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Hook: "ask", Phase: "pre", Decision: runlog.DecisionBlock, Confirmation: confirm}},
 	} {
 		if err := w.Write(ev); err != nil {

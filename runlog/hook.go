@@ -2,7 +2,7 @@ package runlog
 
 // Decision is one hook's decision on one call: the payload of an EventHook.
 // It is never a verdict: a verdict is the evaluator's judgement of a call's
-// outcome (schema.Verdict, EventEvaluation).
+// outcome (world.Verdict, EventEvaluation).
 type Decision struct {
 	Hook     string         `json:"hook"`
 	Phase    string         `json:"phase"` // pre | post

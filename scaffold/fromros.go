@@ -14,7 +14,7 @@ import (
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/internal/outfile"
 	"github.com/thea-harness/thea/internal/readfile"
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // FromROSOptions say what to draft from a live ROS 2 graph.
@@ -81,7 +81,7 @@ func FromROS(ctx context.Context, o FromROSOptions) (Drafted, error) {
 		header = http.Header{"Authorization": {"Bearer " + tok}}
 	}
 	red := tokenRedactor(tok)
-	g, err := rosbridge.ReadGraph(ctx, o.URL, header)
+	g, err := graph.ReadGraph(ctx, o.URL, header)
 	if err != nil {
 		return Drafted{}, redactError(red, fmt.Errorf("reading the graph at %s: %w", o.URL, err))
 	}
@@ -90,7 +90,7 @@ func FromROS(ctx context.Context, o FromROSOptions) (Drafted, error) {
 	if window == 0 {
 		window = DefaultSampleWindow
 	}
-	msgs, err := rosbridge.SampleTopics(ctx, o.URL, header, sampleRequests(g), window)
+	msgs, err := graph.SampleTopics(ctx, o.URL, header, sampleRequests(g), window)
 	if err != nil {
 		return Drafted{}, redactError(red, fmt.Errorf("sampling the graph's topics at %s: %w", o.URL, err))
 	}

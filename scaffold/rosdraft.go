@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // draft is a spec drafted from a ROS 2 graph: the typed form the CUE text
@@ -124,7 +124,7 @@ const (
 // newDraft classifies g into a draft, with what was sampled of its
 // messages (nil: nothing). Each role has its own function, so a new one is
 // one more function here.
-func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft {
+func newDraft(name, url, tokenEnv string, g *graph.Graph, s *sampled) *draft {
 	if s == nil {
 		s = readSamples(nil, nil)
 	}
@@ -158,7 +158,7 @@ func newDraft(name, url, tokenEnv string, g *rosbridge.Graph, s *sampled) *draft
 
 // topicsByType groups the topics a draft can declare by their canonical
 // type; a name or type that cannot be declared is noted and left out.
-func (d *draft) topicsByType(g *rosbridge.Graph) map[string][]string {
+func (d *draft) topicsByType(g *graph.Graph) map[string][]string {
 	out := map[string][]string{}
 	var odd []string
 	for _, t := range g.SortedTopics() {

@@ -12,33 +12,33 @@ import (
 	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
-func msg(typ string, fields ...rosbridge.Field) *rosbridge.Message {
-	return &rosbridge.Message{Type: typ, Fields: fields}
+func msg(typ string, fields ...graph.Field) *graph.Message {
+	return &graph.Message{Type: typ, Fields: fields}
 }
 
-func scalar(name, typ string) rosbridge.Field { return rosbridge.Field{Name: name, Type: typ} }
+func scalar(name, typ string) graph.Field { return graph.Field{Name: name, Type: typ} }
 
 // armGraph is a tabletop arm's graph, as rosapi would describe it: TF and
 // no odometry, no cmd_vel, a raw wrist camera and a compressed scene
 // camera, detections, a light curtain, a person distance and a gripper
 // range, skill actions judged by their results, a trajectory action and a
 // dashboard stop service.
-func armGraph() *rosbridge.Graph {
+func armGraph() *graph.Graph {
 	point := msg("geometry_msgs/Point", scalar("x", "double"), scalar("y", "double"), scalar("z", "double"))
 	quat := msg("geometry_msgs/Quaternion", scalar("x", "double"), scalar("y", "double"), scalar("z", "double"), scalar("w", "double"))
-	pose := msg("geometry_msgs/Pose", rosbridge.Field{Name: "position", Type: "geometry_msgs/Point", Message: point},
-		rosbridge.Field{Name: "orientation", Type: "geometry_msgs/Quaternion", Message: quat})
-	header := msg("std_msgs/Header", rosbridge.Field{Name: "stamp", Type: "builtin_interfaces/Time", Message: msg("builtin_interfaces/Time", scalar("sec", "int32"))}, scalar("frame_id", "string"))
-	stamped := msg("geometry_msgs/PoseStamped", rosbridge.Field{Name: "header", Type: "std_msgs/Header", Message: header},
-		rosbridge.Field{Name: "pose", Type: "geometry_msgs/Pose", Message: pose})
+	pose := msg("geometry_msgs/Pose", graph.Field{Name: "position", Type: "geometry_msgs/Point", Message: point},
+		graph.Field{Name: "orientation", Type: "geometry_msgs/Quaternion", Message: quat})
+	header := msg("std_msgs/Header", graph.Field{Name: "stamp", Type: "builtin_interfaces/Time", Message: msg("builtin_interfaces/Time", scalar("sec", "int32"))}, scalar("frame_id", "string"))
+	stamped := msg("geometry_msgs/PoseStamped", graph.Field{Name: "header", Type: "std_msgs/Header", Message: header},
+		graph.Field{Name: "pose", Type: "geometry_msgs/Pose", Message: pose})
 	duration := msg("builtin_interfaces/Duration", scalar("sec", "int32"), scalar("nanosec", "uint32"))
-	trajPoint := msg("trajectory_msgs/JointTrajectoryPoint", rosbridge.Field{Name: "positions", Type: "double", Array: true},
-		rosbridge.Field{Name: "velocities", Type: "double", Array: true},
-		rosbridge.Field{Name: "time_from_start", Type: "builtin_interfaces/Duration", Message: duration})
-	return &rosbridge.Graph{
+	trajPoint := msg("trajectory_msgs/JointTrajectoryPoint", graph.Field{Name: "positions", Type: "double", Array: true},
+		graph.Field{Name: "velocities", Type: "double", Array: true},
+		graph.Field{Name: "time_from_start", Type: "builtin_interfaces/Duration", Message: duration})
+	return &graph.Graph{
 		Topics: map[string]string{
 			"/tf": "tf2_msgs/msg/TFMessage", "/tf_static": "tf2_msgs/msg/TFMessage",
 			"/joint_states":                      "sensor_msgs/msg/JointState",
@@ -49,22 +49,22 @@ func armGraph() *rosbridge.Graph {
 			"/person_distance":                   "std_msgs/msg/Float32",
 			"/gripper/range":                     "sensor_msgs/msg/Range",
 		},
-		Actions: []rosbridge.Endpoint{
+		Actions: []graph.Endpoint{
 			{Name: "/arm_controller/follow_joint_trajectory", Type: "control_msgs/action/FollowJointTrajectory",
-				Goal: msg("control_msgs/FollowJointTrajectory_Goal", rosbridge.Field{Name: "trajectory", Type: "trajectory_msgs/JointTrajectory",
-					Message: msg("trajectory_msgs/JointTrajectory", rosbridge.Field{Name: "joint_names", Type: "string", Array: true},
-						rosbridge.Field{Name: "points", Type: "trajectory_msgs/JointTrajectoryPoint", Array: true, Message: trajPoint})},
-					rosbridge.Field{Name: "goal_time_tolerance", Type: "builtin_interfaces/Duration", Message: duration}),
+				Goal: msg("control_msgs/FollowJointTrajectory_Goal", graph.Field{Name: "trajectory", Type: "trajectory_msgs/JointTrajectory",
+					Message: msg("trajectory_msgs/JointTrajectory", graph.Field{Name: "joint_names", Type: "string", Array: true},
+						graph.Field{Name: "points", Type: "trajectory_msgs/JointTrajectoryPoint", Array: true, Message: trajPoint})},
+					graph.Field{Name: "goal_time_tolerance", Type: "builtin_interfaces/Duration", Message: duration}),
 				Response: msg("control_msgs/FollowJointTrajectory_Result", scalar("error_code", "int32"), scalar("error_string", "string"))},
 			{Name: "/gripper_controller/gripper_cmd", Type: "control_msgs/action/GripperCommand",
-				Goal: msg("control_msgs/GripperCommand_Goal", rosbridge.Field{Name: "command", Type: "control_msgs/GripperCommand",
+				Goal: msg("control_msgs/GripperCommand_Goal", graph.Field{Name: "command", Type: "control_msgs/GripperCommand",
 					Message: msg("control_msgs/GripperCommand", scalar("position", "double"), scalar("max_effort", "double"))}),
 				Response: msg("control_msgs/GripperCommand_Result", scalar("position", "double"), scalar("reached_goal", "bool"), scalar("stalled", "bool"))},
 			{Name: "/pick", Type: "pick_msgs/action/Pick",
-				Goal:     msg("pick_msgs/Pick_Goal", scalar("object_id", "string"), rosbridge.Field{Name: "grasp_pose", Type: "geometry_msgs/PoseStamped", Message: stamped}),
+				Goal:     msg("pick_msgs/Pick_Goal", scalar("object_id", "string"), graph.Field{Name: "grasp_pose", Type: "geometry_msgs/PoseStamped", Message: stamped}),
 				Response: msg("pick_msgs/Pick_Result", scalar("success", "bool"), scalar("message", "string"))},
 		},
-		Services: []rosbridge.Endpoint{
+		Services: []graph.Endpoint{
 			{Name: "/dashboard_client/stop", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request"),
 				Response: msg("std_srvs/Trigger_Response", scalar("success", "bool"), scalar("message", "string"))},
 		},
@@ -74,7 +74,7 @@ func armGraph() *rosbridge.Graph {
 // armSamples are the arm's messages while drafting: TF (world → base_link
 // static, base_link → tool0, tool0 → camera_link), the joints with the
 // gripper open, the detector in the camera's frame, the curtain clear.
-func armSamples(g *rosbridge.Graph) *sampled {
+func armSamples(g *graph.Graph) *sampled {
 	tf := func(pairs ...string) json.RawMessage {
 		var trs []string
 		for i := 0; i+1 < len(pairs); i += 2 {
@@ -207,10 +207,10 @@ func TestDraftArmGraphUnheard(t *testing.T) {
 // pose (in the frame it came in), one whose name says tool the end
 // effector; a goal target's PoseStamped is neither.
 func TestDraftPoseStamped(t *testing.T) {
-	g := &rosbridge.Graph{Topics: map[string]string{
+	g := &graph.Graph{Topics: map[string]string{
 		"/goal_pose": "geometry_msgs/msg/PoseStamped", "/robot_pose": "geometry_msgs/msg/PoseStamped",
 		"/tool_pose": "geometry_msgs/msg/PoseStamped", "/joint_states": "sensor_msgs/msg/JointState",
-	}, Services: []rosbridge.Endpoint{{Name: "/halt", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request")}}}
+	}, Services: []graph.Endpoint{{Name: "/halt", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request")}}}
 	s := readSamples(g.Topics, map[string][]json.RawMessage{"/robot_pose": {json.RawMessage(`{"header": {"frame_id": "/odom"}}`)}})
 	_, spec := loadDraft(t, newDraft("p", "ws://x:9090", "", g, s))
 	wantAll(t, spec,
@@ -252,12 +252,12 @@ func TestBoolPolarity(t *testing.T) {
 // rest of the goal is drafted and loads (its arguments pass the kind's
 // own checks of depth and bounds).
 func TestDraftGoalListsBounded(t *testing.T) {
-	leaf := msg("deep_msgs/Leaf", rosbridge.Field{Name: "values", Type: "double", Array: true}, scalar("w", "double"))
-	mid := msg("deep_msgs/Mid", rosbridge.Field{Name: "leaves", Type: "deep_msgs/Leaf", Array: true, Message: leaf}, scalar("v", "int32"))
-	top := msg("deep_msgs/Top", rosbridge.Field{Name: "mids", Type: "deep_msgs/Mid", Array: true, Message: mid},
-		rosbridge.Field{Name: "tags", Type: "string", Array: true}, rosbridge.Field{Name: "stamps", Type: "builtin_interfaces/Time", Array: true})
-	g := &rosbridge.Graph{Topics: map[string]string{}, Actions: []rosbridge.Endpoint{{Name: "/deep", Type: "deep_msgs/action/Deep", Goal: top}},
-		Services: []rosbridge.Endpoint{{Name: "/halt", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request")}}}
+	leaf := msg("deep_msgs/Leaf", graph.Field{Name: "values", Type: "double", Array: true}, scalar("w", "double"))
+	mid := msg("deep_msgs/Mid", graph.Field{Name: "leaves", Type: "deep_msgs/Leaf", Array: true, Message: leaf}, scalar("v", "int32"))
+	top := msg("deep_msgs/Top", graph.Field{Name: "mids", Type: "deep_msgs/Mid", Array: true, Message: mid},
+		graph.Field{Name: "tags", Type: "string", Array: true}, graph.Field{Name: "stamps", Type: "builtin_interfaces/Time", Array: true})
+	g := &graph.Graph{Topics: map[string]string{}, Actions: []graph.Endpoint{{Name: "/deep", Type: "deep_msgs/action/Deep", Goal: top}},
+		Services: []graph.Endpoint{{Name: "/halt", Type: "std_srvs/srv/Trigger", Goal: msg("std_srvs/Trigger_Request")}}}
 	_, spec := loadDraft(t, newDraft("deep", "ws://x:9090", "", g, nil))
 	wantAll(t, spec,
 		"mids[].leaves[].values (a list of double) is left empty: no argument can give it here",
@@ -269,7 +269,7 @@ func TestDraftGoalListsBounded(t *testing.T) {
 // A graph with nothing a draft can use still gives a spec that loads: a
 // toolset with no tools, the review confirmation, and notes saying why.
 func TestDraftEmptyGraph(t *testing.T) {
-	d := newDraft("empty", "ws://x:9090", "", &rosbridge.Graph{Topics: map[string]string{"/rosout": "rcl_interfaces/msg/Log"},
+	d := newDraft("empty", "ws://x:9090", "", &graph.Graph{Topics: map[string]string{"/rosout": "rcl_interfaces/msg/Log"},
 		Notes: []string{"rosapi did not list the services (Service /rosapi/services does not exist): no service tools drafted"}}, nil)
 	b, err := d.cue()
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // A tool's arguments and its goal (or request) expr, drafted from the
@@ -60,7 +60,7 @@ var optionalLists = []string{"tolerance", "velocities", "accelerations", "effort
 
 // buildGoal drafts m as an expr building it from args: "{}" when it has no
 // field an argument can set.
-func buildGoal(m *rosbridge.Message, ctx goalContext) (expr string, args []draftArg, review []string) {
+func buildGoal(m *graph.Message, ctx goalContext) (expr string, args []draftArg, review []string) {
 	if ctx.frame == "" {
 		ctx.frame = "map"
 	}
@@ -76,7 +76,7 @@ func buildGoal(m *rosbridge.Message, ctx goalContext) (expr string, args []draft
 // message is m's map literal, "" when no field is set; at is the path
 // inside the scope (argument names), where the path from the goal's root
 // (descriptions and notes).
-func (b *goalBuilder) message(m *rosbridge.Message, at []string, where string, sc *scope) string {
+func (b *goalBuilder) message(m *graph.Message, at []string, where string, sc *scope) string {
 	var pairs []string
 	for _, f := range m.Fields {
 		fat := append(append([]string{}, at...), f.Name)
@@ -110,7 +110,7 @@ func join(where, name string) string {
 
 // field is the expr of one field of a message of type owner, "" to leave
 // it at its default.
-func (b *goalBuilder) field(f rosbridge.Field, owner string, at []string, where string, sc *scope) string {
+func (b *goalBuilder) field(f graph.Field, owner string, at []string, where string, sc *scope) string {
 	typ := strings.Replace(f.Type, "/msg/", "/", 1)
 	switch {
 	case f.Array:
@@ -206,7 +206,7 @@ func scalarArg(rosType string) (draftArg, bool) {
 }
 
 // scalar is a primitive field as an argument.
-func (b *goalBuilder) scalar(f rosbridge.Field, at []string, where string, sc *scope) string {
+func (b *goalBuilder) scalar(f graph.Field, at []string, where string, sc *scope) string {
 	a, ok := scalarArg(f.Type)
 	if !ok {
 		b.review = append(b.review, fmt.Sprintf("%s has the unknown type %s and is left at its default", where, safeText(f.Type)))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // Lists of a goal as array arguments: a list of scalars is an array of
@@ -14,7 +14,7 @@ import (
 // leaves it so (tolerances, a point's velocities), else required.
 
 // list is the expr of a list field, "" to leave it empty.
-func (b *goalBuilder) list(f rosbridge.Field, owner string, at []string, where string, sc *scope) string {
+func (b *goalBuilder) list(f graph.Field, owner string, at []string, where string, sc *scope) string {
 	typ := strings.Replace(f.Type, "/msg/", "/", 1)
 	name := strings.TrimSuffix(b.prefix(at), "_")
 	optional := hasWord(f.Name, optionalLists)

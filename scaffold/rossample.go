@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // What a draft reads of the graph's messages, beside rosapi's answers:
@@ -51,9 +51,9 @@ var jointName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]{0,79}$`)
 
 // sampleRequests are the topics worth reading for a draft: TF, joint
 // states, detections, PoseStamped and Odometry topics and Bools, in that
-// order, at most rosbridge.MaxSampleTopics.
-func sampleRequests(g *rosbridge.Graph) []rosbridge.SampleRequest {
-	var out []rosbridge.SampleRequest
+// order, at most graph.MaxSampleTopics.
+func sampleRequests(g *graph.Graph) []graph.SampleRequest {
+	var out []graph.SampleRequest
 	byType := map[string][]string{}
 	for _, t := range g.SortedTopics() {
 		if typ, ok := canonicalType(g.Topics[t], "msg"); ok && rosName.MatchString(t) {
@@ -64,18 +64,18 @@ func sampleRequests(g *rosbridge.Graph) []rosbridge.SampleRequest {
 		// The dynamic tree may come from several publishers: a few
 		// messages; the static one is latched: what comes at once.
 		if strings.Contains(t, "static") {
-			out = append(out, rosbridge.SampleRequest{Topic: t, Type: tTF, Count: 1, Keep: 10})
+			out = append(out, graph.SampleRequest{Topic: t, Type: tTF, Count: 1, Keep: 10})
 		} else {
-			out = append(out, rosbridge.SampleRequest{Topic: t, Type: tTF, Count: 10, Keep: 25})
+			out = append(out, graph.SampleRequest{Topic: t, Type: tTF, Count: 10, Keep: 25})
 		}
 	}
 	for _, typ := range []string{tJointState, tDetection3D, tDetection2D, tPoseStamped, tOdometry, tBool} {
 		for _, t := range byType[typ] {
-			out = append(out, rosbridge.SampleRequest{Topic: t, Type: typ, Count: 1})
+			out = append(out, graph.SampleRequest{Topic: t, Type: typ, Count: 1})
 		}
 	}
-	if len(out) > rosbridge.MaxSampleTopics {
-		out = out[:rosbridge.MaxSampleTopics]
+	if len(out) > graph.MaxSampleTopics {
+		out = out[:graph.MaxSampleTopics]
 	}
 	return out
 }

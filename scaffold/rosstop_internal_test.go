@@ -7,12 +7,13 @@ import (
 
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // serviceEndpoint is a service as rosapi describes it, by type.
-func serviceEndpoint(name, typ string) rosbridge.Endpoint {
+func serviceEndpoint(name, typ string) graph.Endpoint {
 	trigger := msg("std_srvs/Trigger_Response", scalar("success", "bool"), scalar("message", "string"))
-	e := rosbridge.Endpoint{Name: name, Type: typ}
+	e := graph.Endpoint{Name: name, Type: typ}
 	switch typ {
 	case tTrigger:
 		e.Goal, e.Response = msg("std_srvs/Trigger_Request"), trigger
@@ -22,8 +23,8 @@ func serviceEndpoint(name, typ string) rosbridge.Endpoint {
 		e.Goal, e.Response = msg("std_srvs/SetBool_Request", scalar("data", "bool")), msg("std_srvs/SetBool_Response", scalar("success", "bool"), scalar("message", "string"))
 	default: // controller_manager_msgs/srv/SwitchController
 		e.Goal = msg("controller_manager_msgs/SwitchController_Request",
-			rosbridge.Field{Name: "activate_controllers", Type: "string", Array: true},
-			rosbridge.Field{Name: "deactivate_controllers", Type: "string", Array: true},
+			graph.Field{Name: "activate_controllers", Type: "string", Array: true},
+			graph.Field{Name: "deactivate_controllers", Type: "string", Array: true},
 			scalar("strictness", "int32"), scalar("activate_asap", "bool"))
 		e.Response = msg("controller_manager_msgs/SwitchController_Response", scalar("ok", "bool"))
 	}
@@ -86,10 +87,10 @@ func TestDraftStopAndReleaseServices(t *testing.T) {
 		{"/releaseBrakes", tTrigger, confirmed, ""},
 	} {
 		t.Run(strings.Trim(tc.name, "/"), func(t *testing.T) {
-			g := &rosbridge.Graph{Topics: map[string]string{}, Services: []rosbridge.Endpoint{serviceEndpoint(tc.name, tc.typ)}}
+			g := &graph.Graph{Topics: map[string]string{}, Services: []graph.Endpoint{serviceEndpoint(tc.name, tc.typ)}}
 			if tc.want == withheld {
 				// Undescribed by rosapi, it is no pending tool either.
-				bare := &rosbridge.Graph{Topics: map[string]string{}, Services: []rosbridge.Endpoint{{Name: tc.name, Type: tc.typ, Why: "no typedefs"}}}
+				bare := &graph.Graph{Topics: map[string]string{}, Services: []graph.Endpoint{{Name: tc.name, Type: tc.typ, Why: "no typedefs"}}}
 				if _, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", bare, nil)); strings.Contains(spec, "then uncomment (inside tools)") {
 					t.Errorf("undescribed, it is a pending tool:\n%s", spec)
 				}
@@ -156,7 +157,7 @@ func TestNameWords(t *testing.T) {
 // play are confirmed; unlock_protective_stop is not offered.
 func TestDraftURStopPath(t *testing.T) {
 	g := armGraph()
-	g.Services = append([]rosbridge.Endpoint{
+	g.Services = append([]graph.Endpoint{
 		serviceEndpoint("/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController"),
 		serviceEndpoint("/conveyor/start_stop", tSetBool),
 	}, g.Services...)
@@ -186,13 +187,13 @@ func TestDraftURStopPath(t *testing.T) {
 // stretchGraph is a Stretch-class mobile manipulator: odometry in odom,
 // TF (map → odom → base_link), detections, a runstop SetBool beside its
 // own Trigger stop, a mode switch.
-func stretchGraph() *rosbridge.Graph {
-	return &rosbridge.Graph{
+func stretchGraph() *graph.Graph {
+	return &graph.Graph{
 		Topics: map[string]string{
 			"/odom": tOdometry, "/tf": tTF, "/tf_static": tTF, "/detections": tDetection3D,
 			"/stretch/cmd_vel": tTwist, "/is_runstopped": tBool,
 		},
-		Services: []rosbridge.Endpoint{
+		Services: []graph.Endpoint{
 			serviceEndpoint("/runstop", tSetBool),
 			serviceEndpoint("/stop_the_robot", tTrigger),
 			serviceEndpoint("/switch_to_navigation_mode", tTrigger),
@@ -202,7 +203,7 @@ func stretchGraph() *rosbridge.Graph {
 
 // stretchSamples: the odometry's frame is odom, the detector's map; TF
 // links them only when tf is set.
-func stretchSamples(g *rosbridge.Graph, tf bool) *sampled {
+func stretchSamples(g *graph.Graph, tf bool) *sampled {
 	msgs := map[string][]json.RawMessage{
 		"/odom":          {json.RawMessage(`{"header": {"frame_id": "odom"}, "child_frame_id": "base_link"}`)},
 		"/detections":    {json.RawMessage(`{"header": {"frame_id": "map"}, "detections": []}`)},
@@ -255,8 +256,8 @@ func TestDraftStretch(t *testing.T) {
 // physical actions are written commented out, with a REVIEW line, and the
 // draft loads without a warning; a confirmed service stays.
 func TestDraftNoStopDisablesActions(t *testing.T) {
-	g := &rosbridge.Graph{Topics: map[string]string{}, Actions: armGraph().Actions[2:],
-		Services: []rosbridge.Endpoint{serviceEndpoint("/conveyor/start_stop", tSetBool), serviceEndpoint("/runstop_toggle", tTrigger)}}
+	g := &graph.Graph{Topics: map[string]string{}, Actions: armGraph().Actions[2:],
+		Services: []graph.Endpoint{serviceEndpoint("/conveyor/start_stop", tSetBool), serviceEndpoint("/runstop_toggle", tTrigger)}}
 	s, spec := loadDraft(t, newDraft("s", "ws://x:9090", "", g, nil))
 	cfg := robotSection(t, s)
 	if _, ok := cfg.Tools["pick"]; ok || cfg.Stop != nil {

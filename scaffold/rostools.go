@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/toolsets/rosbridge"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // Tools of a draft: one per action server and service rosapi could type
@@ -19,7 +19,7 @@ var baseWords = []string{"navigate", "drive", "move_base", "dock", "follow_path"
 
 // action drafts an action server as a tool, or as a pending block when
 // rosapi could not type or describe it.
-func (d *draft) action(e rosbridge.Endpoint, names *namer, ctx goalContext) {
+func (d *draft) action(e graph.Endpoint, names *namer, ctx goalContext) {
 	typ, ok := canonicalType(e.Type, "action")
 	if !rosName.MatchString(e.Name) || !ok || e.Goal == nil {
 		d.undescribed(e, "action", typ, ok)
@@ -49,7 +49,7 @@ func (d *draft) action(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 // false); an integer error_code judges it as control_msgs does (0 is
 // SUCCESSFUL), with a REVIEW; a text message, error_string or
 // error_message gives the reason.
-func judgeResult(m *rosbridge.Message) (success, reason, review string) {
+func judgeResult(m *graph.Message) (success, reason, review string) {
 	for _, name := range []string{"success", "succeeded"} {
 		if responseField(m, name, "bool", "boolean") {
 			success = "result." + name
@@ -71,7 +71,7 @@ func judgeResult(m *rosbridge.Message) (success, reason, review string) {
 
 // service drafts a service as a tool; a Trigger-like response (success,
 // message) judges the call.
-func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
+func (d *draft) service(e graph.Endpoint, names *namer, ctx goalContext) {
 	typ, ok := canonicalType(e.Type, "srv")
 	class := classifyService(e.Name, typ)
 	if rosName.MatchString(e.Name) && ok && class.role == roleWithheld {
@@ -119,15 +119,15 @@ func (d *draft) service(e rosbridge.Endpoint, names *namer, ctx goalContext) {
 
 // responseField reports whether the response has the field with one of
 // the types.
-func responseField(m *rosbridge.Message, name string, types ...string) bool {
-	return slices.ContainsFunc(m.Fields, func(f rosbridge.Field) bool {
+func responseField(m *graph.Message, name string, types ...string) bool {
+	return slices.ContainsFunc(m.Fields, func(f graph.Field) bool {
 		return f.Name == name && !f.Array && slices.Contains(types, f.Type)
 	})
 }
 
 // undescribed notes an endpoint no tool could be drafted for; one whose
 // name and type a spec can declare gets a commented-out tool to finish.
-func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) {
+func (d *draft) undescribed(e graph.Endpoint, kind, typ string, typed bool) {
 	why := e.Why
 	switch {
 	case !rosName.MatchString(e.Name):
@@ -149,7 +149,7 @@ func (d *draft) undescribed(e rosbridge.Endpoint, kind, typ string, typed bool) 
 // unbuildable notes an endpoint whose goal or request no argument can set
 // (only times and cut definitions): a tool sending an empty one would
 // still move the robot, so it is a commented-out tool to finish by hand.
-func (d *draft) unbuildable(e rosbridge.Endpoint, kind, typ, field string, review []string) {
+func (d *draft) unbuildable(e graph.Endpoint, kind, typ, field string, review []string) {
 	d.Review = append(d.Review, fmt.Sprintf("the %s %s was not drafted: no field of its %s can be set from arguments", kind, e.Name, field))
 	d.Pending = append(d.Pending, pendingBlock{
 		Review: append([]string{fmt.Sprintf("write the %s of %s by hand (its fields: %s), then uncomment (inside tools):", field, e.Name, fieldNames(e.Goal))}, review...),
@@ -159,7 +159,7 @@ func (d *draft) unbuildable(e rosbridge.Endpoint, kind, typ, field string, revie
 }
 
 // fieldNames lists a message's top-level fields for a note.
-func fieldNames(m *rosbridge.Message) string {
+func fieldNames(m *graph.Message) string {
 	var names []string
 	for _, f := range m.Fields {
 		names = append(names, f.Name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Samples a back-end might return: each must be accepted (or refused) by the
@@ -57,11 +58,11 @@ func decodeStrict(def, src string) error {
 	var target any
 	switch def {
 	case "observation":
-		target = new(schema.Observation)
+		target = new(world.Observation)
 	case "clearance":
-		target = new(schema.Clearance)
+		target = new(world.Clearance)
 	case "verdict":
-		target = new(schema.Verdict)
+		target = new(world.Verdict)
 	case "envelope":
 		target = new(struct {
 			Success *bool  `json:"success"`
@@ -76,17 +77,17 @@ func decodeStrict(def, src string) error {
 		return err
 	}
 	switch x := target.(type) {
-	case *schema.Clearance:
+	case *world.Clearance:
 		for k, d := range *x {
 			if d < 0 {
 				return errorf("clearance %s is negative", k)
 			}
 		}
-	case *schema.Verdict:
+	case *world.Verdict:
 		if !x.Status.Valid() {
 			return errorf("status %q", x.Status)
 		}
-	case *schema.Observation:
+	case *world.Observation:
 		if g := x.Gripper; g != nil && !strings.Contains(src, `"closed"`) {
 			return errorf("gripper.closed is required")
 		}
@@ -132,8 +133,8 @@ func errorf(format string, a ...any) error {
 // reads.
 func TestContractFieldsMirrorGoTypes(t *testing.T) {
 	for def, typ := range map[string]reflect.Type{
-		"observation": reflect.TypeFor[schema.Observation](),
-		"verdict":     reflect.TypeFor[schema.Verdict](),
+		"observation": reflect.TypeFor[world.Observation](),
+		"verdict":     reflect.TypeFor[world.Verdict](),
 	} {
 		b, err := schema.JSONSchemaDef(nil, def)
 		if err != nil {

@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
+)
+
 // The typed environments expr rules are compiled against. Compiling with
 // expr.Env of these types makes a typo such as `clearance.frnt` a load error.
 
@@ -9,9 +14,9 @@ type CallEnv struct {
 	Args      map[string]any `expr:"args"`
 	Clearance ClearanceEnv   `expr:"clearance"`
 	// Readings are the named safety readings, taken fresh before the call.
-	Readings    ReadingsEnv `expr:"readings"`
-	Limits      Limits      `expr:"limits"`
-	Observation Observation `expr:"observation"`
+	Readings    rules.ReadingsEnv `expr:"readings"`
+	Limits      Limits            `expr:"limits"`
+	Observation world.Observation `expr:"observation"`
 	// Result is the call's outcome; only post-hooks see it filled.
 	Result ResultEnv `expr:"result"`
 	Turn   int       `expr:"turn"`
@@ -50,17 +55,17 @@ type ResultEnv struct {
 // arguments and the observations before the call and after it (the evidence
 // for its run).
 type CheckEnv struct {
-	Tool   ToolInfo       `expr:"tool"`
-	Args   map[string]any `expr:"args"`
-	Before Observation    `expr:"before"`
-	After  Observation    `expr:"after"`
-	Result ResultEnv      `expr:"result"`
-	Limits Limits         `expr:"limits"`
+	Tool   ToolInfo          `expr:"tool"`
+	Args   map[string]any    `expr:"args"`
+	Before world.Observation `expr:"before"`
+	After  world.Observation `expr:"after"`
+	Result ResultEnv         `expr:"result"`
+	Limits Limits            `expr:"limits"`
 }
 
 // NewClearanceEnv builds the rule view of a reading over the embodiment's
 // sectors and limits.
-func NewClearanceEnv(c Clearance, sectors []Sector, l Limits) ClearanceEnv {
+func NewClearanceEnv(c world.Clearance, sectors []Sector, l Limits) ClearanceEnv {
 	names := SectorNames(sectors)
 	toward := func(d any) float64 {
 		s, _ := d.(string)

@@ -1,6 +1,11 @@
 package schema
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
+)
 
 // clearance.toward and clearance.admissible read a sector named by a call's
 // argument: an argument the call left out, or one that is not text, reads 0
@@ -15,7 +20,7 @@ func TestTowardTakesAnyArgument(t *testing.T) {
 		t.Fatal(errs)
 	}
 	sectors := []Sector{{Name: "front", Aliases: []string{"ahead"}}}
-	env := CallEnv{Clearance: NewClearanceEnv(Clearance{"front": 1.5}, sectors, Limits{MinClearanceM: 0.3})}
+	env := CallEnv{Clearance: NewClearanceEnv(world.Clearance{"front": 1.5}, sectors, Limits{MinClearanceM: 0.3})}
 	for _, tc := range []struct {
 		args    map[string]any
 		toward  float64
@@ -27,11 +32,11 @@ func TestTowardTakesAnyArgument(t *testing.T) {
 		{map[string]any{"direction": "up"}, 0, true},
 	} {
 		env.Args = tc.args
-		got, err := RunRule(nil, r.Pre[0].Exprs["clamp.max"], env)
+		got, err := rules.Run(nil, r.Pre[0].Exprs["clamp.max"], env)
 		if err != nil || got != tc.toward {
 			t.Errorf("toward with args %v = %v, %v; want %v", tc.args, got, err, tc.toward)
 		}
-		blocked, err := RunRule(nil, r.Pre[1].Rule, env)
+		blocked, err := rules.Run(nil, r.Pre[1].Rule, env)
 		if err != nil || blocked != tc.blocked {
 			t.Errorf("!admissible with args %v = %v, %v; want %v", tc.args, blocked, err, tc.blocked)
 		}

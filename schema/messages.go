@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/didyoumean"
 )
 
 // CUE's error wording, rewritten in a spec writer's terms.
@@ -96,39 +98,7 @@ func crossFieldNote(path, msg string) string {
 }
 
 // suggest returns ` (did you mean "x"?)` for the closest known name, if close.
-func suggest(name string, known []string) string {
-	best, bestD := "", len(name)/2+1
-	for _, k := range known {
-		if d := editDistance(name, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func suggest(name string, known []string) string { return didyoumean.Suggest(name, known) }
 
 // durationFields are the last path elements of the schema's #Duration fields.
 var durationFields = []string{"timeout", "start_timeout", "backoff"}

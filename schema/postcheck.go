@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/rules"
 )
 
 // checkEvaluated warns about each tool whose contract states a
@@ -65,14 +67,14 @@ func mayJudge(when *vm.Program, src string, tool ToolInfo) bool {
 	// What a call alone tells (its arguments, a reading, the world) is not
 	// known here: such a when may hold.
 	for _, id := range []string{"args", "observation", "clearance", "readings", "turn"} {
-		if ReadsIdent(when, id) {
+		if rules.ReadsIdent(when, id) {
 			return true
 		}
 	}
 	if tool.Toolset == "" && strings.Contains(src, "toolset") {
 		return true
 	}
-	out, err := RunRule(nil, when, &CallEnv{Tool: tool, Args: map[string]any{}, Result: ResultEnv{Success: true}})
+	out, err := rules.Run(nil, when, &CallEnv{Tool: tool, Args: map[string]any{}, Result: ResultEnv{Success: true}})
 	if err != nil {
 		return true
 	}

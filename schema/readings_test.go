@@ -3,6 +3,8 @@ package schema
 import (
 	"strings"
 	"testing"
+
+	"github.com/thea-harness/thea/rules"
 )
 
 // TestCompileRulesReadings: readings.<name> is typed by its declaration, a
@@ -57,7 +59,7 @@ func TestCompileRulesReadings(t *testing.T) {
 // and age; extra readings are ignored.
 func TestNewReadingsEnv(t *testing.T) {
 	decl := map[string]string{"curtain": "bool", "distance": "number"}
-	env, err := NewReadingsEnv(map[string]any{
+	env, err := rules.NewReadingsEnv(map[string]any{
 		"readings": map[string]any{"curtain": true, "distance": 1.5, "other": "x"},
 		"age_s":    map[string]any{"curtain": 0.01, "distance": 0.2},
 	}, decl)
@@ -70,7 +72,7 @@ func TestNewReadingsEnv(t *testing.T) {
 		{"readings": map[string]any{"curtain": true, "distance": 1.0}, "age_s": map[string]any{"curtain": 0.01}},
 		{"curtain": true},
 	} {
-		if _, err := NewReadingsEnv(bad, decl); err == nil {
+		if _, err := rules.NewReadingsEnv(bad, decl); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
 	}

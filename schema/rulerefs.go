@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser"
+	"github.com/thea-harness/thea/rules"
 )
 
 // ArgRead is one argument name a spec reads: `args.X` (or args["X"]) in an
@@ -32,13 +31,12 @@ type ArgRead struct {
 func (s *Spec) ArgReads() []ArgRead {
 	var out []ArgRead
 	add := func(path, src, tool string, hook int) {
-		for _, a := range argsIn(src) {
-			line, col := offsetPos(src, a.at)
-			at, ok := s.argPos[argPosKey(path, line, col)]
+		for _, a := range rules.Args(src) {
+			at, ok := s.argPos[argPosKey(path, a.Line, a.Col)]
 			if !ok {
 				at = s.Pos(path)
 			}
-			out = append(out, ArgRead{Path: path, Arg: a.name, Line: line, Col: col, At: at, Tool: tool, PreHook: hook})
+			out = append(out, ArgRead{Path: path, Arg: a.Name, Line: a.Line, Col: a.Col, At: at, Tool: tool, PreHook: hook})
 		}
 	}
 	for i, h := range s.Hooks.Pre {
@@ -92,8 +90,10 @@ func (l *loader) argPositions(s *Spec) map[string]Pos {
 func (s *Spec) RuleToolRefs() []ToolRef {
 	var out []ToolRef
 	add := func(path, src string) {
-		for _, n := range toolNamesIn(src) {
-			out = append(out, ToolRef{Path: path, Ref: n})
+		for _, r := range rules.Refs(src) {
+			if r.Kind == rules.RefTool {
+				out = append(out, ToolRef{Path: path, Ref: r.Name})
+			}
 		}
 	}
 	for i, h := range s.Hooks.Pre {
@@ -104,72 +104,6 @@ func (s *Spec) RuleToolRefs() []ToolRef {
 	for i, h := range s.Hooks.Post {
 		add(fmt.Sprintf("hooks.post[%d].when", i), h.When)
 	}
-	return out
-}
-
-// argRef is one argument an expression reads, and the rune offset of its
-// name in the expression.
-type argRef struct {
-	name string
-	at   int
-}
-
-// argsIn lists the argument names an expression reads by a constant name.
-func argsIn(src string) []argRef {
-	if src == "" {
-		return nil
-	}
-	tree, err := parser.Parse(src)
-	if err != nil {
-		return nil
-	}
-	var out []argRef
-	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
-		if m, ok := n.(*ast.MemberNode); ok {
-			if id, ok := m.Node.(*ast.IdentifierNode); ok && id.Value == "args" {
-				if p, ok := m.Property.(*ast.StringNode); ok {
-					out = append(out, argRef{name: p.Value, at: p.Location().From})
-				}
-			}
-		}
-	}))
-	return out
-}
-
-func toolNamesIn(src string) []string {
-	if src == "" {
-		return nil
-	}
-	tree, err := parser.Parse(src)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	str := func(n ast.Node) {
-		if s, ok := n.(*ast.StringNode); ok {
-			out = append(out, s.Value)
-		}
-	}
-	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
-		b, ok := n.(*ast.BinaryNode)
-		if !ok {
-			return
-		}
-		switch {
-		case b.Operator == "in" && isToolField(b.Left, "name"):
-			if arr, ok := b.Right.(*ast.ArrayNode); ok {
-				for _, e := range arr.Nodes {
-					str(e)
-				}
-			}
-		case b.Operator == "==" || b.Operator == "!=":
-			if isToolField(b.Left, "name") {
-				str(b.Right)
-			} else if isToolField(b.Right, "name") {
-				str(b.Left)
-			}
-		}
-	}))
 	return out
 }
 

@@ -3,16 +3,18 @@ package schema
 import (
 	"strings"
 	"testing"
+
+	"github.com/thea-harness/thea/rules"
 )
 
 // compileWhen compiles one expression as a pre-hook's when.
 func compileWhen(t *testing.T, src string) *PreRules {
 	t.Helper()
-	rules, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
+	compiled, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", src, errs)
 	}
-	return &rules.Pre[0]
+	return &compiled.Pre[0]
 }
 
 // TestBoundedRules: expressions that grow strings without expr's own budget
@@ -43,7 +45,7 @@ func TestBoundedRules(t *testing.T) {
 		{src: `len(split('a,b,c', ',')) == 3 && upper('a') == 'A'`, want: true},
 	}
 	for _, tc := range tests {
-		got, err := RunRule(nil, compileWhen(t, tc.src).When, env)
+		got, err := rules.Run(nil, compileWhen(t, tc.src).When, env)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: got %v, %v; want an error containing %q", tc.src, got, err, tc.wantErr)
@@ -59,18 +61,18 @@ func TestBoundedRules(t *testing.T) {
 // TestRuleValueBounded: a rewrite may not return a value larger than the
 // limit, even one that costs expr little (many references to one string).
 func TestRuleValueBounded(t *testing.T) {
-	rules, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite",
+	compiled, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "rewrite",
 		Config: testRewrite{"x": `map(1..1000, repeat('a', 1000))`}}}}})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if _, err := RunRule(nil, rules.Pre[0].Exprs["rewrite.x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
+	if _, err := rules.Run(nil, compiled.Pre[0].Exprs["rewrite.x"], &CallEnv{}); err == nil || !strings.Contains(err.Error(), "rule value is larger") {
 		t.Fatalf("got %v, want the value-size error", err)
 	}
 }
 
 func TestRuleNodeLimit(t *testing.T) {
-	src := strings.Repeat("1 + ", MaxRuleNodes) + "1 > 0"
+	src := strings.Repeat("1 + ", rules.MaxNodes) + "1 > 0"
 	_, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
 	if len(errs) == 0 || !strings.Contains(errs[0].Message, "exceeds maximum allowed nodes") {
 		t.Fatalf("got %v, want the node limit", errs)
@@ -82,11 +84,11 @@ func TestRuleNodeLimit(t *testing.T) {
 func BenchmarkRuleConcat(b *testing.B) {
 	env := &CallEnv{Tool: ToolInfo{Name: "pick_up"}, Args: map[string]any{"name": "mug"}}
 	for _, src := range []string{`args.name + '-' + tool.name == 'mug-pick_up'`, `tool.name == 'pick_up' && args.name == 'mug'`} {
-		rules, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
+		compiled, errs := CompileRules(&Spec{Hooks: Hooks{Pre: []PreHook{{Name: "h", When: src}}}})
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}
-		machine := NewRuleVM()
+		machine := rules.NewVM()
 		name := "concat"
 		if !strings.Contains(src, "+") {
 			name = "compare"
@@ -94,7 +96,7 @@ func BenchmarkRuleConcat(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if out, err := RunRule(machine, rules.Pre[0].When, env); err != nil || out != true {
+				if out, err := rules.Run(machine, compiled.Pre[0].When, env); err != nil || out != true {
 					b.Fatal(out, err)
 				}
 			}

@@ -1,15 +1,16 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
 )
 
 // RuleError is one expr rule that does not compile or names something the
@@ -52,8 +53,8 @@ func CompileRulesWith(s *Spec, c *Descriptors) (*Rules, []RuleError) {
 // itself broken, so its errors do not cascade into the hooks). Without
 // bodyKnown (a broken embodiment) any sector or limit name is accepted.
 func compileRules(s *Spec, lintRefs bool, tools ToolIndex, bodyKnown bool) (*Rules, []RuleError) {
-	names := newBodyNames(s)
-	names.open = !bodyKnown
+	names := ruleNames(s)
+	names.Open = !bodyKnown
 	c := &ruleCompiler{spec: s, tags: map[string]bool{}, lintRefs: lintRefs, tools: tools, names: names}
 	for _, t := range s.Tools {
 		for _, tag := range t.Tags {
@@ -96,7 +97,7 @@ func compileRules(s *Spec, lintRefs bool, tools ToolIndex, bodyKnown bool) (*Rul
 		}
 	}
 	c.sceneFrame()
-	checkReadingNames(s, func(path, format string, a ...any) { c.fail(path, 0, 0, format, a...) })
+	c.readingNames()
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
@@ -108,7 +109,7 @@ type ruleCompiler struct {
 	tags     map[string]bool
 	lintRefs bool
 	tools    ToolIndex
-	names    bodyNames
+	names    rules.Names
 	errs     []RuleError
 }
 
@@ -143,8 +144,8 @@ func (c *ruleCompiler) preHook(path string, h PreHook) PreRules {
 		progs = append(progs, p)
 	}
 	for _, p := range progs {
-		pr.ReadsClearance = pr.ReadsClearance || ReadsIdent(p, "clearance")
-		pr.ReadsReadings = pr.ReadsReadings || ReadsIdent(p, "readings")
+		pr.ReadsClearance = pr.ReadsClearance || rules.ReadsIdent(p, "clearance")
+		pr.ReadsReadings = pr.ReadsReadings || rules.ReadsIdent(p, "readings")
 	}
 	return pr
 }
@@ -157,103 +158,81 @@ func (c *ruleCompiler) compile(path, src string, env any, opts ...expr.Option) *
 }
 
 // compileTyped is compile that also gives the static type of the
-// expression as written (the program it runs reads observed data through
-// checked reads, whose type may be any).
+// expression as written (see rules.Names.Compile).
 func (c *ruleCompiler) compileTyped(path, src string, env any, opts ...expr.Option) (*vm.Program, reflect.Type) {
-	if src == "" {
-		return nil, nil
-	}
-	envType := reflect.TypeOf(env)
-	if msg, at := c.names.check(src, envType); msg != "" {
-		line, col := offsetPos(src, at)
-		c.fail(path, line, col, "%s", msg)
-		return nil, nil
-	}
-	opts = append([]expr.Option{expr.Env(env), expr.Patch(c.names)}, opts...)
-	p, err := expr.Compile(src, append(opts, ruleOptions()...)...)
+	p, t, err := c.names.Compile(src, ruleEnv(env), opts...)
 	if err != nil {
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			line, col := fe.Line, fe.Column+1
-			if line == 0 {
-				col = 0
-			}
-			c.fail(path, line, col, "%s", friendly(fe.Message, envType))
-		} else {
-			c.fail(path, 0, 0, "%s", friendly(err.Error(), envType))
-		}
+		c.fail(path, err.Line, err.Col, "%s", err.Message)
 		return nil, nil
 	}
-	c.lint(path, src)
-	return c.checked(path, src, p, envType, opts), p.Node().Type()
+	if p != nil {
+		c.lint(path, src)
+	}
+	return p, t
 }
 
-// checked compiles again, with every read of observed data a checked one
-// (see rules_missing.go), a rule that reads any; the first compile keeps the
-// type errors of the reads as written.
-func (c *ruleCompiler) checked(path, src string, p *vm.Program, envType reflect.Type, opts []expr.Option) *vm.Program {
-	roots := observedRoots(envType)
-	reads := false
-	for r := range roots {
-		reads = reads || ReadsIdent(p, r)
+// ruleEnv is the environment a spec's rule compiles against, with the names
+// of its observed data: hooks read the observation and the arguments, checks
+// the observations before and after the call and the arguments.
+func ruleEnv(env any) rules.Env {
+	switch env.(type) {
+	case CallEnv:
+		return rules.Env{Value: env, Observed: []string{"observation", "args"}}
+	case CheckEnv:
+		return rules.Env{Value: env, Observed: []string{"before", "after", "args"}}
 	}
-	if !reads {
-		return p
+	return rules.Env{Value: env}
+}
+
+// ruleNames are the names the spec's body declares for rules to read: its
+// clearance sectors, its limits and its safety readings.
+func ruleNames(s *Spec) rules.Names {
+	n := rules.Names{
+		Sectors: SectorNames(s.Embodiment.Sectors()),
+		Extra:   sortedKeys(s.Embodiment.Limits.Extra),
+		Limits:  s.Embodiment.Limits.LimitNames(),
+		Types: rules.Types{
+			Clearance: reflect.TypeFor[ClearanceEnv](),
+			Sectored:  reflect.TypeFor[world.Clearance](),
+			Limits:    reflect.TypeFor[Limits](),
+			Describe: map[reflect.Type]string{
+				reflect.TypeFor[ClearanceEnv]():      "clearance",
+				reflect.TypeFor[rules.ReadingsEnv](): "readings",
+				reflect.TypeFor[Limits]():            "limits",
+				reflect.TypeFor[ToolInfo]():          "tool",
+				reflect.TypeFor[ResultEnv]():         "result",
+				reflect.TypeFor[world.Observation](): "an observation",
+			},
+		},
 	}
-	q, err := expr.Compile(src, append(append(opts[:len(opts):len(opts)], missingOptions(roots)...), ruleOptions()...)...)
-	if err != nil {
-		c.fail(path, 0, 0, "checking the reads of missing values: %v", err)
-		return nil
+	if r := s.Safety.Readings; r != nil {
+		n.Readings = r.Values
 	}
-	return q
+	return n
 }
 
 // lint reports names a rule uses that the spec does not declare: a tag no
-// tool contract carries, a tool name with no contract. It reads the parsed
-// (not optimised) tree so `tool.name in ['a', 'b']` keeps its literals.
+// tool contract carries, a tool name with no contract.
 func (c *ruleCompiler) lint(path, src string) {
 	if !c.lintRefs {
 		return
 	}
-	tree, err := parser.Parse(src)
-	if err != nil {
-		return // compile already succeeded; nothing more to learn here
-	}
-	ast.Walk(&tree.Node, visitFunc(func(n ast.Node) {
-		b, ok := n.(*ast.BinaryNode)
-		if !ok {
-			return
-		}
+	for _, r := range rules.Refs(src) {
 		switch {
-		case b.Operator == "in" && isToolField(b.Right, "tags"):
-			if s, ok := b.Left.(*ast.StringNode); ok && !c.tags[s.Value] {
-				line, col := offsetPos(src, s.Location().From)
-				c.fail(path, line, col, "unknown tool tag %q (no tool contract in tools declares it)", s.Value)
-			}
-		case b.Operator == "in" && isToolField(b.Left, "name"):
-			if arr, ok := b.Right.(*ast.ArrayNode); ok {
-				for _, e := range arr.Nodes {
-					c.checkToolName(path, src, e)
-				}
-			}
-		case b.Operator == "==" || b.Operator == "!=":
-			if isToolField(b.Left, "name") {
-				c.checkToolName(path, src, b.Right)
-			} else if isToolField(b.Right, "name") {
-				c.checkToolName(path, src, b.Left)
-			}
+		case r.Kind == rules.RefTag && !c.tags[r.Name]:
+			c.fail(path, r.Line, r.Col, "unknown tool tag %q (no tool contract in tools declares it)", r.Name)
+		case r.Kind == rules.RefTool:
+			c.checkToolName(path, r)
 		}
-	}))
+	}
 }
 
-func (c *ruleCompiler) checkToolName(path, src string, n ast.Node) {
-	s, ok := n.(*ast.StringNode)
-	if !ok || !c.certainlyUnknownTool(s.Value) {
+func (c *ruleCompiler) checkToolName(path string, r rules.Ref) {
+	if !c.certainlyUnknownTool(r.Name) {
 		return
 	}
-	line, col := offsetPos(src, s.Location().From)
 	known := append(c.tools.Names(), sortedKeys(c.spec.Tools)...)
-	c.fail(path, line, col, "tool %q: no tool contract names it and no toolset provides it%s", s.Value, suggest(s.Value, known))
+	c.fail(path, r.Line, r.Col, "tool %q: no tool contract names it and no toolset provides it%s", r.Name, suggest(r.Name, known))
 }
 
 // certainlyUnknownTool reports whether name is certainly not a tool of the
@@ -267,54 +246,20 @@ func (c *ruleCompiler) certainlyUnknownTool(name string) bool {
 	return r == Unknown
 }
 
-// isToolField reports whether n is `tool.<field>` (or `tool["field"]`).
-func isToolField(n ast.Node, field string) bool {
-	m, ok := n.(*ast.MemberNode)
-	if !ok {
-		return false
-	}
-	id, ok := m.Node.(*ast.IdentifierNode)
-	if !ok || id.Value != "tool" {
-		return false
-	}
-	p, ok := m.Property.(*ast.StringNode)
-	return ok && p.Value == field
-}
-
-// ReadsIdent reports whether a compiled program reads the top-level
-// identifier name (e.g. `clearance`); a nil program reads nothing.
-func ReadsIdent(p *vm.Program, name string) bool {
-	if p == nil {
-		return false
-	}
-	found := false
-	node := p.Node()
-	ast.Walk(&node, visitFunc(func(n ast.Node) {
-		if id, ok := n.(*ast.IdentifierNode); ok && id.Value == name {
-			found = true
-		}
-	}))
-	return found
-}
-
-// offsetPos turns a rune offset of src into a 1-based line and column.
-func offsetPos(src string, from int) (line, col int) {
-	line, col = 1, 1
-	i := 0
-	for _, r := range src {
-		if i == from {
-			break
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i++
-	}
-	return line, col
-}
-
 type visitFunc func(ast.Node)
 
 func (f visitFunc) Visit(n *ast.Node) { f(*n) }
+
+// readingNames reports declared reading names a rule could not read (they
+// are the readings env's own fields).
+func (c *ruleCompiler) readingNames() {
+	if c.spec.Safety.Readings == nil {
+		return
+	}
+	for _, name := range sortedKeys(c.spec.Safety.Readings.Values) {
+		if reserved, fields := rules.ReservedReading(name); reserved {
+			c.fail("safety.readings.values."+name, 0, 0, "%q is a name rules use for readings' own fields (%s): name the reading otherwise",
+				name, strings.Join(fields, ", "))
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/expr-lang/expr/vm"
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/world"
 )
 
 // FuzzCompileRule compiles arbitrary expressions as each kind of rule a spec
@@ -14,7 +16,7 @@ import (
 func FuzzCompileRule(f *testing.F) {
 	f.Add("'base_motion' in tool.tags && clearance.front < 0.5")
 	env := &CallEnv{Tool: ToolInfo{Name: "t", Tags: []string{"base_motion"}},
-		Args: map[string]any{"x": 1.0, "s": "a"}, Clearance: NewClearanceEnv(Clearance{"front": 1}, DefaultSectors(), Limits{})}
+		Args: map[string]any{"x": 1.0, "s": "a"}, Clearance: NewClearanceEnv(world.Clearance{"front": 1}, DefaultSectors(), Limits{})}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
@@ -25,10 +27,10 @@ func FuzzCompileRule(f *testing.F) {
 			{Hooks: Hooks{Pre: []PreHook{{Name: "h", Action: "clamp", Config: testClamp{Arg: "x", Max: src}}}}},
 			{Tools: map[string]ToolContract{"t": {Check: src}}},
 		}
-		machine := NewRuleVM()
+		machine := rules.NewVM()
 		for _, spec := range specs {
-			rules, errs := CompileRules(spec)
-			if rules == nil {
+			compiled, errs := CompileRules(spec)
+			if compiled == nil {
 				if len(errs) == 0 {
 					t.Fatal("no rules and no errors")
 				}
@@ -40,16 +42,16 @@ func FuzzCompileRule(f *testing.F) {
 				continue
 			}
 			var progs []*vm.Program
-			for _, pr := range rules.Pre {
+			for _, pr := range compiled.Pre {
 				progs = append(progs, pr.When, pr.Exprs["rewrite.x"], pr.Exprs["clamp.max"])
 			}
 			for _, p := range progs {
 				if p != nil {
-					_, _ = RunRule(machine, p, env)
+					_, _ = rules.Run(machine, p, env)
 				}
 			}
-			if p := rules.Checks["t"]; p != nil {
-				_, _ = RunRule(machine, p, &CheckEnv{Args: env.Args})
+			if p := compiled.Checks["t"]; p != nil {
+				_, _ = rules.Run(machine, p, &CheckEnv{Args: env.Args})
 			}
 		}
 	})

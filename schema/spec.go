@@ -178,7 +178,8 @@ type ContextConfig struct {
 	Compaction Compaction `json:"compaction"`
 }
 
-// Compaction holds exactly the seed's budget fields and an optional model.
+// Compaction holds the seed's budget fields, an optional model and the
+// low-water mark.
 type Compaction struct {
 	Enabled            bool   `json:"enabled"`
 	ContextWindow      int    `json:"context_window"`
@@ -190,6 +191,11 @@ type Compaction struct {
 	MaxInputChars      int    `json:"max_input_chars"`
 	MaxSummaryRounds   int    `json:"max_summary_rounds"`
 	CompactionModel    *Model `json:"compaction_model,omitempty"`
+
+	// Target is the low-water mark: a compaction summarises until the
+	// request is about Target times the budget (context_window -
+	// reserve_tokens), so the next one is many turns away.
+	Target float64 `json:"target"`
 }
 
 // Memory configures MEMORY.md, tool_experience/ and consolidation.

@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/thea-harness/thea/world"
+
 // RuleTest is one test run by `thea validate`: either a call sent through
 // the pre-hook chain (Call), or a tool contract's check judged on given
 // observations (Check).
@@ -9,11 +11,11 @@ type RuleTest struct {
 	// Check tests a tool contract's check expression.
 	Check *CheckTest `json:"check,omitempty"`
 	// Clearance is the fresh reading the chain takes (by sector).
-	Clearance Clearance `json:"clearance,omitempty"`
+	Clearance world.Clearance `json:"clearance,omitempty"`
 	// Readings are the fresh safety readings the chain takes (by name).
 	Readings map[string]any `json:"readings,omitempty"`
 	// Observation is the current observation rules read as `observation`.
-	Observation *Observation `json:"observation,omitempty"`
+	Observation *world.Observation `json:"observation,omitempty"`
 	// Limits override the embodiment's limits (fixed or declared) for the test.
 	Limits map[string]float64 `json:"limits,omitempty"`
 	// Confirm is the user's answer to every confirm hook during the test.
@@ -26,10 +28,10 @@ type RuleTest struct {
 
 // CheckTest is a tool call's outcome, judged by the tool's check.
 type CheckTest struct {
-	Tool   string         `json:"tool"`
-	Args   map[string]any `json:"args,omitempty"`
-	Before Observation    `json:"before"`
-	After  Observation    `json:"after"`
+	Tool   string            `json:"tool"`
+	Args   map[string]any    `json:"args,omitempty"`
+	Before world.Observation `json:"before"`
+	After  world.Observation `json:"after"`
 	// Result is the call's envelope value; the call succeeded.
 	Result map[string]any `json:"result,omitempty"`
 }

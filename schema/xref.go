@@ -101,6 +101,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 	if ok.all("toolsets") {
 		l.checkTransport(s)
 	}
+	if ok.all("context", "system_prompt") {
+		l.checkBudget(s)
+	}
 	if ok.all("toolsets", "tools") {
 		l.checkToolRefs(s, ok)
 		l.checkArgReads(s)

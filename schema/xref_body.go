@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/thea-harness/thea/rules"
 )
 
 // checkBody checks what a body declares and what refers to it: clearance
@@ -11,7 +13,7 @@ import (
 func (l *loader) checkBody(s *Spec, ok sections) {
 	if ok.all("embodiment") {
 		seen := map[string]string{}
-		reserved := tagNames(reflect.TypeFor[ClearanceEnv]())
+		reserved := rules.FieldNames(reflect.TypeFor[ClearanceEnv]())
 		for i, sec := range s.Embodiment.ClearanceSectors {
 			p := indexPath("embodiment.clearance_sectors", i)
 			for _, n := range append([]string{sec.Name}, sec.Aliases...) {

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The world as a picture, after the household task: the map draws the robot
@@ -35,8 +35,8 @@ func TestConsoleDrawsTheWorld(t *testing.T) {
 
 	// The last observation with a pose, and where each object was last
 	// detected, as the server streamed them.
-	var last *schema.Observation
-	detected := map[string]schema.Point{}
+	var last *world.Observation
+	detected := map[string]world.Point{}
 	for _, m := range f.events(1, "").rest() {
 		ev := decodeAs[runlog.Event](t, m)
 		if ev.Kind != runlog.EventObservation || ev.Observation == nil {

@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The event stream carries no image bytes (the run log keeps them as
@@ -106,7 +106,7 @@ func (st *imageStore) keepEvent(task, seq int, ev runlog.Event) []ImageRef {
 }
 
 // keepCandidate keeps the last view of a question's candidate n.
-func (st *imageStore) keepCandidate(question, n int, img schema.Image) ImageRef {
+func (st *imageStore) keepCandidate(question, n int, img world.Image) ImageRef {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	key := fmt.Sprintf("q%d-c%d", question, n)
@@ -128,7 +128,7 @@ func (st *imageStore) forgetQuestion(question int) {
 
 // keepLocked stores one image under key unless it is of a type not shown
 // or too large.
-func (st *imageStore) keepLocked(key, url string, img schema.Image) (ImageRef, *keptImage) {
+func (st *imageStore) keepLocked(key, url string, img world.Image) (ImageRef, *keptImage) {
 	ref := ImageRef{Camera: img.Camera, MIME: img.MIME, Width: img.Width, Height: img.Height, Bytes: len(img.Data)}
 	switch {
 	case !slices.Contains(shownMIME, img.MIME):

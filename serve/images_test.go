@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The store keeps what fits its bound, oldest dropped first, refuses what
@@ -19,10 +19,10 @@ import (
 // frame even once the bound dropped it from the event's images.
 func TestImageStoreBounds(t *testing.T) {
 	st := newImageStore("run1", 8*1000) // one image at most 1000 bytes
-	img := func(camera, mime string, n int) schema.Image {
-		return schema.Image{Camera: camera, MIME: mime, Data: bytes.Repeat([]byte{7}, n)}
+	img := func(camera, mime string, n int) world.Image {
+		return world.Image{Camera: camera, MIME: mime, Data: bytes.Repeat([]byte{7}, n)}
 	}
-	ev := func(images ...schema.Image) runlog.Event { return runlog.Event{Turn: 3, Images: images} }
+	ev := func(images ...world.Image) runlog.Event { return runlog.Event{Turn: 3, Images: images} }
 
 	refs := st.keepEvent(1, 5, ev(img("head", "image/png", 900), img("doc", "image/svg+xml", 10),
 		img("big", "image/png", 1001), img("none", "image/jpeg", 0)))

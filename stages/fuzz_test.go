@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // FuzzDecodeObservation feeds arbitrary observation values (a back-end's
@@ -24,7 +24,7 @@ func FuzzDecodeObservation(f *testing.F) {
 		}
 		env := runlog.Envelope{Success: true, Value: value}
 		for i := range int(images % 4) {
-			env.Images = append(env.Images, schema.Image{MIME: "image/png", Data: []byte{byte(i)}})
+			env.Images = append(env.Images, world.Image{MIME: "image/png", Data: []byte{byte(i)}})
 		}
 		text := observationText(value, false)
 		fields := 0

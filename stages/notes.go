@@ -6,9 +6,9 @@ import (
 	"github.com/thea-harness/thea/engine"
 )
 
-// TaskNotes appends a whole Task Notes snapshot (goal, phase, bounded
-// timeline) to Accumulated context when the notes changed since the last
-// one: the latest snapshot alone says what the notes hold.
+// TaskNotes states the Task Notes when they changed since the last time:
+// what changed is appended to Accumulated context, and the whole notes
+// (goal, phase, bounded timeline) open the Refreshed tail.
 type TaskNotes struct{}
 
 // Name implements engine.Stage.
@@ -21,8 +21,9 @@ func (TaskNotes) Run(_ context.Context, t *engine.Turn) error {
 }
 
 // Compact applies Accumulated-context compaction when the estimated request
-// reaches context_window - reserve_tokens; it touches only Accumulated
-// context (see engine.Turn.Compact).
+// reaches context_window - reserve_tokens, down to the low-water mark
+// (context.compaction.target); it touches only Accumulated context (see
+// engine.Turn.Compact).
 type Compact struct{}
 
 // Name implements engine.Stage.

@@ -3,6 +3,8 @@ package stages
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // The documented Observation fields as words: a pose, the detections, the
@@ -16,15 +18,11 @@ func writePose(b *strings.Builder, m map[string]any) bool {
 	if !okx || !oky {
 		return false
 	}
-	b.WriteByte('(')
-	writeNumber(b, x)
-	b.WriteString(", ")
-	writeNumber(b, y)
-	b.WriteByte(')')
+	writePoint(b, x, y)
 	if th, ok := number(m["theta_deg"]); ok {
 		b.WriteString(" facing ")
-		writeNumber(b, th)
-		b.WriteString("°")
+		var buf [32]byte
+		b.Write(quantity.AppendDegrees(buf[:0], th))
 	}
 	if r, ok := m["room"].(string); ok && r != "" {
 		b.WriteString(", room " + r)
@@ -93,18 +91,15 @@ func writeDetections(b *strings.Builder, l []any) bool {
 		if p, ok := d["position"].(map[string]any); ok {
 			if x, okx := number(p["x"]); okx {
 				if y, oky := number(p["y"]); oky && len(p) == 2 {
-					b.WriteString(", at (")
-					writeNumber(b, x)
-					b.WriteString(", ")
-					writeNumber(b, y)
-					b.WriteByte(')')
+					b.WriteString(", at ")
+					writePoint(b, x, y)
 					skip = append(skip, "position")
 				}
 			}
 		}
 		if dist, ok := number(d["distance_m"]); ok {
 			b.WriteString(", ")
-			writeNumber(b, dist)
+			writeMetres(b, dist)
 			b.WriteString(" m away")
 		} else if v, ok := d["distance_m"]; ok {
 			b.WriteString(", distance_m ")
@@ -126,6 +121,18 @@ func writeDetections(b *strings.Builder, l []any) bool {
 		writeRest(b, d, skip...)
 	}
 	return true
+}
+
+// writePoint and writeMetres write positions and distances as the Scene
+// Graph Brief does (one formatter: the same fact reads the same in both).
+func writePoint(b *strings.Builder, x, y float64) {
+	var buf [64]byte
+	b.Write(quantity.AppendPoint(buf[:0], x, y))
+}
+
+func writeMetres(b *strings.Builder, m float64) {
+	var buf [32]byte
+	b.Write(quantity.AppendMetres(buf[:0], m))
 }
 
 func sameExceptCamera(a, b map[string]any) bool {

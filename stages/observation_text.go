@@ -102,7 +102,19 @@ func writeField(b *strings.Builder, key string, v any) {
 	case "clearance":
 		if m, ok := v.(map[string]any); ok && allNumbers(m) {
 			// Metres, by sector.
-			writeMap(b, m)
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for i, k := range keys {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(k + " ")
+				f, _ := number(m[k])
+				writeMetres(b, f)
+			}
 			b.WriteString(" (m)")
 			return
 		}

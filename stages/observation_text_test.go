@@ -21,10 +21,10 @@ func TestObservationText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `summary: In the kitchen at (10.55, 2.50) facing 0°; gripper empty; sees mug on table at 0.60 m.
-pose: (10.55, 2.5) facing 0°, room kitchen
+pose: (10.55, 2.50) facing 0°, room kitchen
 held: nothing
-clearance: back 5, front 0.1, left 2.2, right 2.2 (m)
-detections: mug on table, room kitchen, at (11.15, 2.5), 0.6 m away, seen by head+wrist
+clearance: back 5.00, front 0.10, left 2.20, right 2.20 (m)
+detections: mug on table, room kitchen, at (11.15, 2.50), 0.60 m away, seen by head+wrist
 state: drawers (bottom_drawer closed, top_drawer closed)
 images: head 320x240 image/png, wrist 160x120 image/png`
 	if got := observationText(v, false); got != want {
@@ -55,7 +55,7 @@ func TestObservationTextOtherShapes(t *testing.T) {
 		"note":       "first line\nsecond line",
 		"tags":       []any{"a, b", "c"},
 	}
-	want := `pose: (1, 2), floor B2
+	want := `pose: (1.00, 2.00), floor B2
 clearance: curtain broken
 detections: door, not visible, id d-7
 joints: elbow 1.2e-07, wrist -0.5

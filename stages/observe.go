@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,9 +9,8 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/scenegraph"
-	"github.com/thea-harness/thea/internal/anyjson"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Observe obtains a fresh Observation through the spec's observation tool
@@ -67,21 +65,13 @@ func unavailable(t *engine.Turn, tool, why string) {
 	t.Emit(runlog.Event{Kind: runlog.EventObservation, Tool: tool, Text: "observation unavailable: " + why})
 }
 
-// decodeObservation reads an envelope's value as the documented Observation
-// (directly when it is plain JSON values under the Observation's names, else
-// one encode and one decode); images come from the envelope's image content.
-func decodeObservation(env runlog.Envelope) (*schema.Observation, error) {
-	if obs, ok := decodeDirect(env.Value); ok {
-		obs.Images = matchImages(obs.Images, env.Images)
-		return &obs, nil
-	}
-	b, err := anyjson.Marshal(env.Value)
+// decodeObservation reads an envelope's value with the one decoder of an
+// observation (world.DecodeValue); images come from the envelope's image
+// content.
+func decodeObservation(env runlog.Envelope) (*world.Observation, error) {
+	obs, err := world.DecodeValue(env.Value)
 	if err != nil {
 		return nil, fmt.Errorf("observation value: %w", err)
-	}
-	var obs schema.Observation
-	if err := json.Unmarshal(b, &obs); err != nil {
-		return nil, fmt.Errorf("observation does not match the Observation shape: %w", err)
 	}
 	obs.Images = matchImages(obs.Images, env.Images)
 	return &obs, nil
@@ -89,8 +79,8 @@ func decodeObservation(env runlog.Envelope) (*schema.Observation, error) {
 
 // matchImages pairs the image metadata of the observation JSON with the
 // envelope's image data, in order; data without metadata is kept as is.
-func matchImages(meta, data []schema.Image) []schema.Image {
-	out := make([]schema.Image, 0, len(data))
+func matchImages(meta, data []world.Image) []world.Image {
+	out := make([]world.Image, 0, len(data))
 	for i, d := range data {
 		if i < len(meta) {
 			m := meta[i]

@@ -25,6 +25,7 @@ type fakeSession struct {
 	mu     sync.Mutex
 	events []runlog.Event
 	skills map[string]string
+	loaded []string // the skills Load added to the task
 	// resources by "skill/path"
 	resources map[string]string
 	entries   []scenegraph.Entry
@@ -66,6 +67,7 @@ func (h *fakeSession) Describe(refs []string) ([]string, error) {
 
 func (h *fakeSession) Load(name string) (string, error) {
 	if b, ok := h.skills[name]; ok {
+		h.loaded = append(h.loaded, name)
 		return b, nil
 	}
 	return "", fmt.Errorf("unknown skill %q (known: open_drawer)", name)
@@ -189,8 +191,14 @@ func TestLoadSkillAndSceneLookup(t *testing.T) {
 	ts := newBuiltin(t, builtinSpec(), h)
 	env := call(t, ts, "load_skill", `{"name":"open_drawer"}`)
 	wantSuccess(t, env)
-	if env.Value["instructions"] != "Pull the handle." {
-		t.Fatalf("load_skill = %v", env.Value)
+	// The body joins the system message (Resident context); the result
+	// only says so: a body in the result would be sent twice, and stay in
+	// the history of later tasks.
+	if _, ok := env.Value["instructions"]; ok || !strings.Contains(fmt.Sprint(env.Value["loaded"]), "system message") {
+		t.Fatalf("load_skill = %v, want where the body went, not the body", env.Value)
+	}
+	if got := h.loaded; len(got) != 1 || got[0] != "open_drawer" {
+		t.Fatalf("skills loaded into the task: %v", got)
 	}
 	wantFailure(t, call(t, ts, "load_skill", `{"name":"fly"}`), `unknown skill "fly"`, "open_drawer")
 

@@ -13,7 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // inputSchema generates a tool's input schema from its Go argument type, so
@@ -122,15 +122,19 @@ func builtinTools() []*builtinTool {
 			def: model.ToolDef{
 				Name: "load_skill",
 				Description: "Load the full instructions of a skill from the skill catalog by its name. " +
-					"Load a skill before a task it covers; its instructions stay available for the rest of the task.",
+					"Load a skill before a task it covers; its instructions join the system message for the rest of the task.",
 				InputSchema: inputSchema[skillArgs]("name"),
 			},
 			run: typed("load_skill", func(_ context.Context, h *engine.CallHandle, a skillArgs) runlog.Envelope {
-				body, err := h.Skills.Load(a.Name)
-				if err != nil {
+				if _, err := h.Skills.Load(a.Name); err != nil {
 					return runlog.Failure(fmt.Sprintf("no skill loaded: %v", err))
 				}
-				return runlog.Envelope{Success: true, Value: map[string]any{"name": a.Name, "instructions": body}}
+				// The body joins Resident context (the system message) for the
+				// rest of the task, as the seed's lifetimes say: the result only
+				// says where, so the body is sent once and no later task's
+				// history carries it.
+				return runlog.Envelope{Success: true, Value: map[string]any{"name": a.Name,
+					"loaded": fmt.Sprintf("its instructions are in the system message (Skill %q (loaded)) for the rest of this task", a.Name)}}
 			}),
 		},
 		{
@@ -180,7 +184,7 @@ func builtinTools() []*builtinTool {
 				if err != nil {
 					return runlog.Failure(err.Error())
 				}
-				return runlog.Envelope{Success: true, Images: []schema.Image{v.Image},
+				return runlog.Envelope{Success: true, Images: []world.Image{v.Image},
 					Value: map[string]any{"ref": v.Ref, "camera": v.Camera, "turn": v.Turn}}
 			}),
 		},

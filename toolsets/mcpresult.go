@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // toEnvelope converts an MCP tool result. Text that parses as a JSON object is
@@ -20,7 +20,7 @@ import (
 func toEnvelope(tool string, res *mcp.CallToolResult) runlog.Envelope {
 	value := map[string]any{}
 	var texts []string
-	var images []schema.Image
+	var images []world.Image
 	if m, ok := res.StructuredContent.(map[string]any); ok {
 		for k, v := range m {
 			value[k] = v
@@ -42,7 +42,7 @@ func toEnvelope(tool string, res *mcp.CallToolResult) runlog.Envelope {
 			if err != nil {
 				return runlog.Failure(fmt.Sprintf("%s returned an image that is not valid base64: %v", tool, err))
 			}
-			images = append(images, schema.Image{Camera: cameraName(c, len(images)+1), MIME: c.MIMEType, Data: data})
+			images = append(images, world.Image{Camera: cameraName(c, len(images)+1), MIME: c.MIMEType, Data: data})
 		default:
 			// Never dropped silently: the model learns the result had more.
 			if s := otherContent(c); s != "" {

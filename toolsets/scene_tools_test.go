@@ -6,19 +6,19 @@ import (
 
 	"github.com/thea-harness/thea/channels"
 	"github.com/thea-harness/thea/engine/scenegraph"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // twoMugs is a graph with two mugs (two refs of one name) and one image per
 // camera.
 func twoMugs() *scenegraph.Graph {
 	g := scenegraph.New(10)
-	mug := func(x, y float64, target string) schema.Detection {
-		return schema.Detection{Name: "mug", Class: "mug", Camera: "head", Relation: "on", Target: target, Position: &schema.Point{X: x, Y: y}}
+	mug := func(x, y float64, target string) world.Detection {
+		return world.Detection{Name: "mug", Class: "mug", Camera: "head", Relation: "on", Target: target, Position: &world.Point{X: x, Y: y}}
 	}
-	g.Update(&schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"},
-		Detections: []schema.Detection{mug(11.2, 2.5, "table"), mug(12.5, 4.6, "cabinet")},
-		Images:     []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("head-png")}}}, 1, "observe")
+	g.Update(&world.Observation{Pose: &world.Pose{X: 10, Y: 2.5, Room: "kitchen"},
+		Detections: []world.Detection{mug(11.2, 2.5, "table"), mug(12.5, 4.6, "cabinet")},
+		Images:     []world.Image{{Camera: "head", MIME: "image/png", Data: []byte("head-png")}}}, 1, "observe")
 	return g
 }
 

@@ -3,25 +3,18 @@ package body
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // rawLimit bounds the raw text of a failed observation kept in its reason.
 const rawLimit = 2048
 
-// observationFields are the JSON fields of schema.Observation: a result with
-// none of them is not an observation.
-func observationFields() []string {
-	return []string{"run_id", "clearance", "detections", "held", "pose", "images", "state", "summary"}
-}
-
 // observed checks the observation tool's reply against the documented
-// schema.Observation shape. A well-formed observation clears the body's
+// world.Observation shape. A well-formed observation clears the body's
 // uncertainty (if it started after every motion ended); anything else is a
 // failed observation that clears nothing, its raw text kept in the reason.
 func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Time) runlog.Envelope {
@@ -43,28 +36,14 @@ func (ts *Toolset) observed(tool string, r engine.BackendReply, started time.Tim
 	return env
 }
 
-// notObservation says why a successful reply is not an Observation, or "".
+// notObservation says why a successful reply is not an Observation (by
+// the one decoder, world.DecodeValue), or "".
 func notObservation(r engine.BackendReply) string {
 	if r.Malformed != "" {
 		return r.Malformed
 	}
-	env := r.Envelope
-	found := false
-	for _, f := range observationFields() {
-		if _, ok := env.Value[f]; ok {
-			found = true
-		}
-	}
-	if !found {
-		return "it has none of the observation fields " + strings.Join(observationFields(), ", ")
-	}
-	b, err := json.Marshal(env.Value)
-	if err != nil {
-		return fmt.Sprintf("its value cannot be encoded: %v", err)
-	}
-	var obs schema.Observation
-	if err := json.Unmarshal(b, &obs); err != nil {
-		return fmt.Sprintf("it does not decode as an observation: %v", err)
+	if _, err := world.DecodeValue(r.Envelope.Value); err != nil {
+		return err.Error()
 	}
 	return ""
 }

@@ -37,7 +37,39 @@ func (c *Compactor) SetModel(m model.Model, name string) { c.model, c.modelName 
 // checkpoint made with c; current is the group of the turn in progress,
 // always retained. On any failure Accumulated context is left as it was.
 func (s *Store) Compact(ctx context.Context, c *Compactor, current int) (runlog.CompactionInfo, error) {
-	out, info, err := c.run(ctx, s.acc, current)
+	return s.compact(ctx, c, current, c.cfg.KeepRecentTokens)
+}
+
+// CompactTo compacts as Compact does, aiming for a next request of about
+// target estimated tokens: the retained tail keeps, besides the turn in
+// progress, only the recent turns that fit in what target leaves beside
+// Resident and Refreshed context, the latest Task Notes entry and a
+// checkpoint the size of the previous one (and never more than
+// keep_recent_turns and keep_recent_tokens). A target of 0 keeps the turn
+// in progress alone.
+func (s *Store) CompactTo(ctx context.Context, c *Compactor, current, target int) (runlog.CompactionInfo, error) {
+	fixed := s.residentTokens + s.toolTokens + s.refreshedTokens()
+	notes := false
+	for i := len(s.acc) - 1; i >= 0; i-- {
+		e := &s.acc[i]
+		switch {
+		case e.group == current:
+			fixed += e.tokens
+		case e.kind == KindNotes && !notes:
+			fixed += e.tokens
+			notes = true
+		}
+	}
+	if len(s.acc) > 0 && s.acc[0].kind == KindCheckpoint {
+		fixed += s.acc[0].tokens
+	}
+	return s.compact(ctx, c, current, min(c.cfg.KeepRecentTokens, max(0, target-fixed)))
+}
+
+// compact replaces the older prefix, keeping recent turns of at most
+// keepTokens beside the turn in progress.
+func (s *Store) compact(ctx context.Context, c *Compactor, current, keepTokens int) (runlog.CompactionInfo, error) {
+	out, info, err := c.run(ctx, s.acc, current, keepTokens)
 	if err != nil {
 		return info, err
 	}
@@ -56,8 +88,9 @@ func (c *Compactor) Due(total int) bool {
 // plan splits acc into the prefix to summarise and what stays. It returns
 // the index where the retained tail starts and the index of the entry that
 // is pinned (the current Task Notes snapshot) or -1. current is the group of
-// the turn in progress, always retained.
-func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
+// the turn in progress, always retained; the other retained turns hold at
+// most keepTokens.
+func (c *Compactor) plan(acc []entry, current, keepTokens int) (tailStart, pinned int) {
 	tailStart = len(acc)
 	turns, tokens := 0, 0
 	for tailStart > 0 {
@@ -71,7 +104,7 @@ func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 			sum += acc[start].tokens
 		}
 		if g != current {
-			if turns+1 > c.cfg.KeepRecentTurns || tokens+sum > c.cfg.KeepRecentTokens {
+			if turns+1 > c.cfg.KeepRecentTurns || tokens+sum > keepTokens {
 				break
 			}
 			turns++
@@ -102,12 +135,12 @@ func (c *Compactor) plan(acc []entry, current int) (tailStart, pinned int) {
 	return tailStart, pinned
 }
 
-// run compacts acc; on any failure it returns the error and acc is not
+// run compacts acc, keeping recent turns of at most keepTokens; on any failure it returns the error and acc is not
 // touched (the caller keeps its slice). On success it returns the new
 // slice, built in acc's array: the caller's acc is not used again.
-func (c *Compactor) run(ctx context.Context, acc []entry, current int) ([]entry, runlog.CompactionInfo, error) {
+func (c *Compactor) run(ctx context.Context, acc []entry, current, keepTokens int) ([]entry, runlog.CompactionInfo, error) {
 	info := runlog.CompactionInfo{MessagesBefore: len(acc)}
-	tailStart, pinned := c.plan(acc, current)
+	tailStart, pinned := c.plan(acc, current, keepTokens)
 	from := 0
 	prev, first := "", -1
 	if len(acc) > 0 && acc[0].kind == KindCheckpoint {

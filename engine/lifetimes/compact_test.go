@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // summariser is a fake compaction model: it records each request and
@@ -97,7 +98,7 @@ func TestCompactionRetainedTail(t *testing.T) {
 				acc[3*(-tc.current-1)+2].pending = true
 				tc.current = 0
 			}
-			start, _ := c.plan(acc, tc.current)
+			start, _ := c.plan(acc, tc.current, c.cfg.KeepRecentTokens)
 			got := 11
 			if start < len(acc) {
 				got = acc[start].group
@@ -117,7 +118,7 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 	s := &summariser{answer: fixed("the robot moved ten times")}
 	c := Compactor{cfg: budget(), model: s, modelName: "test/sum"}
 	last := acc[29].msg.Text() // run builds its result in acc's array
-	out, info, err := c.run(t.Context(), acc, 0)
+	out, info, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 		return model.Response{Text: prev + " + more"}, nil
 	}
 	more := append(out, history(14, 100)[30:]...) // turns 11..14
-	out2, _, err := c.run(t.Context(), more, 0)
+	out2, _, err := c.run(t.Context(), more, 0, c.cfg.KeepRecentTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,14 +163,14 @@ func TestCompactionReplacesPrefixWithOneCheckpoint(t *testing.T) {
 // the current Task Notes snapshot is never summarised.
 func TestCompactionInputsAreSanitised(t *testing.T) {
 	acc := history(6, 5000)
-	img := schema.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: []byte("PNGDATA")}
+	img := world.Image{Camera: "head", MIME: "image/png", Width: 320, Height: 240, Data: []byte("PNGDATA")}
 	acc[5].msg.Parts = append(acc[5].msg.Parts, model.Part{Image: &img})
 	acc[4].reasoning = "THINK-START" + strings.Repeat("y", 5000) + "THINK-END"
 	// The latest snapshot (turn 6) is pinned even though turn 6 is summarised.
 	s := &summariser{answer: fixed("ok")}
 	c := Compactor{cfg: budget(), model: s, modelName: "m"}
 	c.cfg.KeepRecentTurns, c.cfg.ToolResultMaxChars, c.cfg.ReasoningMaxChars = 0, 300, 200
-	out, _, err := c.run(t.Context(), acc, 0)
+	out, _, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestCompactionOrderedRounds(t *testing.T) {
 			}}
 			c := Compactor{cfg: budget(), model: s, modelName: "m"}
 			c.cfg.KeepRecentTurns, c.cfg.MaxInputChars, c.cfg.MaxSummaryRounds = 0, 1200, tc.maxRounds
-			out, info, err := c.run(t.Context(), acc, 0)
+			out, info, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,7 +264,7 @@ func TestCompactionFailureChangesNothing(t *testing.T) {
 			before := fmt.Sprint(acc)
 			s := &summariser{answer: func(int, string, string) (model.Response, error) { return tc.resp, tc.err }}
 			c := Compactor{cfg: budget(), model: s, modelName: "m"}
-			out, info, err := c.run(t.Context(), acc, 0)
+			out, info, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || out != nil || info.OK {
 				t.Fatalf("run = %v, %+v, %v", out, info, err)
 			}
@@ -294,13 +295,13 @@ func TestCompactionBoundsAnOversizeCheckpoint(t *testing.T) {
 	c := Compactor{cfg: budget(), model: s, modelName: "m"}
 	c.cfg.KeepRecentTurns, c.cfg.MaxInputChars = 0, 1200
 	acc := history(4, 100)
-	out, _, err := c.run(t.Context(), acc, 0)
+	out, _, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The next compaction starts from the oversize checkpoint.
 	acc = append(out, history(8, 100)[12:]...)
-	out, info, err := c.run(t.Context(), acc, 0)
+	out, info, err := c.run(t.Context(), acc, 0, c.cfg.KeepRecentTokens)
 	if err != nil || !info.OK {
 		t.Fatalf("second compaction failed: %v (%+v)", err, info)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // sameMessage and copyMessage must know every field: a field added to a
@@ -44,7 +44,7 @@ func TestSameMessageComparesEveryField(t *testing.T) {
 		"Parts":           func(m *model.Message) { m.Parts = append(m.Parts, model.Part{}) },
 		"Parts nil":       func(m *model.Message) { m.Parts = nil },
 		"Parts.Text":      func(m *model.Message) { m.Parts[0].Text = "b" },
-		"Parts.Image":     func(m *model.Message) { m.Parts[0].Image = &schema.Image{} },
+		"Parts.Image":     func(m *model.Message) { m.Parts[0].Image = &world.Image{} },
 		"ToolCalls":       func(m *model.Message) { m.ToolCalls = append(m.ToolCalls, model.ToolCall{}) },
 		"ToolCalls empty": func(m *model.Message) { m.ToolCalls = m.ToolCalls[:0] },
 		"ToolCallID":      func(m *model.Message) { m.ToolCallID = "d" },
@@ -101,7 +101,7 @@ func TestRequestMemoRedactsAsTheWholeRequest(t *testing.T) {
 		for range rng.IntN(3) {
 			p := model.Part{Text: text()}
 			if rng.IntN(8) == 0 {
-				p.Image = &schema.Image{Camera: text(), MIME: "image/png", Width: 2, Height: 2, Data: []byte{1, 2}}
+				p.Image = &world.Image{Camera: text(), MIME: "image/png", Width: 2, Height: 2, Data: []byte{1, 2}}
 			}
 			m.Parts = append(m.Parts, p)
 		}

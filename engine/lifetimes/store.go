@@ -6,7 +6,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Kind tells what an Accumulated entry holds.
@@ -84,9 +84,11 @@ type Store struct {
 	// context. tail is the message that carries them at the end of the next
 	// request, valid while tailOK.
 	brief, observation string
-	obsImages          []schema.Image
+	obsImages          []world.Image
 	tail               model.Message
 	tailOK             bool
+	// notes are the whole Task Notes, stated first in the tail.
+	notes string
 
 	// Accumulated. pending counts the entries holding images not sent yet.
 	acc       []entry
@@ -133,6 +135,7 @@ func (s *Store) append(e entry) {
 	e.sanitise()
 	if e.pending {
 		s.pending++
+		s.tailOK = false // the tail names a frame a pending result already holds
 	}
 	s.acc = append(s.acc, e)
 	s.accTokens += e.tokens
@@ -181,7 +184,7 @@ func (s *Store) replaceAccumulated(acc []entry) {
 
 // SetObservation replaces the observation of Refreshed context: its text
 // and its camera images.
-func (s *Store) SetObservation(text string, images []schema.Image) {
+func (s *Store) SetObservation(text string, images []world.Image) {
 	s.observation, s.obsImages = text, images
 	s.tailOK = false
 }
@@ -192,29 +195,37 @@ func (s *Store) SetBrief(text string) {
 	s.tailOK = false
 }
 
+// SetNotes replaces the whole Task Notes stated in Refreshed context
+// (Accumulated context holds what changed, as it changed).
+func (s *Store) SetNotes(text string) {
+	s.notes = text
+	s.tailOK = false
+}
+
 // refreshedTail is the Refreshed tail of the next request: one user
-// message, the whole Brief and the whole observation's text, then the
-// observation's camera images; ok is false when there is nothing to state.
+// message, the whole Task Notes, the whole Brief and the whole
+// observation's text, then the observation's camera images, each labelled
+// (see tailImages); ok is false
+// when there is nothing to state.
 func (s *Store) refreshedTail() (model.Message, bool) {
 	if !s.tailOK {
 		s.tail, s.tailOK = model.Message{}, true
 		var text string
-		switch {
-		case s.brief == "":
-			text = s.observation
-		case s.observation == "":
-			text = s.brief
-		default:
-			text = s.brief + "\n\n" + s.observation
+		for _, piece := range [...]string{s.notes, s.brief, s.observation} {
+			switch {
+			case piece == "":
+			case text == "":
+				text = piece
+			default:
+				text += "\n\n" + piece
+			}
 		}
 		if text != "" || len(s.obsImages) > 0 {
-			parts := make([]model.Part, 0, 1+len(s.obsImages))
+			parts := make([]model.Part, 0, 1+2*len(s.obsImages))
 			if text != "" {
 				parts = append(parts, model.Part{Text: text})
 			}
-			for i := range s.obsImages {
-				parts = append(parts, model.Part{Image: &s.obsImages[i]})
-			}
+			parts = append(parts, s.tailImages()...)
 			s.tail = model.Message{Role: model.RoleUser, Parts: parts}
 		}
 	}
@@ -296,6 +307,18 @@ func (s *Store) RefreshedMessages() int {
 // consumes them. The tail itself was never stored: the next request
 // carries the next one.
 func (s *Store) ConsumeImages(turn int) {
+	s.replacePending(func(img *world.Image) string { return placeholder(img, turn) })
+	if len(s.obsImages) > 0 {
+		s.obsImages = nil
+		s.tailOK = false
+	}
+}
+
+// replacePending replaces every image of the entries holding images not
+// sent yet by a line of text (text's, after a newline), and reports how
+// many it replaced.
+func (s *Store) replacePending(text func(*world.Image) string) int {
+	n := 0
 	for i := len(s.acc) - 1; i >= 0 && s.pending > 0; i-- {
 		e := &s.acc[i]
 		if !e.pending {
@@ -304,7 +327,8 @@ func (s *Store) ConsumeImages(turn int) {
 		parts := make([]model.Part, 0, len(e.msg.Parts))
 		for _, p := range e.msg.Parts {
 			if p.Image != nil {
-				p = model.Part{Text: "\n" + placeholder(p.Image, turn)}
+				p = model.Part{Text: "\n" + text(p.Image)}
+				n++
 			}
 			parts = append(parts, p)
 		}
@@ -315,15 +339,12 @@ func (s *Store) ConsumeImages(turn int) {
 		e.tokens = estimateMessage(&e.msg)
 		s.accTokens += e.tokens
 		e.sanitise()
-		s.prefixOK = false
+		s.prefixOK, s.tailOK = false, false
 	}
-	if len(s.obsImages) > 0 {
-		s.obsImages = nil
-		s.tailOK = false
-	}
+	return n
 }
 
-func placeholder(img *schema.Image, turn int) string {
+func placeholder(img *world.Image, turn int) string {
 	name := "tool image"
 	if img.Camera != "" {
 		name = img.Camera + " camera"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Role is who a message is from.
@@ -33,8 +33,8 @@ const (
 
 // Part is one piece of a message: text or an image.
 type Part struct {
-	Text  string        `json:"text,omitempty"`
-	Image *schema.Image `json:"image,omitempty"`
+	Text  string       `json:"text,omitempty"`
+	Image *world.Image `json:"image,omitempty"`
 }
 
 // Message is one message of a request.

@@ -4,28 +4,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
-
-// short renders a source as "observe/head t5" or "pick_up ✓ t4".
-func (s Source) short() string { return string(appendShort(nil, s)) }
-
-func appendShort(b []byte, s Source) []byte {
-	switch s.Kind {
-	case "call":
-		b = append(b, s.Tool...)
-		b = append(b, " ✓ t"...)
-		return strconv.AppendInt(b, int64(s.Turn), 10)
-	case "":
-		return b
-	}
-	b = append(b, s.Tool...)
-	if s.Camera != "" {
-		b = append(b, '/')
-		b = append(b, s.Camera...)
-	}
-	b = append(b, " t"...)
-	return strconv.AppendInt(b, int64(s.Turn), 10)
-}
 
 // DefaultMaxRefs is how many refs a Brief renders when its limits say none
 // (scene_graph.max_brief_refs' default): a graph of thousands of refs must
@@ -56,12 +37,12 @@ type BriefLimits struct {
 // last one, so a turn costs about one string.
 func (g *Graph) Brief(l BriefLimits) string {
 	b := append(g.briefBuf[:0], "Scene Graph Brief (turn "...)
-	b = strconv.AppendInt(b, int64(g.turn), 10)
+	b = strconv.AppendInt(b, int64(g.TaskTurn()), 10)
 	b = append(b, ", frame "...)
 	b = append(b, g.frame...)
 	b = append(b, ", "...)
 	b = strconv.AppendInt(b, int64(len(g.order)), 10)
-	b = append(b, " refs; [source tN] says where each fact comes from"...)
+	b = append(b, " refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task)"...)
 	if g.staleAfter > 0 {
 		b = append(b, "; stale: not confirmed for "...)
 		b = strconv.AppendInt(b, int64(g.staleAfter), 10)
@@ -104,13 +85,10 @@ func (g *Graph) appendRobotLine(b []byte) []byte {
 			w.str(r.room)
 			w.str(" ")
 		}
-		w.str("at (")
-		w.b = strconv.AppendFloat(w.b, r.pos.X, 'f', 2, 64)
-		w.str(", ")
-		w.b = strconv.AppendFloat(w.b, r.pos.Y, 'f', 2, 64)
-		w.str(") facing ")
-		w.b = strconv.AppendFloat(w.b, r.thetaDeg, 'f', 0, 64)
-		w.str("°")
+		w.str("at ")
+		w.b = quantity.AppendPoint(w.b, r.pos.X, r.pos.Y)
+		w.str(" facing ")
+		w.b = quantity.AppendDegrees(w.b, r.thetaDeg)
 		w.tag(r.seen)
 		w.str("; ")
 	}

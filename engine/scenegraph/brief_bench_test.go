@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // household is a graph of n objects in a kitchen, on four places and in a
 // drawer, seen by two cameras over the first turns, the robot at a pose.
 // It uses the public API only.
-func household(n int) (*Graph, []schema.Detection) {
+func household(n int) (*Graph, []world.Detection) {
 	g := New(10)
 	places := []string{"table", "counter", "shelf", "sofa"}
-	var all []schema.Detection
+	var all []world.Detection
 	for i := range n {
-		d := schema.Detection{Name: fmt.Sprintf("thing%d", i%(n/2+1)), Class: "thing", Camera: "head", Room: "kitchen",
+		d := world.Detection{Name: fmt.Sprintf("thing%d", i%(n/2+1)), Class: "thing", Camera: "head", Room: "kitchen",
 			Relation: "on", Target: places[i%len(places)], Position: pt(float64(i%10), float64(i/10))}
 		if i%7 == 0 {
 			d.Relation, d.Target = "in", "top_drawer"
@@ -23,7 +23,7 @@ func household(n int) (*Graph, []schema.Detection) {
 		all = append(all, d)
 	}
 	for turn := 1; turn <= 5; turn++ {
-		obs := &schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "kitchen"},
+		obs := &world.Observation{Pose: &world.Pose{X: 1, Y: 1, Room: "kitchen"},
 			State: map[string]any{"drawers": map[string]any{"top_drawer": "open"}}}
 		for i := turn - 1; i < n; i += 5 {
 			obs.Detections = append(obs.Detections, all[i])
@@ -66,9 +66,9 @@ func BenchmarkBrief(b *testing.B) {
 
 // seeFive is the observation of turn: five objects, two seen by both
 // cameras, one moved a little (back and forth), the robot's pose.
-func seeFive(all []schema.Detection, turn int) *schema.Observation {
-	obs := &schema.Observation{Pose: &schema.Pose{X: 1 + float64(turn%2)/10, Y: 1, Room: "kitchen"},
-		Detections: make([]schema.Detection, 0, 7)}
+func seeFive(all []world.Detection, turn int) *world.Observation {
+	obs := &world.Observation{Pose: &world.Pose{X: 1 + float64(turn%2)/10, Y: 1, Room: "kitchen"},
+		Detections: make([]world.Detection, 0, 7)}
 	for k := range 5 {
 		d := all[(turn*5+k*3)%len(all)]
 		if k == 0 {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // ranked is a ref with what byPriority orders it by, and whether the Brief
@@ -45,7 +45,7 @@ func (g *Graph) briefNodes(l BriefLimits) (list []ranked, hidden int) {
 	// finds the best early and keeps them.
 	for i := len(g.order) - 1; i >= 0; i-- {
 		n := g.order[i]
-		if n.kind == KindRobot {
+		if n.kind == KindRobot || n.bare() {
 			continue
 		}
 		d := g.distance(n, robot.pos)
@@ -79,6 +79,14 @@ func (g *Graph) briefNodes(l BriefLimits) (list []ranked, hidden int) {
 	}
 	slices.SortFunc(rs, byDisplay)
 	return rs, all - len(rs)
+}
+
+// bare reports whether n's line would be its ref alone (a place known only
+// as a relation's target, which the lines relating to it name): it carries
+// nothing, so the Brief leaves it out.
+func (n *node) bare() bool {
+	return n.state == "" && len(n.rels) == 0 && n.room == "" && n.unconfirmed == 0 && !n.sighted() &&
+		(n.class == "" || n.class == n.name)
 }
 
 // byPriority orders refs by what matters to the next decision: what the
@@ -160,7 +168,7 @@ func siftDown(h []ranked, i int) {
 
 // distance is how far n is from the robot: by position, else by what the
 // detection said; +Inf when unknown.
-func (g *Graph) distance(n *node, robot *schema.Point) float64 {
+func (g *Graph) distance(n *node, robot *world.Point) float64 {
 	switch {
 	case robot != nil && n.pos != nil:
 		return dist(*robot, *n.pos)

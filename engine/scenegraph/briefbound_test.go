@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // flood is an observation of n objects never seen before, at distinct
 // distances from the robot at the origin (in a shuffled order), each on a
 // shelf.
-func flood(turn, n int) *schema.Observation {
-	obs := &schema.Observation{Pose: &schema.Pose{Room: "hall"}}
+func flood(turn, n int) *world.Observation {
+	obs := &world.Observation{Pose: &world.Pose{Room: "hall"}}
 	for i := range n {
-		obs.Detections = append(obs.Detections, schema.Detection{
+		obs.Detections = append(obs.Detections, world.Detection{
 			Name: fmt.Sprintf("item%d_%d", turn, i), Class: "thing", Camera: "head", Room: "hall",
 			Relation: "on", Target: "shelf", Position: pt(1+float64((i*7919)%n)/100, 0)})
 	}
@@ -78,13 +78,13 @@ func TestBriefBoundedUnderAFloodOfNames(t *testing.T) {
 // distance; without positions, the detection's distance says what is near.
 func TestBriefBoundKeepsWhatTheRobotHoldsAndIsNear(t *testing.T) {
 	g := New(0)
-	g.Update(&schema.Observation{Held: "cup", Detections: []schema.Detection{{Name: "sofa", DistanceM: 9}}}, 1, "observe")
+	g.Update(&world.Observation{Held: "cup", Detections: []world.Detection{{Name: "sofa", DistanceM: 9}}}, 1, "observe")
 	g.setNear("obj:sofa", Source{Kind: "call", Tool: "navigate_to", Turn: 1})
-	var dets []schema.Detection
+	var dets []world.Detection
 	for i := range 10 {
-		dets = append(dets, schema.Detection{Name: fmt.Sprintf("box%d", i), DistanceM: float64(10 - i)})
+		dets = append(dets, world.Detection{Name: fmt.Sprintf("box%d", i), DistanceM: float64(10 - i)})
 	}
-	g.Update(&schema.Observation{Held: "cup", Detections: dets}, 2, "observe")
+	g.Update(&world.Observation{Held: "cup", Detections: dets}, 2, "observe")
 	b := g.Brief(BriefLimits{MaxRefs: 3})
 	for _, want := range []string{"- obj:box9", "- obj:cup: held by robot", "- obj:sofa", "… and 9 more refs"} {
 		if !strings.Contains(b, want) {

@@ -2,7 +2,8 @@ package scenegraph
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // lineCache is a node's rendered Brief line (detailed or coarse). A line
@@ -18,6 +19,9 @@ type lineCache struct {
 	text  []byte
 	ver   uint64
 	until int
+	// epoch is the graph's clockEpoch the line was rendered in: a new task
+	// renders its turns anew.
+	epoch uint64
 	ok    bool
 }
 
@@ -28,7 +32,7 @@ func (g *Graph) appendLine(b []byte, n *node, detailed bool) []byte {
 	if detailed {
 		c = &n.detailed
 	}
-	if c.ok && c.ver == n.ver && g.turn < c.until {
+	if c.ok && c.ver == n.ver && g.turn < c.until && c.epoch == g.clockEpoch {
 		return append(b, c.text...)
 	}
 	start := len(b)
@@ -39,7 +43,7 @@ func (g *Graph) appendLine(b []byte, n *node, detailed bool) []byte {
 		w.coarseLine(n)
 	}
 	c.text = append(c.text[:0], w.b[start:]...)
-	c.ver, c.until, c.ok = n.ver, w.until, true
+	c.ver, c.until, c.epoch, c.ok = n.ver, w.until, g.clockEpoch, true
 	return w.b
 }
 
@@ -83,15 +87,15 @@ func (w *liner) line(n *node) {
 		}
 	}
 	w.supportFacts(n, true, n.seen)
-	if n.pos != nil && n.sighted() {
+	// A held object is where the robot is: the robot's line says where,
+	// and an own room or position would be where it was picked up.
+	held := n.held()
+	if n.pos != nil && n.sighted() && !held {
 		w.fact()
-		w.str("at (")
-		w.b = strconv.AppendFloat(w.b, n.pos.X, 'f', 1, 64)
-		w.str(", ")
-		w.b = strconv.AppendFloat(w.b, n.pos.Y, 'f', 1, 64)
-		w.str(")")
+		w.str("at ")
+		w.b = quantity.AppendPoint(w.b, n.pos.X, n.pos.Y)
 	}
-	if n.room != "" {
+	if n.room != "" && !held {
 		w.fact()
 		w.str("room ")
 		w.str(n.room)
@@ -102,12 +106,22 @@ func (w *liner) line(n *node) {
 	w.unconfirmed(n)
 }
 
+// held reports whether the robot holds n.
+func (n *node) held() bool {
+	for _, r := range n.rels {
+		if r.Kind == RelHolding && r.Target == n.ref {
+			return true
+		}
+	}
+	return false
+}
+
 // unconfirmed writes " (unconfirmed since turn N)" on a node a physical
 // call without a success verdict may have changed (see MarkUnconfirmed).
 func (w *liner) unconfirmed(n *node) {
 	if n.unconfirmed != 0 {
-		w.str(" (unconfirmed since turn ")
-		w.b = strconv.AppendInt(w.b, int64(n.unconfirmed), 10)
+		w.str(" (unconfirmed since ")
+		w.b = w.g.appendSince(w.b, n.unconfirmed)
 		w.str(")")
 	}
 }
@@ -118,8 +132,8 @@ func (w *liner) coarseLine(n *node) {
 	w.str(n.ref)
 	w.supportFacts(n, false, Source{})
 	if n.seen.Kind != "" {
-		w.str(" [t")
-		w.b = strconv.AppendInt(w.b, int64(n.seen.Turn), 10)
+		w.str(" [")
+		w.b = w.g.appendTurn(w.b, n.seen.Turn)
 		w.staleWord(n.seen.Turn)
 		w.str("]")
 	}
@@ -156,7 +170,7 @@ func (w *liner) tag(s Source) {
 		return
 	}
 	w.str(" [")
-	w.b = appendShort(w.b, s)
+	w.b = w.g.appendShort(w.b, s)
 	w.staleWord(s.Turn)
 	w.str("]")
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/thea-harness/thea/internal/quantity"
 )
 
 // refEdges is edges by a walk over all relations, not the node index.
@@ -65,7 +67,7 @@ func (g *Graph) refBrief(l BriefLimits) string {
 	if g.staleAfter > 0 {
 		stale = fmt.Sprintf("; stale: not confirmed for %d+ turns", g.staleAfter)
 	}
-	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from%s):\n",
+	fmt.Fprintf(&b, "Scene Graph Brief (turn %d, frame %s, %d refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task)%s):\n",
 		g.turn, g.frame, len(g.order), stale)
 	b.WriteString("- " + g.refRobotLine() + "\n")
 	ns, detailed, hidden := g.refBriefNodes(l)
@@ -91,7 +93,7 @@ func (g *Graph) refRobotLine() string {
 	r := g.nodes[RobotRef]
 	var parts []string
 	if r.pos != nil {
-		where := fmt.Sprintf("at (%.2f, %.2f) facing %.0f°", r.pos.X, r.pos.Y, r.thetaDeg)
+		where := "at " + string(quantity.AppendPoint(nil, r.pos.X, r.pos.Y)) + " facing " + string(quantity.AppendDegrees(nil, r.thetaDeg))
 		if r.room != "" {
 			where = "in " + r.room + " " + where
 		}
@@ -126,10 +128,11 @@ func (g *Graph) refLine(n *node) string {
 		}
 	}
 	facts = append(facts, g.refSupportFacts(n, true, n.seen)...)
-	if n.pos != nil && n.sighted() {
-		facts = append(facts, fmt.Sprintf("at (%.1f, %.1f)", n.pos.X, n.pos.Y))
+	held := g.holding() == n.ref
+	if n.pos != nil && n.sighted() && !held {
+		facts = append(facts, "at "+string(quantity.AppendPoint(nil, n.pos.X, n.pos.Y)))
 	}
-	if n.room != "" {
+	if n.room != "" && !held {
 		facts = append(facts, "room "+n.room)
 	}
 	if len(facts) > 0 {
@@ -223,7 +226,9 @@ func (g *Graph) refBriefNodes(l BriefLimits) (list []*node, detailed map[*node]b
 	if max <= 0 {
 		max = DefaultMaxRefs
 	}
-	ns := g.refSortedNodes()
+	ns := slices.DeleteFunc(g.refSortedNodes(), func(n *node) bool {
+		return n.state == "" && len(n.rels) == 0 && n.room == "" && n.unconfirmed == 0 && !n.sighted() && (n.class == "" || n.class == n.name)
+	})
 	byPriority := g.refBriefPriority(ns)
 	listed := map[*node]bool{}
 	detailed = map[*node]bool{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -53,7 +54,7 @@ func str(path string, p *vm.Program, env *schema.CheckEnv) (string, error) {
 	if p == nil {
 		return "", nil
 	}
-	out, err := schema.RunRule(nil, p, env)
+	out, err := rules.Run(nil, p, env)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}

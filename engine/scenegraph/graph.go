@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // NodeKind says what a ref stands for.
@@ -50,7 +50,10 @@ type Source struct {
 	Tool   string `json:"tool,omitempty"`
 	Camera string `json:"camera,omitempty"`
 	CallID string `json:"call_id,omitempty"`
-	Turn   int    `json:"turn"`
+	// Turn is the session's turn inside the graph; a tool's result shows the
+	// task's (see shown), and Task names the earlier task of one before it.
+	Turn int `json:"turn"`
+	Task int `json:"task,omitempty"`
 }
 
 // Relation is one typed edge: Subject Kind Target (obj:mug on place:table,
@@ -62,7 +65,7 @@ type Relation struct {
 	Source  Source `json:"source"`
 	Stale   bool   `json:"stale,omitempty"`
 	// anchor is the robot's position when a robot near relation was set.
-	anchor *schema.Point
+	anchor *world.Point
 }
 
 type node struct {
@@ -72,7 +75,7 @@ type node struct {
 	id       string
 	kind     NodeKind
 	room     string
-	pos      *schema.Point
+	pos      *world.Point
 	thetaDeg float64
 	distM    float64
 	state    string
@@ -100,7 +103,7 @@ type node struct {
 }
 
 type storedImage struct {
-	img  schema.Image
+	img  world.Image
 	turn int
 }
 
@@ -111,6 +114,10 @@ type Graph struct {
 	staleAfter int
 	frame      string
 	turn       int
+	// epochs are the session's tasks (see BeginTask); clockEpoch counts
+	// them, so a cached line of another task is rendered again.
+	epochs     []epoch
+	clockEpoch uint64
 	nodes      map[string]*node
 	order      []*node // creation order
 	// byName indexes the nodes by case-folded name, in creation order: a
@@ -260,7 +267,7 @@ func (g *Graph) nearest(ns []*node) *node {
 	return best
 }
 
-func dist(a, b schema.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
+func dist(a, b world.Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
 
 // foldKey maps every string equal to s under strings.EqualFold (simple
 // Unicode case folding) to one key: each rune becomes the least of its

@@ -6,33 +6,34 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
-func pt(x, y float64) *schema.Point { return &schema.Point{X: x, Y: y} }
+func pt(x, y float64) *world.Point { return &world.Point{X: x, Y: y} }
 
 // kitchen is a full observation: the robot's pose, an empty gripper (held
 // sent as ""), the detections and the drawer.
-func kitchen(turn int, dets ...schema.Detection) *schema.Observation {
-	o := &schema.Observation{Pose: &schema.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Detections: dets,
+func kitchen(turn int, dets ...world.Detection) *world.Observation {
+	o := &world.Observation{Pose: &world.Pose{X: 10, Y: 2.5, Room: "kitchen"}, Detections: dets,
 		State: map[string]any{"drawers": map[string]any{"top_drawer": "closed"}}}
-	o.SetKnown(schema.FieldHeld)
+	o.SetKnown(world.FieldHeld)
 	return o
 }
 
-func mug(cam string, x, y float64, target string) schema.Detection {
-	return schema.Detection{Name: "mug", Class: "mug", Camera: cam, Relation: "on", Target: target, Room: "kitchen", Position: pt(x, y)}
+func mug(cam string, x, y float64, target string) world.Detection {
+	return world.Detection{Name: "mug", Class: "mug", Camera: cam, Relation: "on", Target: target, Room: "kitchen", Position: pt(x, y)}
 }
 
 func TestUpdateBriefProvenanceAndStaleness(t *testing.T) {
 	g := New(2)
 	g.Update(kitchen(1, mug("head", 11.2, 2.5, "table"), mug("wrist", 11.2, 2.5, "table")), 1, "observe")
-	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{{Name: "plate", Class: "dish", Camera: "head", Room: "kitchen"}, {Name: ""}}}, 2, "observe")
 	g.Advance(3)
-	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from; stale: not confirmed for 2+ turns):
+	want := `Scene Graph Brief (turn 3, frame map, 5 refs; [source tN] says where each fact comes from and at which turn of this task ([source, task K]: an earlier task); stale: not confirmed for 2+ turns):
 - robot: in kitchen at (10.00, 2.50) facing 0° [observe t1, stale]; holding nothing [observe t1, stale]
 - obj:plate (dish): room kitchen [observe/head t2]
 - container:top_drawer: closed [observe t1, stale]
-- obj:mug: on place:table, at (11.2, 2.5), room kitchen [observe/head+wrist t1, stale]
+- obj:mug: on place:table, at (11.20, 2.50), room kitchen [observe/head+wrist t1, stale]
 - place:table: room kitchen`
 	if got := g.Brief(BriefLimits{Detailed: 10}); got != want {
 		t.Fatalf("Brief:\n%s\nwant:\n%s", got, want)
@@ -67,11 +68,11 @@ func TestTwoSameNameObjectsKeepTwoRefs(t *testing.T) {
 	}
 	// Without positions, the support tells them apart.
 	h := New(10)
-	noPos := func(target string) schema.Detection {
-		return schema.Detection{Name: "cup", Camera: "head", Relation: "on", Target: target}
+	noPos := func(target string) world.Detection {
+		return world.Detection{Name: "cup", Camera: "head", Relation: "on", Target: target}
 	}
-	h.Update(&schema.Observation{Detections: []schema.Detection{noPos("table"), noPos("shelf")}}, 1, "observe")
-	h.Update(&schema.Observation{Detections: []schema.Detection{noPos("shelf"), noPos("table")}}, 2, "observe")
+	h.Update(&world.Observation{Detections: []world.Detection{noPos("table"), noPos("shelf")}}, 1, "observe")
+	h.Update(&world.Observation{Detections: []world.Detection{noPos("shelf"), noPos("table")}}, 2, "observe")
 	if e := h.Lookup("cup"); len(e) != 2 || e[0].Ref == e[1].Ref {
 		t.Fatalf("two cups without positions: %+v", e)
 	}
@@ -114,7 +115,7 @@ func TestEffectsPickPlaceOpenOnce(t *testing.T) {
 		t.Fatalf("second apply of one call: %v", err)
 	}
 	b := g.Brief(BriefLimits{Detailed: 10})
-	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot, room kitchen [pick_up ✓ t1]"} {
+	for _, want := range []string{"robot: in kitchen at (10.00, 2.50) facing 0° [observe t1]; holding obj:mug [pick_up ✓ t1]", "- obj:mug: held by robot [pick_up ✓ t1]"} {
 		if !strings.Contains(b, want) {
 			t.Fatalf("Brief lacks %q:\n%s", want, b)
 		}
@@ -193,7 +194,7 @@ func TestLookupsRefuseUnknownRefs(t *testing.T) {
 	g := New(10)
 	img := []byte("png")
 	obs := kitchen(1, mug("head", 11.2, 2.5, "table"))
-	obs.Images = []schema.Image{{Camera: "head", MIME: "image/png", Data: img}, {Camera: "wrist", MIME: "image/png", Data: []byte("w")}}
+	obs.Images = []world.Image{{Camera: "head", MIME: "image/png", Data: img}, {Camera: "wrist", MIME: "image/png", Data: []byte("w")}}
 	g.Update(obs, 1, "observe")
 	if _, err := g.Relations("obj:cup", ""); err == nil || !strings.Contains(err.Error(), `unknown scene-graph ref "obj:cup"`) || !strings.Contains(err.Error(), "obj:mug") {
 		t.Fatalf("Relations of an unknown ref: %v", err)
@@ -217,7 +218,7 @@ func TestLookupsRefuseUnknownRefs(t *testing.T) {
 	// The head camera's next image does not show the mug: its view is gone
 	// (one image per camera is kept), and the error says to look again.
 	obs2 := kitchen(2)
-	obs2.Images = []schema.Image{{Camera: "head", MIME: "image/png", Data: []byte("new")}}
+	obs2.Images = []world.Image{{Camera: "head", MIME: "image/png", Data: []byte("new")}}
 	g.Update(obs2, 2, "observe")
 	if _, err := g.View("obj:mug"); err == nil || !strings.Contains(err.Error(), "look again") {
 		t.Fatalf("View after the camera moved on: %v", err)
@@ -232,7 +233,7 @@ func TestLookupsRefuseUnknownRefs(t *testing.T) {
 func TestBriefKeepsEveryRef(t *testing.T) {
 	g := New(0)
 	for i, n := range []string{"a", "b", "c", "d"} {
-		g.Update(&schema.Observation{Detections: []schema.Detection{{Name: n, Class: "thing", Relation: "on", Target: "floor", Room: "hall"}}}, i+1, "obs")
+		g.Update(&world.Observation{Detections: []world.Detection{{Name: n, Class: "thing", Relation: "on", Target: "floor", Room: "hall"}}}, i+1, "obs")
 	}
 	b := g.Brief(BriefLimits{Detailed: 2})
 	if strings.Count(b, "\n- ") != 6 || !strings.Contains(b, "- obj:a: on place:floor [t1]") || !strings.Contains(b, "- obj:d (thing): on place:floor, room hall [obs t4]") {
@@ -247,13 +248,13 @@ func TestBriefKeepsEveryRef(t *testing.T) {
 // an observation of 20 detections seen by two cameras, render the Brief.
 func BenchmarkTurn(b *testing.B) {
 	g := New(10)
-	var all []schema.Detection
+	var all []world.Detection
 	for i := range 100 {
-		all = append(all, schema.Detection{Name: "thing", Class: "thing", Camera: "head", Relation: "on", Target: "floor",
+		all = append(all, world.Detection{Name: "thing", Class: "thing", Camera: "head", Relation: "on", Target: "floor",
 			Position: pt(float64(i), 0)})
 	}
-	g.Update(&schema.Observation{Detections: all}, 1, "observe")
-	obs := &schema.Observation{Pose: &schema.Pose{X: 1, Y: 1, Room: "hall"}}
+	g.Update(&world.Observation{Detections: all}, 1, "observe")
+	obs := &world.Observation{Pose: &world.Pose{X: 1, Y: 1, Room: "hall"}}
 	for i := range 20 {
 		d := all[i*5]
 		obs.Detections = append(obs.Detections, d)

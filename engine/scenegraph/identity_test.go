@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 func refsOf(g *Graph, name string) []string {
@@ -22,27 +23,27 @@ func refsOf(g *Graph, name string) []string {
 // new obj:front_door#N every turn.
 func TestDetectionWithoutPositionOrSupportKeepsItsRef(t *testing.T) {
 	g := New(10)
-	door := schema.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
+	door := world.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
 	for turn := 1; turn <= 10; turn++ {
 		d := door
 		if turn%2 == 0 {
 			d.Camera = "rear" // another camera: still the one door
 		}
-		g.Update(&schema.Observation{Detections: []schema.Detection{d}}, turn, "observe")
+		g.Update(&world.Observation{Detections: []world.Detection{d}}, turn, "observe")
 	}
 	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
 		t.Fatalf("refs after ten sightings: %v, want one", got)
 	}
 	// Two doors of one name in one observation are two refs, and keep them.
-	g.Update(&schema.Observation{Detections: []schema.Detection{door, door}}, 11, "observe")
-	g.Update(&schema.Observation{Detections: []schema.Detection{door, door}}, 12, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{door, door}}, 11, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{door, door}}, 12, "observe")
 	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door", "obj:front_door#2"}) {
 		t.Fatalf("two doors seen together: %v", got)
 	}
 	// A door of that name in another room is another door.
 	other := door
 	other.Room = "garage"
-	g.Update(&schema.Observation{Detections: []schema.Detection{other}}, 13, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{other}}, 13, "observe")
 	if n := len(refsOf(g, "front_door")); n != 3 {
 		t.Fatalf("a front_door in the garage: %d refs, want 3", n)
 	}
@@ -52,13 +53,13 @@ func TestDetectionWithoutPositionOrSupportKeepsItsRef(t *testing.T) {
 // wherever it is seen, and two ids are two refs even at one spot.
 func TestDetectionIDKeepsIdentity(t *testing.T) {
 	g := New(10)
-	person := func(id string, x float64) schema.Detection {
-		return schema.Detection{ID: id, Name: "person", Class: "person", Camera: "front", Position: pt(x, 0)}
+	person := func(id string, x float64) world.Detection {
+		return world.Detection{ID: id, Name: "person", Class: "person", Camera: "front", Position: pt(x, 0)}
 	}
-	g.Update(&schema.Observation{Detections: []schema.Detection{person("track-7", 1), person("track-9", 5)}}, 1, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{person("track-7", 1), person("track-9", 5)}}, 1, "observe")
 	// They swap places (3 m apart, beyond the match radius): ids win over
 	// positions, and the order of the detections does not matter.
-	g.Update(&schema.Observation{Detections: []schema.Detection{person("track-9", 1), person("track-7", 5)}}, 2, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{person("track-9", 1), person("track-7", 5)}}, 2, "observe")
 	if got := refsOf(g, "person"); !slices.Equal(got, []string{"obj:person", "obj:person#2"}) {
 		t.Fatalf("refs: %v", got)
 	}
@@ -72,7 +73,7 @@ func TestDetectionIDKeepsIdentity(t *testing.T) {
 	// a known one is a new object.
 	a, b := person("track-7", 5), person("track-7", 5.1)
 	b.Camera = "rear"
-	g.Update(&schema.Observation{Detections: []schema.Detection{a, b, person("track-11", 1)}}, 3, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{a, b, person("track-11", 1)}}, 3, "observe")
 	if got := refsOf(g, "person"); len(got) != 3 {
 		t.Fatalf("after a new track at a known spot: %v, want 3 refs", got)
 	}
@@ -86,8 +87,8 @@ func TestDetectionIDKeepsIdentity(t *testing.T) {
 // from every state.<group> that maps names to strings.
 func TestStatesOfObjects(t *testing.T) {
 	g := New(10)
-	door := schema.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
-	g.Update(&schema.Observation{Detections: []schema.Detection{door}}, 1, "observe")
+	door := world.Detection{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Visible: true}
+	g.Update(&world.Observation{Detections: []world.Detection{door}}, 1, "observe")
 	open := compile(t, "open_door", schema.Effect{Set: "state", Of: "args.door", To: "'open'"})
 	ops, err := Evaluate(open, &schema.CheckEnv{Args: map[string]any{"door": "front_door"}})
 	if err != nil {
@@ -106,7 +107,7 @@ func TestStatesOfObjects(t *testing.T) {
 	// The next observation reports the door closed again (state.doors), a
 	// light's state and a battery level (not a name → state map): the door
 	// takes the state, the light is a new object, the battery is no ref.
-	g.Update(&schema.Observation{Detections: []schema.Detection{door}, State: map[string]any{
+	g.Update(&world.Observation{Detections: []world.Detection{door}, State: map[string]any{
 		"doors":   map[string]any{"front_door": "closed"},
 		"lights":  map[string]any{"hall_lamp": "on"},
 		"drawers": map[string]any{"top_drawer": "open"},
@@ -136,17 +137,17 @@ func TestStatesOfObjects(t *testing.T) {
 // one stamp, in whichever order the two arrive and however the detection
 // places it (a support, a position).
 func TestDoorInDetectionsAndStateIsOneObject(t *testing.T) {
-	dets := []schema.Detection{
+	dets := []world.Detection{
 		{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Relation: "in", Target: "hall_wall", Visible: true},
 		{Name: "front_door", Class: "door", Camera: "front", Room: "hall", Position: pt(2, 3), Visible: true},
 		{Name: "front_door", Class: "door"},
 	}
 	for i, d := range dets {
 		g := New(10)
-		both := &schema.Observation{Detections: []schema.Detection{d}, State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}
+		both := &world.Observation{Detections: []world.Detection{d}, State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}
 		g.Update(both, 1, "observe")
 		// The door out of view, its state still reported; then seen again.
-		g.Update(&schema.Observation{State: map[string]any{"doors": map[string]any{"front_door": "open"}}}, 2, "observe")
+		g.Update(&world.Observation{State: map[string]any{"doors": map[string]any{"front_door": "open"}}}, 2, "observe")
 		g.Update(both, 3, "observe")
 		if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
 			t.Fatalf("detection %d: refs %v, want one door", i, got)
@@ -161,8 +162,8 @@ func TestDoorInDetectionsAndStateIsOneObject(t *testing.T) {
 	}
 	// A state-only door first, seen with a support later: still one.
 	g := New(10)
-	g.Update(&schema.Observation{State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}, 1, "observe")
-	g.Update(&schema.Observation{Detections: dets[:1]}, 2, "observe")
+	g.Update(&world.Observation{State: map[string]any{"doors": map[string]any{"front_door": "closed"}}}, 1, "observe")
+	g.Update(&world.Observation{Detections: dets[:1]}, 2, "observe")
 	if got := refsOf(g, "front_door"); !slices.Equal(got, []string{"obj:front_door"}) {
 		t.Fatalf("state first, then a detection with a support: %v", got)
 	}
@@ -184,33 +185,33 @@ func briefLines(b, ref string) []string {
 // state and its sighting. So it stays, whichever group reports it first and
 // whichever the next observation leaves out.
 func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
-	drawer := schema.Detection{Name: "drawer_top", Class: "drawer", Camera: "front", Room: "kitchen", Position: pt(2, 1), Visible: true}
+	drawer := world.Detection{Name: "drawer_top", Class: "drawer", Camera: "front", Room: "kitchen", Position: pt(2, 1), Visible: true}
 	far := drawer
 	far.Position, far.Room = pt(3.5, 1), "pantry"
 	drawers := func(st string) map[string]any { return map[string]any{"drawers": map[string]any{"drawer_top": st}} }
-	orders := map[string][]*schema.Observation{
+	orders := map[string][]*world.Observation{
 		"both at once": {
-			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{Detections: []world.Detection{drawer}, State: drawers("open")},
 			{State: drawers("closed")},
-			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{Detections: []world.Detection{drawer}, State: drawers("open")},
 		},
 		"state first": {
 			{State: drawers("closed")},
-			{Detections: []schema.Detection{drawer}},
-			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{Detections: []world.Detection{drawer}},
+			{Detections: []world.Detection{drawer}, State: drawers("open")},
 		},
 		"detection first": {
-			{Detections: []schema.Detection{drawer}},
+			{Detections: []world.Detection{drawer}},
 			{State: drawers("closed")},
-			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{Detections: []world.Detection{drawer}, State: drawers("open")},
 		},
 		// The detector places the drawer a metre off (beyond the match
 		// radius, in another room): the state report of this observation
 		// still names the one drawer.
 		"seen elsewhere": {
-			{Detections: []schema.Detection{drawer}, State: drawers("closed")},
-			{Detections: []schema.Detection{far}, State: drawers("closed")},
-			{Detections: []schema.Detection{drawer}, State: drawers("open")},
+			{Detections: []world.Detection{drawer}, State: drawers("closed")},
+			{Detections: []world.Detection{far}, State: drawers("closed")},
+			{Detections: []world.Detection{drawer}, State: drawers("open")},
 		},
 	}
 	for name, obss := range orders {
@@ -230,7 +231,7 @@ func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
 		lines := briefLines(b, ref)
 		// Its state's stamp is the observation's, its sighting's the camera's
 		// (as a door's).
-		want := "- " + ref + " (drawer): open [observe t3], at (2.0, 1.0), room kitchen [observe/front t3]"
+		want := "- " + ref + " (drawer): open [observe t3], at (2.00, 1.00), room kitchen [observe/front t3]"
 		if len(lines) != 1 || lines[0] != want {
 			t.Fatalf("%s: the drawer's lines %q, want [%q]:\n%s", name, lines, want, b)
 		}
@@ -243,12 +244,12 @@ func TestDrawerInDetectionsAndStateIsOneObject(t *testing.T) {
 // also sees (in one observation, or held first and seen later in another
 // room).
 func TestOtherGroupsThenDetectedAreOneThing(t *testing.T) {
-	mug := schema.Detection{Name: "mug", Class: "cup", Camera: "wrist", Room: "kitchen", Position: pt(1, 1), Visible: true}
+	mug := world.Detection{Name: "mug", Class: "cup", Camera: "wrist", Room: "kitchen", Position: pt(1, 1), Visible: true}
 	g := New(10)
-	g.Update(&schema.Observation{Held: "mug", Detections: []schema.Detection{mug}}, 1, "observe")
+	g.Update(&world.Observation{Held: "mug", Detections: []world.Detection{mug}}, 1, "observe")
 	moved := mug
 	moved.Room, moved.Position = "hall", pt(6, 4)
-	g.Update(&schema.Observation{Held: "mug", Detections: []schema.Detection{moved}}, 2, "observe")
+	g.Update(&world.Observation{Held: "mug", Detections: []world.Detection{moved}}, 2, "observe")
 	if got := refsOf(g, "mug"); !slices.Equal(got, []string{"obj:mug"}) {
 		t.Fatalf("refs %v, want the one held mug", got)
 	}
@@ -258,16 +259,16 @@ func TestOtherGroupsThenDetectedAreOneThing(t *testing.T) {
 
 	// Held first (no detection), then a camera sees it as the robot holds it.
 	g = New(10)
-	g.Update(&schema.Observation{Held: "drawer_key"}, 1, "observe")
-	g.Update(&schema.Observation{Held: "drawer_key", Detections: []schema.Detection{{Name: "drawer_key", Camera: "wrist", Position: pt(3, 3)}}}, 2, "observe")
+	g.Update(&world.Observation{Held: "drawer_key"}, 1, "observe")
+	g.Update(&world.Observation{Held: "drawer_key", Detections: []world.Detection{{Name: "drawer_key", Camera: "wrist", Position: pt(3, 3)}}}, 2, "observe")
 	if got := refsOf(g, "drawer_key"); !slices.Equal(got, []string{"obj:drawer_key"}) {
 		t.Fatalf("held then seen: %v", got)
 	}
 
 	g = New(10)
-	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 1, "observe")
-	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "table", Class: "furniture", Camera: "front", Position: pt(1, 1.2)}}}, 2, "observe")
-	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 3, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 1, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{{Name: "table", Class: "furniture", Camera: "front", Position: pt(1, 1.2)}}}, 2, "observe")
+	g.Update(&world.Observation{Detections: []world.Detection{{Name: "mug", Camera: "front", Relation: "on", Target: "table", Position: pt(1, 1)}}}, 3, "observe")
 	var tables []string
 	for _, e := range g.Lookup("table") {
 		if e.Name == "table" {
@@ -289,7 +290,7 @@ func TestOtherGroupsThenDetectedAreOneThing(t *testing.T) {
 	if _, err := g.Apply("4/c1", Source{Kind: "call", Tool: "open_drawer", CallID: "c1", Turn: 4}, ops); err != nil {
 		t.Fatal(err)
 	}
-	g.Update(&schema.Observation{Detections: []schema.Detection{{Name: "drawer_low", Class: "drawer", Camera: "front", Position: pt(2, 0)}},
+	g.Update(&world.Observation{Detections: []world.Detection{{Name: "drawer_low", Class: "drawer", Camera: "front", Position: pt(2, 0)}},
 		State: map[string]any{"drawers": map[string]any{"drawer_low": "open"}}}, 5, "observe")
 	if got := refsOf(g, "drawer_low"); !slices.Equal(got, []string{"container:drawer_low"}) {
 		t.Fatalf("the drawer an effect opened, then seen and reported: %v", got)

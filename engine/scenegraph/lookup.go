@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Entry is one ref as the look-up tools return it.
@@ -16,15 +16,18 @@ type Entry struct {
 	Class string   `json:"class,omitempty"`
 	// Relation and Target are the ref's support (on, in, near; "held" with
 	// target robot when the robot holds it).
-	Relation string        `json:"relation,omitempty"`
-	Target   string        `json:"target,omitempty"`
-	State    string        `json:"state,omitempty"`
-	Room     string        `json:"room,omitempty"`
-	Position *schema.Point `json:"position,omitempty"`
-	Frame    string        `json:"frame"`
+	Relation string       `json:"relation,omitempty"`
+	Target   string       `json:"target,omitempty"`
+	State    string       `json:"state,omitempty"`
+	Room     string       `json:"room,omitempty"`
+	Position *world.Point `json:"position,omitempty"`
+	Frame    string       `json:"frame"`
 	// Source is where the ref was last confirmed (tool and camera, or call).
-	Source   string  `json:"source"`
-	SeenTurn int     `json:"seen_turn"`
+	Source string `json:"source"`
+	// SeenTurn is the current task's turn it was last confirmed at; one
+	// confirmed in an earlier task has SeenTask instead.
+	SeenTurn int     `json:"seen_turn,omitempty"`
+	SeenTask int     `json:"seen_task,omitempty"`
 	Stale    bool    `json:"stale,omitempty"`
 	DistM    float64 `json:"distance_m,omitempty"`
 }
@@ -52,7 +55,9 @@ func (g *Graph) supports() map[string]support {
 
 func (g *Graph) entry(n *node, sups map[string]support) Entry {
 	e := Entry{Ref: n.ref, Kind: n.kind, Name: n.name, Class: n.class, State: n.state, Room: n.room,
-		Frame: g.frame, Source: n.seen.short(), SeenTurn: n.seen.Turn, DistM: n.distM}
+		Frame: g.frame, Source: g.short(n.seen), DistM: n.distM}
+	seen := g.shown(n.seen)
+	e.SeenTurn, e.SeenTask = seen.Turn, seen.Task
 	e.Stale = n.seen.Kind != "" && g.stale(n.seen.Turn)
 	if n.pos != nil {
 		p := *n.pos
@@ -60,6 +65,10 @@ func (g *Graph) entry(n *node, sups map[string]support) Entry {
 	}
 	if s, ok := sups[n.ref]; ok {
 		e.Relation, e.Target = s.relation, s.target
+		if s.relation == "held" {
+			// In the gripper it is where the robot is.
+			e.Room, e.Position = keep(e.Room, g.nodes[RobotRef].room), nil
+		}
 	}
 	return e
 }
@@ -149,7 +158,9 @@ func (g *Graph) Relations(ref, kind string) ([]Relation, error) {
 	out := []Relation{}
 	for _, r := range g.rels {
 		if (r.Subject == ref || r.Target == ref) && (kind == "" || r.Kind == kind) {
-			out = append(out, *r)
+			x := *r
+			x.Source = g.shown(x.Source)
+			out = append(out, x)
 		}
 	}
 	return out, nil
@@ -159,10 +170,10 @@ func (g *Graph) Relations(ref, kind string) ([]Relation, error) {
 // the last image of each camera is kept, so when that camera has taken a
 // newer image since, the view is gone and the error says so.
 type View struct {
-	Ref    string       `json:"ref"`
-	Camera string       `json:"camera"`
-	Turn   int          `json:"turn"`
-	Image  schema.Image `json:"-"`
+	Ref    string      `json:"ref"`
+	Camera string      `json:"camera"`
+	Turn   int         `json:"turn"`
+	Image  world.Image `json:"-"`
 }
 
 // View returns the stored view of ref.
@@ -172,7 +183,7 @@ func (g *Graph) View(ref string) (View, error) {
 	}
 	n := g.nodes[ref]
 	if len(n.views) == 0 {
-		return View{}, fmt.Errorf("%s has never been seen by a camera (it is known from %s)", ref, orWord(n.seen.short(), "a confirmed call"))
+		return View{}, fmt.Errorf("%s has never been seen by a camera (it is known from %s)", ref, orWord(g.short(n.seen), "a confirmed call"))
 	}
 	cams := make([]string, 0, len(n.views))
 	for c := range n.views {
@@ -187,11 +198,11 @@ func (g *Graph) View(ref string) (View, error) {
 	})
 	for _, c := range cams {
 		if img, ok := g.images[c]; ok && img.turn == n.views[c] {
-			return View{Ref: ref, Camera: c, Turn: img.turn, Image: img.img}, nil
+			return View{Ref: ref, Camera: c, Turn: g.shown(Source{Kind: "observation", Turn: img.turn}).Turn, Image: img.img}, nil
 		}
 	}
 	c := cams[0]
-	return View{}, fmt.Errorf("%s was last seen by the %s camera at turn %d; that view was replaced by a newer image without it: look again to get a fresh view", ref, c, n.views[c])
+	return View{}, fmt.Errorf("%s was last seen by the %s camera at %s; that view was replaced by a newer image without it: look again to get a fresh view", ref, c, g.appendSince(nil, n.views[c]))
 }
 
 func orWord(s, alt string) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // mutator drives a Graph through random changes by every public path:
@@ -59,11 +60,11 @@ func (m *mutator) coord() float64 {
 	return float64(m.rng.IntN(4))*1.5 + m.rng.Float64()*0.3 - 0.15
 }
 
-func (m *mutator) point() *schema.Point {
+func (m *mutator) point() *world.Point {
 	if m.rng.IntN(3) == 0 {
 		return nil
 	}
-	return &schema.Point{X: m.coord(), Y: m.coord()}
+	return &world.Point{X: m.coord(), Y: m.coord()}
 }
 
 func (m *mutator) name() string {
@@ -73,8 +74,8 @@ func (m *mutator) name() string {
 	return pick(m, randNames)
 }
 
-func (m *mutator) detection() schema.Detection {
-	d := schema.Detection{Name: m.name(), Class: pick(m, randClasses), Camera: pick(m, randCameras),
+func (m *mutator) detection() world.Detection {
+	d := world.Detection{Name: m.name(), Class: pick(m, randClasses), Camera: pick(m, randCameras),
 		Room: pick(m, randRooms), Position: m.point(), Visible: true}
 	if m.rng.IntN(8) == 0 {
 		d.Name = ""
@@ -91,10 +92,10 @@ func (m *mutator) detection() schema.Detection {
 	return d
 }
 
-func (m *mutator) observation() *schema.Observation {
-	obs := &schema.Observation{}
+func (m *mutator) observation() *world.Observation {
+	obs := &world.Observation{}
 	if m.rng.IntN(4) > 0 {
-		obs.Pose = &schema.Pose{X: m.coord(), Y: m.coord(), ThetaDeg: float64(m.rng.IntN(360)) - 90.5, Room: pick(m, randRooms)}
+		obs.Pose = &world.Pose{X: m.coord(), Y: m.coord(), ThetaDeg: float64(m.rng.IntN(360)) - 90.5, Room: pick(m, randRooms)}
 	}
 	if m.rng.IntN(3) == 0 {
 		obs.State = map[string]any{}
@@ -117,7 +118,7 @@ func (m *mutator) observation() *schema.Observation {
 			// The same object seen by another camera, a little off.
 			d.Camera = pick(m, randCameras)
 			if d.Position != nil {
-				d.Position = &schema.Point{X: d.Position.X + 0.1, Y: d.Position.Y}
+				d.Position = &world.Point{X: d.Position.X + 0.1, Y: d.Position.Y}
 			}
 			obs.Detections = append(obs.Detections, d)
 		}
@@ -127,8 +128,8 @@ func (m *mutator) observation() *schema.Observation {
 		for i := range 5 + m.rng.IntN(30) {
 			n := fmt.Sprintf("item%d_%d", m.turn, i)
 			m.made = append(m.made, n)
-			obs.Detections = append(obs.Detections, schema.Detection{Name: n, Camera: "head", Relation: "on", Target: "shelf",
-				Position: &schema.Point{X: float64(i % 7), Y: m.rng.Float64()}})
+			obs.Detections = append(obs.Detections, world.Detection{Name: n, Camera: "head", Relation: "on", Target: "shelf",
+				Position: &world.Point{X: float64(i % 7), Y: m.rng.Float64()}})
 		}
 	}
 	switch m.rng.IntN(4) {
@@ -137,7 +138,7 @@ func (m *mutator) observation() *schema.Observation {
 	case 1:
 		// Sent empty: holding nothing (case 3 leaves held out: unknown).
 		obs.Held = ""
-		obs.SetKnown(schema.FieldHeld)
+		obs.SetKnown(world.FieldHeld)
 	case 2:
 		// What the robot holds, seen again (by a pose-less observation).
 		if hs, _ := m.g.Relations(RobotRef, "held"); len(hs) > 0 {
@@ -145,7 +146,7 @@ func (m *mutator) observation() *schema.Observation {
 		}
 	}
 	if m.rng.IntN(4) == 0 {
-		obs.Images = []schema.Image{{Camera: pick(m, randCameras[1:]), MIME: "image/png", Data: []byte{byte(m.turn)}}}
+		obs.Images = []world.Image{{Camera: pick(m, randCameras[1:]), MIME: "image/png", Data: []byte{byte(m.turn)}}}
 	}
 	return obs
 }

@@ -122,6 +122,12 @@ func (g *Graph) relate(r *Relation, subject, kind, target string, src Source) {
 // hold makes the robot hold ref (or nothing when ref is ""); the held object
 // loses its support and its position is the gripper's.
 func (g *Graph) hold(ref string, src Source) {
+	if prev := g.holding(); prev != "" && prev != ref {
+		// Released where the robot is now, not where it was picked up.
+		p := g.nodes[prev]
+		p.pos, p.room = nil, keep(p.room, g.nodes[RobotRef].room)
+		g.touch(p)
+	}
 	g.drop(g.nodes[RobotRef], func(r *Relation) bool { return r.Subject == RobotRef && r.Kind == RelHolding })
 	g.emptyHand = Source{}
 	if ref == "" {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // After a physical call without a success verdict (no evaluator judged it,
@@ -19,8 +20,8 @@ import (
 // A success verdict confirms the effects; a failure verdict is the
 // evaluator's judgement on fresh evidence, which the next observation
 // brings into the graph.
-func Unverified(physical bool, v *schema.Verdict) bool {
-	return physical && (v == nil || v.Status == schema.VerdictProcess)
+func Unverified(physical bool, v *world.Verdict) bool {
+	return physical && (v == nil || v.Status == world.VerdictProcess)
 }
 
 // MarkUnconfirmed marks, at turn, the facts a call may have changed: the

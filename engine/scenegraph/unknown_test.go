@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // decoded is an observation as a back-end sends it (JSON), so which fields
 // it left out is known.
-func decoded(t *testing.T, js string) *schema.Observation {
+func decoded(t *testing.T, js string) *world.Observation {
 	t.Helper()
-	var o schema.Observation
+	var o world.Observation
 	if err := json.Unmarshal([]byte(js), &o); err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +71,8 @@ func TestUnconfirmedUntilObserved(t *testing.T) {
 		{"name": "plate", "class": "dish", "camera": "head", "relation": "on", "target": "table"}]}`), 1, "observe")
 	pick := compile(t, "pick_up", schema.Effect{Set: "robot.holding", To: "args.object_name"})
 	env := &schema.CheckEnv{Args: map[string]any{"object_name": "mug", "speed": 0.2}}
-	if !Unverified(true, nil) || !Unverified(true, &schema.Verdict{Status: schema.VerdictProcess}) ||
-		Unverified(true, &schema.Verdict{Status: schema.VerdictSuccess}) || Unverified(false, nil) {
+	if !Unverified(true, nil) || !Unverified(true, &world.Verdict{Status: world.VerdictProcess}) ||
+		Unverified(true, &world.Verdict{Status: world.VerdictSuccess}) || Unverified(false, nil) {
 		t.Fatal("Unverified: a physical call with no verdict or a process one, only")
 	}
 	refs := g.MarkUnconfirmed(2, pick, env)

@@ -6,14 +6,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Update merges one Observation taken at turn by tool: the robot's pose and
 // what it holds, the states of named things (state.<group>: name → state),
 // every detection, and the last image of each camera. Newer evidence wins
 // over older, whatever its source, so the graph states the present.
-func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
+func (g *Graph) Update(obs *world.Observation, turn int, tool string) {
 	g.turn = max(g.turn, turn)
 	if obs == nil {
 		return
@@ -29,12 +29,12 @@ func (g *Graph) Update(obs *schema.Observation, turn int, tool string) {
 	g.updateDetections(g.inGraphFrame(obs.Detections), src)
 	// An observation without held says nothing about the gripper: the last
 	// confirmed fact stands, with its age.
-	if obs.Known(schema.FieldHeld) {
+	if obs.Known(world.FieldHeld) {
 		g.updateHeld(obs.Held, src)
 	}
 }
 
-func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
+func (g *Graph) updateRobot(obs *world.Observation, src Source) {
 	if obs.Pose == nil {
 		return
 	}
@@ -48,7 +48,7 @@ func (g *Graph) updateRobot(obs *schema.Observation, src Source) {
 			return false
 		}
 		if x.anchor == nil {
-			x.anchor = &schema.Point{X: r.pos.X, Y: r.pos.Y}
+			x.anchor = &world.Point{X: r.pos.X, Y: r.pos.Y}
 		}
 		return dist(*x.anchor, *r.pos) > nearDriftM
 	})
@@ -82,7 +82,13 @@ func (g *Graph) updateStates(state map[string]any, src Source) {
 				continue
 			}
 			n := g.stateful(name, kind, src)
-			n.state, n.stateSrc, n.seen = st, src, src
+			n.state, n.stateSrc = st, src
+			// A thing a camera saw keeps its sighting's stamp: its position
+			// and room are that sighting's, not this report's (the state
+			// carries its own stamp).
+			if !n.sighted() {
+				n.seen = src
+			}
 			g.touch(n)
 			g.confirm(n)
 		}
@@ -113,7 +119,7 @@ func (g *Graph) stateful(name string, kind NodeKind, src Source) *node {
 // sighting is one object as one observation reports it: the detections of
 // all cameras that saw it.
 type sighting struct {
-	d       schema.Detection
+	d       world.Detection
 	cameras []string
 }
 
@@ -121,7 +127,7 @@ type sighting struct {
 // by two cameras is one sighting), then matches each to a known object by
 // name, class, position and support, or makes a new ref. Two objects of one
 // name in one observation are two refs.
-func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
+func (g *Graph) updateDetections(dets []world.Detection, src Source) {
 	// The sightings reuse the last observation's, cameras slices included.
 	ss := g.sightings[:0]
 	for _, d := range dets {
@@ -185,7 +191,7 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 	}
 	// Keep the buffers for the next observation, not this one's values.
 	for i := range ss {
-		ss[i].d = schema.Detection{}
+		ss[i].d = world.Detection{}
 		clear(ss[i].cameras)
 	}
 	g.sightings = ss
@@ -193,9 +199,9 @@ func (g *Graph) updateDetections(dets []schema.Detection, src Source) {
 
 // setPoint sets a node's position in place (no one else holds the
 // pointer), or makes it.
-func setPoint(p *schema.Point, x, y float64) *schema.Point {
+func setPoint(p *world.Point, x, y float64) *world.Point {
 	if p == nil {
-		return &schema.Point{X: x, Y: y}
+		return &world.Point{X: x, Y: y}
 	}
 	p.X, p.Y = x, y
 	return p
@@ -233,7 +239,7 @@ func appendCamera(cs []string, c string) []string {
 // sameSighting finds the sighting d belongs to: the same id when both have
 // one; else same name and class, and the same position (within the match
 // radius) or, without positions, the same support.
-func sameSighting(ss []sighting, d schema.Detection) *sighting {
+func sameSighting(ss []sighting, d world.Detection) *sighting {
 	for i := range ss {
 		s := &ss[i]
 		o := s.d
@@ -269,7 +275,7 @@ func sameSighting(ss []sighting, d schema.Detection) *sighting {
 // robot holds, or one a confirmed call moved (its position unknown since),
 // or one known only from a state report (never seen, nowhere), or, when neither positions nor a support can be compared, one in the
 // same room. Without any of these, a same-name object is another instance.
-func (g *Graph) match(d schema.Detection, src Source) *node {
+func (g *Graph) match(d world.Detection, src Source) *node {
 	taken := func(n *node) bool { return n.matched == g.pass }
 	if n, ok := g.byID[d.ID]; ok && d.ID != "" {
 		if taken(n) {
@@ -331,7 +337,7 @@ func (g *Graph) match(d schema.Detection, src Source) *node {
 
 // supportAgrees reports whether the graph's support of ref is the
 // detection's relation and target.
-func (g *Graph) supportAgrees(ref string, d schema.Detection) bool {
+func (g *Graph) supportAgrees(ref string, d world.Detection) bool {
 	for _, r := range g.nodes[ref].rels {
 		if r.Subject != ref || r.Kind != RelOn && r.Kind != RelIn && r.Kind != RelNear {
 			continue

@@ -19,12 +19,14 @@ const module = "github.com/thea-harness/thea/"
 type layer int
 
 const (
-	helpers layer = iota // internal/...
-	spec                 // schema
-	core                 // the engine and the packages it is built from
-	impl                 // what the engine runs: stages, toolsets, policies, ...
-	app                  // what a command does, and the one wiring package
-	cli                  // cmd/...
+	helpers  layer = iota // internal/...
+	values                // world: the runtime values every layer shares
+	language              // rules: the expr rule language, below the spec language
+	spec                  // schema
+	core                  // the engine and the packages it is built from
+	impl                  // what the engine runs: stages, toolsets, policies, ...
+	app                   // what a command does, and the one wiring package
+	cli                   // cmd/...
 )
 
 // engineParts are the core packages the engine package is built from: none
@@ -38,6 +40,10 @@ func layerOf(pkg string) layer {
 	switch top {
 	case "internal":
 		return helpers
+	case "rules":
+		return language
+	case "world":
+		return values
 	case "schema":
 		return spec
 	case "engine", "runlog":
@@ -81,11 +87,12 @@ func isTestHelper(pkg string) bool {
 }
 
 // linksFake reports whether from's production code may not import to
-// because to is a test fake. Only tests, other test helpers and the command
-// (cmd/..., which serves the kinds' fakes as `thea sim <kind>`) may link
-// one: a program that embeds Thea through components must not.
+// because to is a test fake. Only tests, other test helpers and the fakes'
+// own programs (cmd/thea-sim-<kind>, which `thea sim <kind>` runs) may
+// link one: neither the thea binary nor a program that embeds Thea through
+// components may.
 func linksFake(from, to string) bool {
-	return isTestHelper(to) && !isTestHelper(from) && layerOf(from) != cli
+	return isTestHelper(to) && !isTestHelper(from) && !strings.HasPrefix(from, "cmd/thea-sim-")
 }
 
 // allowed reports whether from may import to. The engine's parts never
@@ -152,7 +159,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		check(p.Imports, "imports")
 		for _, imp := range p.Imports {
 			if to, ok := strings.CutPrefix(imp, module); ok && linksFake(from, to) {
-				t.Errorf("%s imports %s, a test fake: only tests, test helpers and cmd/ may link one", from, to)
+				t.Errorf("%s imports %s, a test fake: only tests, test helpers and cmd/thea-sim-<kind> may link one", from, to)
 			}
 		}
 		if layerOf(from) == helpers {
@@ -177,6 +184,13 @@ func TestAllowed(t *testing.T) {
 	}{
 		{"engine", "schema", true},
 		{"schema", "engine", false},
+		{"schema", "rules", true},
+		{"rules", "schema", false},
+		{"rules", "internal/didyoumean", true},
+		{"schema", "world", true},
+		{"world", "schema", false},
+		{"runlog", "world", true},
+		{"world", "internal/anyjson", true},
 		{"internal/testutil", "components", false},
 		{"models/human", "internal/termesc", true},
 		{"models/human", "operator/trace", false},
@@ -231,7 +245,9 @@ func TestLinksFake(t *testing.T) {
 		{"toolsets", "toolsets/internal/faultserver", true},
 		{"engine/body", "internal/testtime", true},
 		{"serve", "internal/testutil", true},
-		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", false},
+		{"cmd/thea/cli", "toolsets/rosbridge/rosbridgetest", true},
+		{"cmd/thea", "toolsets/internal/testserver", true},
+		{"cmd/thea-sim-rosbridge", "toolsets/rosbridge/rosbridgetest", false},
 		{"toolsets/rosbridge/rosbridgetest", "toolsets/internal/faultserver", false},
 		{"models/internal/wiretest", "internal/testtime", false},
 		{"toolsets/internal/chaos", "toolsets/internal/faultserver", false},

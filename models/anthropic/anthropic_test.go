@@ -16,6 +16,7 @@ import (
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/models/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 var png = []byte("\x89PNG\r\n\x1a\nfake")
@@ -42,7 +43,7 @@ func firstRequest() model.Request {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}`)}},
 		Messages: []model.Message{
 			{Role: model.RoleSystem, Parts: []model.Part{{Text: "You drive a robot."}}, CacheBreakpoint: true},
-			{Role: model.RoleUser, Parts: []model.Part{{Text: "Go to the kitchen."}, {Image: &schema.Image{Camera: "front", MIME: "image/png", Data: png}}}},
+			{Role: model.RoleUser, Parts: []model.Part{{Text: "Go to the kitchen."}, {Image: &world.Image{Camera: "front", MIME: "image/png", Data: png}}}},
 		}}
 }
 
@@ -95,7 +96,7 @@ func TestToolResultSentBack(t *testing.T) {
 			{ID: "call_1", Name: "move", Arguments: json.RawMessage(`{"x":1.5}`)},
 			{ID: "call_2", Name: "move", Arguments: model.ArgumentsFromText(`{"x": 2`)}}},
 		model.Message{Role: model.RoleTool, ToolCallID: "call_1", Name: "move", Parts: []model.Part{
-			{Text: `{"ok":true}`}, {Image: &schema.Image{Camera: "wrist", MIME: "image/png", Data: png}}}},
+			{Text: `{"ok":true}`}, {Image: &world.Image{Camera: "wrist", MIME: "image/png", Data: png}}}},
 		model.Message{Role: model.RoleTool, ToolCallID: "call_2", Name: "move", CacheBreakpoint: true,
 			Parts: []model.Part{{Text: `{"ok":false,"error":"not executed: one call per turn"}`}}},
 		model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Observation: kitchen."}}},
@@ -115,7 +116,7 @@ func TestToolResultSentBack(t *testing.T) {
 	   {"type": "tool_use", "id": "call_1", "name": "move", "input": {"x": 1.5}},
 	   {"type": "tool_use", "id": "call_2", "name": "move", "input": {}}]},
 	 {"role": "user", "content": [
-	   {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "{\"ok\":true}"}, `+pngBlock+`]},
+	   {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "{\"ok\":true}"}, {"type": "text", "text": "Camera \"wrist\":"}, `+pngBlock+`]},
 	   {"type": "tool_result", "tool_use_id": "call_2", "content": [{"type": "text", "text": "{\"ok\":false,\"error\":\"not executed: one call per turn\"}"}],
 	    "cache_control": {"type": "ephemeral"}},
 	   {"type": "text", "text": "Observation: kitchen."}]}]`)

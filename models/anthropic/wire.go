@@ -9,7 +9,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // block is one Messages API content block (text, image, tool_use,
@@ -91,7 +91,7 @@ func render(msgs []model.Message, names model.ToolNames) (rendered, error) {
 		case model.RoleTool:
 			role = "user"
 			var content []block
-			content, err = r.contentBlocks(m.Parts)
+			content, err = r.toolBlocks(m.Parts)
 			blocks = []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError}}
 		default:
 			return rendered{}, fmt.Errorf("message %d: unknown role %q", i, m.Role)
@@ -156,6 +156,33 @@ func (r *rendered) contentBlocks(ps []model.Part) ([]block, error) {
 	return out, nil
 }
 
+// toolBlocks are a tool result's content: its first text (the result
+// itself), then each text the harness wrote beside it (a refusal of the
+// response's other calls, a consumed image's placeholder) as a block of its
+// own, then each image after its own label block (model.ImageLabel): the
+// result's text stays what the tool returned.
+func (r *rendered) toolBlocks(ps []model.Part) ([]block, error) {
+	var out []block
+	for i, p := range ps {
+		if p.Image == nil {
+			t := p.Text
+			if i > 0 {
+				t = strings.TrimSpace(t)
+			}
+			if t != "" {
+				out = append(out, block{Type: "text", Text: t})
+			}
+			continue
+		}
+		src, err := r.image(p.Image)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, block{Type: "text", Text: model.ImageLabel(p.Image)}, block{Type: "image", Source: src})
+	}
+	return out, nil
+}
+
 // assistantBlocks sends the whole assistant turn: its text and every tool
 // call. A tool_use input must be an object: arguments the model wrote
 // malformed go back as {} (the tool result already told the model why).
@@ -179,7 +206,7 @@ func isObject(b json.RawMessage) bool {
 	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
-func (r *rendered) image(img *schema.Image) (*imageSource, error) {
+func (r *rendered) image(img *world.Image) (*imageSource, error) {
 	if len(img.Data) == 0 {
 		return nil, fmt.Errorf("image from camera %q has no data", img.Camera)
 	}

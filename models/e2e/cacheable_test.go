@@ -85,6 +85,10 @@ func imageSegment(t *testing.T, b64 string) segment {
 
 const briefHeader = "Scene Graph Brief (turn "
 
+// notesHeader opens the Refreshed tail: the whole Task Notes come first
+// (an update in Accumulated context opens "Task Notes update:").
+const notesHeader = "Task Notes\nGoal: "
+
 func segments(t *testing.T, body []byte) request {
 	t.Helper()
 	var b struct {
@@ -108,7 +112,7 @@ func segments(t *testing.T, body []byte) request {
 		out = append(out, textSegment(string(head)))
 		blocks := blockSegments(t, content)
 		for i, s := range blocks {
-			if tail < 0 && strings.HasPrefix(s.key, "t"+briefHeader) {
+			if tail < 0 && strings.HasPrefix(s.key, "t"+notesHeader) {
 				tail = len(out) + i
 				if i == 0 {
 					tail-- // the message is the tail's own
@@ -118,7 +122,7 @@ func segments(t *testing.T, body []byte) request {
 		out = append(out, blocks...)
 	}
 	if tail < 0 {
-		t.Fatalf("a decide request without the Scene Graph Brief:\n%.2000s", body)
+		t.Fatalf("a decide request without the Refreshed tail (the whole Task Notes first):\n%.2000s", body)
 	}
 	return request{segs: out, tail: tail}
 }

@@ -99,10 +99,19 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 		}
 		text := strings.TrimPrefix(tail[0].key, "t")
 		wantObs := fmt.Sprintf("\n\nObservation (turn %d, from observe):\nsummary: %s\n", turn, w.summary)
-		if !strings.HasPrefix(text, w.brief+wantObs) {
-			t.Errorf("request %d: its tail is not the whole Brief and observation of turn %d:\n%s\nwant it to start with\n%s", turn, turn, text, w.brief+wantObs)
+		notes, present, _ := strings.Cut(text, "\n\n"+briefHeader)
+		if present = briefHeader + present; !strings.HasPrefix(present, w.brief+wantObs) {
+			t.Errorf("request %d: its tail is not the whole Task Notes, Brief and observation of turn %d:\n%s\nwant the Brief and observation to start with\n%s", turn, turn, text, w.brief+wantObs)
 		}
-		if images := tail[1:]; len(images) != w.images {
+		// Each image follows its label (a text segment of its own, or the
+		// end of the text before it).
+		var images []segment
+		for _, s := range tail[1:] {
+			if !strings.HasPrefix(s.key, "t\nCamera ") {
+				images = append(images, s)
+			}
+		}
+		if len(images) != w.images {
 			t.Errorf("request %d: its tail has %d segments after its text, want the observation's %d images", turn, len(images), w.images)
 		} else {
 			for _, s := range images {
@@ -136,18 +145,12 @@ func checkPresent(t *testing.T, bodies [][]byte, runs string, anthropic bool) {
 			t.Errorf("request %d: no cache_control", turn)
 		}
 		totals = append(totals, fmt.Sprintf("%.0f", weight(r.segs)))
-		notes := ""
-		for _, s := range r.segs[:r.tail] {
-			if strings.HasPrefix(s.key, "tTask Notes") {
-				notes = strings.TrimPrefix(s.key, "t")
-			}
-		}
 		if !strings.HasPrefix(notes, "Task Notes\nGoal: Put the mug in the top drawer\nPhase: ") {
-			t.Errorf("request %d: the latest Task Notes snapshot is not whole:\n%s", turn, notes)
+			t.Errorf("request %d: the tail's Task Notes are not whole:\n%s", turn, notes)
 		}
 		for k := 1; k < turn; k++ {
 			if !strings.Contains(notes, fmt.Sprintf("\n- turn %d: ", k)) {
-				t.Errorf("request %d: the latest Task Notes snapshot has no event of turn %d:\n%s", turn, k, notes)
+				t.Errorf("request %d: the tail's Task Notes have no event of turn %d:\n%s", turn, k, notes)
 			}
 		}
 		if i == 0 {

@@ -10,7 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/models/human"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // console answers each question with the next line and keeps what was shown.
@@ -61,7 +61,7 @@ func TestMoves(t *testing.T) {
 		c := &console{lines: tc.lines}
 		resp, err := human.New(c).Generate(t.Context(), model.Request{Purpose: model.PurposeDecide, Tools: tools,
 			Messages: []model.Message{{Role: model.RoleSystem, Parts: []model.Part{{Text: "You are a robot."}}},
-				{Role: model.RoleUser, Parts: []model.Part{{Text: "Instruction: go"}, {Image: &schema.Image{Camera: "head", MIME: "image/png", Width: 4, Height: 3}}}}}})
+				{Role: model.RoleUser, Parts: []model.Part{{Text: "Instruction: go"}, {Image: &world.Image{Camera: "head", MIME: "image/png", Width: 4, Height: 3}}}}}})
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", tc.lines, err, c.out.String())
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/models/internal/wiretest"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 var (
@@ -30,7 +31,7 @@ func moveTool() model.ToolDef {
 func firstRequest() model.Request {
 	return model.Request{Purpose: model.PurposeDecide, Tools: []model.ToolDef{moveTool()}, Messages: []model.Message{
 		{Role: model.RoleSystem, Parts: []model.Part{{Text: "You drive a robot."}}, CacheBreakpoint: true},
-		{Role: model.RoleUser, Parts: []model.Part{{Text: "Go to the kitchen."}, {Image: &schema.Image{Camera: "front", MIME: "image/png", Data: png}}}},
+		{Role: model.RoleUser, Parts: []model.Part{{Text: "Go to the kitchen."}, {Image: &world.Image{Camera: "front", MIME: "image/png", Data: png}}}},
 	}}
 }
 
@@ -99,7 +100,7 @@ func TestToolResultSentBack(t *testing.T) {
 			{ID: "call_1", Name: "move", Arguments: json.RawMessage(`{"x":1.5}`)},
 			{ID: "call_2", Name: "move", Arguments: model.ArgumentsFromText(`{"x": 2`)}}},
 		model.Message{Role: model.RoleTool, ToolCallID: "call_1", Name: "move", Parts: []model.Part{
-			{Text: `{"ok":true}`}, {Image: &schema.Image{Camera: "wrist", MIME: "image/png", Data: png}}}},
+			{Text: `{"ok":true}`}, {Image: &world.Image{Camera: "wrist", MIME: "image/png", Data: png}}}},
 		model.Message{Role: model.RoleTool, ToolCallID: "call_2", Name: "move", Parts: []model.Part{{Text: `{"ok":false,"error":"not executed: one call per turn"}`}}},
 		model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Observation: kitchen."}}, CacheBreakpoint: true},
 	)
@@ -122,6 +123,7 @@ func TestToolResultSentBack(t *testing.T) {
 	 {"role": "tool", "tool_call_id": "call_2", "content": "{\"ok\":false,\"error\":\"not executed: one call per turn\"}"},
 	 {"role": "user", "content": [
 	   {"type": "text", "text": "Image(s) returned by the move call call_1:"},
+	   {"type": "text", "text": "Camera \"wrist\":"},
 	   {"type": "image_url", "image_url": {"url": "`+pngURL+`"}}]},
 	 {"role": "user", "content": "Observation: kitchen."}]`)
 }

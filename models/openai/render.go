@@ -10,7 +10,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // renderMessages maps the engine's messages onto langchaingo's. Tool messages
@@ -56,7 +56,11 @@ func (rd *renderer) renderMessages(msgs []model.Message) ([]llms.MessageContent,
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.Name, Content: text},
 			}})
 			if len(images) > 0 {
-				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf("Image(s) returned by the %s call %s:", rd.names.Wire(m.Name), m.ToolCallID)))
+				head := "Image(s) returned by the %s call %s:"
+				if notes(images) {
+					head = "Beside the result of the %s call %s:"
+				}
+				toolImages = append(toolImages, llms.TextPart(fmt.Sprintf(head, rd.names.Wire(m.Name), m.ToolCallID)))
 				toolImages = append(toolImages, images...)
 			}
 		default:
@@ -108,20 +112,46 @@ func (rd *renderer) assistant(m *model.Message) llms.MessageContent {
 	return llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts}
 }
 
+// toolParts splits a tool result: its first text (the result itself) is
+// the tool message's content; what the harness wrote beside it (a refusal
+// of the response's other calls, a consumed image's placeholder) and its
+// images, each after its label, go in the user message after the tool
+// messages, so the content stays the result alone.
 func (rd *renderer) toolParts(i int, m *model.Message) (string, []llms.ContentPart, error) {
 	var text strings.Builder
 	var images []llms.ContentPart
-	for _, p := range m.Parts {
-		text.WriteString(p.Text)
+	for k, p := range m.Parts {
+		if k == 0 {
+			text.WriteString(p.Text)
+		} else if t := strings.TrimSpace(p.Text); t != "" {
+			images = append(images, llms.TextPart(t))
+		}
 		if p.Image != nil {
 			part, err := rd.image(p.Image)
 			if err != nil {
 				return "", nil, fmt.Errorf("message %d (tool result %s): %w", i, m.ToolCallID, err)
 			}
-			images = append(images, part)
+			// The label travels with the image (a tool message holds text
+			// only), never glued to the result's text.
+			images = append(images, llms.TextPart(model.ImageLabel(p.Image)), part)
 		}
 	}
 	return text.String(), images, nil
+}
+
+// notes reports whether a result's parts beside its content hold text
+// other than its images' labels (one a picture).
+func notes(parts []llms.ContentPart) bool {
+	texts, images := 0, 0
+	for _, p := range parts {
+		switch p.(type) {
+		case llms.TextContent:
+			texts++
+		case llms.ImageURLContent:
+			images++
+		}
+	}
+	return texts > images
 }
 
 // renderer renders one request; its images and its calls' extra_content
@@ -140,7 +170,7 @@ func newRenderer(names model.ToolNames) *renderer {
 // image is an image_url part whose data: URL the request rewrite fills in.
 // langchaingo's BinaryContent is sent in a shape OpenAI rejects, so images go
 // as image_url parts with a data: URL.
-func (rd *renderer) image(img *schema.Image) (llms.ContentPart, error) {
+func (rd *renderer) image(img *world.Image) (llms.ContentPart, error) {
 	mime, err := imageMIME(img)
 	if err != nil {
 		return nil, err
@@ -150,7 +180,7 @@ func (rd *renderer) image(img *schema.Image) (llms.ContentPart, error) {
 
 // imageMIME checks an image and names its type (sniffed when unset); the
 // type goes into the body unescaped, so only token characters pass.
-func imageMIME(img *schema.Image) (string, error) {
+func imageMIME(img *world.Image) (string, error) {
 	if len(img.Data) == 0 {
 		return "", fmt.Errorf("image from camera %q has no data", img.Camera)
 	}

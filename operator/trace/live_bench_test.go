@@ -6,12 +6,12 @@ import (
 
 	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 var benchTurn = []runlog.Event{
-	{Kind: runlog.EventObservation, Turn: 3, Observation: &schema.Observation{Clearance: schema.Clearance{"front": 1}, Pose: &schema.Pose{Room: "kitchen"},
-		Detections: []schema.Detection{{Name: "mug", Visible: true}}}},
+	{Kind: runlog.EventObservation, Turn: 3, Observation: &world.Observation{Clearance: world.Clearance{"front": 1}, Pose: &world.Pose{Room: "kitchen"},
+		Detections: []world.Detection{{Name: "mug", Visible: true}}}},
 	{Kind: runlog.EventContext, Turn: 3, Tokens: &runlog.TokenCounts{Total: 4000}},
 	{Kind: runlog.EventModel, Turn: 3, Text: "Closer now.", Tool: "move_base", Args: map[string]any{"direction": "forward", "distance_m": 1}},
 	{Kind: runlog.EventHook, Turn: 3, Hook: &runlog.Decision{Phase: "pre", Hook: "clamp_translation", Decision: runlog.DecisionClamp,

@@ -9,7 +9,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // ownCodes are the only control sequences the live view may print.
@@ -45,7 +45,7 @@ func TestLiveShowsTheTurn(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	evs := []runlog.Event{
 		{Kind: runlog.EventTaskStart, Task: 1, Time: t0, Text: "fetch the mug"},
-		{Kind: runlog.EventObservation, Turn: 1, Observation: &schema.Observation{Pose: &schema.Pose{Room: "kitchen"}}},
+		{Kind: runlog.EventObservation, Turn: 1, Observation: &world.Observation{Pose: &world.Pose{Room: "kitchen"}}},
 		{Kind: runlog.EventContext, Turn: 1, Time: t0, Tokens: &runlog.TokenCounts{Total: 12345}},
 		{Kind: runlog.EventModel, Turn: 1, Time: t0.Add(3 * time.Second), Text: "closer", Tool: "move_base", Args: map[string]any{"distance_m": 1},
 			Usage: &model.Usage{InputTokens: 1200, OutputTokens: 30}},
@@ -55,7 +55,7 @@ func TestLiveShowsTheTurn(t *testing.T) {
 			Before: map[string]any{"v": 1}, After: map[string]any{"v": 1}, Reason: "v within bounds"}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "ask_first", Decision: runlog.DecisionConfirm, Reason: "the user confirmed"}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "far", Decision: runlog.DecisionSkip}},
-		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &schema.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "move_base", Verdict: &world.Verdict{Status: "failure", Source: "model", Reason: "not there"}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: "move_base", Result: &runlog.Envelope{Success: true, Value: map[string]any{"moved_m": 0.5}}},
 		{Kind: runlog.EventHook, Turn: 2, Hook: &runlog.Decision{Phase: "pre", Hook: "boxed_in", Decision: runlog.DecisionBlock, Reason: "no room"}},
 		{Kind: runlog.EventCompaction, Turn: 2, Compaction: &runlog.CompactionInfo{OK: true, MessagesBefore: 40, MessagesAfter: 12, TokensBefore: 150000, TokensAfter: 20000, Rounds: 1}},
@@ -106,7 +106,7 @@ func TestLiveNeutralisesInjectedLines(t *testing.T) {
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: inject, Decision: runlog.DecisionBlock, Reason: inject}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: inject, Decision: runlog.DecisionClamp, Before: map[string]any{"a": inject}}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "post", Hook: inject, Decision: runlog.DecisionKind(inject), Reason: inject}},
-		{Kind: runlog.EventEvaluation, Turn: 1, Tool: inject, Verdict: &schema.Verdict{Status: schema.VerdictStatus(inject), Source: inject, Reason: inject}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: inject, Verdict: &world.Verdict{Status: world.VerdictStatus(inject), Source: inject, Reason: inject}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: inject, Result: &runlog.Envelope{Reason: inject}},
 		{Kind: runlog.EventNotify, Turn: 1, Text: inject},
 		{Kind: runlog.EventCompaction, Turn: 1, Compaction: &runlog.CompactionInfo{Error: inject}},

@@ -13,7 +13,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Writer prints a task's events as a readable live trace: one line per turn
@@ -265,7 +265,7 @@ func observationLine(ev runlog.Event) string {
 	}
 	// What the gripper holds only when the back-end said (held "" is
 	// nothing; no held at all is unknown, and not shown).
-	if o.Known(schema.FieldHeld) {
+	if o.Known(world.FieldHeld) {
 		held := o.Held
 		if held == "" {
 			held = "nothing"
@@ -319,7 +319,7 @@ func foldSpace(s string, limit int) string {
 
 // ClearanceText is a reading in one short phrase: a base's four sectors as
 // F/B/L/R, any other body's sectors by name (escaped: a back-end names them).
-func ClearanceText(c schema.Clearance) string {
+func ClearanceText(c world.Clearance) string {
 	var b strings.Builder
 	b.WriteString("clearance")
 	base := map[string]string{"front": "F", "back": "B", "left": "L", "right": "R"}

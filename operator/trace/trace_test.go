@@ -7,7 +7,7 @@ import (
 
 	"github.com/thea-harness/thea/operator/trace"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The trace reads call → result → verdict: post-execution lines wait for
@@ -16,14 +16,14 @@ func TestWriterOrderAndVerbose(t *testing.T) {
 	evs := []runlog.Event{
 		{Kind: runlog.EventTaskStart, Task: 1, Text: "fetch the mug"},
 		{Kind: runlog.EventContext, Turn: 1, Tokens: &runlog.TokenCounts{Resident: 1, Refreshed: 2, Accumulated: 3, Total: 6}},
-		{Kind: runlog.EventObservation, Turn: 1, Observation: withHeldKnown(schema.Observation{
-			Clearance: schema.Clearance{"front": 1, "back": 2, "left": 3, "right": 4}, Pose: &schema.Pose{Room: "kitchen"},
-			Detections: []schema.Detection{{Name: "mug", Visible: true}, {Name: "mug", Visible: true}, {Name: "ghost"}},
-		}), Images: []schema.Image{{Camera: "head"}}},
+		{Kind: runlog.EventObservation, Turn: 1, Observation: withHeldKnown(world.Observation{
+			Clearance: world.Clearance{"front": 1, "back": 2, "left": 3, "right": 4}, Pose: &world.Pose{Room: "kitchen"},
+			Detections: []world.Detection{{Name: "mug", Visible: true}, {Name: "mug", Visible: true}, {Name: "ghost"}},
+		}), Images: []world.Image{{Camera: "head"}}},
 		{Kind: runlog.EventModel, Turn: 1, Text: "grab  it", Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "pre", Hook: "far", Decision: "skip"}},
 		{Kind: runlog.EventToolCall, Turn: 1, Tool: "pick_up", Args: map[string]any{"object_name": "mug"}},
-		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "pick_up", Verdict: &schema.Verdict{Status: "success", Source: "check"}},
+		{Kind: runlog.EventEvaluation, Turn: 1, Tool: "pick_up", Verdict: &world.Verdict{Status: "success", Source: "check"}},
 		{Kind: runlog.EventHook, Turn: 1, Hook: &runlog.Decision{Phase: "post", Hook: "note_it", Decision: "note", Reason: "noted"}},
 		{Kind: runlog.EventToolResult, Turn: 1, Tool: "pick_up", Result: &runlog.Envelope{Success: true, Value: map[string]any{"held": "mug"}}},
 		{Kind: runlog.EventCompaction, Turn: 2, Compaction: &runlog.CompactionInfo{OK: false, Error: "summary empty"}},
@@ -77,15 +77,15 @@ run log: /runs/x
 }
 
 // withHeldKnown is o with held sent (empty: the gripper holds nothing).
-func withHeldKnown(o schema.Observation) *schema.Observation {
-	o.SetKnown(schema.FieldHeld)
+func withHeldKnown(o world.Observation) *world.Observation {
+	o.SetKnown(world.FieldHeld)
 	return &o
 }
 
 // An observation without held says nothing about the gripper: the trace
 // does not say "holding nothing".
 func TestObservationLineWithoutHeld(t *testing.T) {
-	line := func(o *schema.Observation) string {
+	line := func(o *world.Observation) string {
 		var b bytes.Buffer
 		tw := trace.New(&b, false)
 		if err := tw.Write(runlog.Event{Kind: runlog.EventObservation, Turn: 1, Observation: o}); err != nil {
@@ -96,10 +96,10 @@ func TestObservationLineWithoutHeld(t *testing.T) {
 		}
 		return b.String()
 	}
-	if got := line(&schema.Observation{Pose: &schema.Pose{Room: "kitchen"}}); strings.Contains(got, "holding") {
+	if got := line(&world.Observation{Pose: &world.Pose{Room: "kitchen"}}); strings.Contains(got, "holding") {
 		t.Fatalf("trace %q claims what the gripper holds", got)
 	}
-	if got := line(withHeldKnown(schema.Observation{Pose: &schema.Pose{Room: "kitchen"}})); !strings.Contains(got, "holding nothing") {
+	if got := line(withHeldKnown(world.Observation{Pose: &world.Pose{Room: "kitchen"}})); !strings.Contains(got, "holding nothing") {
 		t.Fatalf("trace %q: held sent empty", got)
 	}
 }

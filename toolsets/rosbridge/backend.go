@@ -11,6 +11,7 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -49,7 +50,7 @@ type backend struct {
 	// evidence sources must be newer.
 	lastMotion time.Time
 	// tf is the TF tree, nil unless the observation looks frames up.
-	tf *tfBuffer
+	tf *perception.Buffer
 	// givenUp are the goals given up by a kill whose end was not yet
 	// read from their action's status topic; statusRead the status topics
 	// subscribed to (goalend.go).

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 type wireFloat = wire.Float
@@ -22,15 +24,15 @@ const (
 
 // found is one detection as read, before the frame transform.
 type found struct {
-	det   schema.Detection
-	pos   *vec3
+	det   world.Detection
+	pos   *perception.Vec3
 	frame string
 }
 
 // detect reads one detector's latest message as detections: by its value
 // expr, or as a vision_msgs array; each position is given in the declared
 // frame through TF, or kept in its own frame, which the detection says.
-func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
+func (p *plan) detect(name string, g gathered) ([]world.Detection, error) {
 	d := p.cfg.Observation.Detections[name]
 	raw := g.msgs[d.Topic].Data
 	var items []found
@@ -61,20 +63,20 @@ func (p *plan) detect(name string, g gathered) ([]schema.Detection, error) {
 	if len(kept) > maxDetections {
 		kept = kept[:maxDetections]
 	}
-	out := make([]schema.Detection, 0, len(kept))
+	out := make([]world.Detection, 0, len(kept))
 	for _, it := range kept {
 		det := it.det
 		det.Visible, det.Camera = true, d.Camera
 		if it.pos != nil {
 			pos, frame := *it.pos, it.frame
-			if d.Frame != "" && frameName(d.Frame) != frame {
-				tr, _, _, err := g.tree.lookup(d.Frame, frame)
+			if d.Frame != "" && perception.FrameName(d.Frame) != frame {
+				tr, _, _, err := g.tree.Lookup(d.Frame, frame)
 				if err != nil {
 					return nil, fmt.Errorf("%s's position: %w", det.Name, err)
 				}
-				pos, frame = tr.apply(pos), frameName(d.Frame)
+				pos, frame = tr.Apply(pos), perception.FrameName(d.Frame)
 			}
-			det.Position = &schema.Point{X: round3(pos.X), Y: round3(pos.Y)}
+			det.Position = &world.Point{X: round3(pos.X), Y: round3(pos.Y)}
 			if d.Frame == "" {
 				det.Frame = frame
 			}
@@ -140,9 +142,9 @@ func decodeVision(raw json.RawMessage, is3D bool) ([]found, error) {
 		}
 		h := d.Results[best]
 		class := clip(h.Hypothesis.ClassID)
-		f := found{det: schema.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: frameName(d.Header.FrameID)}
+		f := found{det: world.Detection{Name: class, Class: class, ID: clip(d.ID)}, frame: perception.FrameName(d.Header.FrameID)}
 		if f.frame == "" {
-			f.frame = frameName(m.Header.FrameID)
+			f.frame = perception.FrameName(m.Header.FrameID)
 		}
 		if h.Hypothesis.Score.Valid {
 			f.det.Score = round3(h.Hypothesis.Score.V)
@@ -152,7 +154,7 @@ func decodeVision(raw json.RawMessage, is3D bool) ([]found, error) {
 			pt = d.BBox.Center.Position
 		}
 		if pt.X.Valid && pt.Y.Valid && (is3D || pt.X.V != 0 || pt.Y.V != 0 || pt.Z.V != 0) {
-			f.pos = &vec3{pt.X.V, pt.Y.V, pt.Z.V}
+			f.pos = &perception.Vec3{X: pt.X.V, Y: pt.Y.V, Z: pt.Z.V}
 		}
 		out = append(out, f)
 	}
@@ -218,13 +220,13 @@ func detectionsOf(val any) ([]found, error) {
 			if !okx || !oky {
 				return nil, fmt.Errorf("item %d: position needs numbers x and y", i)
 			}
-			f.pos = &vec3{x, y, z}
+			f.pos = &perception.Vec3{X: x, Y: y, Z: z}
 		}
-		f.frame = frameName(f.frame)
+		f.frame = perception.FrameName(f.frame)
 		out = append(out, f)
 	}
 	return out, nil
 }
 
 // number reads a finite number of any Go numeric type an expr gives.
-func number(v any) (float64, bool) { return schema.FiniteNumber(v) }
+func number(v any) (float64, bool) { return rules.FiniteNumber(v) }

@@ -8,8 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // A Detection3DArray as rosbridge sends it (ROS 2 Humble): a mug seen as a
@@ -38,10 +39,10 @@ func TestDecodeVision3D(t *testing.T) {
 	}
 	mug, bin := got[0], got[1]
 	if mug.det.Name != "mug" || mug.det.Class != "mug" || mug.det.Score != 0.9 || mug.det.ID != "7" || mug.frame != "camera_link" ||
-		mug.pos == nil || *mug.pos != (vec3{0.5, -0.2, 0.1}) {
+		mug.pos == nil || *mug.pos != (perception.Vec3{X: 0.5, Y: -0.2, Z: 0.1}) {
 		t.Fatalf("mug: the best hypothesis, the box centre in the array's frame: %+v %v", mug, mug.pos)
 	}
-	if bin.frame != "wrist_camera" || bin.pos == nil || *bin.pos != (vec3{0, 0.3, 0}) {
+	if bin.frame != "wrist_camera" || bin.pos == nil || *bin.pos != (perception.Vec3{X: 0, Y: 0.3, Z: 0}) {
 		t.Fatalf("bin: its own frame (slash dropped), a null z read as 0: %+v %v", bin, bin.pos)
 	}
 }
@@ -57,7 +58,7 @@ func TestDecodeVision2D(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].pos != nil || got[1].pos == nil || *got[1].pos != (vec3{0.4, 0.1, 0.9}) {
+	if len(got) != 2 || got[0].pos != nil || got[1].pos == nil || *got[1].pos != (perception.Vec3{X: 0.4, Y: 0.1, Z: 0.9}) {
 		t.Fatalf("2D: %+v", got)
 	}
 }
@@ -86,24 +87,24 @@ func detectPlan(t *testing.T, frame string, minScore float64, value string) (*pl
 	}
 	// camera_link in map: 1 m along x, 0.5 m up, turned 90°.
 	g := gathered{msgs: map[string]wire.Message{"/detections": {Data: json.RawMessage(mugArray3D)}},
-		tree: tfTree{"camera_link": {parent: "map", tr: transform{T: vec3{1, 0, 0.5}, R: yaw(90)}, at: time.Now()}}}
+		tree: perception.Tree{"camera_link": {Parent: "map", Transform: perception.Transform{T: perception.Vec3{X: 1, Y: 0, Z: 0.5}, R: perception.Quat{Z: math.Sqrt2 / 2, W: math.Sqrt2 / 2}}, At: time.Now()}}}
 	return p, g
 }
 
 func TestDetectTransformsIntoTheDeclaredFrame(t *testing.T) {
 	p, g := detectPlan(t, "map", 0, "")
-	g.tree["wrist_camera"] = tfLink{parent: "camera_link", tr: identity, static: true}
+	g.tree["wrist_camera"] = perception.Link{Parent: "camera_link", Transform: perception.Identity, Static: true}
 	got, err := p.detect("objects", g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Rz90·(0.5, -0.2) = (0.2, 0.5), plus (1, 0): (1.2, 0.5) in map.
 	mug := got[0]
-	if mug.Name != "mug" || mug.Position == nil || *mug.Position != (schema.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" || !mug.Visible || mug.Camera != "wrist" {
+	if mug.Name != "mug" || mug.Position == nil || *mug.Position != (world.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" || !mug.Visible || mug.Camera != "wrist" {
 		t.Fatalf("mug in map: %+v %v", mug, mug.Position)
 	}
 	// The bin's wrist_camera is camera_link: Rz90·(0, 0.3) = (-0.3, 0), +1.
-	if bin := got[1]; bin.Position == nil || *bin.Position != (schema.Point{X: 0.7, Y: 0}) {
+	if bin := got[1]; bin.Position == nil || *bin.Position != (world.Point{X: 0.7, Y: 0}) {
 		t.Fatalf("bin in map: %+v", bin.Position)
 	}
 }
@@ -114,7 +115,7 @@ func TestDetectKeepsItsFrameWithoutATransform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Frame != "camera_link" || *got[0].Position != (schema.Point{X: 0.5, Y: -0.2}) {
+	if len(got) != 1 || got[0].Frame != "camera_link" || *got[0].Position != (world.Point{X: 0.5, Y: -0.2}) {
 		t.Fatalf("min_score 0.6 keeps the mug alone, in its camera frame: %+v", got)
 	}
 	// A position in a frame TF cannot reach fails the observation.
@@ -131,7 +132,7 @@ func TestDetectByExpr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Name != "mug" || got[0].Score != 1 || *got[0].Position != (schema.Point{X: 2, Y: 3}) || got[0].Frame != "camera_link" {
+	if len(got) != 1 || got[0].Name != "mug" || got[0].Score != 1 || *got[0].Position != (world.Point{X: 2, Y: 3}) || got[0].Frame != "camera_link" {
 		t.Fatalf("by expr: %+v", got)
 	}
 	for _, bad := range []string{`[1]`, `[{class: 'x'}]`, `[{name: 3}]`, `[{name: 'a', position: {x: 'near'}}]`} {
@@ -181,17 +182,17 @@ func FuzzDecodePerception(f *testing.F) {
 				}
 			}
 		}
-		links, _ := decodeTF(raw)
-		tree := tfTree{}
+		links, _ := perception.DecodeTF(raw)
+		tree := perception.Tree{}
 		for child, l := range links {
-			if n := l.tr.R.X*l.tr.R.X + l.tr.R.Y*l.tr.R.Y + l.tr.R.Z*l.tr.R.Z + l.tr.R.W*l.tr.R.W; math.Abs(n-1) > 1e-6 {
+			if n := l.Transform.R.X*l.Transform.R.X + l.Transform.R.Y*l.Transform.R.Y + l.Transform.R.Z*l.Transform.R.Z + l.Transform.R.W*l.Transform.R.W; math.Abs(n-1) > 1e-6 {
 				t.Fatalf("%s: rotation of norm² %v", child, n)
 			}
 			tree[child] = l
 		}
 		for child, l := range tree {
-			if tr, _, _, err := tree.lookup(l.parent, child); err == nil {
-				_, _ = poseOf(tr, l.parent) // finite or an error, never a panic
+			if tr, _, _, err := tree.Lookup(l.Parent, child); err == nil {
+				_, _ = poseOf(tr, l.Parent) // finite or an error, never a panic
 			}
 		}
 		_, _, _ = jointState(raw)

@@ -6,6 +6,10 @@
 // call goes through the body layer (engine/body): an action's
 // cancel_action_goal is the body's stop path, a publish ends with an
 // explicit zero message, and a dropped socket leaves the body uncertain
-// with every goal that may still run cancelled on reconnect. ReadGraph is
-// the graph as rosapi describes it, for `thea init --from-ros`.
+// with every goal that may still run cancelled on reconnect.
+//
+// Its rooms: wire is the transport (rosbridge v2 over WebSocket), graph
+// reads the running graph through rosapi (the live check here and
+// `thea init --from-ros` use it), and this package is the kind itself: its
+// config, the section, the call path, the stop and the observation.
 package rosbridge

@@ -15,7 +15,8 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/rules"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 )
 
 // plan is a toolset's config compiled once at load: every expr
@@ -96,8 +97,8 @@ func compile(cfg Config) (*plan, error) {
 			p.state[k] = prog
 		}
 		for cam, t := range o.Cameras {
-			if t.Type != "" && t.Type != typeCompressedImage && t.Type != typeImage {
-				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, typeImage)
+			if t.Type != "" && t.Type != typeCompressedImage && t.Type != perception.TypeImage {
+				fail("observation.cameras."+cam+".type", "a camera is read from %s or %s", typeCompressedImage, perception.TypeImage)
 			}
 		}
 		errs = append(errs, p.compilePerception(fail)...)
@@ -180,7 +181,7 @@ func compileTool(name string, d ToolDecl, at string) (*toolPlan, error) {
 // (expr does not check map keys).
 func compileExpr(src, variable string, args map[string]ArgDecl, path string, opts ...expr.Option) (*vm.Program, error) {
 	env := exprEnv(variable, map[string]any{})
-	opts = append(append([]expr.Option{expr.Env(env)}, opts...), schema.ExprOptions()...)
+	opts = append(append([]expr.Option{expr.Env(env)}, opts...), rules.ExprOptions()...)
 	prog, err := expr.Compile(src, opts...)
 	if err != nil {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q: %v", src, err)}
@@ -228,7 +229,7 @@ func inputSchema(args map[string]ArgDecl) (json.RawMessage, error) {
 }
 
 // run evaluates a compiled expr with its one variable, within the bounds
-// every expr Thea evaluates shares (schema.RunRule): a string, list or
+// every expr Thea evaluates shares (rules.Run): a string, list or
 // message past them is refused before it is built, and the error names the
 // expression so the model (or the operator) can read why.
 func run(prog *vm.Program, variable string, v any) (any, error) {
@@ -237,7 +238,7 @@ func run(prog *vm.Program, variable string, v any) (any, error) {
 
 // runVars is run with several variables (an action's result and status).
 func runVars(prog *vm.Program, vars map[string]any) (any, error) {
-	out, err := schema.RunRule(nil, prog, exprEnvVars(vars))
+	out, err := rules.Run(nil, prog, exprEnvVars(vars))
 	if err != nil {
 		return nil, fmt.Errorf("expr %s: %w", quoteExpr(prog.Source().String()), err)
 	}

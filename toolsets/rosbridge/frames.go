@@ -12,7 +12,9 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // SafetyFrameDropped is a camera frame left out of an observation; the
@@ -23,7 +25,7 @@ const SafetyFrameDropped = "rosbridge_frame_dropped"
 // the model (unreadable, an encoding not read, a header claiming more
 // pixels than a result may hold) is left out, and dropped says which and
 // why; the other cameras are kept.
-func (p *plan) cameraFrames(msgs map[string]wire.Message, emb schema.Embodiment) (imgs []schema.Image, meta []map[string]any, dropped []string) {
+func (p *plan) cameraFrames(msgs map[string]wire.Message, emb schema.Embodiment) (imgs []world.Image, meta []map[string]any, dropped []string) {
 	o := p.cfg.Observation
 	for _, cam := range slices.Sorted(maps.Keys(o.Cameras)) {
 		c := o.Cameras[cam]
@@ -40,21 +42,21 @@ func (p *plan) cameraFrames(msgs map[string]wire.Message, emb schema.Embodiment)
 
 // readFrame reads one frame as an image whose header was checked against
 // the bound every tool result's images have (engine.MaxImagePixels).
-func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func readFrame(cam, typ string, raw json.RawMessage, emb schema.Embodiment) (world.Image, error) {
 	read := compressedImage
-	if typ == typeImage {
-		read = rawImage
+	if typ == perception.TypeImage {
+		read = perception.RawImage
 	}
 	img, err := read(cam, raw, emb)
 	if err != nil {
-		return schema.Image{}, err
+		return world.Image{}, err
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	switch {
 	case err != nil:
-		return schema.Image{}, fmt.Errorf("its %s data has no readable header: %w", img.MIME, err)
-	case !pixelsWithin(cfg.Width, cfg.Height, engine.MaxImagePixels):
-		return schema.Image{}, fmt.Errorf("its header claims %dx%d, outside 1x1 to %d pixels", cfg.Width, cfg.Height, engine.MaxImagePixels)
+		return world.Image{}, fmt.Errorf("its %s data has no readable header: %w", img.MIME, err)
+	case !perception.PixelsWithin(cfg.Width, cfg.Height, engine.MaxImagePixels):
+		return world.Image{}, fmt.Errorf("its header claims %dx%d, outside 1x1 to %d pixels", cfg.Width, cfg.Height, engine.MaxImagePixels)
 	}
 	return img, nil
 }

@@ -1,22 +1,31 @@
 package rosbridge
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
+
+// imageMsg is a sensor_msgs/msg/Image as rosbridge sends it.
+func imageMsg(enc string, w, h, step int, data []byte) []byte {
+	return fmt.Appendf(nil, `{"header": {}, "height": %d, "width": %d, "encoding": %q, "is_bigendian": 0, "step": %d, "data": %q}`,
+		h, w, enc, step, base64.StdEncoding.EncodeToString(data))
+}
 
 // Every reason a frame is dropped is said, raw or compressed, and the
 // other cameras are kept.
 func TestCameraFramesDropped(t *testing.T) {
 	p := &plan{cfg: Config{Observation: &ObservationDecl{Cameras: map[string]TopicDecl{
-		"a_ok":       {Topic: "/ok", Type: typeImage},
-		"b_overflow": {Topic: "/overflow", Type: typeImage},
-		"c_encoding": {Topic: "/depth", Type: typeImage},
+		"a_ok":       {Topic: "/ok", Type: perception.TypeImage},
+		"b_overflow": {Topic: "/overflow", Type: perception.TypeImage},
+		"c_encoding": {Topic: "/depth", Type: perception.TypeImage},
 		"d_garbage":  {Topic: "/garbage"},
 		"e_format":   {Topic: "/format"},
 	}}}}

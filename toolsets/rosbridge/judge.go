@@ -7,8 +7,8 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/thea-harness/thea/rules"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
 )
 
 // A tool's success and reason exprs judge what the robot answered, the
@@ -52,7 +52,7 @@ func compileVars(src string, vars []string, path string, opts ...expr.Option) (*
 		}
 	}
 	all := append([]expr.Option{expr.Env(exprEnvVars(env))}, opts...)
-	prog, err := expr.Compile(src, append(all, schema.ExprOptions()...)...)
+	prog, err := expr.Compile(src, append(all, rules.ExprOptions()...)...)
 	if err != nil {
 		return nil, FieldError{Path: path, Msg: fmt.Sprintf("expr %q: %v", src, err)}
 	}

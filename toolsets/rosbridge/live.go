@@ -2,7 +2,6 @@ package rosbridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -34,8 +35,8 @@ func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProble
 		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosbridge could not be reached for the rosapi checks: %v", err)}}
 	}
 	defer cl.Close()
-	g := &rosGraph{ctx: ctx, cl: cl, defs: map[string]*typeDef{}, loaded: map[string]detailsAnswer{}}
-	if err := g.load(); err != nil {
+	g := graph.NewRosapi(ctx, cl)
+	if err := g.Load(); err != nil {
 		return []engine.LiveProblem{{Path: "url", Message: fmt.Sprintf("rosapi did not answer (is the rosapi node running?): %v", err)}}
 	}
 	lc := &liveChecker{g: g}
@@ -48,7 +49,7 @@ func liveCheck(ctx context.Context, tc engine.ToolsetConfig) []engine.LiveProble
 }
 
 type liveChecker struct {
-	g   *rosGraph
+	g   *graph.Rosapi
 	out []engine.LiveProblem
 }
 
@@ -67,12 +68,12 @@ func (lc *liveChecker) warn(path, format string, args ...any) {
 func (lc *liveChecker) topics(cfg Config) {
 	for _, u := range cfg.topicUses() {
 		at := "rosbridge." + u.path
-		have, ok := lc.g.topics[u.topic]
+		have, ok := lc.g.Topics()[u.topic]
 		switch {
 		case !ok && u.path == tfStaticPath:
 			continue // no static broadcaster yet: nothing latched to read
 		case !ok:
-			lc.fail(at+".topic", "the running graph has no topic %s%s", u.topic, schema.Suggest(u.topic, slices.Sorted(maps.Keys(lc.g.topics))))
+			lc.fail(at+".topic", "the running graph has no topic %s%s", u.topic, schema.Suggest(u.topic, slices.Sorted(maps.Keys(lc.g.Topics()))))
 			continue
 		case u.typ != "" && !sameType(have, u.typ):
 			lc.fail(typePath(at, u), "%s is a %s on the running graph, not the %s read here", u.topic, have, u.typ)
@@ -92,7 +93,7 @@ func (lc *liveChecker) topics(cfg Config) {
 		}
 	}
 	if cfg.CmdVel != "" {
-		if have, ok := lc.g.topics[cfg.CmdVel]; ok && !sameType(have, typeTwist) {
+		if have, ok := lc.g.Topics()[cfg.CmdVel]; ok && !sameType(have, typeTwist) {
 			lc.fail("rosbridge.cmd_vel", "%s is a %s on the running graph, not a %s", cfg.CmdVel, have, typeTwist)
 		}
 	}
@@ -101,7 +102,7 @@ func (lc *liveChecker) topics(cfg Config) {
 // typePath is where a type mismatch is said: at the declared type, or at
 // the topic when the type is the use's default.
 func typePath(at string, u topicUse) string {
-	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == typeImage {
+	if strings.HasPrefix(u.path, "observation.state.") || strings.HasPrefix(u.path, "readings.sources.") || strings.HasPrefix(u.path, "observation.cameras.") && u.typ == perception.TypeImage {
 		return at + ".type"
 	}
 	if u.path == tfStaticPath {
@@ -115,11 +116,11 @@ func (lc *liveChecker) tool(at string, d ToolDecl) {
 	switch {
 	case d.Action != nil:
 		a := d.Action
-		if !slices.Contains(lc.g.actions, a.Name) && !slices.Contains(lc.g.actions, "/"+strings.TrimPrefix(a.Name, "/")) {
-			lc.fail(at+".action.name", "the running graph has no action server %s%s", a.Name, schema.Suggest(a.Name, lc.g.actions))
+		if !slices.Contains(lc.g.Actions(), a.Name) && !slices.Contains(lc.g.Actions(), "/"+strings.TrimPrefix(a.Name, "/")) {
+			lc.fail(at+".action.name", "the running graph has no action server %s%s", a.Name, schema.Suggest(a.Name, lc.g.Actions()))
 			return
 		}
-		have := lc.g.typeOf("/rosapi/action_type", "action", a.Name)
+		have := lc.g.TypeOf("/rosapi/action_type", "action", a.Name)
 		if have == "" {
 			lc.warn(at+".action.type", "not checked: rosapi/action_type did not say the type of %s", a.Name)
 		} else if !sameType(have, a.Type) {
@@ -135,11 +136,11 @@ func (lc *liveChecker) tool(at string, d ToolDecl) {
 		}
 	case d.Service != nil:
 		s := d.Service
-		if !slices.Contains(lc.g.services, "/"+strings.TrimPrefix(s.Name, "/")) {
-			lc.fail(at+".service.name", "the running graph has no service %s%s", s.Name, schema.Suggest(s.Name, lc.g.services))
+		if !slices.Contains(lc.g.Services(), "/"+strings.TrimPrefix(s.Name, "/")) {
+			lc.fail(at+".service.name", "the running graph has no service %s%s", s.Name, schema.Suggest(s.Name, lc.g.Services()))
 			return
 		}
-		have := lc.g.typeOf("/rosapi/service_type", "service", s.Name)
+		have := lc.g.TypeOf("/rosapi/service_type", "service", s.Name)
 		if have == "" {
 			lc.warn(at+".service.type", "not checked: rosapi/service_type did not say the type of %s", s.Name)
 		} else if !sameType(have, s.Type) {
@@ -155,7 +156,7 @@ func (lc *liveChecker) tool(at string, d ToolDecl) {
 		}
 	case d.Publish != nil:
 		pd := d.Publish
-		if have, ok := lc.g.topics[pd.Topic]; ok && !sameType(have, pd.Type) {
+		if have, ok := lc.g.Topics()[pd.Topic]; ok && !sameType(have, pd.Type) {
 			lc.fail(at+".publish.type", "%s is a %s on the running graph, not a %s", pd.Topic, have, pd.Type)
 			return
 		}
@@ -173,120 +174,4 @@ func rosapiName(typ string) string {
 		return parts[0] + "/" + parts[2]
 	}
 	return typ
-}
-
-// rosGraph is what rosapi says of the running graph.
-type rosGraph struct {
-	ctx      context.Context
-	cl       *wire.Client
-	topics   map[string]string // name: type
-	services []string
-	actions  []string
-	defs     map[string]*typeDef // by rosapi name, as loaded
-	// loaded is each details call's answer, asked once per check.
-	loaded map[string]detailsAnswer
-}
-
-type detailsAnswer struct {
-	root string
-	skip string // why rosapi gave nothing to check against
-	err  error
-}
-
-func (g *rosGraph) call(service string, args any, out any) error {
-	raw, err := g.cl.CallService(g.ctx, service, args)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s answered %s: %w", service, raw, err)
-	}
-	return nil
-}
-
-// load reads the topics, services and action servers.
-func (g *rosGraph) load() error {
-	if err := g.loadTopics(); err != nil {
-		return err
-	}
-	if err := g.loadServices(); err != nil {
-		return err
-	}
-	return g.loadActions()
-}
-
-func (g *rosGraph) loadTopics() error {
-	var t struct{ Topics, Types []string }
-	if err := g.call("/rosapi/topics", nil, &t); err != nil {
-		return err
-	}
-	g.topics = map[string]string{}
-	for i, n := range t.Topics {
-		if i < len(t.Types) {
-			g.topics[n] = t.Types[i]
-		}
-	}
-	return nil
-}
-
-func (g *rosGraph) loadServices() error {
-	var s struct{ Services []string }
-	if err := g.call("/rosapi/services", nil, &s); err != nil {
-		return err
-	}
-	g.services = s.Services
-	return nil
-}
-
-func (g *rosGraph) loadActions() error {
-	var a struct {
-		ActionServers []string `json:"action_servers"`
-	}
-	if err := g.call("/rosapi/action_servers", nil, &a); err != nil {
-		return err
-	}
-	g.actions = a.ActionServers
-	return nil
-}
-
-// typeOf asks rosapi for the type of one action or service ("" when it
-// cannot say).
-func (g *rosGraph) typeOf(service, key, name string) string {
-	var r struct{ Type string }
-	if g.call(service, map[string]any{key: name}, &r) != nil {
-		return ""
-	}
-	return r.Type
-}
-
-// details loads the definitions of typ and every message inside it; it
-// returns the root's rosapi name, or why there is nothing to compare with
-// (skip: rosapi has no such service or no definition), or why rosapi's
-// answer cannot be used. Each (service, type) is asked once.
-func (g *rosGraph) details(service, typ string) (root, skip string, err error) {
-	key := service + "\x00" + typ
-	if a, ok := g.loaded[key]; ok {
-		return a.root, a.skip, a.err
-	}
-	root, skip, err = g.loadDetails(service, typ)
-	g.loaded[key] = detailsAnswer{root, skip, err}
-	return root, skip, err
-}
-
-func (g *rosGraph) loadDetails(service, typ string) (string, string, error) {
-	raw, err := g.cl.CallService(g.ctx, service, map[string]any{"type": typ})
-	if err != nil {
-		return "", fmt.Sprintf("%s did not answer (%v)", strings.TrimPrefix(service, "/"), err), nil
-	}
-	defs, err := parseTypedefs(raw)
-	if err != nil {
-		return "", "", fmt.Errorf("%s of %s: %w", service, typ, err)
-	}
-	if len(defs) == 0 {
-		return "", fmt.Sprintf("%s has no definition of %s", strings.TrimPrefix(service, "/"), typ), nil
-	}
-	for i := range defs {
-		g.defs[defs[i].Type] = &defs[i]
-	}
-	return defs[0].Type, "", nil
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
+
+	"github.com/thea-harness/thea/toolsets/rosbridge/graph"
 )
 
 // The live check's reading of exprs: the field chains an expr reads
@@ -23,7 +25,7 @@ func (lc *liveChecker) readsDetails(at, src, service, typ string) {
 }
 
 func (lc *liveChecker) readsRoot(at, src, variable, service, typ string) {
-	root, skip, err := lc.g.details(service, typ)
+	root, skip, err := lc.g.Details(service, typ)
 	if err != nil {
 		lc.fail(at, "%v", err)
 		return
@@ -43,7 +45,7 @@ func (lc *liveChecker) readsRoot(at, src, variable, service, typ string) {
 		if len(chain) == 0 {
 			return
 		}
-		if why := lc.g.resolve(root, variable, chain); why != "" && !seen[why] {
+		if why := resolve(lc.g, root, variable, chain); why != "" && !seen[why] {
 			seen[why] = true
 			lc.fail(at, "%s", why)
 		}
@@ -82,7 +84,7 @@ func memberChain(n ast.Node, variable string) []string {
 
 // resolve follows chain from the message root; it says why a step does
 // not exist, or "" (also when a step's type has no definition to check).
-func (g *rosGraph) resolve(root, variable string, chain []string) string {
+func resolve(g *graph.Rosapi, root, variable string, chain []string) string {
 	cur, array := root, false
 	for i, f := range chain {
 		if f == "[]" {
@@ -95,13 +97,13 @@ func (g *rosGraph) resolve(root, variable string, chain []string) string {
 		if array {
 			return fmt.Sprintf("%s.%s: %s is an array; index it first", variable, strings.Join(chain[:i], "."), chain[i-1])
 		}
-		d, ok := g.defs[cur]
+		d, ok := g.Def(cur)
 		if !ok {
 			return ""
 		}
-		typ, arr, ok := d.field(f)
+		typ, arr, ok := d.Field(f)
 		if !ok {
-			return fmt.Sprintf("%s.%s: %s has no field %q (its fields: %s)", variable, strings.Join(chain[:i+1], "."), cur, f, d.fieldList())
+			return fmt.Sprintf("%s.%s: %s has no field %q (its fields: %s)", variable, strings.Join(chain[:i+1], "."), cur, f, d.FieldList())
 		}
 		cur, array = typ, arr
 	}
@@ -121,7 +123,7 @@ func (lc *liveChecker) builds(at, src, service, typ string) {
 		lc.warn(at, "the fields of this %s are not checked: it is not built by a map literal ({field: …}), so only a live call can tell", typ)
 		return
 	}
-	root, skip, err := lc.g.details(service, typ)
+	root, skip, err := lc.g.Details(service, typ)
 	if err != nil {
 		lc.fail(at, "%v", err)
 		return
@@ -134,7 +136,7 @@ func (lc *liveChecker) builds(at, src, service, typ string) {
 }
 
 func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
-	d, ok := lc.g.defs[typ]
+	d, ok := lc.g.Def(typ)
 	if !ok {
 		return
 	}
@@ -147,9 +149,9 @@ func (lc *liveChecker) checkMap(at string, m *ast.MapNode, typ, prefix string) {
 		if !ok {
 			continue
 		}
-		ft, array, ok := d.field(key.Value)
+		ft, array, ok := d.Field(key.Value)
 		if !ok {
-			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, d.fieldList())
+			lc.fail(at, "%s has no field %q, which this builds as %s (its fields: %s)", typ, key.Value, prefix+key.Value, d.FieldList())
 			continue
 		}
 		path := prefix + key.Value

@@ -12,7 +12,9 @@ import (
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // advertised are the topics published to, with their types.
@@ -83,7 +85,7 @@ func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 		if c.b.tf == nil || len(g.tree) > 0 || !time.Now().Before(deadline) {
 			return runlog.Failure(o.Tool + ": " + err.Error()), nil
 		}
-		tree, changed := c.b.tf.snapshot()
+		tree, changed := c.b.tf.Snapshot()
 		if len(tree) == 0 {
 			wctx, cancel := context.WithDeadline(ctx, deadline)
 			select {
@@ -105,7 +107,13 @@ func (c *conn) observe(ctx context.Context) (runlog.Envelope, error) {
 		}
 		ages[s.name] = round3(now.Sub(g.at[s.name]).Seconds())
 	}
-	obs.Value["age_s"] = ages
+	obs.Value[world.FieldAgeS] = ages
+	// What the synthesis built is read by the one decoder of an
+	// observation, as any back-end's reply is: a shape it gets wrong fails
+	// here, naming why.
+	if _, err := world.DecodeValue(obs.Value); err != nil {
+		return runlog.Failure(o.Tool + ": the observation synthesised from the topics: " + err.Error()), nil
+	}
 	c.droppedEvent(obs)
 	return obs, nil
 }
@@ -158,7 +166,7 @@ func (p *plan) sources() []source {
 // TF tree, and when each source's reading arrived (by source name).
 type gathered struct {
 	msgs map[string]wire.Message
-	tree tfTree
+	tree perception.Tree
 	at   map[string]time.Time
 	// static are the lookups whose chain is all /tf_static.
 	static map[string]bool
@@ -182,7 +190,7 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gat
 		g := gathered{msgs: make(map[string]wire.Message, len(srcs)), at: make(map[string]time.Time, len(srcs)), static: map[string]bool{}}
 		var changed <-chan struct{}
 		if c.b.tf != nil {
-			g.tree, changed = c.b.tf.snapshot()
+			g.tree, changed = c.b.tf.Snapshot()
 		}
 		var pending *source
 		for i := range srcs {
@@ -229,7 +237,7 @@ func (c *conn) gather(ctx context.Context, srcs []source, motion time.Time) (gat
 // in g; false when there is none (no message, no path in the TF tree).
 func (c *conn) readingAt(s *source, g gathered, now time.Time) (time.Time, bool) {
 	if s.lookup != nil {
-		_, at, static, err := g.tree.lookup(s.lookup.Parent, s.lookup.Child)
+		_, at, static, err := g.tree.Lookup(s.lookup.Parent, s.lookup.Child)
 		if err != nil {
 			return time.Time{}, false
 		}
@@ -257,12 +265,12 @@ func (s *source) fresh(at, now, motion time.Time) bool {
 
 // stale says why s has no fresh enough reading: none came (or no TF path),
 // or the latest is older than the last motion or than max_age.
-func (s *source) stale(c *conn, tree tfTree, now, motion time.Time) error {
+func (s *source) stale(c *conn, tree perception.Tree, now, motion time.Time) error {
 	var at time.Time
 	if s.lookup != nil {
-		_, t, static, err := tree.lookup(s.lookup.Parent, s.lookup.Child)
+		_, t, static, err := tree.Lookup(s.lookup.Parent, s.lookup.Child)
 		if err != nil {
-			if bad := c.b.tf.refused(); bad != "" {
+			if bad := c.b.tf.Refused(); bad != "" {
 				err = fmt.Errorf("%w; the last transform refused: %s", err, bad)
 			}
 			return fmt.Errorf("%s: %w, within its max_age %s", s.name, err, s.maxAge)
@@ -332,13 +340,13 @@ func (p *plan) assemble(msgs map[string]wire.Message, scan *wire.Message, emb sc
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (schema.Image, error) {
+func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (world.Image, error) {
 	var m struct {
 		Format string
 		Data   wire.Bytes
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return schema.Image{}, err
+		return world.Image{}, err
 	}
 	mime := ""
 	switch f := strings.ToLower(m.Format); {
@@ -347,12 +355,12 @@ func compressedImage(cam string, raw json.RawMessage, emb schema.Embodiment) (sc
 	case strings.Contains(f, "png"):
 		mime = "image/png"
 	default:
-		return schema.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
+		return world.Image{}, fmt.Errorf("format %q is neither jpeg nor png", m.Format)
 	}
 	if len(m.Data) == 0 {
-		return schema.Image{}, fmt.Errorf("empty image")
+		return world.Image{}, fmt.Errorf("empty image")
 	}
-	img := schema.Image{Camera: cam, MIME: mime, Data: m.Data}
+	img := world.Image{Camera: cam, MIME: mime, Data: m.Data}
 	for _, c := range emb.Cameras {
 		if c.Name == cam {
 			img.Width, img.Height = c.Width, c.Height

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
+	"github.com/thea-harness/thea/world"
 )
 
 // perceive adds the perception fields to an assembled observation v: the
@@ -27,7 +28,7 @@ func (p *plan) perceive(v map[string]any, g gathered) error {
 		head = append(head, fmt.Sprintf("at (%.2f, %.2f) heading %.0f°%s", pose.X, pose.Y, pose.ThetaDeg, inFrame(pose.Frame)))
 	}
 	if len(o.Detections) > 0 {
-		dets := []schema.Detection{}
+		dets := []world.Detection{}
 		for _, k := range slices.Sorted(maps.Keys(o.Detections)) {
 			d, err := p.detect(k, g)
 			if err != nil {
@@ -64,7 +65,7 @@ func (p *plan) perceive(v map[string]any, g gathered) error {
 		tail = append(tail, fmt.Sprintf("tool at (%.2f, %.2f, %.2f) in %s", pose.X, pose.Y, pose.Z, pose.Frame))
 	}
 	if len(o.Frames) > 0 {
-		frames := map[string]schema.EndEffectorPose{}
+		frames := map[string]world.EndEffectorPose{}
 		for _, k := range slices.Sorted(maps.Keys(o.Frames)) {
 			pose, err := p.framePose(o.Frames[k], g)
 			if err != nil {
@@ -96,7 +97,7 @@ func orNothing(s string) string {
 }
 
 // seen says in words what the detectors saw.
-func seen(dets []schema.Detection) string {
+func seen(dets []world.Detection) string {
 	if len(dets) == 0 {
 		return "no detections"
 	}
@@ -128,22 +129,22 @@ func (p *plan) heldValue(g gathered) (held string, known bool, err error) {
 
 // basePose is the pose from its topic (Odometry, PoseStamped) or TF, with
 // its frame.
-func (p *plan) basePose(d PoseDecl, g gathered) (schema.Pose, error) {
+func (p *plan) basePose(d PoseDecl, g gathered) (world.Pose, error) {
 	pose, err := p.framePose(d, g)
 	if err != nil {
-		return schema.Pose{}, err
+		return world.Pose{}, err
 	}
-	return schema.Pose{X: pose.X, Y: pose.Y, ThetaDeg: pose.YawDeg, Frame: pose.Frame}, nil
+	return world.Pose{X: pose.X, Y: pose.Y, ThetaDeg: pose.YawDeg, Frame: pose.Frame}, nil
 }
 
 // framePose is a pose from its topic or a TF lookup, in its frame.
-func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error) {
+func (p *plan) framePose(d PoseDecl, g gathered) (world.EndEffectorPose, error) {
 	if d.TF != nil {
-		tr, _, _, err := g.tree.lookup(d.TF.Parent, d.TF.Child)
+		tr, _, _, err := g.tree.Lookup(d.TF.Parent, d.TF.Child)
 		if err != nil {
-			return schema.EndEffectorPose{}, err
+			return world.EndEffectorPose{}, err
 		}
-		return poseOf(tr, frameName(d.TF.Parent))
+		return poseOf(tr, perception.FrameName(d.TF.Parent))
 	}
 	var m struct {
 		Header struct {
@@ -161,20 +162,20 @@ func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error)
 	}
 	raw := g.msgs[d.Topic].Data
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return schema.EndEffectorPose{}, fmt.Errorf("from %s: %w", d.Topic, err)
+		return world.EndEffectorPose{}, fmt.Errorf("from %s: %w", d.Topic, err)
 	}
 	pos, rot := m.Pose.Position, m.Pose.Orientation
 	if m.Pose.Pose != nil {
 		pos, rot = m.Pose.Pose.Position, m.Pose.Pose.Orientation
 	}
 	if !pos.X.Valid || !pos.Y.Valid || !rot.Z.Valid || !rot.W.Valid {
-		return schema.EndEffectorPose{}, fmt.Errorf("from %s: the position or orientation is null (NaN or inf) or missing", d.Topic)
+		return world.EndEffectorPose{}, fmt.Errorf("from %s: the position or orientation is null (NaN or inf) or missing", d.Topic)
 	}
-	q, ok := quat{rot.X.V, rot.Y.V, rot.Z.V, rot.W.V}.normalized()
+	q, ok := perception.Quat{X: rot.X.V, Y: rot.Y.V, Z: rot.Z.V, W: rot.W.V}.Normalized()
 	if !ok {
-		return schema.EndEffectorPose{}, fmt.Errorf("from %s: the orientation is a zero quaternion", d.Topic)
+		return world.EndEffectorPose{}, fmt.Errorf("from %s: the orientation is a zero quaternion", d.Topic)
 	}
-	pose, err := poseOf(transform{T: vec3{pos.X.V, pos.Y.V, pos.Z.V}, R: q}, frameName(m.Header.FrameID))
+	pose, err := poseOf(perception.Transform{T: perception.Vec3{X: pos.X.V, Y: pos.Y.V, Z: pos.Z.V}, R: q}, perception.FrameName(m.Header.FrameID))
 	if err != nil {
 		return pose, fmt.Errorf("from %s: %w", d.Topic, err)
 	}
@@ -183,9 +184,9 @@ func (p *plan) framePose(d PoseDecl, g gathered) (schema.EndEffectorPose, error)
 
 // poseOf is a transform as the contract's pose: metres and degrees,
 // rounded to a millimetre and a thousandth of a degree.
-func poseOf(tr transform, frame string) (schema.EndEffectorPose, error) {
-	r, pi, y := tr.R.rpyDeg()
-	out := schema.EndEffectorPose{Frame: frame, X: round3(tr.T.X), Y: round3(tr.T.Y), Z: round3(tr.T.Z),
+func poseOf(tr perception.Transform, frame string) (world.EndEffectorPose, error) {
+	r, pi, y := tr.R.RPYDeg()
+	out := world.EndEffectorPose{Frame: frame, X: round3(tr.T.X), Y: round3(tr.T.Y), Z: round3(tr.T.Z),
 		RollDeg: round3(r), PitchDeg: round3(pi), YawDeg: round3(y)}
 	for _, f := range []float64{out.X, out.Y, out.Z, out.RollDeg, out.PitchDeg, out.YawDeg} {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -198,7 +199,7 @@ func poseOf(tr transform, frame string) (schema.EndEffectorPose, error) {
 // jointState reads a sensor_msgs/msg/JointState: parallel name, position,
 // velocity and effort arrays (velocity and effort may be empty: not
 // measured). A joint whose position is null is left out (unknown).
-func jointState(raw json.RawMessage) (map[string]float64, map[string]schema.JointState, error) {
+func jointState(raw json.RawMessage) (map[string]float64, map[string]world.JointState, error) {
 	var m struct {
 		Name     []string    `json:"name"`
 		Position []wireFloat `json:"position"`
@@ -218,12 +219,12 @@ func jointState(raw json.RawMessage) (map[string]float64, map[string]schema.Join
 		}
 	}
 	joints := make(map[string]float64, n)
-	states := make(map[string]schema.JointState, n)
+	states := make(map[string]world.JointState, n)
 	for i, name := range m.Name {
 		if name == "" || !m.Position[i].Valid {
 			continue
 		}
-		js := schema.JointState{Position: m.Position[i].V}
+		js := world.JointState{Position: m.Position[i].V}
 		if len(m.Velocity) == n && m.Velocity[i].Valid {
 			js.Velocity = &m.Velocity[i].V
 		}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 )
 
 // compilePerception checks the observation's perception sources and
@@ -63,7 +65,7 @@ func (p *plan) checkPose(at string, d PoseDecl, fail func(path, format string, a
 	case d.TF != nil && p.cfg.Observation.TF == nil:
 		fail(at+".tf", "a TF lookup reads the TF topics: declare observation.tf (tf: {} takes /tf and /tf_static)")
 	case d.TF != nil && d.Type != "":
-		fail(at+".type", "a TF lookup reads %s; type is for a topic", typeTFMessage)
+		fail(at+".type", "a TF lookup reads %s; type is for a topic", perception.TypeTFMessage)
 	case d.Type != "" && d.Type != typeOdometry && d.Type != typePoseStamped:
 		fail(at+".type", "a pose is read from %s or %s", typeOdometry, typePoseStamped)
 	}

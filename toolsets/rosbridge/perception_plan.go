@@ -5,28 +5,29 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
 // newTF is the toolset's TF tree, nil when no observation.tf is declared.
-func (p *plan) newTF() *tfBuffer {
+func (p *plan) newTF() *perception.Buffer {
 	if o := p.cfg.Observation; o != nil && o.TF != nil {
-		return newTFBuffer()
+		return perception.NewBuffer()
 	}
 	return nil
 }
 
 // tfReceiver folds a TF topic's every message into b; nil for any other
 // topic (or no TF).
-func (p *plan) tfReceiver(b *tfBuffer, topic string) func(wire.Message) {
+func (p *plan) tfReceiver(b *perception.Buffer, topic string) func(wire.Message) {
 	if b == nil {
 		return nil
 	}
 	switch tf := p.cfg.Observation.TF; topic {
 	case tf.StaticTopic:
-		return b.receiver(true)
+		return b.Receiver(true)
 	case tf.Topic:
-		return b.receiver(false)
+		return b.Receiver(false)
 	}
 	return nil
 }
@@ -83,9 +84,9 @@ const tfStaticPath = "observation.tf.static_topic"
 func (o *ObservationDecl) perceptionUses() []topicUse {
 	var out []topicUse
 	if o.TF != nil {
-		tfSub := SubscribeDecl{QueueLength: tfQueueLength}
-		out = append(out, topicUse{"observation.tf", o.TF.Topic, typeTFMessage, tfSub},
-			topicUse{tfStaticPath, o.TF.StaticTopic, typeTFMessage, tfSub})
+		tfSub := SubscribeDecl{QueueLength: perception.TFQueueLength}
+		out = append(out, topicUse{"observation.tf", o.TF.Topic, perception.TypeTFMessage, tfSub},
+			topicUse{tfStaticPath, o.TF.StaticTopic, perception.TypeTFMessage, tfSub})
 	}
 	for _, k := range slices.Sorted(maps.Keys(o.Detections)) {
 		d := o.Detections[k]

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
+	"github.com/thea-harness/thea/world"
 )
 
 // armTopics are an arm's perception topics for the fake (its -extra
@@ -82,7 +82,7 @@ func TestArmObservationFromTopics(t *testing.T) {
 	r := startSection(t, p.URL, armSection(t, testtime.Scale(5*time.Second).String()))
 	env := r.call(t, "observe", `{}`)
 	wantSuccess(t, env)
-	var obs schema.Observation
+	var obs world.Observation
 	b, _ := json.Marshal(env.Value)
 	if err := json.Unmarshal(b, &obs); err != nil {
 		t.Fatal(err)
@@ -92,10 +92,10 @@ func TestArmObservationFromTopics(t *testing.T) {
 	}
 	mug := obs.Detections[0]
 	if mug.Name != "mug" || mug.ID != "track-3" || mug.Score != 0.92 || mug.Camera != "front" || !mug.Visible ||
-		mug.Position == nil || *mug.Position != (schema.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" {
+		mug.Position == nil || *mug.Position != (world.Point{X: 1.2, Y: 0.5}) || mug.Frame != "" {
 		t.Fatalf("mug: %+v at %v", mug, mug.Position)
 	}
-	if obs.Pose == nil || *obs.Pose != (schema.Pose{X: 1, Y: 0, ThetaDeg: 90, Frame: "world"}) {
+	if obs.Pose == nil || *obs.Pose != (world.Pose{X: 1, Y: 0, ThetaDeg: 90, Frame: "world"}) {
 		t.Fatalf("pose: %+v", obs.Pose)
 	}
 	// tool0 in world: (1,0,0.5) + Rz90·(0.4, 0, 0.3) = (1, 0.4, 0.8), 180°.

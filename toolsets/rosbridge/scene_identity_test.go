@@ -8,7 +8,7 @@ import (
 
 	"github.com/thea-harness/thea/engine/scenegraph"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // A mobile manipulator on rosbridge (the fake in a real subprocess) whose
@@ -33,7 +33,7 @@ func TestRosbridgeDrawerDetectedAndReportedIsOneObject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var obs schema.Observation
+		var obs world.Observation
 		if err := json.Unmarshal(b, &obs); err != nil {
 			t.Fatalf("turn %d: %v", turn, err)
 		}
@@ -55,7 +55,7 @@ func TestRosbridgeDrawerDetectedAndReportedIsOneObject(t *testing.T) {
 	if len(refs) != 1 {
 		t.Fatalf("refs %v, want one drawer:\n%s", refs, brief)
 	}
-	want := "- " + refs[0] + ": open [observe t3], at (1.2, 0.5) [observe/front t3]"
+	want := "- " + refs[0] + ": open [observe t3], at (1.20, 0.50) [observe/front t3]"
 	if strings.Count(brief, "drawer_top:") != 1 || !strings.Contains(brief, want) {
 		t.Fatalf("the drawer's Brief line, want %q:\n%s", want, brief)
 	}

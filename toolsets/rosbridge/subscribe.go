@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/thea-harness/thea/toolsets/rosbridge/perception"
 	"github.com/thea-harness/thea/toolsets/rosbridge/wire"
 )
 
@@ -23,8 +24,8 @@ func (c Config) topicUses() []topicUse {
 		for _, cam := range slices.Sorted(maps.Keys(o.Cameras)) {
 			t := o.Cameras[cam]
 			typ := typeCompressedImage
-			if t.Type == typeImage {
-				typ = typeImage
+			if t.Type == perception.TypeImage {
+				typ = perception.TypeImage
 			}
 			out = append(out, topicUse{"observation.cameras." + cam, t.Topic, typ, t.SubscribeDecl})
 		}

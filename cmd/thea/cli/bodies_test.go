@@ -15,7 +15,7 @@ import (
 	"github.com/thea-harness/thea/cmd/thea/cli"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // needPython skips a test whose back-end is a Python script when python3 is
@@ -145,7 +145,7 @@ func TestTabletopArm(t *testing.T) {
 		t.Errorf("done = %+v, want a final answer after 8 turns", done)
 	}
 	last := lastObservation(evs)
-	if last == nil || last.Held != "" || !slices.ContainsFunc(last.Detections, func(d schema.Detection) bool {
+	if last == nil || last.Held != "" || !slices.ContainsFunc(last.Detections, func(d world.Detection) bool {
 		return d.Name == "red_cube" && d.Relation == "in" && d.Target == "bin" && d.Position != nil
 	}) {
 		t.Errorf("final observation = %+v, want the red cube in the bin, with its position", last)
@@ -283,8 +283,8 @@ func TestValidateMissingCommand(t *testing.T) {
 }
 
 // lastObservation is the last Observation of a run log.
-func lastObservation(evs []runlog.Event) *schema.Observation {
-	var last *schema.Observation
+func lastObservation(evs []runlog.Event) *world.Observation {
+	var last *world.Observation
 	for _, ev := range evs {
 		if ev.Kind == runlog.EventObservation && ev.Observation != nil {
 			last = ev.Observation

@@ -15,6 +15,7 @@ import (
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/policies"
 	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/toolsets/rosbridge/rosbridgetest"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -113,6 +114,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(ptyMainEnv) == "1" {
 		os.Exit(cli.Main(os.Args[1:]))
 	}
+	// The tests' fake robots are this binary re-executed as `sim rosbridge`
+	// (the fake itself: thea sim rosbridge runs a program this package
+	// does not link), or as thea-sim-rosbridge (below).
+	if len(os.Args) > 2 && os.Args[1] == "sim" && os.Args[2] == "rosbridge" {
+		os.Exit(rosbridgetest.Main(context.Background(), os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	// So does every command that loads a spec: it evaluates the spec in
 	// os.Executable() first (the bounded evaluator).
 	if len(os.Args) > 1 && (os.Args[1] == "sim" || os.Args[1] == cli.EvaluatorCommand) {
@@ -145,6 +152,11 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"thea": func() {
 			os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
+		},
+		// This binary run through a link of that name (simOnPath, or a
+		// script's PATH) is the program thea sim rosbridge runs.
+		"thea-sim-rosbridge": func() {
+			os.Exit(rosbridgetest.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})
 }

@@ -192,7 +192,7 @@ func TestInitFromROSRunsAnArmTask(t *testing.T) {
 	if want := []string{"", "", "something", "", ""}; !slices.Equal(held, want) {
 		t.Errorf("held by turn %q, want %q", held, want)
 	}
-	if b := briefs(evs)[1]; !strings.Contains(b, "frame world") || !strings.Contains(b, "obj:mug: at (0.5, 0.1)") || !strings.Contains(b, "obj:bin") {
+	if b := briefs(evs)[1]; !strings.Contains(b, "frame world") || !strings.Contains(b, "obj:mug: at (0.45, 0.15)") || !strings.Contains(b, "obj:bin") {
 		t.Errorf("turn 1 Brief lacks the mug on the table and the bin, in world:\n%s", b)
 	}
 	st := simState(t, url)

@@ -87,7 +87,7 @@ func TestQuadrupedBringUp(t *testing.T) {
 		if want := fmt.Sprintf("- obj:front_door (door): %s [observe t%d], room hall", state, turn); !strings.Contains(b, want) {
 			t.Errorf("turn %d Brief lacks %q:\n%s", turn, want, b)
 		}
-		if want := fmt.Sprintf("- obj:ball (toy): at (1.5, -0.4) [observe/front t%d]", turn); !strings.Contains(b, want) {
+		if want := fmt.Sprintf("- obj:ball (toy): at (1.50, -0.40) [observe/front t%d]", turn); !strings.Contains(b, want) {
 			t.Errorf("turn %d Brief lacks %q:\n%s", turn, want, b)
 		}
 	}

@@ -129,7 +129,7 @@ func TestROSDetectionsReachTheBrief(t *testing.T) {
 	if !strings.Contains(b, "mug") || strings.Contains(b, "no objects observed yet") {
 		t.Fatalf("turn 1 Brief lacks the mug:\n%s", b)
 	}
-	if !strings.Contains(b, "obj:mug: at (1.2, 0.5) [robot.observe/wrist") {
-		t.Errorf("turn 1 Brief lacks the mug's place in the world (1.2, 0.5):\n%s", b)
+	if !strings.Contains(b, "obj:mug: at (1.20, 0.50) [robot.observe/wrist") {
+		t.Errorf("turn 1 Brief lacks the mug's place in the world (1.20, 0.50):\n%s", b)
 	}
 }

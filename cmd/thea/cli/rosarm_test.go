@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // The ROS arm example (examples/ros-arm) end to end, against the fake arm
@@ -54,7 +54,7 @@ func briefLine(brief, prefix string) string {
 
 // observationAt is the harness's observation of a turn (the one the model
 // decided on).
-func observationAt(evs []runlog.Event, turn int) *schema.Observation {
+func observationAt(evs []runlog.Event, turn int) *world.Observation {
 	for _, ev := range evs {
 		if ev.Kind == runlog.EventObservation && ev.Turn == turn && ev.Tool != "" && ev.Observation != nil {
 			return ev.Observation
@@ -64,7 +64,7 @@ func observationAt(evs []runlog.Event, turn int) *schema.Observation {
 }
 
 // detection is the observation's detection of a name.
-func detection(obs *schema.Observation, name string) *schema.Detection {
+func detection(obs *world.Observation, name string) *world.Detection {
 	if obs == nil {
 		return nil
 	}

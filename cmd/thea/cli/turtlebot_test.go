@@ -49,10 +49,11 @@ func TestTurtlebotEpisode(t *testing.T) {
 	}
 }
 
-// thea sim <kind> runs the fake a toolset kind offers (rosbridge's, whose
-// own flag parsing answers here), and names the kinds that have one when
-// asked for another.
+// thea sim <kind> runs the fake a toolset kind offers, a program of its
+// own found on PATH (rosbridge's, whose own flag parsing answers here), and
+// names the kinds that have one when asked for another.
 func TestSimRunsAKindsFake(t *testing.T) {
+	simOnPath(t)
 	code, _, stderr := run(t, "sim", "rosbridge", "-no-such-flag")
 	if code == 0 || !strings.Contains(stderr, "no-such-flag") || !strings.Contains(stderr, "thea sim rosbridge: exit status 2") {
 		t.Fatalf("sim rosbridge with a bad flag: code %d, stderr %q", code, stderr)

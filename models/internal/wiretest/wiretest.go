@@ -18,7 +18,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/model/call"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/world"
 )
 
 // Server records every request and answers each with the next reply (the
@@ -225,7 +225,7 @@ func TurnRequest(imageBytes int) model.Request {
 	req.Messages[len(req.Messages)-1].CacheBreakpoint = true
 	obs := model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "Observation: " + strings.Repeat("clearance front 0.8 m; ", 20)}}}
 	if imageBytes > 0 {
-		obs.Parts = append(obs.Parts, model.Part{Image: &schema.Image{Camera: "front", MIME: "image/png", Width: 640, Height: 480, Data: img}})
+		obs.Parts = append(obs.Parts, model.Part{Image: &world.Image{Camera: "front", MIME: "image/png", Width: 640, Height: 480, Data: img}})
 	}
 	req.Messages = append(req.Messages, obs)
 	return req

@@ -24,7 +24,7 @@ const (
 	ActiveDir   = "active"   // one file per motion in progress: <pid>-<n>
 	OverlapFile = "overlaps" // a line per motion that began while another was active
 	LogFile     = "log"      // start/end/stop lines
-	ObserveFile = "observe"  // "bad" | "array" | "types" | "empty"; absent: a good observation
+	ObserveFile = "observe"  // "bad" | "array" | "types" | "empty" | "arm"; absent: a good observation
 )
 
 // Server is one fault server process's state.
@@ -131,6 +131,8 @@ func (f *Server) observe(context.Context, mcp.CallToolRequest) (*mcp.CallToolRes
 		return mcp.NewToolResultText(`{"summary": 5, "pose": "here"}`), nil
 	case "empty":
 		return mcp.NewToolResultText(`{}`), nil
+	case "arm": // an arm's whole observation: no pose, no clearance
+		return mcp.NewToolResultText(`{"joints":{"shoulder":0.1,"elbow":-1.2},"end_effector":{"frame":"base_link","x":0.4,"y":0,"z":0.3},"gripper":{"opening_m":0.08,"closed":false}}`), nil
 	}
 	return mcp.NewToolResultText(`{"summary":"hall","pose":{"x":0,"y":0,"theta_deg":0},"clearance":{"front":1,"back":1,"left":1,"right":1}}`), nil
 }

@@ -17,5 +17,6 @@
 // /rosbridgetest/arm_cell service), and a dashboard stop
 // (/dashboard_client/stop) that halts every motion; with HangArm a goal
 // ignores its cancel and moves until that stop. It runs in process (Start) or as a subprocess (Main, and
-// StartProcess with a test binary).
+// StartProcess with a test binary). Main is also the program cmd/thea-sim-rosbridge,
+// which `thea sim rosbridge` runs: only tests and that program link this package.
 package rosbridgetest

@@ -17,7 +17,7 @@ import (
 // (with -exit-on-stdin-eof) stdin closing, which is how a parent that died
 // is noticed. It returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rosbridgetest", flag.ContinueOnError)
+	fs := flag.NewFlagSet("thea sim rosbridge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o Options
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
