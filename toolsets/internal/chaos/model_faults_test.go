@@ -124,11 +124,11 @@ func TestModelServerFaults(t *testing.T) {
 			switch {
 			case ev.Kind == runlog.EventToolCall:
 				calls++
-			case ev.Kind == runlog.EventToolResult && strings.Contains(ev.Text, "9 other calls were refused"):
+			case ev.Kind == runlog.EventToolResult && strings.Contains(ev.Text, "9 more calls in the response were not executed"):
 				refused++
 			}
 		}
-		// The nine extra calls are refused in one line, beside the result.
+		// The nine extra calls are refused in one line of the run log, beside the result.
 		if calls != 1 || refused != 1 || e.reports[0].Reason != runlog.DoneFinal {
 			t.Fatalf("%d calls ran, %d refused, report %s; trace:\n%s", calls, refused, e.reports[0].Reason, e.trace)
 		}
