@@ -10,6 +10,7 @@ import (
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/engine/redact"
 	"github.com/thea-harness/thea/runlog"
+	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/world"
 )
 
@@ -27,7 +28,10 @@ type task struct {
 	halt        *runlog.Report // set when a required run log failed: the task stops
 	notes       TaskNotes
 	snapshotted int // notes version last snapshotted; -1: none yet
-	turn        int
+	// spec is the task's copy of the plan for its stages (Turn.Spec),
+	// made when first asked.
+	spec *schema.Spec
+	turn int
 
 	skills        []loadedSkill
 	residentDirty bool
