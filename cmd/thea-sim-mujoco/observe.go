@@ -42,10 +42,10 @@ func (s *simulator) observation() envelope {
 			"camera": "overhead", "frame": "world", "position": envelope{"x": round3(p[0]), "y": round3(p[1])}}
 	}
 	return envelope{
-		"success": true,
-		"summary": fmt.Sprintf("The mug is %s the %s; the gripper is %s; the light curtain is %s.", mugRel, mugOn, openWord(t.fingersClosed()), curtain),
-		"held":    held,
-		"gripper": envelope{"opening_m": round3(t.openingM()), "closed": t.fingersClosed()},
+		"success":      true,
+		"summary":      fmt.Sprintf("The mug is %s the %s; the gripper is %s; the light curtain is %s.", mugRel, mugOn, openWord(t.fingersClosed()), curtain),
+		"held":         held,
+		"gripper":      envelope{"opening_m": round3(t.openingM()), "closed": t.fingersClosed()},
 		"end_effector": envelope{"frame": "world", "x": round3(tp[0]), "y": round3(tp[1]), "z": round3(tp[2])},
 		"joints": envelope{
 			"x": round3(t.p.qpos(t.jx)), "y": round3(t.p.qpos(t.jy)), "z": round3(t.p.qpos(t.jz)),

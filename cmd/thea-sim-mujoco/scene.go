@@ -91,7 +91,7 @@ func tabletopXML(p params) string {
 	return fmt.Sprintf(`<mujoco model="thea-tabletop">
   <compiler autolimits="true" angle="radian"/>
   <option timestep="%[1]g" cone="elliptic" impratio="10" integrator="implicit"/>
-  <visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/></visual>
+  <visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/><headlight ambient="0.35 0.35 0.35" diffuse="0.5 0.5 0.5"/></visual>
   <default>
     <geom condim="4" solref="0.004 1"/>
   </default>
@@ -106,7 +106,7 @@ func tabletopXML(p params) string {
       <joint name="y" type="slide" axis="0 1 0" range="-0.5 0.5" damping="120"/>
       <joint name="z" type="slide" axis="0 0 1" range="-0.29 0.3" damping="120"/>
       <geom name="palm" type="box" size="0.02 0.075 0.012" mass="0.3" rgba="0.2 0.2 0.25 1"/>
-      <camera name="wrist" pos="0.05 0 0" xyaxes="0 -1 0 0.3 0 1" fovy="70"/>
+      <camera name="wrist" pos="0.025 0 -0.015" xyaxes="0 -1 0 1 0 0" fovy="80"/>
       <body name="left_finger" pos="0 0.06 -%[5]g">
         <joint name="left" type="slide" axis="0 -1 0" range="-0.005 0.06" damping="8"/>
         <geom name="left_pad" type="box" size="0.012 0.006 %[6]g" mass="0.04" friction="%[7]g 0.005 0.0001" rgba="0.8 0.8 0.85 1"/>

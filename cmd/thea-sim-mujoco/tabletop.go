@@ -10,14 +10,14 @@ import (
 // tabletop is one episode's simulation: the physics and the names the
 // controllers drive, resolved once.
 type tabletop struct {
-	p      *physics
-	params params
-	hand, mug, plate, bin, operator  int
-	ax, ay, az, aleft, aright        int
-	jx, jy, jz, jleft, jright        int
-	gMug, gLeft, gRight, gTable      int
-	calls                            int // physical calls so far, for --intrusion-after
-	held                             string
+	p                               *physics
+	params                          params
+	hand, mug, plate, bin, operator int
+	ax, ay, az, aleft, aright       int
+	jx, jy, jz, jleft, jright       int
+	gMug, gLeft, gRight, gTable     int
+	calls                           int // physical calls so far, for --intrusion-after
+	held                            string
 }
 
 func newTabletop(pr params) (*tabletop, error) {
@@ -46,7 +46,7 @@ func newTabletop(pr params) (*tabletop, error) {
 		}
 	}
 	// Start at rest above the table, fingers open, the mug settled.
-	t.setHand(0.1, 0, 0.0)
+	t.setHand(0.1, 0, carryZ+padBelow)
 	if err := t.p.step(int(0.5 / timestep)); err != nil {
 		p.close()
 		return nil, err
@@ -149,9 +149,10 @@ func (t *tabletop) curtainBroken() bool {
 // ignoring the arm itself): what a downward motion may cover.
 func (t *tabletop) clearanceDown() float64 {
 	tp := t.toolPoint()
-	var best = math.Inf(1)
+	from := tp[2] - padHalfZ - 0.001
+	best := math.Max(from, 0) // the table's plane bounds every ray
 	for _, dy := range []float64{-0.055, 0.055} {
-		d, _ := t.p.ray([3]float64{tp[0], tp[1] + dy, tp[2] - padHalfZ - 0.001}, [3]float64{0, 0, -1}, t.hand)
+		d, _ := t.p.ray([3]float64{tp[0], tp[1] + dy, from}, [3]float64{0, 0, -1}, t.hand)
 		if d >= 0 && d < best {
 			best = d
 		}
