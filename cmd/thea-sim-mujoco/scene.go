@@ -90,10 +90,10 @@ func tabletopXML(p params) string {
 		binInner, binInner+0.005, binRim/2, binInner+0.01)
 	return fmt.Sprintf(`<mujoco model="thea-tabletop">
   <compiler autolimits="true" angle="radian"/>
-  <option timestep="%[1]g" cone="elliptic" impratio="10" integrator="implicit"/>
+  <option timestep="%[1]g" cone="elliptic" impratio="10"/>
   <visual><global offwidth="640" offheight="480"/><quality shadowsize="0"/><headlight ambient="0.35 0.35 0.35" diffuse="0.5 0.5 0.5"/></visual>
   <default>
-    <geom condim="4" solref="0.004 1"/>
+    <geom condim="3" solref="0.004 1"/>
   </default>
   <worldbody>
     <light pos="0.3 0 1.5" dir="0 0 -1" diffuse="0.8 0.8 0.8" castshadow="false"/>
