@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs
+.PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs sim-mujoco test-mujoco demo-mujoco bench-mujoco
 
 # thea, and beside it the fake robots `thea sim <kind>` runs (test code, so
 # programs of their own: the thea binary links none).
@@ -17,6 +17,28 @@ docs:
 
 test:
 	$(GO) vet ./... && $(GO) test -race -timeout 30m ./...
+	@if [ -f $(MUJOCO_H) ]; then $(MAKE) test-mujoco; else \
+		echo "warning: libmujoco-dev is not installed; the MuJoCo back-end's tests (make test-mujoco) skip"; fi
+
+# The MuJoCo physics back-end: its own program (cgo, build tag mujoco), so
+# thea and make build stay free of cgo. Needs Debian's libmujoco-dev, and
+# for cameras libegl-dev, libegl-mesa0 and libgl1-mesa-dri.
+MUJOCO_H ?= /usr/include/mujoco/mujoco.h
+sim-mujoco:
+	$(GO) build -tags mujoco -o $(dir $(BIN))thea-sim-mujoco ./cmd/thea-sim-mujoco
+
+test-mujoco:
+	$(GO) vet -tags mujoco ./cmd/thea-sim-mujoco/ && \
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 -tags mujoco ./cmd/thea-sim-mujoco/ && \
+	$(GO) test -race -tags mujoco -timeout 20m ./cmd/thea-sim-mujoco/...
+
+# The tabletop example against the physics: the scripted episode at seed 7,
+# cameras rendered headless (EGL) into the run log.
+demo-mujoco: build sim-mujoco
+	PATH="$(abspath $(dir $(BIN))):$$PATH" $(BIN) run --spec examples/mujoco-tabletop/spec.cue --seed 7 "Put the mug in the bin"
+
+bench-mujoco:
+	$(GO) test -tags mujoco -run '^$$' -bench . -benchtime 3s ./cmd/thea-sim-mujoco/
 
 demo: build
 	$(BIN) run --spec examples/household/spec.cue "Put the mug in the top drawer"

@@ -84,7 +84,7 @@ func (t *tabletop) moveTool(x, y, z, speed float64) error {
 		}
 	}
 	t.setHand(x, y, z+padBelow)
-	return t.p.step(int(0.3 / timestep))
+	return t.p.step(int(0.15 / timestep))
 }
 
 // setFingers commands both fingers: 0 is open, closing squeezes with at
