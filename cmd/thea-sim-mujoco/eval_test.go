@@ -15,9 +15,9 @@ import (
 )
 
 // exampleSpec copies examples/mujoco-tabletop into a temporary folder with
-// rendering off (the outcome does not depend on it) and the friction range
-// given, and returns the spec's path.
-func exampleSpec(t *testing.T, friction string) string {
+// rendering off (the outcome does not depend on it), the friction range
+// given and the sim's extra flags, and returns the spec's path.
+func exampleSpec(t *testing.T, friction string, extra ...string) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "examples", "mujoco-tabletop")
 	dir := t.TempDir()
@@ -28,7 +28,11 @@ func exampleSpec(t *testing.T, friction string) string {
 		}
 		if name == "spec.cue" {
 			s := string(b)
-			for old, new := range map[string]string{`, "--render"]`: `]`, `"--friction", "0.1..0.6"`: `"--friction", "` + friction + `"`} {
+			flags := ""
+			for _, f := range extra {
+				flags += `, "` + f + `"`
+			}
+			for old, new := range map[string]string{`, "--render"]`: flags + `]`, `"--friction", "0.1..0.6"`: `"--friction", "` + friction + `"`} {
 				if !strings.Contains(s, old) {
 					t.Fatalf("the example's spec no longer has %s", old)
 				}
