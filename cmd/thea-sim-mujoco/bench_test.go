@@ -3,6 +3,7 @@
 package main
 
 import (
+	"runtime"
 	"testing"
 )
 
@@ -57,4 +58,28 @@ func BenchmarkEpisode(b *testing.B) {
 		tt.close()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "episodes/min")
+}
+
+// BenchmarkRenderPNG: one overhead camera frame, 320×240, rendered through
+// EGL (llvmpipe, no GPU) and encoded as PNG at the fastest compression.
+func BenchmarkRenderPNG(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tt, err := newTabletop(newParams(7, span{0.5, 0.5}, span{0.25, 0.25}, 4))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tt.close()
+	r, err := newRenderer(tt.p, 320, 240)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.close()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := r.png(tt.p, "overhead"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/frame")
 }
