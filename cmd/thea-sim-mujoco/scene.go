@@ -1,3 +1,5 @@
+//go:build mujoco && cgo
+
 package main
 
 import (
