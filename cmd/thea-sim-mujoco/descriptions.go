@@ -16,3 +16,14 @@ const (
 	descReset = "Start a new episode: rebuild the scene from a seed (object poses, friction, mass) for a task."
 	descStop  = "Stop any motion (every motion completes within its own call)."
 )
+
+const (
+	descOpenDrawer     = "Drive up to the drawer, grip its handle and pull it open. A stiff drawer can pull out of the grip."
+	descCloseDrawer    = "Drive up to the open drawer and push it shut with the closed gripper."
+	descMoveBase       = "Drive the base to x, y (metres, map frame) in a straight line; it stops if it bumps into something."
+	descKitchenObserve = "The current observation: the base's pose and clearance, the gripper, the drawer's state, " +
+		"and camera images when the simulator renders."
+	descBaseClearance = "Free distance from the base's edges (mj_ray): front, back, left, right, in metres."
+	descKitchenJudge  = "Judge the drawer's state from the simulation: with state (open or closed), that it is in it; " +
+		"with neither, the episode task's own success."
+)

@@ -39,7 +39,11 @@ func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) 
 		fmt.Fprintf(errw, "thea-sim-mujoco: %v\n", err)
 		return 1
 	}
-	stdio := server.NewStdioServer(newServer(s))
+	srv := newServer(s)
+	if opts.Scene == "kitchen" {
+		srv = newKitchenServer(s)
+	}
+	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(log.New(errw, "thea-sim-mujoco: ", log.LstdFlags))
 	if err := stdio.Listen(ctx, in, out); err != nil && ctx.Err() == nil && err != io.EOF {
 		fmt.Fprintf(errw, "thea-sim-mujoco: %v\n", err)
@@ -52,11 +56,13 @@ func parseFlags(args []string, errw io.Writer) (options, error) {
 	fs := flag.NewFlagSet("thea-sim-mujoco", flag.ContinueOnError)
 	fs.SetOutput(errw)
 	var o options
+	fs.StringVar(&o.Scene, "scene", "tabletop", "tabletop (an arm, a mug, a plate, a bin) or kitchen (a mobile manipulator, a counter with a drawer)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "the episode's seed: object poses, friction and mass are drawn from it")
-	fs.StringVar(&o.Task, "task", "mug_in_bin", "the episode's task, judged by the judge tool: mug_in_bin, mug_on_plate or lift_mug")
-	friction := fs.String("friction", "0.1..0.6", "the fingers' and the mug's friction coefficient, a range A..B or one value")
+	fs.StringVar(&o.Task, "task", "", "the episode's task, judged by the judge tool: tabletop mug_in_bin (default), mug_on_plate or lift_mug; kitchen drawer_closed (default) or drawer_open")
+	friction := fs.String("friction", "0.1..0.6", "the friction coefficient of the fingers and what they hold (the mug, the drawer's handle), a range A..B or one value")
 	mass := fs.String("mass", "0.15..0.35", "the mug's mass in kg, a range A..B or one value")
-	fs.Float64Var(&o.GripN, "grip", 4, "the fingers' force limit in newtons")
+	drawer := fs.String("drawer-friction", "2..14", "the kitchen drawer's dry friction in newtons, a range A..B or one value")
+	fs.Float64Var(&o.GripN, "grip", 0, "the fingers' force limit in newtons (0: 4 on the tabletop, 10 in the kitchen)")
 	fs.BoolVar(&o.Render, "render", false, "render the overhead and wrist cameras into every observation (EGL)")
 	fs.IntVar(&o.Width, "width", 320, "image width")
 	fs.IntVar(&o.Height, "height", 240, "image height")
@@ -74,13 +80,28 @@ func parseFlags(args []string, errw io.Writer) (options, error) {
 	if o.Mass, err = parseSpan("mass", *mass); err != nil {
 		return o, err
 	}
-	if o.GripN <= 0 || o.GripN > 100 {
+	if o.DrawerFriction, err = parseSpan("drawer-friction", *drawer); err != nil {
+		return o, err
+	}
+	scenes := map[string]struct {
+		grip float64
+		task string
+	}{"tabletop": {4, "mug_in_bin"}, "kitchen": {10, "drawer_closed"}}
+	def, known := scenes[o.Scene]
+	if !known {
+		return o, fmt.Errorf("--scene %q: want tabletop or kitchen", o.Scene)
+	}
+	if o.GripN == 0 {
+		o.GripN = def.grip
+	}
+	if o.Task == "" {
+		o.Task = def.task
+	}
+	if o.GripN < 0 || o.GripN > 100 {
 		return o, fmt.Errorf("--grip %g: want 0 < N ≤ 100", o.GripN)
 	}
-	switch o.Task {
-	case "mug_in_bin", "mug_on_plate", "lift_mug":
-	default:
-		return o, fmt.Errorf("--task %q: want mug_in_bin, mug_on_plate or lift_mug", o.Task)
+	if err := checkTask(o.Scene, o.Task); err != nil {
+		return o, fmt.Errorf("--task: %w", err)
 	}
 	return o, nil
 }

@@ -11,7 +11,12 @@ import (
 )
 
 // cameraNames are the cameras rendered, in order, when --render is on.
-func cameraNames() []string { return []string{"overhead", "wrist"} }
+func (s *simulator) cameraNames() []string {
+	if s.k != nil {
+		return []string{"overview", "wrist"}
+	}
+	return []string{"overhead", "wrist"}
+}
 
 // observation is the documented Observation (docs/formats/backend-contract.md)
 // read from the simulation: every field is known here, so every field is sent.
@@ -72,7 +77,12 @@ func openWord(closed bool) string {
 }
 
 func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
-	e := s.observation()
+	var e envelope
+	if s.k != nil {
+		e = s.kitchenObservation()
+	} else {
+		e = s.observation()
+	}
 	if runID != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(runID, "run-"))
 		if err != nil || !strings.HasPrefix(runID, "run-") || n < 1 || n > s.runID || "run-"+strconv.Itoa(n) != runID {
@@ -85,8 +95,8 @@ func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 	}
 	var images []envelope
 	var pngs [][]byte
-	for _, cam := range cameraNames() {
-		png, err := s.r.png(s.t.p, cam)
+	for _, cam := range s.cameraNames() {
+		png, err := s.r.png(s.phys(), cam)
 		if err != nil {
 			return textResult(failEnv("camera %s: %v", cam, err))
 		}
@@ -98,7 +108,7 @@ func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, cam := range cameraNames() {
+	for i, cam := range s.cameraNames() {
 		res.Content = append(res.Content, imageContent(cam, pngs[i]))
 	}
 	return res, nil

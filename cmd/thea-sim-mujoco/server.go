@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -17,9 +18,11 @@ const version = "0.1.0"
 
 // options are the command line's: what a seed may vary and what to serve.
 type options struct {
+	Scene          string // tabletop or kitchen
 	Seed           uint64
 	Task           string
 	Friction, Mass span
+	DrawerFriction span // the kitchen drawer's dry friction, N
 	GripN          float64
 	Render         bool
 	Width, Height  int
@@ -32,7 +35,8 @@ type options struct {
 type simulator struct {
 	opts  options
 	jobs  chan func()
-	t     *tabletop
+	t     *tabletop // the scene: t or k
+	k     *kitchen
 	r     *renderer
 	task  string
 	runID int
@@ -51,15 +55,14 @@ func newSimulator(ctx context.Context, opts options) (*simulator, error) {
 func (s *simulator) loop(ctx context.Context, started chan<- error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	t, err := newTabletop(newParams(s.opts.Seed, s.opts.Friction, s.opts.Mass, s.opts.GripN))
-	if err != nil {
+	if err := s.build(s.opts.Seed); err != nil {
 		started <- err
 		return
 	}
-	s.t = t
-	defer func() { s.t.close() }()
+	defer s.closeScene()
 	if s.opts.Render {
-		if s.r, err = newRenderer(s.t.p, s.opts.Width, s.opts.Height); err != nil {
+		var err error
+		if s.r, err = newRenderer(s.phys(), s.opts.Width, s.opts.Height); err != nil {
 			started <- err
 			return
 		}
@@ -111,6 +114,9 @@ func (s *simulator) physical(act func() (envelope, error)) (*mcp.CallToolResult,
 	}
 	s.runID++
 	e["run_id"] = fmt.Sprintf("run-%d", s.runID)
+	if s.t == nil {
+		return textResult(e)
+	}
 	s.t.calls++
 	if s.opts.IntrusionAfter > 0 && s.t.calls >= s.opts.IntrusionAfter {
 		if err := s.t.p.setMocap(s.t.operator, [3]float64{curtainX, 0, 0.15}); err != nil {
@@ -217,6 +223,13 @@ func newServer(s *simulator) *server.MCPServer {
 			}
 			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(s.judge(a)) })
 		})
+	addResetAndStop(srv, s)
+	return srv
+}
+
+// addResetAndStop adds the tools every scene has: the benchmark bridge's
+// reset, and stop.
+func addResetAndStop(srv *server.MCPServer, s *simulator) {
 	srv.AddTool(mcp.NewTool("reset", mcp.WithDescription(descReset), mcp.WithInputSchema[resetArgs]()),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if _, sent := req.GetArguments()["seed"]; !sent {
@@ -234,7 +247,6 @@ func newServer(s *simulator) *server.MCPServer {
 			// is served nothing is moving.
 			return textResult(okEnv(envelope{"stopped": false, "moving": false}))
 		})
-	return srv
 }
 
 func (s *simulator) clearance() envelope {
@@ -282,25 +294,66 @@ func (s *simulator) reset(a resetArgs) envelope {
 	if task == "" {
 		task = s.opts.Task
 	}
-	if _, _, err := s.t.taskDone(task); err != nil {
+	if err := checkTask(s.opts.Scene, task); err != nil {
 		return failEnv("%v", err)
 	}
-	t, err := newTabletop(newParams(a.Seed, s.opts.Friction, s.opts.Mass, s.opts.GripN))
-	if err != nil {
+	old := *s
+	if err := s.build(a.Seed); err != nil {
+		s.t, s.k = old.t, old.k
 		return failEnv("reset: %v", err)
 	}
 	if s.r != nil {
-		r, err := newRenderer(t.p, s.opts.Width, s.opts.Height)
+		r, err := newRenderer(s.phys(), s.opts.Width, s.opts.Height)
 		if err != nil {
-			t.close()
+			s.closeScene()
+			s.t, s.k = old.t, old.k
 			return failEnv("reset: %v", err)
 		}
 		s.r.close()
 		s.r = r
 	}
-	s.t.close()
-	s.t, s.task, s.runID = t, task, 0
+	old.closeScene()
+	s.task, s.runID = task, 0
 	return okEnv(envelope{"seed": a.Seed, "task": task})
+}
+
+// build makes the scene of the options from seed (replacing t or k).
+func (s *simulator) build(seed uint64) error {
+	if s.opts.Scene == "kitchen" {
+		k, err := newKitchen(newKitchenParams(seed, s.opts.Friction, s.opts.DrawerFriction, s.opts.GripN))
+		s.k = k
+		return err
+	}
+	t, err := newTabletop(newParams(seed, s.opts.Friction, s.opts.Mass, s.opts.GripN))
+	s.t = t
+	return err
+}
+
+func (s *simulator) closeScene() {
+	if s.t != nil {
+		s.t.close()
+	}
+	if s.k != nil {
+		s.k.close()
+	}
+}
+
+func (s *simulator) phys() *physics {
+	if s.k != nil {
+		return s.k.p
+	}
+	return s.t.p
+}
+
+// checkTask says whether a scene has a task.
+func checkTask(scene, task string) error {
+	tasks := map[string][]string{"tabletop": {"mug_in_bin", "mug_on_plate", "lift_mug"}, "kitchen": {"drawer_open", "drawer_closed"}}[scene]
+	for _, t := range tasks {
+		if t == task {
+			return nil
+		}
+	}
+	return fmt.Errorf("task %q: the %s scene has %s", task, scene, strings.Join(tasks, ", "))
 }
 
 func imageContent(camera string, png []byte) mcp.ImageContent {

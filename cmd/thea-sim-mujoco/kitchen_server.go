@@ -1,0 +1,142 @@
+//go:build mujoco && cgo
+
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// drawerName is the kitchen's one drawer.
+const drawerName = "top_drawer"
+
+type drawerArgs struct {
+	Name string `json:"name" jsonschema:"The drawer's name: top_drawer."`
+}
+
+type baseMoveArgs struct {
+	X float64 `json:"x" jsonschema:"Where to drive the base's centre, x in metres (the counter's front is at x = 1.2)."`
+	Y float64 `json:"y" jsonschema:"y in metres."`
+}
+
+type kitchenJudgeArgs struct {
+	Name  string `json:"name,omitempty" jsonschema:"With state: the drawer to judge."`
+	State string `json:"state,omitempty" jsonschema:"open or closed: the state the drawer must be in."`
+	Task  string `json:"task,omitempty" jsonschema:"The task whose success to judge (default: the episode's)."`
+}
+
+// newKitchenServer serves the kitchen's tools over MCP.
+func newKitchenServer(s *simulator) *server.MCPServer {
+	srv := server.NewMCPServer("thea-sim-mujoco", version, server.WithRecovery(), server.WithToolCapabilities(false))
+	drawerTool := func(name, desc string, act func() (envelope, error)) {
+		srv.AddTool(mcp.NewTool(name, mcp.WithDescription(desc), mcp.WithInputSchema[drawerArgs]()),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				a, bad := bind[drawerArgs](req)
+				if bad != nil {
+					return bad, nil
+				}
+				if a.Name != drawerName {
+					return textResult(failEnv("name %q: the kitchen's drawer is %s", a.Name, drawerName))
+				}
+				return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.physical(act) })
+			})
+	}
+	drawerTool("open_drawer", descOpenDrawer, func() (envelope, error) { return s.k.openDrawer() })
+	drawerTool("close_drawer", descCloseDrawer, func() (envelope, error) { return s.k.closeDrawer() })
+	srv.AddTool(mcp.NewTool("move", mcp.WithDescription(descMoveBase), mcp.WithInputSchema[baseMoveArgs]()),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, bad := bind[baseMoveArgs](req)
+			if bad != nil {
+				return bad, nil
+			}
+			return s.do(ctx, func() (*mcp.CallToolResult, error) {
+				return s.physical(func() (envelope, error) { return s.k.moveBase(a.X, a.Y) })
+			})
+		})
+	srv.AddTool(mcp.NewTool("observe", mcp.WithDescription(descKitchenObserve), mcp.WithInputSchema[observeArgs]()),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, bad := bind[observeArgs](req)
+			if bad != nil {
+				return bad, nil
+			}
+			return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.observeResult(a.RunID) })
+		})
+	srv.AddTool(mcp.NewTool("get_clearance", mcp.WithDescription(descBaseClearance), mcp.WithInputSchema[noArgs]()),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return s.do(ctx, func() (*mcp.CallToolResult, error) {
+				e := envelope{}
+				for k, v := range s.k.clearance() {
+					e[k] = v
+				}
+				return textResult(okEnv(e))
+			})
+		})
+	srv.AddTool(mcp.NewTool("judge", mcp.WithDescription(descKitchenJudge), mcp.WithInputSchema[kitchenJudgeArgs]()),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, bad := bind[kitchenJudgeArgs](req)
+			if bad != nil {
+				return bad, nil
+			}
+			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(s.kitchenJudge(a)) })
+		})
+	addResetAndStop(srv, s)
+	return srv
+}
+
+// kitchenJudge reads the drawer's state from its joint.
+func (s *simulator) kitchenJudge(a kitchenJudgeArgs) envelope {
+	want := a.State
+	if want == "" {
+		task := a.Task
+		if task == "" {
+			task = s.task
+		}
+		if err := checkTask("kitchen", task); err != nil {
+			return failEnv("%v", err)
+		}
+		want = map[string]string{"drawer_open": "open", "drawer_closed": "closed"}[task]
+	} else if a.Name != "" && a.Name != drawerName {
+		return failEnv("name %q: the kitchen's drawer is %s", a.Name, drawerName)
+	}
+	if want != "open" && want != "closed" {
+		return failEnv("state %q: want open or closed", want)
+	}
+	got := s.k.drawerState()
+	status, reason := "success", fmt.Sprintf("the drawer is %s (out %.2f m)", got, s.k.drawerOpenM())
+	if got != want {
+		status = "failure"
+		reason = fmt.Sprintf("the drawer is %s (out %.2f m), not %s", got, s.k.drawerOpenM(), want)
+	}
+	return okEnv(envelope{"verdict": envelope{"status": status, "reason": reason, "confidence": 1}})
+}
+
+// kitchenObservation is the Observation of the kitchen: the base's pose
+// and clearance, the gripper, the drawer's state.
+func (s *simulator) kitchenObservation() envelope {
+	k := s.k
+	b := k.basePos()
+	hx := k.handleX()
+	clear := envelope{}
+	for name, v := range k.clearance() {
+		clear[name] = v
+	}
+	return envelope{
+		"success":   true,
+		"summary":   fmt.Sprintf("The base is at (%.2f, %.2f) facing the counter; the %s is %s.", b[0], b[1], drawerName, k.drawerState()),
+		"pose":      envelope{"x": round3(b[0]), "y": round3(b[1]), "theta_deg": 0, "frame": "map"},
+		"clearance": clear,
+		"held":      "",
+		"gripper":   envelope{"opening_m": round3(2*(0.06-0.006) - k.p.qpos(k.jl) - k.p.qpos(k.jr)), "closed": k.p.ctrl(k.al) > 0},
+		"detections": []envelope{{"name": drawerName, "class": "drawer", "relation": "in", "target": "counter", "visible": true,
+			"camera": "overview", "position": envelope{"x": round3(hx), "y": round3(k.params.DrawerY)}}},
+		"state": envelope{
+			"drawers":      envelope{drawerName: k.drawerState()},
+			"drawer_out_m": round3(k.drawerOpenM()),
+			"task":         s.task,
+			"sim_time_s":   round3(k.p.time()),
+		},
+	}
+}
