@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -104,11 +105,11 @@ func (s *simulator) kitchenJudge(a kitchenJudgeArgs) envelope {
 	if want != "open" && want != "closed" {
 		return failEnv("state %q: want open or closed", want)
 	}
-	got := s.k.drawerState()
-	status, reason := "success", fmt.Sprintf("the drawer is %s (out %.2f m)", got, s.k.drawerOpenM())
+	got, out := s.k.drawerState(), math.Max(0, s.k.drawerOpenM())
+	status, reason := "success", fmt.Sprintf("%s reads %s: %.2f m out of the counter", drawerName, got, out)
 	if got != want {
 		status = "failure"
-		reason = fmt.Sprintf("the drawer is %s (out %.2f m), not %s", got, s.k.drawerOpenM(), want)
+		reason = fmt.Sprintf("%s reads %s, not %s: %.2f m out of the counter", drawerName, got, want, out)
 	}
 	return okEnv(envelope{"verdict": envelope{"status": status, "reason": reason, "confidence": 1}})
 }
