@@ -161,10 +161,17 @@ type resetArgs struct {
 
 type noArgs struct{}
 
+// bind decodes a call's arguments; a bad argument is a failure envelope
+// naming it, for the handler to return.
 func bind[A any](req mcp.CallToolRequest) (A, *mcp.CallToolResult) {
 	var a A
 	if err := req.BindArguments(&a); err != nil {
-		r, _ := textResult(failEnv("invalid arguments: %v; see the tool's input schema", err))
+		msg := fmt.Sprintf("invalid arguments: %v; see the tool's input schema", err)
+		r, encErr := textResult(failEnv("%s", msg))
+		if encErr != nil {
+			// An envelope of two strings always encodes; if not, still fail the call.
+			return a, mcp.NewToolResultError(msg + " (" + encErr.Error() + ")")
+		}
 		return a, r
 	}
 	return a, nil
