@@ -24,7 +24,14 @@ import (
 
 // Outcome is one episode of an evaluation: one seed, one fresh session.
 type Outcome struct {
-	Seed    uint64            `json:"seed"`
+	Seed uint64 `json:"seed"`
+	// Repeat is the episode's index among its seed's repeats (thea eval
+	// --repeats), from 0; see RepeatSeed for the back-end seed it runs on.
+	Repeat int `json:"repeat,omitzero"`
+	// SuccessAtReset: the task's success held before the model's first
+	// decision (see successAtReset), so the episode says nothing about the
+	// model and is left out of the rates; counted in Summary.AtReset.
+	SuccessAtReset bool `json:"success_at_reset,omitzero"`
 	Success bool              `json:"success"`
 	Reason  runlog.DoneReason `json:"reason,omitempty"`
 	// FailureKind groups failures: the done reason (max_turns,
