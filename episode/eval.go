@@ -31,9 +31,9 @@ type Outcome struct {
 	// SuccessAtReset: the task's success held before the model's first
 	// decision (see successAtReset), so the episode says nothing about the
 	// model and is left out of the rates; counted in Summary.AtReset.
-	SuccessAtReset bool `json:"success_at_reset,omitzero"`
-	Success bool              `json:"success"`
-	Reason  runlog.DoneReason `json:"reason,omitempty"`
+	SuccessAtReset bool              `json:"success_at_reset,omitzero"`
+	Success        bool              `json:"success"`
+	Reason         runlog.DoneReason `json:"reason,omitempty"`
 	// FailureKind groups failures: the done reason (max_turns,
 	// failure_budget, error…) or "verdict_failure:TOOL" when the task ended
 	// with a final answer but a tool's last verdict was a failure.

@@ -2,11 +2,9 @@ package episode_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/episode"
-	"github.com/thea-harness/thea/runlog"
 )
 
 // Wilson bounds against values computed from the formula by hand (and the
@@ -58,22 +56,3 @@ func TestFisherExact(t *testing.T) {
 		}
 	}
 }
-
-// evalOf is an evaluation of n seeds, the first k successes and the rest
-// failures of the kinds given in turn.
-func evalOf(n, k int, kinds ...string) *episode.EvalResult {
-	r := &episode.EvalResult{Spec: "s", SpecDigest: "sha256:" + strings.Repeat("0", 64), Instruction: "go"}
-	for i := range n {
-		o := episode.Outcome{Seed: uint64(i + 1), Turns: 1, Reason: runlog.DoneFinal, Success: i < k}
-		if !o.Success {
-			o.FailureKind = kinds[(i-k)%len(kinds)]
-			if o.FailureKind == string(runlog.DoneMaxTurns) {
-				o.Reason = runlog.DoneMaxTurns
-			}
-		}
-		r.Episodes = append(r.Episodes, o)
-	}
-	r.Summarize()
-	return r
-}
-
