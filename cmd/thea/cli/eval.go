@@ -34,8 +34,9 @@ recorded episode. An episode succeeds when the task ends with a final
 answer and no tool's last evaluator verdict is a failure.
 
 Every rate is reported with its 95% Wilson score interval; thea eval
-compare A.json B.json says whether B is worse, rate by rate (Fisher's exact
-test). --save-failures DIR saves each failing seed as an episode
+compare A.json B.json says whether B is better, worse, the same or that the
+seeds are too few to tell, rate by rate (paired by seed when both ran the
+same seeds). --save-failures DIR saves each failing seed as an episode
 (DIR/seed-N) that thea test replays.
 
 --repeats K runs each seed K times, repeat r on the back-end seed
