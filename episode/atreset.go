@@ -1,6 +1,8 @@
 package episode
 
 import (
+	"fmt"
+
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/thea-harness/thea/rules"
@@ -30,15 +32,19 @@ func NewResetCheck(spec *schema.Spec, src string) (*ResetCheck, error) {
 	return &ResetCheck{Source: src, program: p}, nil
 }
 
-// holds judges the check on obs. A value the observation lacks, or any
-// error, is not success: an episode is left out only when its success is
-// known to have held.
-func (c *ResetCheck) holds(spec *schema.Spec, obs world.Observation) bool {
+// holds judges the check on obs. A value the observation lacks is not
+// success (an episode is left out only when its success is known to have
+// held), and neither is a check that cannot be evaluated: that one is an
+// error, reported with the episode.
+func (c *ResetCheck) holds(spec *schema.Spec, obs world.Observation) (bool, error) {
 	env := schema.CheckEnv{Before: obs, After: obs, Limits: spec.Embodiment.Limits}
 	out, err := rules.Run(nil, c.program, &env)
+	if rules.Missing(err) != nil {
+		return false, nil
+	}
 	if err != nil {
-		return false
+		return false, fmt.Errorf("success_at_reset check %q: %w", c.Source, err)
 	}
 	ok, _ := out.(bool)
-	return ok
+	return ok, nil
 }

@@ -23,7 +23,7 @@ type Outcome struct {
 	// --repeats), from 0; see RepeatSeed for the back-end seed it runs on.
 	Repeat int `json:"repeat,omitzero"`
 	// SuccessAtReset: the task's success held before the model's first
-	// decision (see successAtReset), so the episode says nothing about the
+	// decision (see ResetCheck), so the episode says nothing about the
 	// model and is left out of the rates; counted in Summary.AtReset.
 	SuccessAtReset bool              `json:"success_at_reset,omitzero"`
 	Success        bool              `json:"success"`
@@ -218,6 +218,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episo
 	var rep *runlog.Report
 	requestTokens := 0 // the estimate of the latest decide request
 	decided := false   // the model has answered once
+	var atResetErr error
 	for ev := range h.RunStream(ctx, cfg.Instruction) {
 		switch {
 		case ev.Kind == runlog.EventModel:
@@ -225,7 +226,11 @@ func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episo
 		case ev.Kind == runlog.EventObservation && !decided && ev.Observation != nil && cfg.SuccessAtReset != nil:
 			// The first observation, before the model's first decision:
 			// what the world was at reset.
-			o.SuccessAtReset = o.SuccessAtReset || cfg.SuccessAtReset.holds(s, *ev.Observation)
+			held, err := cfg.SuccessAtReset.holds(s, *ev.Observation)
+			o.SuccessAtReset = o.SuccessAtReset || held
+			if err != nil {
+				atResetErr = err
+			}
 		}
 		switch {
 		case ev.Kind == runlog.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
@@ -253,6 +258,9 @@ func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episo
 		return fail(errors.New("the task ended without a done event"))
 	}
 	o.Reason, o.Turns, o.Usage, o.Error = rep.Reason, rep.Turns, rep.Usage, rep.Error
+	if atResetErr != nil {
+		o.Error = strings.TrimPrefix(o.Error+"; "+atResetErr.Error(), "; ")
+	}
 	if rep.Reason != runlog.DoneFinal {
 		o.FailureKind = string(rep.Reason)
 		return o, nil
