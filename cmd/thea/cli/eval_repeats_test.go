@@ -87,6 +87,12 @@ func TestEvalSuccessAtReset(t *testing.T) {
 			t.Errorf("%s: every episode flagged, yet %+v", tc.check, r.Summary)
 		}
 	}
+	// A check that fails at run time flags nothing and says so.
+	broken := "1 % int(after.pose.x - after.pose.x) == 0"
+	r := evalJSON(t, "--spec", spec, "--seeds", "1", "--success-at-reset", broken)
+	if r.Summary.AtReset != 0 || !strings.Contains(r.Episodes[0].Error, "success_at_reset check \""+broken+"\"") {
+		t.Errorf("%s: %d flagged, error %q", broken, r.Summary.AtReset, r.Episodes[0].Error)
+	}
 	code, _, errs := thea(t, "eval", "--spec", spec, "--seeds", "1", "--success-at-reset", "after.held ==")
 	if code != 2 || !strings.Contains(errs, `--success-at-reset "after.held ==": line 1, column`) {
 		t.Errorf("a broken check: exit %d\n%s", code, errs)
