@@ -57,6 +57,10 @@ type Options struct {
 	// reverse order, each once; New releases them too when it fails, since
 	// the caller then holds no Harness to close.
 	Owned []io.Closer
+	// Blind withholds observations from the acting model (thea eval
+	// --blind, an ablation; see blind.go). Hooks, the evaluator and the
+	// run log still get every observation.
+	Blind bool
 }
 
 // SkillLoader loads a Skill Catalog from skill folders (absolute paths).

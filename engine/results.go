@@ -42,10 +42,11 @@ func (tn *Turn) record() {
 	// Redacted before the cut too: a secret the cut splits would leave its
 	// pieces, which no later redaction recognises, in every request.
 	parts = append(parts, model.Part{Text: lifetimes.BoundResult(string(h.redactor.JSON(b)), limit)})
-	for j := range r.Env.Images {
-		parts = append(parts, model.Part{Image: &r.Env.Images[j]})
+	images := modelImages(r.Env.Images, h.opts.Blind)
+	for j := range images {
+		parts = append(parts, model.Part{Image: &images[j]})
 	}
-	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(r.Env.Images) > 0,
+	h.store.Append(lifetimes.Entry{Kind: lifetimes.KindToolResult, Group: tn.group, Pending: len(images) > 0,
 		Msg: model.Message{Role: model.RoleTool, ToolCallID: r.ID, Name: r.Tool, Parts: parts, IsError: !r.Env.Success}})
 	// Each extra call has its own failure envelope, after the first call's
 	// result (the order of the calls, as every wire wants them answered).

@@ -44,6 +44,10 @@ func (tn *Turn) appendResponse(msg model.Message, reasoning string) {
 // observation is unavailable.
 func (tn *Turn) SetObservation(text string, obs *world.Observation) {
 	tn.t.observation = obs
+	if tn.h.opts.Blind {
+		tn.h.store.SetObservation(withheldObservation(tn.Number), nil)
+		return
+	}
 	var images []world.Image
 	if obs != nil {
 		images = obs.Images
@@ -53,7 +57,13 @@ func (tn *Turn) SetObservation(text string, obs *world.Observation) {
 
 // SetBrief replaces the Refreshed Scene Graph Brief, stated whole at the end
 // of the next request.
-func (tn *Turn) SetBrief(text string) { tn.h.store.SetBrief(text) }
+// A blind session states none: the Brief is built from observations.
+func (tn *Turn) SetBrief(text string) {
+	if tn.h.opts.Blind {
+		text = ""
+	}
+	tn.h.store.SetBrief(text)
+}
 
 // request renders the decide request: Resident, Accumulated, Refreshed. Its
 // messages are the session's and valid until the next Request: whoever

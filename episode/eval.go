@@ -5,18 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/internal/termesc"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/world"
@@ -24,9 +18,16 @@ import (
 
 // Outcome is one episode of an evaluation: one seed, one fresh session.
 type Outcome struct {
-	Seed    uint64            `json:"seed"`
-	Success bool              `json:"success"`
-	Reason  runlog.DoneReason `json:"reason,omitempty"`
+	Seed uint64 `json:"seed"`
+	// Repeat is the episode's index among its seed's repeats (thea eval
+	// --repeats), from 0; see RepeatSeed for the back-end seed it runs on.
+	Repeat int `json:"repeat,omitzero"`
+	// SuccessAtReset: the task's success held before the model's first
+	// decision (see ResetCheck), so the episode says nothing about the
+	// model and is left out of the rates; counted in Summary.AtReset.
+	SuccessAtReset bool              `json:"success_at_reset,omitzero"`
+	Success        bool              `json:"success"`
+	Reason         runlog.DoneReason `json:"reason,omitempty"`
 	// FailureKind groups failures: the done reason (max_turns,
 	// failure_budget, error…) or "verdict_failure:TOOL" when the task ended
 	// with a final answer but a tool's last verdict was a failure.
@@ -52,12 +53,18 @@ type Outcome struct {
 
 // Summary aggregates outcomes.
 type Summary struct {
-	Episodes    int     `json:"episodes"`
+	Episodes int `json:"episodes"`
+	// AtReset counts the episodes whose success held at reset: they are
+	// left out of Successes, the rate, its interval and FailuresByKind.
+	AtReset     int     `json:"at_reset,omitzero"`
 	Successes   int     `json:"successes"`
 	SuccessRate float64 `json:"success_rate"`
 	// SuccessInterval is the success rate's 95 % Wilson score interval.
 	SuccessInterval Interval `json:"success_interval"`
-	MeanTurns       float64  `json:"mean_turns"`
+	// PassK is pass^k for k = 1 … the repeats of a seed, when seeds were
+	// repeated (thea eval --repeats).
+	PassK     []PassK `json:"pass_k,omitempty"`
+	MeanTurns float64 `json:"mean_turns"`
 	// Tokens adds up the acting model's usage over every episode;
 	// EstimatedTokens its estimated usage where none was reported.
 	Tokens          model.Usage    `json:"tokens"`
@@ -68,11 +75,16 @@ type Summary struct {
 // EvalResult is an evaluation (or one shard of it): thea eval --format json
 // writes it, thea eval merge reads and combines them.
 type EvalResult struct {
-	Spec        string    `json:"spec"`
-	SpecDigest  string    `json:"spec_digest"`
-	Instruction string    `json:"instruction"`
-	Episodes    []Outcome `json:"episodes"`
-	Summary     Summary   `json:"summary"`
+	Spec        string `json:"spec"`
+	SpecDigest  string `json:"spec_digest"`
+	Instruction string `json:"instruction"`
+	// Blind: observations were withheld from the model (thea eval --blind).
+	Blind bool `json:"blind,omitzero"`
+	// SuccessAtReset is the check (thea eval --success-at-reset) that
+	// flagged the episodes whose success held at reset.
+	SuccessAtReset string    `json:"success_at_reset,omitempty"`
+	Episodes       []Outcome `json:"episodes"`
+	Summary        Summary   `json:"summary"`
 }
 
 // EvalConfig says what to evaluate.
@@ -81,9 +93,21 @@ type EvalConfig struct {
 	Seeds       []uint64
 	// Parallel is how many sessions run at once (at least 1).
 	Parallel int
+	// Repeats is how many episodes each seed runs (0 and 1: one), each on
+	// its own back-end seed (RepeatSeed); the summary then gives pass^k.
+	Repeats int
+	// Blind records that the sessions withhold observations from the model
+	// (thea eval --blind): newSession must build them so
+	// (engine.Options.Blind); Eval marks the result.
+	Blind bool
+	// SuccessAtReset, when set, is the task's success as a check over the
+	// first observation (see ResetCheck): an episode where it holds is
+	// flagged and left out of the rates.
+	SuccessAtReset *ResetCheck
 	// SaveFailures, when set, is a folder where each failing seed's run is
-	// saved as an episode, seed-N (see SaveRun), so it replays in thea
-	// test. The seeds then run with a run log, in a temporary folder.
+	// saved as an episode, seed-N (seed-N-repeat-R for a repeat; see
+	// SaveRun), so it replays in thea test. The seeds then run with a run
+	// log, in a temporary folder.
 	SaveFailures string
 	// Progress, when set, is called after each episode (from the worker
 	// that ran it; calls do not overlap).
@@ -105,7 +129,8 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	out := make([]Outcome, len(cfg.Seeds))
+	runs := episodeRuns(cfg.Seeds, cfg.Repeats)
+	out := make([]Outcome, len(runs))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -121,7 +146,7 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 					continue // stopped: the outcome would be a cancellation
 				}
 				var refused error
-				out[i], refused = runSeed(ctx, spec, cfg.Instruction, cfg.Seeds[i], cfg.SaveFailures, newSession)
+				out[i], refused = runSeed(ctx, spec, &cfg, runs[i], newSession)
 				if refused != nil {
 					stop(refused)
 					continue
@@ -134,13 +159,13 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 				if cfg.Progress != nil {
 					mu.Lock()
 					done++
-					cfg.Progress(done, len(cfg.Seeds), out[i])
+					cfg.Progress(done, len(runs), out[i])
 					mu.Unlock()
 				}
 			}
 		})
 	}
-	for i := range cfg.Seeds {
+	for i := range runs {
 		if ctx.Err() != nil {
 			break
 		}
@@ -154,14 +179,18 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("eval: %w", context.Cause(ctx))
 	}
-	r := &EvalResult{Spec: spec.Name, SpecDigest: digest, Instruction: cfg.Instruction, Episodes: out}
+	r := &EvalResult{Spec: spec.Name, SpecDigest: digest, Instruction: cfg.Instruction, Episodes: out, Blind: cfg.Blind}
+	if cfg.SuccessAtReset != nil {
+		r.SuccessAtReset = cfg.SuccessAtReset.Source
+	}
 	r.Summarize()
 	return r, nil
 }
 
 // playSeed runs one episode, with a run log in runLog when it is set.
-func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, runLog string, newSession NewSession) (o Outcome, refused error) {
-	o = Outcome{Seed: seed}
+func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episodeKey, runLog string, newSession NewSession) (o Outcome, refused error) {
+	o = Outcome{Seed: run.seed, Repeat: run.repeat}
+	seed := RepeatSeed(run.seed, run.repeat)
 	fail := func(err error) (Outcome, error) {
 		o.Error, o.Reason, o.FailureKind = err.Error(), runlog.DoneError, string(runlog.DoneError)
 		return o, nil
@@ -188,7 +217,21 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 	var tools []string
 	var rep *runlog.Report
 	requestTokens := 0 // the estimate of the latest decide request
-	for ev := range h.RunStream(ctx, instruction) {
+	decided := false   // the model has answered once
+	var atResetErr error
+	for ev := range h.RunStream(ctx, cfg.Instruction) {
+		switch {
+		case ev.Kind == runlog.EventModel:
+			decided = true
+		case ev.Kind == runlog.EventObservation && !decided && ev.Observation != nil && cfg.SuccessAtReset != nil:
+			// The first observation, before the model's first decision:
+			// what the world was at reset.
+			held, err := cfg.SuccessAtReset.holds(s, *ev.Observation)
+			o.SuccessAtReset = o.SuccessAtReset || held
+			if err != nil {
+				atResetErr = err
+			}
+		}
 		switch {
 		case ev.Kind == runlog.EventToolResult && ev.Result != nil && !ev.Result.Success && strings.Contains(ev.Result.Reason, lockRefusal):
 			return o, lockRefusedError(seed, ev.Result.Reason)
@@ -215,6 +258,9 @@ func playSeed(ctx context.Context, spec *schema.Spec, instruction string, seed u
 		return fail(errors.New("the task ended without a done event"))
 	}
 	o.Reason, o.Turns, o.Usage, o.Error = rep.Reason, rep.Turns, rep.Usage, rep.Error
+	if atResetErr != nil {
+		o.Error = strings.TrimPrefix(o.Error+"; "+atResetErr.Error(), "; ")
+	}
 	if rep.Reason != runlog.DoneFinal {
 		o.FailureKind = string(rep.Reason)
 		return o, nil
@@ -259,9 +305,13 @@ func responseTokens(ev runlog.Event) int {
 	return (n + 3) / 4
 }
 
-// Summarize sorts the episodes by seed and computes the summary from them.
+// Summarize sorts the episodes by seed (and repeat) and computes the
+// summary from them.
 func (r *EvalResult) Summarize() {
-	sort.Slice(r.Episodes, func(i, j int) bool { return r.Episodes[i].Seed < r.Episodes[j].Seed })
+	sort.Slice(r.Episodes, func(i, j int) bool {
+		a, b := r.Episodes[i], r.Episodes[j]
+		return a.Seed < b.Seed || a.Seed == b.Seed && a.Repeat < b.Repeat
+	})
 	s := Summary{Episodes: len(r.Episodes)}
 	turns := 0
 	for _, o := range r.Episodes {
@@ -271,6 +321,10 @@ func (r *EvalResult) Summarize() {
 		s.Tokens.OutputTokens += o.Usage.OutputTokens
 		s.EstimatedTokens.InputTokens += o.EstimatedUsage.InputTokens
 		s.EstimatedTokens.OutputTokens += o.EstimatedUsage.OutputTokens
+		if o.SuccessAtReset {
+			s.AtReset++
+			continue
+		}
 		if o.Success {
 			s.Successes++
 			continue
@@ -280,88 +334,14 @@ func (r *EvalResult) Summarize() {
 		}
 		s.FailuresByKind[o.FailureKind]++
 	}
-	s.SuccessInterval = Wilson(s.Successes, s.Episodes)
+	rated := s.Episodes - s.AtReset
+	s.SuccessInterval = Wilson(s.Successes, rated)
+	if rated > 0 {
+		s.SuccessRate = float64(s.Successes) / float64(rated)
+	}
 	if s.Episodes > 0 {
-		s.SuccessRate = float64(s.Successes) / float64(s.Episodes)
 		s.MeanTurns = float64(turns) / float64(s.Episodes)
 	}
+	s.PassK = passK(r.Episodes)
 	r.Summary = s
-}
-
-// Merge combines shard results of one evaluation: each valid (see
-// Validate), the same spec digest and instruction, no seed twice. The
-// summary is computed afresh.
-func Merge(parts ...*EvalResult) (*EvalResult, error) {
-	if len(parts) == 0 {
-		return nil, errors.New("merge: no results")
-	}
-	m := &EvalResult{Spec: parts[0].Spec, SpecDigest: parts[0].SpecDigest, Instruction: parts[0].Instruction}
-	seen := map[uint64]int{}
-	for i, p := range parts {
-		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("merge: result %d: %w", i+1, err)
-		}
-		if p.SpecDigest != m.SpecDigest || p.Instruction != m.Instruction {
-			return nil, fmt.Errorf("merge: result %d is of another evaluation (spec digest %s, instruction %q; result 1: %s, %q)",
-				i+1, p.SpecDigest, p.Instruction, m.SpecDigest, m.Instruction)
-		}
-		for _, o := range p.Episodes {
-			if j, dup := seen[o.Seed]; dup {
-				return nil, fmt.Errorf("merge: seed %d is in result %d and result %d (overlapping shards)", o.Seed, j, i+1)
-			}
-			seen[o.Seed] = i + 1
-			m.Episodes = append(m.Episodes, o)
-		}
-	}
-	m.Summarize()
-	return m, nil
-}
-
-// tokens shows a reported count, the estimate marked "~" where none was
-// reported, or both.
-func tokens(reported, estimated int) string {
-	switch {
-	case estimated == 0:
-		return strconv.Itoa(reported)
-	case reported == 0:
-		return "~" + strconv.Itoa(estimated)
-	}
-	return strconv.Itoa(reported) + " + ~" + strconv.Itoa(estimated)
-}
-
-// WriteTable prints the result for a person: one line per episode, then
-// the summary and the failures by kind.
-func (r *EvalResult) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEED\tRESULT\tTURNS\tTOKENS IN\tTOKENS OUT\tFAILURE")
-	for _, o := range r.Episodes {
-		res := "ok"
-		if !o.Success {
-			res = "FAIL"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", o.Seed, res, o.Turns,
-			tokens(o.Usage.InputTokens, o.EstimatedUsage.InputTokens), tokens(o.Usage.OutputTokens, o.EstimatedUsage.OutputTokens),
-			termesc.Escape(o.FailureKind))
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("eval table: %w", err)
-	}
-	s := r.Summary
-	_, err := fmt.Fprintf(w, "\n%s: %d/%d succeeded (%.1f%%, 95%% interval %.1f–%.1f%%), %.1f turns on average, %s input + %s output tokens\n",
-		termesc.Escape(r.Spec), s.Successes, s.Episodes, 100*s.SuccessRate, 100*s.SuccessInterval.Low, 100*s.SuccessInterval.High, s.MeanTurns,
-		tokens(s.Tokens.InputTokens, s.EstimatedTokens.InputTokens), tokens(s.Tokens.OutputTokens, s.EstimatedTokens.OutputTokens))
-	if err != nil {
-		return fmt.Errorf("eval table: %w", err)
-	}
-	if s.EstimatedTokens != (model.Usage{}) {
-		if _, err := fmt.Fprintln(w, "  (~: the harness's estimate, four characters a token, where the model reported no usage)"); err != nil {
-			return fmt.Errorf("eval table: %w", err)
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.FailuresByKind)) {
-		if _, err := fmt.Fprintf(w, "  %-28s %s\n", termesc.Escape(k), NewRate(s.FailuresByKind[k], s.Episodes)); err != nil {
-			return fmt.Errorf("eval table: %w", err)
-		}
-	}
-	return nil
 }

@@ -14,17 +14,18 @@ import (
 // runSeed runs one episode, and saves it in saveDir when it fails (and
 // saveDir is set). refused is set, and the episode cut short, when the
 // body's cross-process lock refused a physical call (see lockRefusal).
-func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed uint64, saveDir string, newSession NewSession) (o Outcome, refused error) {
+func runSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episodeKey, newSession NewSession) (o Outcome, refused error) {
+	saveDir := cfg.SaveFailures
 	if saveDir == "" {
-		return playSeed(ctx, spec, instruction, seed, "", newSession)
+		return playSeed(ctx, spec, cfg, run, "", newSession)
 	}
 	runLog, err := os.MkdirTemp("", "thea-eval-run-")
 	if err != nil {
-		o = Outcome{Seed: seed, Error: err.Error(), Reason: runlog.DoneError, FailureKind: string(runlog.DoneError)}
+		o = Outcome{Seed: run.seed, Repeat: run.repeat, Error: err.Error(), Reason: runlog.DoneError, FailureKind: string(runlog.DoneError)}
 		return o, nil
 	}
 	defer os.RemoveAll(runLog)
-	o, refused = playSeed(ctx, spec, instruction, seed, runLog, newSession)
+	o, refused = playSeed(ctx, spec, cfg, run, runLog, newSession)
 	if refused != nil || o.Success {
 		return o, refused
 	}
@@ -32,7 +33,11 @@ func runSeed(ctx context.Context, spec *schema.Spec, instruction string, seed ui
 	if err == nil && len(dirs) != 1 {
 		err = fmt.Errorf("%d task folders in its run log, want 1", len(dirs))
 	}
-	dest := filepath.Join(saveDir, fmt.Sprintf("seed-%d", seed))
+	name := fmt.Sprintf("seed-%d", run.seed)
+	if run.repeat > 0 {
+		name += fmt.Sprintf("-repeat-%d", run.repeat)
+	}
+	dest := filepath.Join(saveDir, name)
 	if err == nil {
 		err = SaveNewRun(context.WithoutCancel(ctx), dirs[0], dest)
 	}

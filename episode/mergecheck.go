@@ -97,14 +97,17 @@ func (r *EvalResult) Validate() error {
 	if strings.TrimSpace(r.Instruction) == "" {
 		return errors.New("instruction is empty")
 	}
-	seen := map[uint64]int{}
+	seen := map[episodeKey]int{}
 	for i, o := range r.Episodes {
-		if j, dup := seen[o.Seed]; dup {
-			return fmt.Errorf("episodes[%d] and episodes[%d] both have seed %d", j, i, o.Seed)
+		if j, dup := seen[keyOf(o)]; dup {
+			return fmt.Errorf("episodes[%d] and episodes[%d] both have seed %d repeat %d", j, i, o.Seed, o.Repeat)
 		}
-		seen[o.Seed] = i
+		seen[keyOf(o)] = i
 		if err := o.validate(); err != nil {
 			return fmt.Errorf("episodes[%d] (seed %d): %w", i, o.Seed, err)
+		}
+		if o.SuccessAtReset && r.SuccessAtReset == "" {
+			return fmt.Errorf("episodes[%d] (seed %d): success_at_reset, but the result names no success_at_reset check that could have found it", i, o.Seed)
 		}
 	}
 	want := EvalResult{Episodes: slices.Clone(r.Episodes)}
@@ -115,6 +118,9 @@ func (r *EvalResult) Validate() error {
 func (o Outcome) validate() error {
 	if !slices.Contains(doneReasons(), o.Reason) {
 		return fmt.Errorf("reason %q: want one of %s", o.Reason, joinReasons())
+	}
+	if err := countValid("repeat", o.Repeat); err != nil {
+		return err
 	}
 	if err := countValid("turns", o.Turns); err != nil {
 		return err
@@ -181,6 +187,7 @@ func (s Summary) agrees(want Summary) error {
 	}
 	for _, f := range []field{
 		{"episodes", s.Episodes, want.Episodes},
+		{"at_reset", s.AtReset, want.AtReset},
 		{"successes", s.Successes, want.Successes},
 		{"success_rate", s.SuccessRate, want.SuccessRate},
 		{"success_interval", s.SuccessInterval, want.SuccessInterval},
@@ -191,6 +198,9 @@ func (s Summary) agrees(want Summary) error {
 		if f.got != f.want {
 			return fmt.Errorf("summary.%s is %v, its episodes give %v", f.name, f.got, f.want)
 		}
+	}
+	if !slices.Equal(s.PassK, want.PassK) {
+		return fmt.Errorf("summary.pass_k is %v, its episodes give %v", s.PassK, want.PassK)
 	}
 	if !maps.Equal(s.FailuresByKind, want.FailuresByKind) {
 		return fmt.Errorf("summary.failures_by_kind is %v, its episodes give %v", s.FailuresByKind, want.FailuresByKind)
@@ -205,4 +215,38 @@ func joinReasons() string {
 		s[i] = string(r)
 	}
 	return strings.Join(s, ", ")
+}
+
+// Merge combines shard results of one evaluation: each valid (see
+// Validate), the same spec digest and instruction, no seed twice. The
+// summary is computed afresh.
+func Merge(parts ...*EvalResult) (*EvalResult, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("merge: no results")
+	}
+	m := &EvalResult{Spec: parts[0].Spec, SpecDigest: parts[0].SpecDigest, Instruction: parts[0].Instruction,
+		Blind: parts[0].Blind, SuccessAtReset: parts[0].SuccessAtReset}
+	seen := map[episodeKey]int{}
+	for i, p := range parts {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("merge: result %d: %w", i+1, err)
+		}
+		if p.SpecDigest != m.SpecDigest || p.Instruction != m.Instruction {
+			return nil, fmt.Errorf("merge: result %d is of another evaluation (spec digest %s, instruction %q; result 1: %s, %q)",
+				i+1, p.SpecDigest, p.Instruction, m.SpecDigest, m.Instruction)
+		}
+		if p.Blind != m.Blind || p.SuccessAtReset != m.SuccessAtReset {
+			return nil, fmt.Errorf("merge: result %d ran with blind %v and success_at_reset %q, result 1 with %v and %q: shards of one evaluation run with the same flags",
+				i+1, p.Blind, p.SuccessAtReset, m.Blind, m.SuccessAtReset)
+		}
+		for _, o := range p.Episodes {
+			if j, dup := seen[keyOf(o)]; dup {
+				return nil, fmt.Errorf("merge: seed %d repeat %d is in result %d and result %d (overlapping shards)", o.Seed, o.Repeat, j, i+1)
+			}
+			seen[keyOf(o)] = i + 1
+			m.Episodes = append(m.Episodes, o)
+		}
+	}
+	m.Summarize()
+	return m, nil
 }

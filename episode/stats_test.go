@@ -1,13 +1,10 @@
 package episode_test
 
 import (
-	"bytes"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/thea-harness/thea/episode"
-	"github.com/thea-harness/thea/runlog"
 )
 
 // Wilson bounds against values computed from the formula by hand (and the
@@ -56,81 +53,6 @@ func TestFisherExact(t *testing.T) {
 		// The test is symmetric: swapping the rows changes nothing.
 		if sw := episode.FisherExact(tc.c, tc.d, tc.a, tc.b); math.Abs(sw-got) > 1e-12 {
 			t.Errorf("rows swapped: %.17g, want %.17g", sw, got)
-		}
-	}
-}
-
-// evalOf is an evaluation of n seeds, the first k successes and the rest
-// failures of the kinds given in turn.
-func evalOf(n, k int, kinds ...string) *episode.EvalResult {
-	r := &episode.EvalResult{Spec: "s", SpecDigest: "sha256:" + strings.Repeat("0", 64), Instruction: "go"}
-	for i := range n {
-		o := episode.Outcome{Seed: uint64(i + 1), Turns: 1, Reason: runlog.DoneFinal, Success: i < k}
-		if !o.Success {
-			o.FailureKind = kinds[(i-k)%len(kinds)]
-			if o.FailureKind == string(runlog.DoneMaxTurns) {
-				o.Reason = runlog.DoneMaxTurns
-			}
-		}
-		r.Episodes = append(r.Episodes, o)
-	}
-	r.Summarize()
-	return r
-}
-
-func TestCompareEqualBetterWorse(t *testing.T) {
-	slip := "verdict_failure:pick_up"
-	base := evalOf(100, 45, slip)
-	for _, tc := range []struct {
-		name    string
-		b       *episode.EvalResult
-		success string
-		worse   bool
-	}{
-		{"equal", evalOf(100, 45, slip), episode.Same, false},
-		{"better", evalOf(100, 60, slip), episode.Better, false}, // p 0.0472
-		{"worse", evalOf(100, 30, slip), episode.Worse, true},    // p 0.0400
-		{"noise", evalOf(100, 50, slip), episode.Same, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := episode.Compare(base, tc.b, 0.05)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Rates[0].Name != "success" || c.Rates[0].Verdict != tc.success || c.Worse != tc.worse {
-				t.Errorf("%+v", c)
-			}
-		})
-	}
-	// A new failure kind in B is a rate of its own: 15 of 100 episodes
-	// now run out of turns, none did in A; the success rate moved less.
-	b := evalOf(100, 37, slip, slip, slip, string(runlog.DoneMaxTurns))
-	c, err := episode.Compare(base, b, 0.05)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, d := range c.Rates {
-		names = append(names, d.Name+" "+d.Verdict)
-	}
-	if got := strings.Join(names, ", "); got != "success no significant difference, max_turns worse, verdict_failure:pick_up no significant difference" || !c.Worse {
-		t.Errorf("rates: %s (worse %v)", got, c.Worse)
-	}
-	if d := c.Rates[1]; d.A.Count != 0 || d.B.Count != 15 || math.Abs(d.P-episode.FisherExact(0, 100, 15, 85)) > 1e-15 {
-		t.Errorf("max_turns: %+v", d)
-	}
-	var out bytes.Buffer
-	if err := c.WriteTable(&out); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"success", "45/100 45.0% [35.6, 54.8]", "max_turns", "0/100 0.0% [0.0, 3.7]", "B is WORSE than A at alpha 0.05"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("table lacks %q:\n%s", want, out.String())
-		}
-	}
-	for _, alpha := range []float64{0, 1, -0.1, math.NaN()} {
-		if _, err := episode.Compare(base, b, alpha); err == nil {
-			t.Errorf("alpha %v accepted", alpha)
 		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 // `thea eval merge RESULT...`.
 func (a *App) newEvalCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "eval --spec FILE --episodes N [--seeds A..B] [--parallel P] [--shard i/n] [--format table|json] [INSTRUCTION]",
+		Use:   "eval --spec FILE --episodes N [--seeds A..B] [--repeats K] [--blind] [--success-at-reset EXPR] [--parallel P] [--shard i/n] [--format table|json] [INSTRUCTION]",
 		Short: "Run a task over many simulator seeds and report its success rate",
 		Long: `Run a task over many simulator seeds and report its success rate.
 
@@ -34,9 +34,18 @@ recorded episode. An episode succeeds when the task ends with a final
 answer and no tool's last evaluator verdict is a failure.
 
 Every rate is reported with its 95% Wilson score interval; thea eval
-compare A.json B.json says whether B is worse, rate by rate (Fisher's exact
-test). --save-failures DIR saves each failing seed as an episode
+compare A.json B.json says whether B is better, worse, the same or that the
+seeds are too few to tell, rate by rate (paired by seed when both ran the
+same seeds). --save-failures DIR saves each failing seed as an episode
 (DIR/seed-N) that thea test replays.
+
+--repeats K runs each seed K times, repeat r on the back-end seed
+RepeatSeed(seed, r) (the seed itself for r = 0), and adds pass^k (all of k
+repeats of a seed succeed) beside the success rate. --success-at-reset EXPR
+flags an episode whose task already held at reset (EXPR over after, the
+first observation) and leaves it out of the rates. --blind withholds every
+observation from the model (the ablation): hooks and the evaluator still
+read them.
 
 --shard i/n runs only the seeds whose index in the list is i modulo n, so n
 machines (a Slurm job array's task ids, a Kubernetes Indexed Job's
@@ -64,14 +73,25 @@ JSON results.`,
 					return usageError{fmt.Errorf("--save-failures: %w", err)}
 				}
 			}
+			repeats := a.v.GetInt(a.key(cmd, "repeats"))
+			if repeats < 1 {
+				return usageError{fmt.Errorf("--repeats %d: want 1 or more episodes per seed", repeats)}
+			}
 			logger := a.logger(slog.LevelError)
 			wiring, err := a.session(logger, nil)
 			if err != nil {
 				return err
 			}
+			wiring.Blind = a.v.GetBool(a.key(cmd, "blind"))
 			spec, err := a.loadSpec(cmd.Context(), specs, wiring.Components)
 			if err != nil {
 				return err
+			}
+			var atReset *episode.ResetCheck
+			if src := a.str(cmd, "success-at-reset"); src != "" {
+				if atReset, err = episode.NewResetCheck(spec, src); err != nil {
+					return usageError{fmt.Errorf("--success-at-reset %w", err)}
+				}
 			}
 			instruction := strings.Join(args, " ")
 			if instruction == "" {
@@ -81,7 +101,7 @@ JSON results.`,
 			}
 			res, err := episode.Eval(cmd.Context(), spec, episode.EvalConfig{
 				Instruction: instruction, Seeds: seeds, Parallel: a.v.GetInt(a.key(cmd, "parallel")),
-				SaveFailures: saveDir,
+				SaveFailures: saveDir, Repeats: repeats, Blind: wiring.Blind, SuccessAtReset: atReset,
 				Progress: func(done, total int, o episode.Outcome) {
 					// One line per episode on stderr: a long run's (or a pod's) log.
 					status := "ok"
@@ -94,7 +114,14 @@ JSON results.`,
 					if o.SaveError != "" {
 						status += ", not saved: " + o.SaveError
 					}
-					fmt.Fprintf(a.Stderr, "thea eval: seed %d %s (%d turns) [%d/%d]\n", o.Seed, termesc.Escape(status), o.Turns, done, total)
+					if o.SuccessAtReset {
+						status += " (success held at reset: not rated)"
+					}
+					seed := fmt.Sprint(o.Seed)
+					if o.Repeat > 0 {
+						seed += fmt.Sprintf(" repeat %d", o.Repeat)
+					}
+					fmt.Fprintf(a.Stderr, "thea eval: seed %s %s (%d turns) [%d/%d]\n", seed, termesc.Escape(status), o.Turns, done, total)
 				},
 			}, a.sessionFactory(wiring, logger))
 			if errors.Is(err, episode.ErrBodyLockRefused) {
@@ -118,6 +145,9 @@ JSON results.`,
 	cmd.Flags().String("shard", "0/1", "run only shard i of n: the seeds whose index is i modulo n")
 	cmd.Flags().String("format", "table", "table or json")
 	cmd.Flags().String("out", "", "also write the JSON result to this file (for thea eval merge)")
+	cmd.Flags().Int("repeats", 1, "episodes per seed, each on its own back-end seed; above 1 the summary gives pass^k")
+	cmd.Flags().Bool("blind", false, "withhold observations from the model (the ablation): no observation text, Brief or image; hooks and the evaluator still read them")
+	cmd.Flags().String("success-at-reset", "", "the task's success as an expr over after (the first observation, before the model decides): episodes where it holds are flagged and not rated")
 	cmd.Flags().String("save-failures", "", "save each failing seed's run as an episode, DIR/seed-N (replay with thea test DIR/seed-N)")
 	cmd.AddCommand(a.newEvalMergeCmd(), a.newEvalCompareCmd())
 	return cmd

@@ -15,25 +15,37 @@ import (
 // [--format table|json]`.
 func (a *App) newEvalCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "compare A.json B.json [--alpha 0.05] [--format table|json]",
-		Short: "Say whether evaluation B is worse than A, rate by rate, with Fisher's exact test",
+		Use:   "compare A.json B.json [--alpha 0.05] [--margin 0.05] [--detect 0.1] [--power 0.8] [--format table|json]",
+		Short: "Say whether evaluation B is better, worse, the same as A, or that there are too few seeds to tell",
 		Long: `Compare two evaluations' JSON results (thea eval --out, or a merge): the
 success rate and each failure kind's rate of B against A, each with its 95%
-Wilson interval, the difference and the two-sided p-value of Fisher's exact
-test. A difference with p below --alpha is better or worse; otherwise it is
-no significant difference.
+Wilson interval, the difference B-A with its interval at 1-alpha, and the
+two-sided p-value of an exact test.
 
-Exit 0 when no rate of B is worse than A's at --alpha, 1 when one is (a CI
-gate on a spec or model change), 2 on bad input.`,
+When both ran exactly the same seeds, episodes are paired by seed: the exact
+McNemar test and Newcombe's paired interval. Otherwise they are taken as
+independent: Fisher's exact test and Newcombe's hybrid score interval.
+Episodes whose success held at reset are left out.
+
+Each rate's verdict: better or worse when the test's p is below --alpha and
+the interval lies on one side of 0; same when the interval lies within
++-margin; otherwise underpowered, with the number of seeds that would see a
+difference of --detect at --alpha with --power.
+
+Exit 0 when no rate of B is worse than A's, 1 when one is (a CI gate on a
+spec or model change), 2 on bad input.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format := a.str(cmd, "format")
 			if format != "table" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: want table or json", format)}
 			}
-			alpha := a.v.GetFloat64(a.key(cmd, "alpha"))
-			if !(alpha > 0 && alpha < 1) {
-				return usageError{fmt.Errorf("--alpha %v: want a significance between 0 and 1, e.g. 0.05", alpha)}
+			opt := episode.CompareOptions{
+				Alpha: a.v.GetFloat64(a.key(cmd, "alpha")), Margin: a.v.GetFloat64(a.key(cmd, "margin")),
+				Detect: a.v.GetFloat64(a.key(cmd, "detect")), Power: a.v.GetFloat64(a.key(cmd, "power")),
+			}
+			if err := opt.Check(); err != nil {
+				return usageError{fmt.Errorf("--%w", err)}
 			}
 			var rs [2]*episode.EvalResult
 			for i, p := range args {
@@ -45,7 +57,7 @@ gate on a spec or model change), 2 on bad input.`,
 					return usageError{fmt.Errorf("compare: %s", termesc.Escape(err.Error()))}
 				}
 			}
-			c, err := episode.Compare(rs[0], rs[1], alpha)
+			c, err := episode.Compare(rs[0], rs[1], opt)
 			if err != nil {
 				return usageError{err}
 			}
@@ -68,7 +80,11 @@ gate on a spec or model change), 2 on bad input.`,
 			return nil
 		},
 	}
-	cmd.Flags().Float64("alpha", 0.05, "significance: a difference with a p-value below it counts")
+	def := episode.DefaultCompareOptions()
+	cmd.Flags().Float64("alpha", def.Alpha, "significance: a difference with a p-value below it counts; intervals are at 1-alpha")
+	cmd.Flags().Float64("margin", def.Margin, "a difference whose interval lies within +-margin is the same")
+	cmd.Flags().Float64("detect", def.Detect, "the difference an underpowered verdict sizes its seeds for")
+	cmd.Flags().Float64("power", def.Power, "the power an underpowered verdict sizes its seeds for")
 	cmd.Flags().String("format", "table", "table or json")
 	return cmd
 }

@@ -35,7 +35,9 @@ func writeEval(t *testing.T, name string, n, k int) string {
 	return p
 }
 
-// thea eval compare exits 1 only when B is worse at --alpha: a CI gate.
+// thea eval compare pairs two runs of the same seeds by seed (exact
+// McNemar test, Newcombe's paired interval) and exits 1 only when B is
+// worse: a CI gate.
 func TestEvalCompareExitCode(t *testing.T) {
 	a := writeEval(t, "a.json", 100, 45)
 	for _, tc := range []struct {
@@ -45,10 +47,11 @@ func TestEvalCompareExitCode(t *testing.T) {
 		code  int
 		wants []string
 	}{
-		{"equal", writeEval(t, "same.json", 100, 45), nil, 0, []string{"45/100 45.0% [35.6, 54.8]", "+0.0 pts", "1.0000", "no significant difference", "B is not worse than A at alpha 0.05"}},
-		{"better", writeEval(t, "better.json", 100, 60), nil, 0, []string{"60/100 60.0%", "+15.0 pts", "0.0472", "better"}},
-		{"worse", writeEval(t, "worse.json", 100, 30), nil, 1, []string{"30/100 30.0%", "-15.0 pts", "0.0405", "worse", "B is WORSE than A"}},
-		{"worse, not at alpha 0.01", writeEval(t, "worse2.json", 100, 30), []string{"--alpha", "0.01"}, 0, []string{"0.0405", "B is not worse than A at alpha 0.01"}},
+		{"equal", writeEval(t, "same.json", 100, 45), nil, 0, []string{"45/100 45.0% [35.6, 54.8]", "+0.0 pts", "1.0000", "p (McNemar)", " same", "Paired by seed: 100 seeds", "Success: the same (the interval lies within ±5.0 pts)"}},
+		{"better", writeEval(t, "better.json", 100, 60), nil, 0, []string{"60/100 60.0%", "+15.0 pts", "6.1e-05", "better", "Success: B is better than A"}},
+		{"worse", writeEval(t, "worse.json", 100, 30), nil, 1, []string{"30/100 30.0%", "-15.0 pts", "worse", "B is WORSE than A in some rate."}},
+		{"worse, not at alpha 0.00001", writeEval(t, "worse2.json", 100, 30), []string{"--alpha", "0.00001"}, 0, []string{"99.999% INTERVAL", "underpowered", "seeds would see a difference of 10.0 pts"}},
+		{"a margin of 20 points", writeEval(t, "worse3.json", 100, 42), []string{"--margin", "0.2"}, 0, []string{"-3.0 pts", "Success: the same (the interval lies within ±20.0 pts)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := thea(t, append([]string{"eval", "compare", a, tc.b}, tc.args...)...)
@@ -64,10 +67,14 @@ func TestEvalCompareExitCode(t *testing.T) {
 	}
 	code, out, _ := thea(t, "eval", "compare", "--format", "json", a, writeEval(t, "w.json", 100, 30))
 	var c episode.Comparison
-	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 1 || !c.Worse || len(c.Rates) != 2 || c.Rates[1].Name != "verdict_failure:pick_up" || c.Rates[1].Verdict != episode.Worse {
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 1 || !c.Worse || !c.Paired || c.Verdict != episode.Worse ||
+		len(c.Rates) != 2 || c.Rates[1].Name != "verdict_failure:pick_up" || c.Rates[1].Verdict != episode.Worse || c.Rates[0].Pairs == nil || c.Rates[0].Pairs.OnlyA != 15 {
 		t.Errorf("json: exit %d, %v\n%s", code, err, out)
 	}
-	for _, args := range [][]string{{a}, {a, a, "--alpha", "0"}, {a, a, "--alpha", "1.5"}, {a, filepath.Join(t.TempDir(), "missing.json")}} {
+	for _, args := range [][]string{
+		{a}, {a, a, "--alpha", "0"}, {a, a, "--alpha", "1.5"}, {a, a, "--margin", "-0.1"}, {a, a, "--detect", "0"}, {a, a, "--power", "1"},
+		{a, filepath.Join(t.TempDir(), "missing.json")},
+	} {
 		if code, _, errs := thea(t, append([]string{"eval", "compare"}, args...)...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, want 2 with a message: %s", args, code, errs)
 		}
