@@ -75,14 +75,15 @@ chaos:
 		| grep -v -e '^=== RUN' -e '^    --- PASS'
 
 # Static binaries for the robot's own computer (a Jetson-class linux/arm64
-# board) and for linux/amd64: no cgo, -trimpath, the version go build stamps
-# from git (thea --version; go version -m FILE), and dist/SHA256SUMS.
+# board) and for linux/amd64: no cgo, -trimpath, VERSION (git describe by
+# default) in thea --version, and dist/SHA256SUMS.
 RELEASE_ARCHS := amd64 arm64
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 release:
 	rm -rf dist && mkdir -p dist
 	for arch in $(RELEASE_ARCHS); do \
 		for cmd in thea thea-sim-rosbridge; do \
-			GOOS=linux GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o dist/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
+			GOOS=linux GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X github.com/thea-harness/thea/cmd/thea/cli.release=$(VERSION)' -o dist/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
 		done; \
 	done
 	cd dist && sha256sum thea-linux-* thea-sim-rosbridge-linux-* > SHA256SUMS

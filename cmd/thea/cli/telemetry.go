@@ -108,9 +108,18 @@ func (o *observability) stop(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// version is the module version the binary was built from (a release's
-// tag, or the commit go build stamps), for traces' service.version.
+// release is the version make release links in (-ldflags -X
+// github.com/thea-harness/thea/cmd/thea/cli.release=v1.2.3): set by the
+// linker, never written at run time.
+var release string
+
+// version is the release's version, else the module version go build
+// stamped (a tag or a commit), for thea --version and traces'
+// service.version.
 func version() string {
+	if release != "" {
+		return release
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}
