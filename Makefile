@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/thea
 
-.PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs sim-mujoco test-mujoco demo-mujoco bench-mujoco
+.PHONY: build test demo demo-ros demo-ros-arm bench turn-instructions lint chaos docs sim-mujoco test-mujoco demo-mujoco bench-mujoco release
 
 # thea, and beside it the fake robots `thea sim <kind>` runs (test code, so
 # programs of their own: the thea binary links none).
@@ -95,3 +95,17 @@ chaos: SHELL := /bin/bash
 chaos:
 	set -o pipefail; $(GO) test -count=1 -timeout 3h -run '^TestChaos$$' -v ./toolsets/internal/chaos -args -chaos.n=$(N) -chaos.seed=$(SEED) \
 		| grep -v -e '^=== RUN' -e '^    --- PASS'
+
+# Static binaries for the robot's own computer (a Jetson-class linux/arm64
+# board) and for linux/amd64: no cgo, -trimpath, VERSION (git describe by
+# default) in thea --version, and dist/SHA256SUMS.
+RELEASE_ARCHS := amd64 arm64
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+release:
+	rm -rf dist && mkdir -p dist
+	for arch in $(RELEASE_ARCHS); do \
+		for cmd in thea thea-sim-rosbridge; do \
+			GOOS=linux GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X github.com/thea-harness/thea/cmd/thea/cli.release=$(VERSION)' -o dist/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
+		done; \
+	done
+	cd dist && sha256sum thea-linux-* thea-sim-rosbridge-linux-* > SHA256SUMS

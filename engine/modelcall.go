@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/thea-harness/thea/engine/lifetimes"
 	"github.com/thea-harness/thea/engine/model"
@@ -84,7 +85,9 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	} else {
 		req = lifetimes.RedactRequest(r.h.redactor, req)
 	}
+	start := time.Now()
 	resp, err := r.m.Generate(ctx, req)
+	took := time.Since(start)
 	release()
 	mc := runlog.ModelCall{Purpose: p, Model: r.name}
 	if err != nil {
@@ -92,6 +95,7 @@ func (r recordedModel) Generate(ctx context.Context, req model.Request) (model.R
 	} else {
 		mc = runlog.NewModelCall(p, r.name, resp)
 	}
+	mc.Start, mc.Duration = start, took
 	r.h.queueQuiet(runlog.Event{Kind: runlog.EventModelCall, Text: string(p), ModelCall: &mc})
 	return resp, err
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/internal/readfile"
@@ -34,6 +35,10 @@ type ModelCall struct {
 	Usage     model.Usage    `json:"usage"`
 	// Error is set when the call failed (nothing else is then).
 	Error string `json:"error,omitempty"`
+	// Start and Duration time the call for live sinks (metrics, traces);
+	// they are not written, so a recorded run stays byte-stable.
+	Start    time.Time     `json:"-"`
+	Duration time.Duration `json:"-"`
 }
 
 // RecordedCall is one tool call of a recorded response. Arguments is the

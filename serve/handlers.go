@@ -58,6 +58,9 @@ func (s *Server) Handler() http.Handler {
 	for _, r := range s.routes() {
 		mux.HandleFunc(r.method+" "+r.path, r.handle)
 	}
+	if s.cfg.Metrics != nil {
+		mux.Handle("GET /metrics", s.cfg.Metrics)
+	}
 	api := requireToken(s.cfg.Token, s.cookies, browserGuard(s.cfg.Token, s.admitted(mux)))
 	top := http.NewServeMux()
 	console := browserGuard(s.cfg.Token, consoleHandler())

@@ -58,6 +58,9 @@ type Config struct {
 	// MaxImageBytes bounds the camera images kept in memory for clients
 	// (default 64 MiB; see images.go).
 	MaxImageBytes int
+	// Metrics, when set, is served at GET /metrics behind the same token as
+	// the API (Prometheus sends it: authorization.credentials_file).
+	Metrics http.Handler
 
 	Logger *slog.Logger
 	Clock  func() time.Time

@@ -62,6 +62,7 @@ func (a *App) newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "thea",
 		Short:         "Thea: a declarative harness for embodied agents",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {

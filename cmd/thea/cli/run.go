@@ -52,6 +52,16 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 			if spec, err = a.seeded(cmd, spec); err != nil {
 				return err
 			}
+			obs, err := a.startObservability(cmd, spec.Name, false, logger)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := obs.stop(cmd.Context()); err != nil {
+					logger.Warn("telemetry", "err", err)
+				}
+			}()
+			so.sinks = obs.sinks()
 			rec, err := a.startRecording(cmd, &so, spec)
 			if err != nil {
 				return err
@@ -85,6 +95,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 	cmd.Flags().Bool("json", false, "print the raw (redacted) event stream as JSON lines")
 	cmd.Flags().String("record", "", "save each task as an episode for thea test in <spec dir>/episodes/NAME (NAME a plain name: no path separator, not . or ..)")
 	cmd.Flags().String("seed", "", "run the back-ends with this seed ({{seed}} in a toolset command, or its --seed value)")
+	addTelemetryFlags(cmd, true)
 	return cmd
 }
 

@@ -14,9 +14,10 @@ import (
 )
 
 // newServeCmd: `thea serve --spec FILE [--addr HOST:PORT] [--token-env
-// NAME] [--max-conns N] [--max-conns-per-ip N] [--max-image-bytes N]`
-// serves one session over HTTP and Server-Sent Events, with the operator's
-// web console at /, until interrupted. Off loopback it refuses to
+// NAME] [--max-conns N] [--max-conns-per-ip N] [--max-image-bytes N]
+// [--otlp-endpoint URL]` serves one session over HTTP and Server-Sent
+// Events, with the operator's web console at / and Prometheus metrics at
+// /metrics, until interrupted. Off loopback it refuses to
 // start without a bearer token, which is read from the environment variable
 // --token-env names, never from the command line (argv is visible to every
 // user of the machine).
@@ -64,13 +65,23 @@ func (a *App) newServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages})
+			obs, err := a.startObservability(cmd, spec.Name, true, logger)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := obs.stop(cmd.Context()); err != nil {
+					logger.Warn("telemetry", "err", err)
+				}
+			}()
+			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages,
+				Metrics: obs.metrics.Handler()})
 			var secretEnv []string
 			if tokenEnv != "" {
 				secretEnv = []string{tokenEnv} // the console's token is a credential too
 			}
 			h, err := a.newHarness(cmd.Context(), spec, wiring, sessionOptions{
-				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User(), secretEnv: secretEnv})
+				runLogDir: a.str(cmd, "run-log"), logger: logger, user: srv.User(), secretEnv: secretEnv, sinks: obs.sinks()})
 			if err != nil {
 				return a.failed("thea", err)
 			}
@@ -95,5 +106,6 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().Int("max-conns", 0, "bound on open connections (default 4096, at most half the open-file limit)")
 	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
 	cmd.Flags().Int("max-image-bytes", 0, "bound on the camera images kept in memory for the console and clients (default 64 MiB)")
+	addTelemetryFlags(cmd, false)
 	return cmd
 }

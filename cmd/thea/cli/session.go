@@ -68,6 +68,8 @@ type sessionOptions struct {
 	// secretEnv names the host's own credentials (thea serve's
 	// --token-env), redacted beside the spec's.
 	secretEnv []string
+	// sinks are further event sinks (metrics, traces).
+	sinks []engine.SinkFactory
 }
 
 // newHarness builds one session from a validated spec with this binary's
@@ -75,6 +77,7 @@ type sessionOptions struct {
 func (a *App) newHarness(ctx context.Context, spec *schema.Spec, wiring engine.Options, so sessionOptions) (*engine.Harness, error) {
 	opts := wiring
 	opts.RunLogDir, opts.Logger, opts.User, opts.SecretEnv = so.runLogDir, so.logger, so.user, so.secretEnv
+	opts.Sinks = append(append([]engine.SinkFactory(nil), opts.Sinks...), so.sinks...)
 	h, err := engine.New(ctx, spec, opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)
