@@ -91,8 +91,10 @@ func TestConfirmElicitationCancelFailsClosed(t *testing.T) {
 // fallbackConfirmer stands for the spec's user channel (the console).
 type fallbackConfirmer struct{ answer string }
 
-func (f fallbackConfirmer) Ask(context.Context, engine.Question) (string, error) { return f.answer, nil }
-func (f fallbackConfirmer) Notify(context.Context, string) error                 { return nil }
+func (f fallbackConfirmer) Ask(context.Context, engine.Question) (string, error) {
+	return f.answer, nil
+}
+func (f fallbackConfirmer) Notify(context.Context, string) error { return nil }
 func (f fallbackConfirmer) Confirm(context.Context, engine.Question) (string, error) {
 	return f.answer, nil
 }
