@@ -132,7 +132,9 @@ func (s *Server) addPrompts() {
 	if cat == nil {
 		return
 	}
-	described, _ := cat.(interface{ Skill(string) (skills.Skill, bool) })
+	described, _ := cat.(interface {
+		Skill(string) (skills.Skill, bool)
+	})
 	red := s.h.Redactor()
 	for _, name := range cat.Names() {
 		var desc string

@@ -80,4 +80,3 @@ stdout is the protocol; logs go to stderr.`,
 	cmd.Flags().Int("max-arg-bytes", mcpserve.DefaultMaxArgBytes, "refuse a call whose arguments are more JSON than this")
 	return cmd
 }
-
