@@ -110,6 +110,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if h.model, err = h.newModel(spec.Model); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
+	h.model = h.decidedBy(h.model)
 	if err := h.buildCompactor(); err != nil {
 		return err
 	}

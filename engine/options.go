@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -57,6 +58,11 @@ type Options struct {
 	// reverse order, each once; New releases them too when it fails, since
 	// the caller then holds no Harness to close.
 	Owned []io.Closer
+	// Decider, when set, answers the session's decide requests in place of
+	// the spec's model: an MCP client acting through thea mcp. The spec's
+	// model still serves the evaluator, compaction and consolidation, so a
+	// client never judges its own calls.
+	Decider model.Model
 }
 
 // SkillLoader loads a Skill Catalog from skill folders (absolute paths).
