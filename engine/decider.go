@@ -17,16 +17,20 @@ func (h *Harness) decidedBy(base model.Model) model.Model {
 	if h.opts.Decider == nil {
 		return base
 	}
-	return decideRouter{decider: recordedModel{m: h.opts.Decider, h: h, name: deciderLabel}, base: base}
+	pick, _ := h.opts.Decider.(TaskDecider)
+	return decideRouter{decider: recordedModel{m: h.opts.Decider, h: h, name: deciderLabel}, base: base, pick: pick}
 }
 
 // decideRouter routes a request by its purpose; an unnamed purpose is a
 // decision, as recordedModel counts it.
-type decideRouter struct{ decider, base model.Model }
+type decideRouter struct {
+	decider, base model.Model
+	pick          TaskDecider // nil: the decider decides every task
+}
 
 // Generate implements model.Model.
 func (r decideRouter) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	if req.Purpose == model.PurposeDecide || req.Purpose == "" {
+	if (req.Purpose == model.PurposeDecide || req.Purpose == "") && (r.pick == nil || r.pick.Decides(ctx)) {
 		return r.decider.Generate(ctx, req)
 	}
 	return r.base.Generate(ctx, req)

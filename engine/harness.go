@@ -225,6 +225,9 @@ func (h *Harness) buildUser() error {
 			return fmt.Errorf("user.channel %q: %w", h.spec.User.Channel, err)
 		}
 	}
+	if h.opts.WrapUser != nil {
+		uc = h.opts.WrapUser(uc)
+	}
 	h.user = h.withRedaction(withTimeout(uc, h.spec.User.Timeout.D()))
 	return nil
 }

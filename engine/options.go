@@ -63,6 +63,10 @@ type Options struct {
 	// model still serves the evaluator, compaction and consolidation, so a
 	// client never judges its own calls.
 	Decider model.Model
+	// WrapUser, when set, wraps the session's user channel (the spec's, or
+	// User): an MCP face asks its client to confirm, and the wrapped
+	// channel otherwise.
+	WrapUser func(UserChannel) UserChannel
 }
 
 // SkillLoader loads a Skill Catalog from skill folders (absolute paths).

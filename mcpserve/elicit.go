@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -22,7 +23,9 @@ import (
 // console under serve); else nowhere, and the hook blocks (fail closed).
 // The model's own questions and notifications go to the fallback.
 type Confirmations struct {
+	mu       sync.Mutex
 	srv      *server.MCPServer
+	from     *caller            // the face's call being served, once attached
 	fallback engine.UserChannel // nil: none
 }
 
@@ -38,34 +41,53 @@ func NewConfirmations(srv *server.MCPServer, fallback engine.UserChannel) *Confi
 	return &Confirmations{srv: srv, fallback: fallback}
 }
 
+// Over makes fallback the channel behind the confirmations and returns
+// them: engine.Options.WrapUser, so the spec's channel (the console under
+// serve) answers what the client cannot.
+func (c *Confirmations) Over(fallback engine.UserChannel) engine.UserChannel {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fallback = fallback
+	return c
+}
+
+func (c *Confirmations) fallbackChannel() engine.UserChannel {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fallback
+}
+
 // errNoUser: nothing can take the model's question.
 var errNoUser = errors.New("no user channel: the spec declares none and an MCP client's person is asked only to confirm calls")
 
 // Ask implements engine.UserChannel through the fallback.
 func (c *Confirmations) Ask(ctx context.Context, q engine.Question) (string, error) {
-	if c.fallback == nil {
+	fb := c.fallbackChannel()
+	if fb == nil {
 		return "", errNoUser
 	}
-	return c.fallback.Ask(ctx, q)
+	return fb.Ask(ctx, q)
 }
 
 // Notify implements engine.UserChannel through the fallback; without one,
 // a notification has nobody to reach and is dropped (the run log keeps it).
 func (c *Confirmations) Notify(ctx context.Context, text string) error {
-	if c.fallback == nil {
+	fb := c.fallbackChannel()
+	if fb == nil {
 		return nil
 	}
-	return c.fallback.Notify(ctx, text)
+	return fb.Notify(ctx, text)
 }
 
 // Confirm asks for one answer to a confirm hook's question: by elicitation
 // when the calling client can take it, else the fallback's confirmation,
 // else policies.ErrNoConfirmChannel (the hook blocks).
 func (c *Confirmations) Confirm(ctx context.Context, q engine.Question) (string, error) {
-	if s := elicitingSession(ctx); s != nil {
-		return c.elicit(ctx, q)
+	if ectx, _, done := c.asking(ctx); ectx != nil {
+		defer done()
+		return c.elicit(ectx, q)
 	}
-	if f, ok := c.fallback.(engine.Confirmer); ok {
+	if f, ok := c.fallbackChannel().(engine.Confirmer); ok {
 		return f.Confirm(ctx, q)
 	}
 	return "", policies.ErrNoConfirmChannel
@@ -74,17 +96,18 @@ func (c *Confirmations) Confirm(ctx context.Context, q engine.Question) (string,
 // ChannelNameFor names who answers for the call ctx belongs to, for the
 // run log: the MCP client by elicitation, or the fallback.
 func (c *Confirmations) ChannelNameFor(ctx context.Context) string {
-	if s := elicitingSession(ctx); s != nil {
+	if ectx, s, done := c.asking(ctx); ectx != nil {
+		done()
 		return "mcp elicitation: " + sessionName(s)
 	}
-	if _, ok := c.fallback.(engine.Confirmer); ok {
-		return engine.ChannelName(c.fallback)
+	if fb, ok := c.fallbackChannel().(engine.Confirmer); ok {
+		return engine.ChannelName(fb)
 	}
 	return ""
 }
 
 // ChannelName names the fallback (outside a call nobody can be elicited).
-func (c *Confirmations) ChannelName() string { return engine.ChannelName(c.fallback) }
+func (c *Confirmations) ChannelName() string { return engine.ChannelName(c.fallbackChannel()) }
 
 // answerField is the one field of the confirmation form.
 const answerField = "answer"
@@ -97,7 +120,10 @@ func (c *Confirmations) elicit(ctx context.Context, q engine.Question) (string, 
 	if len(choices) == 0 {
 		choices = []string{"yes", "no"}
 	}
-	res, err := c.srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+	c.mu.Lock()
+	srv := c.srv
+	c.mu.Unlock()
+	res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 		Message: elicitMessage(q),
 		RequestedSchema: map[string]any{
 			"type": "object",
@@ -157,6 +183,33 @@ func elicitMessage(q engine.Question) string {
 		args = []byte("(arguments not shown)")
 	}
 	return fmt.Sprintf("%s\n\nTool: %s\nArguments: %s\nAsked by hook %q of the robot's safety policy.", q.Text, q.Call.Tool, args, q.Call.Hook)
+}
+
+// asking is the request to elicit through, its session, and what ends it:
+// ctx itself when it is an MCP request (a handler's), else the face's call
+// being served (a confirm hook runs on the task's goroutine), bounded by
+// ctx. A nil context: nobody can be elicited.
+func (c *Confirmations) asking(ctx context.Context) (context.Context, server.ClientSession, func()) {
+	if s := elicitingSession(ctx); s != nil {
+		return ctx, s, func() {}
+	}
+	c.mu.Lock()
+	from := c.from
+	c.mu.Unlock()
+	if from == nil {
+		return nil, nil, nil
+	}
+	rc, ok := from.current()
+	if !ok {
+		return nil, nil, nil
+	}
+	s := elicitingSession(rc)
+	if s == nil {
+		return nil, nil, nil
+	}
+	ectx, cancel := context.WithCancelCause(rc)
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	return ectx, s, func() { stop(); cancel(nil) }
 }
 
 // elicitingSession is the calling MCP session when its client declared

@@ -40,6 +40,9 @@ type Options struct {
 	// replaces the default, which stops the task (the engine's stop path
 	// for a motion in flight).
 	OnCancel func(c CallInfo)
+	// Safety, when set, adds the controlling-client lease and
+	// confirmations by elicitation (safety.go).
+	Safety *Safety
 }
 
 // CallInfo describes one robot tool call of a client.
@@ -69,6 +72,8 @@ type Server struct {
 	faced map[string]engine.FaceTool
 	// physical is each robot tool's effective contract, read-only after New.
 	physical map[string]bool
+	// caller is the request of the robot call being served (safety.go).
+	caller caller
 
 	// base is the parent of every task's context; stopAll ends them.
 	base    context.Context
@@ -106,14 +111,16 @@ func New(ctx context.Context, h *engine.Harness, d *Decider, opts Options) (*Ser
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	// Tasks outlive the request that opened them, not the server.
-	s.base, s.stopAll = context.WithCancel(context.WithoutCancel(ctx))
-	s.mcp = server.NewMCPServer(opts.Name, opts.Version,
+	// They are marked as the client's to decide (shared.go).
+	s.base, s.stopAll = context.WithCancel(clientTasks(context.WithoutCancel(ctx)))
+	s.mcp = server.NewMCPServer(opts.Name, opts.Version, append([]server.ServerOption{
 		server.WithRecovery(),
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
-	)
+	}, opts.Safety.serverOptions(s)...)...)
+	opts.Safety.attach(s)
 	if err := s.addTools(ctx); err != nil {
 		s.stopAll()
 		return nil, err

@@ -1,0 +1,158 @@
+package bodysuite_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thea-harness/thea/channels"
+	"github.com/thea-harness/thea/components"
+	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/engine/body"
+	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/mcpserve"
+	"github.com/thea-harness/thea/models/script"
+	"github.com/thea-harness/thea/policies"
+	"github.com/thea-harness/thea/schema"
+	"github.com/thea-harness/thea/stages"
+	"github.com/thea-harness/thea/toolsets"
+)
+
+// The MCP face over a back-end that misbehaves: the session a spec builds
+// over the fault server (a real subprocess), served to the official Go
+// SDK's client over streamable HTTP as thea serve --mcp serves it.
+
+// mcpFace is a face and the fault directory of its back-end.
+type mcpFace struct {
+	url    string
+	faults string
+	h      *engine.Harness
+}
+
+func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	faults := filepath.Join(dir, "faults")
+	if err := os.Mkdir(faults, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	reapFaultServers(t, faults)
+	section, hidden := tr.yaml(self, faults, stop, "5s")
+	var contracts strings.Builder
+	// The face offers its own observe (the Brief and Observation).
+	for _, h := range append(hidden, "observe") {
+		fmt.Fprintf(&contracts, "  %s: {hidden: true}\n", h)
+	}
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, fmt.Appendf(nil, stopSpecYAML, section, faults, "5s", "{physical: true}", contracts.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The script serves only the evaluator: the client decides.
+	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte("- text: unused\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat := engine.NewComponents()
+	cat.SetBody(body.NewLayer(body.Shared{}))
+	for _, err := range []error{
+		cat.Add(stages.Components()...),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), channels.NoneChannel()),
+		cat.Add(policies.Components()...),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Descriptors: cat.Descriptors()})
+	if loaded == nil {
+		t.Fatalf("spec: %v", diags)
+	}
+	opts, err := components.Session(components.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Components = cat
+	d := mcpserve.NewDecider()
+	safety := &mcpserve.Safety{Lease: mcpserve.NewLease(0, nil), Confirm: mcpserve.NewConfirmations(nil, nil)}
+	opts.Decider, opts.WrapUser = d, safety.Confirm.Over
+	h, err := engine.New(t.Context(), loaded, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	srv, err := mcpserve.New(t.Context(), h, d, mcpserve.Options{Idle: -1, Safety: safety})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	ts := httptest.NewServer(mcpserve.HTTPHandler(srv.MCP(), 0))
+	t.Cleanup(ts.Close)
+	return &mcpFace{url: ts.URL, faults: faults, h: h}
+}
+
+func (f *mcpFace) dial(t *testing.T, name string) *sdk.ClientSession {
+	t.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1.0"}, nil)
+	cs, err := c.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: f.url, HTTPClient: http.DefaultClient}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func callText(t *testing.T, ctx context.Context, cs *sdk.ClientSession, tool string, args map[string]any) (string, error) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+// A client cancels its physical call while the back-end keeps moving: the
+// cancellation reaches the body layer, whose stop path calls the back-end's
+// stop tool, and the motion ends stopped; the next physical call of any
+// client is refused until the body is observed.
+func TestMCPCancelRunsStopPath(t *testing.T) {
+	f := newMCPFace(t, mcpTransport(), "ok")
+	cs := f.dial(t, "canceller")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := callText(t, ctx, cs, "move_base", map[string]any{"ms": 60000})
+		errc <- err
+	}()
+	testtime.Wait(t, "the motion starting on the back-end", func() bool { return logLines(t, f.faults, "start") > 0 })
+	cancel() // the SDK sends notifications/cancelled
+	if err := <-errc; err == nil {
+		t.Fatal("the cancelled call answered as if it had run")
+	}
+	testtime.Wait(t, "the stop reaching the back-end", func() bool { return logLines(t, f.faults, "stop") > 0 })
+
+	text, err := callText(t, t.Context(), cs, "move_base", map[string]any{"ms": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after the cancel: %s", text)
+	if !strings.Contains(text, "uncertain") {
+		t.Fatalf("the call after a cancelled motion does not report the body uncertain: %q", text)
+	}
+}
