@@ -53,14 +53,16 @@ stdout is the protocol; logs go to stderr.`,
 				return err
 			}
 			d := mcpserve.NewDecider()
-			wiring.Decider = d
+			idle := a.v.GetDuration(a.key(cmd, "idle"))
+			safety := newMCPSafety(idle)
+			wiring.Decider, wiring.WrapUser = d, safety.Confirm.Over
 			h, err := a.newHarness(cmd.Context(), spec, wiring, so)
 			if err != nil {
 				return a.failed("thea", err)
 			}
 			defer h.Close()
 			srv, err := mcpserve.New(cmd.Context(), h, d, mcpserve.Options{
-				Name: "thea", Version: spec.Name, Idle: a.v.GetDuration(a.key(cmd, "idle")),
+				Name: "thea", Version: spec.Name, Idle: idle, Safety: safety,
 				MaxArgBytes: a.v.GetInt(a.key(cmd, "max-arg-bytes")), Logger: logger,
 			})
 			if err != nil {
