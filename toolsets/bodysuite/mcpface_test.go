@@ -36,14 +36,16 @@ type mcpFace struct {
 	h      *engine.Harness
 }
 
-func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
+// faceSpec writes a spec over tr's fault server (stop its stop path) and
+// returns its path and the fault directory.
+func faceSpec(t *testing.T, tr transport, stop string) (spec, faults string) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	faults := filepath.Join(dir, "faults")
+	faults = filepath.Join(dir, "faults")
 	if err := os.Mkdir(faults, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
 	for _, h := range append(hidden, "observe") {
 		fmt.Fprintf(&contracts, "  %s: {hidden: true}\n", h)
 	}
-	spec := filepath.Join(dir, "spec.yaml")
+	spec = filepath.Join(dir, "spec.yaml")
 	if err := os.WriteFile(spec, fmt.Appendf(nil, stopSpecYAML, section, faults, "5s", "{physical: true}", contracts.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +64,12 @@ func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
 	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte("- text: unused\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return spec, faults
+}
+
+func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
+	t.Helper()
+	spec, faults := faceSpec(t, tr, stop)
 	cat := engine.NewComponents()
 	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{

@@ -68,6 +68,10 @@ stdout is the protocol; logs go to stderr.`,
 			if err != nil {
 				return a.failed("thea", err)
 			}
+			// Exit stops the body: SIGTERM and SIGINT cancel the command's
+			// context, and stdin's end cancels every request still served
+			// (mcp-go), so a motion in flight takes the stop path
+			// (TestMCPExitRunsStopPath in toolsets/bodysuite).
 			serveErr := srv.ServeStdio(cmd.Context(), a.Stdin, a.Stdout, 0, a.Stderr)
 			if err := errors.Join(serveErr, srv.Close()); err != nil {
 				return a.failed("thea mcp", err)
