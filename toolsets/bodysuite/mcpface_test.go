@@ -23,6 +23,7 @@ import (
 	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/stages"
 	"github.com/thea-harness/thea/toolsets"
+	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
 // The MCP face over a back-end that misbehaves: the session a spec builds
@@ -162,5 +163,30 @@ func TestMCPCancelRunsStopPath(t *testing.T) {
 	t.Logf("after the cancel: %s", text)
 	if !strings.Contains(text, "uncertain") {
 		t.Fatalf("the call after a cancelled motion does not report the body uncertain: %q", text)
+	}
+}
+
+// The back-end crashes during a client's physical call: the client gets
+// the envelope saying so, the body is uncertain for the next motion, and
+// the back-end is restarted for the next call (a read answers).
+func TestMCPBackendCrashMidCall(t *testing.T) {
+	f := newMCPFace(t, mcpTransport(), "ok")
+	cs := f.dial(t, "crash-client")
+	text, err := callText(t, t.Context(), cs, "move_base", map[string]any{"ms": 1, "fault": "crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, `"success":false`) || !strings.Contains(text, "the base back-end crashed during move_base") {
+		t.Fatalf("the crashed call's result: %q", text)
+	}
+	if text, err = callText(t, t.Context(), cs, "probe", map[string]any{}); err != nil || !strings.Contains(text, `"success":true`) {
+		t.Fatalf("a read after the crash (the back-end restarted): %q, %v", text, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.faults, faultserver.StartsFile)); err != nil || strings.Count(string(b), "\n") != 2 {
+		t.Fatalf("back-end starts: %q, %v; want the first and one restart", b, err)
+	}
+	text, err = callText(t, t.Context(), cs, "move_base", map[string]any{"ms": 1})
+	if err != nil || !strings.Contains(text, "uncertain") {
+		t.Fatalf("a motion after the crash: %q, %v; want it refused as uncertain", text, err)
 	}
 }
