@@ -82,12 +82,15 @@ func (s *Server) present(ctx context.Context) ([]model.Part, error) {
 	if t := s.task; t != nil && t.pending != nil {
 		return clonedParts(present(&t.pending.req)), nil
 	}
-	p, err := s.h.Preview(ctx, "(observing for an MCP client)")
+	p, err := s.h.Preview(ctx, noTask)
 	if err != nil {
 		return nil, fmt.Errorf("observing: %w", err)
 	}
 	return present(&p.Request), nil
 }
+
+// noTask is the goal the present shows while no task is open.
+const noTask = "(none: no task is open)"
 
 // present is a request's Refreshed tail: its last message, the Brief and
 // Observation the engine builds fresh before every decision.

@@ -36,7 +36,10 @@ func mcpClient(t *testing.T, spec string, args ...string) *mcp.ClientSession {
 		t.Fatalf("connecting to thea mcp: %v\nstderr:\n%s", err, stderr.String())
 	}
 	t.Cleanup(func() {
-		_ = cs.Close()
+		_ = cs.Close() // closes its stdin and waits for the process to exit
+		if strings.Contains(stderr.String(), "DATA RACE") {
+			t.Error("thea mcp raced (built with -race)")
+		}
 		if t.Failed() {
 			t.Logf("thea mcp's stderr:\n%s", stderr.String())
 		}
@@ -158,4 +161,83 @@ type writeBuffer struct{ lockedBuffer }
 func (w *writeBuffer) Write(p []byte) (int, error) {
 	w.add(string(p))
 	return len(p), nil
+}
+
+// noReversing replaces the household spec's never-firing confirm hook with
+// a block of backward moves.
+func noReversing(t *testing.T, spec string) {
+	t.Helper()
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "\t\tname:   \"confirm_nothing\"\n\t\twhen:   \"false\"\n\t\taction: \"confirm\"\n\t\tprompt: \"Allow this call?\""
+	if !strings.Contains(string(b), old) {
+		t.Fatal("the household spec's confirm_nothing hook changed; update this test")
+	}
+	b = []byte(strings.Replace(string(b), old, `		name:   "no_reversing"
+		when:   "tool.name == 'move_base'"
+		action: "block"
+		rule:   "args.direction == 'backward'"
+		reason: "This robot has no rear camera: it never drives backward; turn around first."`, 1))
+	if err := os.WriteFile(spec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A robot call without begin_task opens a task that the idle period ends
+// (its run log says so); a blocked motion is a result saying which hook
+// blocked it and why; the present, the profile and the skills are there
+// without a task.
+func TestMCPBlockedMotionIdleTaskAndPresent(t *testing.T) {
+	spec := testutil.ExampleCopy(t, householdSpec)
+	noReversing(t, spec)
+	runs := t.TempDir()
+	// Any positive idle ends the task once the call returns.
+	cs := mcpClient(t, spec, "--run-log", runs, "--idle", "1ms")
+	ctx := t.Context()
+
+	text, _, isErr := call(t, cs, "move_base", map[string]any{"direction": "backward", "distance_m": 0.3})
+	if !isErr || !strings.Contains(text, "blocked by hook no_reversing") || !strings.Contains(text, "no rear camera") {
+		t.Errorf("blocked move_base: error %v, result %q", isErr, text)
+	}
+	var log string
+	testtime.Wait(t, "the implicit task's done event in its run log", func() bool {
+		files, _ := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
+		if len(files) != 1 {
+			return false
+		}
+		b, _ := os.ReadFile(files[0])
+		log = string(b)
+		return strings.Contains(log, `"kind":"done"`)
+	})
+	for _, want := range []string{"task begun by an MCP client without begin_task", "made no call for 1ms", "blocked by hook no_reversing"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the run log lacks %q:\n%s", want, log)
+		}
+	}
+
+	text, images, _ := call(t, cs, "observe", map[string]any{})
+	if images != 2 || !strings.Contains(text, "Scene Graph Brief") || !strings.Contains(text, "top_drawer: closed") {
+		t.Errorf("observe without a task: %d images, %q", images, text)
+	}
+	obs, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "thea://observation"})
+	if err != nil || len(obs.Contents) != 1 || !strings.Contains(obs.Contents[0].Text, "Observation (turn") {
+		t.Errorf("thea://observation: %v %+v", err, obs)
+	}
+	prof, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "thea://profile"})
+	if err != nil || len(prof.Contents) != 1 || !strings.Contains(prof.Contents[0].Text, "Embodiment Profile: household-sim") {
+		t.Errorf("thea://profile: %v %+v", err, prof)
+	}
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "tidy-kitchen" || !strings.Contains(prompts.Prompts[0].Description, "mugs in the top drawer") {
+		t.Fatalf("prompts: %v %+v", err, prompts)
+	}
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "tidy-kitchen"})
+	if err != nil || len(got.Messages) != 1 {
+		t.Fatalf("get prompt: %v %+v", err, got)
+	}
+	if tc, ok := got.Messages[0].Content.(*mcp.TextContent); !ok || !strings.Contains(tc.Text, "# Tidy the kitchen") {
+		t.Errorf("the prompt is not the skill's body: %+v", got.Messages[0].Content)
+	}
 }
