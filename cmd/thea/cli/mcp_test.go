@@ -145,6 +145,17 @@ func TestMCPHouseholdTaskOverStdio(t *testing.T) {
 	if !strings.Contains(text, "final") {
 		t.Fatalf("end_task: %q", text)
 	}
+	// Consolidation at the task's end wrote pick_up's tool experience, which
+	// its description now carries, as for the model's next task.
+	tools, err = cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "pick_up" && !strings.Contains(tl.Description, "Experience from earlier tasks:") {
+			t.Errorf("pick_up's description lacks the task's tool experience: %q", tl.Description)
+		}
+	}
 	// The run log replays as an episode.
 	dirs, err := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
 	if err != nil || len(dirs) != 1 {
