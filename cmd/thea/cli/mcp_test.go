@@ -196,8 +196,9 @@ func noReversing(t *testing.T, spec string) {
 	}
 }
 
-// A robot call without begin_task opens a task that the idle period ends
-// (its run log says so); a blocked motion is a result saying which hook
+// Oversized arguments are refused before the session; a robot call
+// without begin_task opens a task that the idle period ends (its run log
+// says so); a blocked motion is a result saying which hook
 // blocked it and why; the present, the profile and the skills are there
 // without a task.
 func TestMCPBlockedMotionIdleTaskAndPresent(t *testing.T) {
@@ -205,8 +206,14 @@ func TestMCPBlockedMotionIdleTaskAndPresent(t *testing.T) {
 	noReversing(t, spec)
 	runs := t.TempDir()
 	// Any positive idle ends the task once the call returns.
-	cs := mcpClient(t, spec, "--run-log", runs, "--idle", "1ms")
+	cs := mcpClient(t, spec, "--run-log", runs, "--idle", "1ms", "--max-arg-bytes", "512")
 	ctx := t.Context()
+
+	// Arguments past the bound never reach the session (no task opens).
+	big := map[string]any{"target": strings.Repeat("k", 600)}
+	if text, _, isErr := call(t, cs, "navigate_to", big); !isErr || !strings.Contains(text, "at most 512") {
+		t.Errorf("oversized arguments: error %v, %q", isErr, text)
+	}
 
 	text, _, isErr := call(t, cs, "move_base", map[string]any{"direction": "backward", "distance_m": 0.3})
 	if !isErr || !strings.Contains(text, "blocked by hook no_reversing") || !strings.Contains(text, "no rear camera") {
