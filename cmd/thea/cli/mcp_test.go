@@ -259,3 +259,24 @@ func TestMCPBlockedMotionIdleTaskAndPresent(t *testing.T) {
 		t.Errorf("the prompt is not the skill's body: %+v", got.Messages[0].Content)
 	}
 }
+
+// A robot tool named like one of the face's own is refused at start, by
+// name, rather than left unreachable.
+func TestMCPRefusesAToolNamedLikeItsOwn(t *testing.T) {
+	spec := testutil.ExampleCopy(t, householdSpec)
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hidden = "\tobserve: hidden:       true\n"
+	if !strings.Contains(string(b), hidden) {
+		t.Fatal("the household spec no longer hides observe; update this test")
+	}
+	if err := os.WriteFile(spec, []byte(strings.Replace(string(b), hidden, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "mcp", "--spec", spec)
+	if code != 1 || !strings.Contains(errs, "tools.observe: the MCP face offers its own observe tool") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+}
