@@ -35,5 +35,14 @@ func HTTPHandler(srv *server.MCPServer, idle time.Duration) http.Handler {
 func ServerOptions(lease *Lease) []server.ServerOption {
 	hooks := &server.Hooks{}
 	lease.ReleaseOnDisconnect(hooks)
-	return []server.ServerOption{server.WithElicitation(), server.WithLegacyServerInitiatedRequests(), server.WithHooks(hooks)}
+	return []server.ServerOption{server.WithElicitation(), legacyRequests(), server.WithHooks(hooks)}
+}
+
+// legacyRequests keeps elicitation in the middle of a call for clients of
+// the 2026-07-28 revision over stdio (the official Go SDK negotiates it):
+// a confirm hook waits inside the engine's turn, which the revision's
+// multi-round-trip requests cannot express without ending the call.
+func legacyRequests() server.ServerOption {
+	//lint:ignore SA1019 the replacement (InputRequestBuilder) needs the call to return and be retried; a confirm hook asks inside it
+	return server.WithLegacyServerInitiatedRequests()
 }
