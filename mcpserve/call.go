@@ -44,6 +44,8 @@ func (s *Server) callRobot(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	s.calls++
 	id := fmt.Sprintf("mcp_%d", s.calls)
 	mark := t.count()
+	s.setCaller(server.ClientSessionFromContext(ctx))
+	defer s.setCaller(nil)
 	t.pending.reply <- model.Response{ToolCalls: []model.ToolCall{{ID: id, Name: name, Arguments: raw}}}
 	t.pending = nil
 	ended, err := s.next(ctx, t)

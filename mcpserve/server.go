@@ -79,6 +79,9 @@ type Server struct {
 	base    context.Context
 	stopAll context.CancelFunc
 
+	callerMu sync.Mutex
+	caller   server.ClientSession
+
 	idleMu    sync.Mutex
 	idleTimer *time.Timer
 	idleGen   int
@@ -174,3 +177,18 @@ func (s *Server) acquire(ctx context.Context) error {
 }
 
 func (s *Server) release() { <-s.turn }
+
+// Caller is the MCP client session whose robot call is in the session now,
+// nil between calls: a confirmation a hook asks during the call is this
+// client's to answer (by elicitation, when it declared the capability).
+func (s *Server) Caller() server.ClientSession {
+	s.callerMu.Lock()
+	defer s.callerMu.Unlock()
+	return s.caller
+}
+
+func (s *Server) setCaller(cs server.ClientSession) {
+	s.callerMu.Lock()
+	defer s.callerMu.Unlock()
+	s.caller = cs
+}
