@@ -30,7 +30,7 @@ func (s *Server) callRobot(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	}
 	defer s.release()
 	defer s.touch()
-	defer s.caller.serving(ctx)()
+	defer s.callCtx.serving(ctx)()
 	if s.task == nil {
 		rep, err := s.beginTask(ctx, ImplicitInstruction, true)
 		if err != nil {

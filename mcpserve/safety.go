@@ -38,7 +38,7 @@ func (sf *Safety) attach(s *Server) {
 	}
 	if sf.Confirm != nil {
 		sf.Confirm.mu.Lock()
-		sf.Confirm.srv, sf.Confirm.from = s.mcp, &s.caller
+		sf.Confirm.srv, sf.Confirm.from = s.mcp, &s.callCtx
 		sf.Confirm.mu.Unlock()
 	}
 	if sf.Lease != nil && s.opts.BeforeCall == nil {

@@ -72,8 +72,9 @@ type Server struct {
 	faced map[string]engine.FaceTool
 	// physical is each robot tool's effective contract, read-only after New.
 	physical map[string]bool
-	// caller is the request of the robot call being served (safety.go).
-	caller caller
+	// callCtx is the request of the robot call being served (safety.go):
+	// an elicitation goes out on that request's stream.
+	callCtx caller
 
 	// base is the parent of every task's context; stopAll ends them.
 	base    context.Context
