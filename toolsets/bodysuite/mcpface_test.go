@@ -68,9 +68,21 @@ func faceSpec(t *testing.T, tr transport, stop string) (spec, faults string) {
 	return spec, faults
 }
 
-func newMCPFace(t *testing.T, tr transport, stop string) *mcpFace {
+func newMCPFace(t *testing.T, tr transport, stop string, edits ...[2]string) *mcpFace {
 	t.Helper()
 	spec, faults := faceSpec(t, tr, stop)
+	for _, e := range edits {
+		b, err := os.ReadFile(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), e[0]) {
+			t.Fatalf("the face's spec has no %q", e[0])
+		}
+		if err := os.WriteFile(spec, []byte(strings.Replace(string(b), e[0], e[1], 1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cat := engine.NewComponents()
 	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{
@@ -188,5 +200,31 @@ func TestMCPBackendCrashMidCall(t *testing.T) {
 	text, err = callText(t, t.Context(), cs, "move_base", map[string]any{"ms": 1})
 	if err != nil || !strings.Contains(text, "uncertain") {
 		t.Fatalf("a motion after the crash: %q, %v; want it refused as uncertain", text, err)
+	}
+}
+
+// A secret of the environment that a back-end echoes never reaches the
+// MCP client: not in a call's result, not in observe.
+func TestMCPSecretNeverReachesTheClient(t *testing.T) {
+	const secret = "s3cr3t-mcp-face-0123456789"
+	t.Setenv(faultserver.SecretEnv, secret)
+	f := newMCPFace(t, mcpTransport(), "ok",
+		[2]string{"    tools: [", "    env_passthrough: [" + faultserver.SecretEnv + "]\n    tools: ["},
+		[2]string{"run_log: {enabled: true, dir: runs}", "run_log: {enabled: true, dir: runs, secret_env: [" + faultserver.SecretEnv + "]}"})
+	cs := f.dial(t, "curious")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"probe", map[string]any{"fault": "secret"}}, {"observe", map[string]any{}}} {
+		text, err := callText(t, t.Context(), cs, c.tool, c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(text, secret) {
+			t.Fatalf("%s showed the client the secret: %q", c.tool, text)
+		}
+		if c.tool == "probe" && !strings.Contains(text, "token") {
+			t.Fatalf("the echoing call did not run: %q", text)
+		}
 	}
 }
