@@ -110,6 +110,7 @@ func (h *Harness) build(ctx context.Context) error {
 	if h.model, err = h.newModel(spec.Model); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
+	h.model = h.decidedBy(h.model)
 	if err := h.buildCompactor(); err != nil {
 		return err
 	}
@@ -223,6 +224,9 @@ func (h *Harness) buildUser() error {
 		if uc, err = k.New(h.spec.User, h.spec.Dir); err != nil {
 			return fmt.Errorf("user.channel %q: %w", h.spec.User.Channel, err)
 		}
+	}
+	if h.opts.WrapUser != nil {
+		uc = h.opts.WrapUser(uc)
 	}
 	h.user = h.withRedaction(withTimeout(uc, h.spec.User.Timeout.D()))
 	return nil

@@ -37,3 +37,26 @@ func TestEventsBetweenTasksReachTheNextTask(t *testing.T) {
 		t.Fatalf("late %d, garbage %d, surplus counted %v, done %d: %v", late, garbage, counted, countDone(evs), kinds(evs))
 	}
 }
+
+// A preview between tasks (an MCP client's observe) leaves the events kept
+// between tasks to the next task: a late reply still reaches its run log.
+func TestPreviewLeavesEventsBetweenTasks(t *testing.T) {
+	f := newFixture(t, model.Response{Text: "first done"}, model.Response{Text: "second done"})
+	h := f.harness(t)
+	if _, err := h.Run(t.Context(), "one"); err != nil {
+		t.Fatal(err)
+	}
+	f.stream.Emit(runlog.Event{Kind: runlog.EventSafety, Tool: "move", Text: "late_reply: move"})
+	if _, err := h.Preview(t.Context(), "look"); err != nil {
+		t.Fatal(err)
+	}
+	late := 0
+	for _, ev := range collect(h.RunStream(t.Context(), "two")) {
+		if ev.Kind == runlog.EventSafety && ev.Text == "late_reply: move" {
+			late++
+		}
+	}
+	if late != 1 {
+		t.Fatalf("the late reply reached the next task %d times, want once", late)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -61,6 +62,15 @@ type Options struct {
 	// --blind, an ablation; see blind.go). Hooks, the evaluator and the
 	// run log still get every observation.
 	Blind bool
+	// Decider, when set, answers the session's decide requests in place of
+	// the spec's model: an MCP client acting through thea mcp. The spec's
+	// model still serves the evaluator, compaction and consolidation, so a
+	// client never judges its own calls.
+	Decider model.Model
+	// WrapUser, when set, wraps the session's user channel (the spec's, or
+	// User): an MCP face asks its client to confirm, and the wrapped
+	// channel otherwise.
+	WrapUser func(UserChannel) UserChannel
 }
 
 // SkillLoader loads a Skill Catalog from skill folders (absolute paths).

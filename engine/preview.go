@@ -39,14 +39,21 @@ func (h *Harness) Preview(ctx context.Context, instruction string) (Preview, err
 	}
 	defer h.busy.Store(false)
 	acc, taskN, groupN := h.store.SaveAccumulated(), h.taskN, h.groupN
+	var p Preview
 	defer func() {
 		h.store.RestoreAccumulated(acc)
 		h.taskN, h.groupN = taskN, groupN
 		h.hostMu.Lock()
 		h.task = nil
+		// What a back-end reported meanwhile (a late reply) belongs to the
+		// session: the next task's run log and notes get it.
+		for _, ev := range p.Events {
+			if ev.Kind == runlog.EventSafety {
+				h.between.keep(ev)
+			}
+		}
 		h.hostMu.Unlock()
 	}()
-	var p Preview
 	t := h.startTask(ctx, instruction, runConfig{preview: true}, func(ev runlog.Event) bool {
 		p.Events = append(p.Events, ev)
 		return true

@@ -112,7 +112,9 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	t.notes.reset(instruction)
 	h.hostMu.Lock()
 	h.task = t
-	t.pending = h.between.take()
+	if !cfg.preview { // a preview leaves them to the next task's run log
+		t.pending = h.between.take()
+	}
 	// The graph shows this task's turns from now on (one clock per request).
 	h.scene.BeginTask(t.n, h.groupN)
 	h.hostMu.Unlock()

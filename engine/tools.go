@@ -144,13 +144,9 @@ func (h *Harness) assembleTools(ctx context.Context) ([]model.ToolDef, error) {
 	defs := make([]model.ToolDef, 0, len(h.tools.names))
 	for _, name := range h.tools.names {
 		rt := h.tools.byName[name]
-		desc := joinNonEmpty(h.tools.base[name], rt.Contract.Description)
-		exp, err := experienceSummary(ctx, h.memoryDir, name, h.spec.Memory.ToolExperienceChars)
+		desc, err := h.describeTool(ctx, name, rt)
 		if err != nil {
 			return nil, err
-		}
-		if exp != "" {
-			desc = joinNonEmpty(desc, "Experience from earlier tasks:\n"+exp)
 		}
 		rt.Def.Description = desc
 		if rt.Contract.Hidden {
@@ -159,6 +155,21 @@ func (h *Harness) assembleTools(ctx context.Context) ([]model.ToolDef, error) {
 		defs = append(defs, model.ToolDef{Name: name, Description: desc, InputSchema: rt.Def.InputSchema})
 	}
 	return defs, nil
+}
+
+// describeTool is a tool's description as the model reads it: the back-end
+// description, the contract's addendum and the tool-experience summary
+// read now.
+func (h *Harness) describeTool(ctx context.Context, name string, rt *RegisteredTool) (string, error) {
+	desc := joinNonEmpty(h.tools.base[name], rt.Contract.Description)
+	exp, err := experienceSummary(ctx, h.memoryDir, name, h.spec.Memory.ToolExperienceChars)
+	if err != nil {
+		return "", err
+	}
+	if exp != "" {
+		desc = joinNonEmpty(desc, "Experience from earlier tasks:\n"+exp)
+	}
+	return desc, nil
 }
 
 // Lookup finds a registered tool by name (hidden tools included).

@@ -312,7 +312,7 @@ func actConfirm(ctx context.Context, c *PreCall, cfg ConfirmConfig) Step {
 	if c.Confirm == nil {
 		return noChannel()
 	}
-	asked.By = engine.ChannelName(c.Confirm)
+	asked.By = engine.ChannelNameFor(ctx, c.Confirm)
 	call := &engine.ConfirmCall{Tool: c.Env.Tool.Name, Args: maps.Clone(c.Args), Hook: c.Hook.Name}
 	ans, err := c.Confirm.Confirm(ctx, engine.Question{Kind: engine.QuestionConfirm, Text: prompt, Choices: []string{"yes", "no"}, Call: call})
 	if errors.Is(err, ErrNoConfirmChannel) {

@@ -61,6 +61,9 @@ func (s *Server) Handler() http.Handler {
 	if s.cfg.Metrics != nil {
 		mux.Handle("GET /metrics", s.cfg.Metrics)
 	}
+	if s.cfg.MCP != nil {
+		mux.Handle(MCPPath, s.cfg.MCP)
+	}
 	api := requireToken(s.cfg.Token, s.cookies, browserGuard(s.cfg.Token, s.admitted(mux)))
 	top := http.NewServeMux()
 	console := browserGuard(s.cfg.Token, consoleHandler())
@@ -157,6 +160,9 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errBusy):
 		writeJSON(w, http.StatusConflict, apiError{Error: fmt.Sprintf("task %d is running: one task at a time (stop it, or wait for its done event)", run.id), Task: run.id})
+		return
+	case errors.Is(err, errHeld):
+		writeError(w, http.StatusConflict, err.Error())
 		return
 	case err != nil:
 		writeError(w, http.StatusServiceUnavailable, err.Error())

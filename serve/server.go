@@ -62,6 +62,11 @@ type Config struct {
 	// the API (Prometheus sends it: authorization.credentials_file).
 	Metrics http.Handler
 
+	// MCP, when set, is served at /mcp (thea serve --mcp); Gate is shared
+	// with it so the API's tasks and its clients' never run at once (mcp.go).
+	MCP  http.Handler
+	Gate TaskGate
+
 	Logger *slog.Logger
 	Clock  func() time.Time
 }
@@ -222,6 +227,10 @@ func (s *Server) submit(instruction string) (*taskRun, error) {
 	case s.current != nil:
 		return s.current, errBusy
 	}
+	leave, err := s.enterGate(s.nextID + 1)
+	if err != nil {
+		return nil, err
+	}
 	s.nextID++
 	ctx, cancel := context.WithCancelCause(s.baseCtx)
 	run := newTaskRun(s.nextID, instruction, s.cfg.Clock(), cancel)
@@ -234,15 +243,16 @@ func (s *Server) submit(instruction string) (*taskRun, error) {
 	}
 	s.wg.Add(1)
 	s.changedLocked()
-	go s.runTask(ctx, run)
+	go s.runTask(ctx, run, leave)
 	return run, nil
 }
 
 // runTask streams one task into its log. The done event is held back until
 // the session has released the task, so a client that reads it and submits
 // the next task at once is never refused as busy.
-func (s *Server) runTask(ctx context.Context, run *taskRun) {
+func (s *Server) runTask(ctx context.Context, run *taskRun, leave func()) {
 	defer s.wg.Done()
+	defer leave()
 	defer run.cancel(nil)
 	var done *runlog.Event
 	red := s.redactor()

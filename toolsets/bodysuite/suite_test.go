@@ -3,6 +3,7 @@ package bodysuite_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/thea-harness/thea/cmd/thea/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,9 @@ func TestMain(m *testing.M) {
 	}
 	if mode := os.Getenv(harnessEnv); mode != "" {
 		os.Exit(harnessMain(mode))
+	}
+	if os.Getenv(theaEnv) == "1" {
+		os.Exit(cli.Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

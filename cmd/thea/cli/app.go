@@ -79,6 +79,7 @@ func (a *App) newRootCmd() *cobra.Command {
 		a.newSimCmd(),
 		a.newInitCmd(),
 		a.newServeCmd(),
+		a.newMCPCmd(),
 		a.newReportCmd(),
 		a.newTestCmd(),
 		a.newEvalCmd(),

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/thea-harness/thea/internal/termesc"
+	"github.com/thea-harness/thea/mcpserve"
 	"github.com/thea-harness/thea/serve"
 )
 
@@ -74,8 +75,14 @@ func (a *App) newServeCmd() *cobra.Command {
 					logger.Warn("telemetry", "err", err)
 				}
 			}()
-			srv := serve.New(serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages,
-				Metrics: obs.metrics.Handler()})
+			cfg := serve.Config{Token: token, Logger: logger, MaxConns: maxConns, MaxConnsPerIP: maxPerIP, MaxImageBytes: maxImages,
+				Metrics: obs.metrics.Handler()}
+			var mcpFace *serveMCP // thea serve --mcp (mcpface.go)
+			if a.v.GetBool(a.key(cmd, "mcp")) {
+				mcpFace = &serveMCP{idle: a.v.GetDuration(a.key(cmd, "mcp-idle"))}
+				mcpFace.wire(&wiring, &cfg)
+			}
+			srv := serve.New(cfg)
 			var secretEnv []string
 			if tokenEnv != "" {
 				secretEnv = []string{tokenEnv} // the console's token is a credential too
@@ -85,15 +92,22 @@ func (a *App) newServeCmd() *cobra.Command {
 			if err != nil {
 				return a.failed("thea", err)
 			}
+			var sess serve.Session = h
+			if mcpFace != nil {
+				if err := mcpFace.start(cmd.Context(), h, spec.Name); err != nil {
+					return a.failed("thea", errors.Join(err, h.Close()))
+				}
+				sess = faceSession{Harness: h, face: mcpFace.face}
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, h.Close()))
+				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, sess.Close()))
 				return exitError{code: 1}
 			}
 			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
 				termesc.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
-			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
+			if err := srv.Serve(cmd.Context(), ln, sess); err != nil {
 				return a.failed("thea serve", err)
 			}
 			return nil
@@ -105,6 +119,8 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Int("max-conns", 0, "bound on open connections (default 4096, at most half the open-file limit)")
 	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
+	cmd.Flags().Bool("mcp", false, "also serve the session to MCP clients over streamable HTTP at /mcp, behind the same token")
+	cmd.Flags().Duration("mcp-idle", mcpserve.DefaultIdle, "with --mcp: end a client's implicit task, and release its hold on the body, after this long without a call (negative: never)")
 	cmd.Flags().Int("max-image-bytes", 0, "bound on the camera images kept in memory for the console and clients (default 64 MiB)")
 	addTelemetryFlags(cmd, false)
 	return cmd
