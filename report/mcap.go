@@ -102,7 +102,7 @@ func (e *mcapEncoder) run(r *Run) error {
 			return err
 		}
 		if row, ok := rowFor(ev.Event); ok {
-			if err := e.foxglove(TopicLog, "foxglove.Log", t, logMessage(t, ev.Turn, row)); err != nil {
+			if err := e.foxglove(TopicLog, "foxglove.Log", t, logMessage(t, ev.Turn, i+1, row)); err != nil {
 				return err
 			}
 		}
@@ -131,7 +131,7 @@ func (e *mcapEncoder) run(r *Run) error {
 	}
 	// What the report could not read (a missing image) is said in the trace.
 	for _, p := range r.Problems {
-		if err := e.foxglove(TopicLog, "foxglove.Log", last, logMessage(last, 0, Row{Kind: "problem", Label: "not exported", Text: p, Status: "warn"})); err != nil {
+		if err := e.foxglove(TopicLog, "foxglove.Log", last, logMessage(last, 0, 0, Row{Kind: "problem", Label: "not exported", Text: p, Status: "warn"})); err != nil {
 			return err
 		}
 	}

@@ -115,7 +115,7 @@ func TestMCAPRoundTrip(t *testing.T) {
 	for _, m := range got.msgs[TopicLog] {
 		logs += string(m) + "\n"
 	}
-	for _, want := range []string{`"level":3,"message":"not exported: turn 1: image evil.png: content is text/html`, `../secret.png`, `turn 1 · hook pre clamp`} {
+	for _, want := range []string{`"level":3,"message":"not exported: turn 1: image evil.png: content is text/html`, `../secret.png`, `turn 1 · hook pre clamp`, `"file":"events.jsonl","line":5}`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("trace lacks %s", want)
 		}

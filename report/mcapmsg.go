@@ -63,8 +63,9 @@ type fgLog struct {
 }
 
 // logMessage is one trace row: "turn N · label: text", its level from the
-// row's status, named by its kind.
-func logMessage(t time.Time, turn int, row Row) fgLog {
+// row's status, named by its kind; file and line are the event's in the run
+// log (line 0: not one event's).
+func logMessage(t time.Time, turn, line int, row Row) fgLog {
 	level := logInfo
 	switch row.Status {
 	case "warn":
@@ -79,7 +80,7 @@ func logMessage(t time.Time, turn int, row Row) fgLog {
 	if turn > 0 {
 		msg = fmt.Sprintf("turn %d · %s", turn, msg)
 	}
-	return fgLog{Timestamp: stamp(t), Level: level, Message: msg, Name: "thea/" + row.Kind, File: "events.jsonl"}
+	return fgLog{Timestamp: stamp(t), Level: level, Message: msg, Name: "thea/" + row.Kind, File: "events.jsonl", Line: line}
 }
 
 type fgCompressedImage struct {

@@ -2,9 +2,10 @@
 // prints what it found as JSON: every channel's topic, schema and message
 // count. It fails (exit 1) when the file is not valid MCAP: the indexed
 // reader checks the summary CRC when it opens the file and each chunk's CRC
-// as it reads; the streaming reader checks every chunk's CRC record by record
-// and the data section against the footer's summary.
-import { open } from "node:fs/promises";
+// as it reads; the data section's CRC (in the DataEnd record) is checked
+// here; the streaming reader checks every chunk's CRC record by record.
+import { crc32 } from "@foxglove/crc";
+import { open, readFile } from "node:fs/promises";
 import { McapIndexedReader, McapStreamReader } from "@mcap/core";
 import { FileHandleReadable } from "@mcap/nodejs";
 
@@ -86,8 +87,11 @@ if (BigInt(indexed) !== reader.statistics.messageCount) {
 
 // The streaming reader reads the file front to back, record by record.
 const stream = new McapStreamReader({ validateCrcs: true });
-const { readFile } = await import("node:fs/promises");
-stream.append(await readFile(file));
+const bytes = await readFile(file);
+if (!reader.dataSectionCrc) fail("no data section CRC");
+const dataCrc = crc32(bytes.subarray(0, Number(reader.dataEndOffset)));
+if (dataCrc !== reader.dataSectionCrc) fail(`data section CRC ${dataCrc}, DataEnd says ${reader.dataSectionCrc}`);
+stream.append(bytes);
 let streamed = 0;
 let footer = false;
 for (let rec; (rec = stream.nextRecord()); ) {
