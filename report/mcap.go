@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
+
+	"github.com/thea-harness/thea/runlog"
 )
 
 // The run as an MCAP file, for Foxglove: the camera frames, the trace, the
@@ -88,21 +92,23 @@ type mcapEncoder struct {
 func (e *mcapEncoder) run(r *Run) error {
 	world := newWorld()
 	var last time.Time
-	for i, ev := range r.Events {
-		if ev.Time.IsZero() || ev.Time.Before(time.Unix(0, 0)) {
-			return fmt.Errorf("%s: event %d (%s, turn %d): no time, or one before 1970: an MCAP message needs its time", r.Dir, i+1, ev.Kind, ev.Turn)
+	for _, ev := range r.Events {
+		// An MCAP time is nanoseconds since 1970 in 64 bits.
+		if ev.Time.IsZero() || ev.Time.Before(time.Unix(0, 0)) || ev.Time.After(time.Unix(0, math.MaxInt64)) {
+			return fmt.Errorf("%s:%d: %s event of turn %d: no time, or one outside 1970–2262: an MCAP message needs its time",
+				filepath.Join(r.Dir, runlog.EventsFile), ev.Line, ev.Kind, ev.Turn)
 		}
 		t := ev.Time
 		last = t
 		raw, err := json.Marshal(ev.Event)
 		if err != nil {
-			return fmt.Errorf("event %d (%s, turn %d): %w", i+1, ev.Kind, ev.Turn, err)
+			return fmt.Errorf("%s:%d: %w", filepath.Join(r.Dir, runlog.EventsFile), ev.Line, err)
 		}
 		if err := e.message(TopicEventsPfx+string(ev.Kind), "", t, raw); err != nil {
 			return err
 		}
 		if row, ok := rowFor(ev.Event); ok {
-			if err := e.foxglove(TopicLog, "foxglove.Log", t, logMessage(t, ev.Turn, i+1, row)); err != nil {
+			if err := e.foxglove(TopicLog, "foxglove.Log", t, logMessage(t, ev.Turn, ev.Line, row)); err != nil {
 				return err
 			}
 		}

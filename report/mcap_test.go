@@ -176,9 +176,12 @@ func TestMCAPPoseAndScene(t *testing.T) {
 // An event without a time cannot be placed on the timeline: an error
 // naming it, not a message at 1970.
 func TestMCAPEventWithoutTime(t *testing.T) {
-	dir := writeRun(t, []runlog.Line{{Event: runlog.Event{Kind: runlog.EventTaskStart, Task: 1, Text: "go"}}}, nil)
+	dir := writeRun(t, []runlog.Line{
+		{Event: runlog.Event{Kind: runlog.EventTaskStart, Time: time.Now(), Task: 1, Text: "go"}},
+		{Event: runlog.Event{Kind: runlog.EventContext, Task: 1, Turn: 1}},
+	}, nil)
 	err := WriteMCAP(t.Context(), io.Discard, dir)
-	if err == nil || !strings.Contains(err.Error(), "event 1 (task_start, turn 0): no time") {
+	if err == nil || !strings.Contains(err.Error(), "events.jsonl:2: context event of turn 1: no time") {
 		t.Fatalf("err = %v", err)
 	}
 }
