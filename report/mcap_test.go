@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/world"
@@ -39,6 +40,7 @@ func readMCAP(t *testing.T, b []byte) mcapRead {
 		t.Fatalf("want statistics, chunk indexes and a summary CRC: %+v", info.Footer)
 	}
 	got := mcapRead{info: info, counts: map[string]int{}, schema: map[string]string{}, msgs: map[string][][]byte{}}
+	compiled := map[string]*jsonschema.Schema{}
 	for _, indexed := range []bool{true, false} {
 		rd, err := mcap.NewReader(bytes.NewReader(b))
 		if err != nil {
@@ -66,6 +68,7 @@ func readMCAP(t *testing.T, b []byte) mcapRead {
 				got.msgs[ch.Topic] = append(got.msgs[ch.Topic], bytes.Clone(m.Data))
 				if s != nil {
 					got.schema[ch.Topic] = s.Name
+					validate(t, compiled, s, ch.Topic, m.Data)
 				}
 			}
 		}
@@ -74,6 +77,34 @@ func readMCAP(t *testing.T, b []byte) mcapRead {
 		}
 	}
 	return got
+}
+
+// validate checks one message against its channel's schema, Foxglove's JSON
+// Schema as written into the file.
+func validate(t *testing.T, compiled map[string]*jsonschema.Schema, s *mcap.Schema, topic string, data []byte) {
+	t.Helper()
+	sch, ok := compiled[s.Name]
+	if !ok {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Data))
+		if err != nil {
+			t.Fatalf("schema %s: %v", s.Name, err)
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource(s.Name+".json", doc); err != nil {
+			t.Fatal(err)
+		}
+		if sch, err = c.Compile(s.Name + ".json"); err != nil {
+			t.Fatalf("schema %s: %v", s.Name, err)
+		}
+		compiled[s.Name] = sch
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: not JSON: %v", topic, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("%s: not a valid %s: %v", topic, s.Name, err)
+	}
 }
 
 // The hostile run as MCAP: its events each on their kind's channel, the
