@@ -31,6 +31,8 @@ type Run struct {
 type Event struct {
 	runlog.Event
 	Images []Image
+	// Line is the event's line in events.jsonl.
+	Line int
 }
 
 // Image is one saved camera or tool-result image, ready to inline.
@@ -64,7 +66,7 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		ev := Event{Event: ll.Event}
+		ev := Event{Event: ll.Event, Line: rec.N}
 		for _, e := range ll.ImageErrors {
 			r.Problems = append(r.Problems, fmt.Sprintf("turn %d: %s", ll.Turn, e))
 		}
