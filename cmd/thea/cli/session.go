@@ -75,6 +75,9 @@ type sessionOptions struct {
 func (a *App) newHarness(ctx context.Context, spec *schema.Spec, wiring engine.Options, so sessionOptions) (*engine.Harness, error) {
 	opts := wiring
 	opts.RunLogDir, opts.Logger, opts.User, opts.SecretEnv = so.runLogDir, so.logger, so.user, so.secretEnv
+	if k := killAtEvent(); k != nil {
+		opts.Sinks = append(append([]engine.SinkFactory(nil), opts.Sinks...), k)
+	}
 	h, err := engine.New(ctx, spec, opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)
