@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/runlog"
 )
@@ -300,4 +303,126 @@ func checkResumed(t *testing.T, c *resumeCase, lines []runlog.Line, before int) 
 		}
 	}
 	return len(mayHaveRun) > 0
+}
+
+// serveThea starts this binary as thea serve on a free loopback port in
+// the case's folder and returns its base URL and its exit.
+func (c *resumeCase) serveThea(t *testing.T, env []string, args ...string) (string, *exec.Cmd, chan error) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, append([]string{"serve", "--spec", "spec.cue", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = c.dir
+	cmd.Env = append(append(os.Environ(), ptyMainEnv+"=1", killEnv+"=", "THEA_SERVE_TOKEN="), env...)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // a no-op once it exited
+		if t.Failed() {
+			t.Logf("thea serve %v:\n%s", args, out.String())
+		}
+	})
+	var url string
+	testtime.Wait(t, "thea serve's address", func() bool {
+		if m := serveAddr.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+			return true
+		}
+		return false
+	})
+	return url, cmd, exited
+}
+
+var serveAddr = regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
+
+// TestServeResumeAfterKill is the chaos test for thea serve at a handful
+// of events: a call about to run, a call run but not recorded, the first
+// event and one between turns.
+func TestServeResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs thea serve twice per kill point")
+	}
+	ref := newResumeCase(t)
+	if out, code, _ := ref.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, out)
+	}
+	events := readLines(t, ref.runDir(t))
+	points := []int{1}
+	calls, evals := 0, 0
+	for i, ev := range events {
+		switch {
+		case ev.Kind == runlog.EventToolCall && ev.Tool == "pick_up":
+			calls++
+			if calls == 1 {
+				points = append(points, i+1)
+			}
+		case ev.Kind == runlog.EventEvaluation:
+			evals++
+			if evals == 3 {
+				points = append(points, i+1)
+			}
+		case ev.Kind == runlog.EventContext && i > len(events)/2 && len(points) < 4:
+			points = append(points, i+1)
+		}
+	}
+	for _, k := range points {
+		t.Run("event"+strconv.Itoa(k), func(t *testing.T) {
+			c := newResumeCase(t)
+			url, _, exited := c.serveThea(t, []string{killEnv + "=" + strconv.Itoa(k)})
+			resp, err := http.Post(url+"/v1/tasks", "application/json", strings.NewReader(fmt.Sprintf(`{"instruction": %q}`, mugTask)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+				t.Fatalf("POST /v1/tasks: %s", resp.Status)
+			}
+			var ee *exec.ExitError
+			if err := <-exited; !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("thea serve killed at event %d: %v", k, err)
+			}
+			dir := c.runDir(t)
+			before := len(c.model.requests())
+			_, cmd, exited := c.serveThea(t, nil, "--resume", dir)
+			var lines []runlog.Line
+			testtime.Wait(t, "the resumed task's done event", func() bool {
+				lines = readLinesSoFar(dir)
+				return len(lines) > 0 && lines[len(lines)-1].Kind == runlog.EventDone
+			})
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-exited; err != nil {
+				t.Errorf("thea serve --resume after the task: %v", err)
+			}
+			checkResumed(t, c, readLines(t, dir), before)
+		})
+	}
+}
+
+// readLinesSoFar reads a run log being written: whole lines only.
+func readLinesSoFar(dir string) []runlog.Line {
+	b, err := os.ReadFile(filepath.Join(dir, runlog.EventsFile))
+	if err != nil {
+		return nil
+	}
+	var out []runlog.Line
+	for rec, err := range runlog.Parse(dir, b[:bytes.LastIndexByte(b, '\n')+1], readfile.RunLog) {
+		if err != nil {
+			return nil
+		}
+		l, err := rec.Line()
+		if err != nil {
+			return nil
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -82,7 +82,16 @@ func (a *App) newServeCmd() *cobra.Command {
 			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
 				termesc.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
-			if err := srv.Serve(cmd.Context(), ln, h); err != nil {
+			var sess serve.Session = h
+			if dir := a.str(cmd, "resume"); dir != "" {
+				info, err := readResume(cmd.Context(), h, dir, a.Stderr)
+				if err != nil {
+					return a.failed("thea serve", errors.Join(err, ln.Close(), h.Close()))
+				}
+				sess = &resumeSession{Harness: h, dir: dir}
+				srv.Resume(info.Checkpoint.Instruction)
+			}
+			if err := srv.Serve(cmd.Context(), ln, sess); err != nil {
 				return a.failed("thea serve", err)
 			}
 			return nil
@@ -94,6 +103,7 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().String("run-log", "", "directory for run logs (overrides run_log.dir)")
 	cmd.Flags().Int("max-conns", 0, "bound on open connections (default 4096, at most half the open-file limit)")
 	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
+	cmd.Flags().String("resume", "", "continue the unfinished task of this run directory from its checkpoint as the first task (see docs/resume.md)")
 	cmd.Flags().Int("max-image-bytes", 0, "bound on the camera images kept in memory for the console and clients (default 64 MiB)")
 	return cmd
 }
