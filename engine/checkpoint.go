@@ -102,30 +102,69 @@ func (h *Harness) checkpoint(t *task) {
 	}
 }
 
+// checkpointCache keeps the task's Task Notes timeline encoded (it only
+// grows), so a turn's checkpoint encodes only its new events.
+type checkpointCache struct {
+	timeline []byte // the encoded events, comma-separated
+	events   int
+	buf      []byte
+}
+
+// checkpointHead is a Checkpoint as encoded before its growing parts
+// (Task Notes, Accumulated context) are spliced in already encoded: the
+// outer fields shadow the embedded ones and, nil, are left out.
+type checkpointHead struct {
+	Checkpoint
+	Notes       *struct{} `json:"notes,omitempty"`
+	Accumulated *struct{} `json:"accumulated,omitempty"`
+}
+
 func (h *Harness) writeCheckpoint(t *task) error {
 	digest, err := runlog.SpecDigest(h.spec.Files)
 	if err != nil {
 		return fmt.Errorf("spec digest: %w", err)
 	}
-	cp := Checkpoint{Version: CheckpointVersion, Written: h.clock().UTC(), SpecDigest: digest,
+	c := &t.cp
+	if len(t.notes.Timeline) < c.events {
+		c.timeline, c.events = nil, 0
+	}
+	for _, e := range t.notes.Timeline[c.events:] {
+		enc, err := json.Marshal(CheckpointNote{Turn: e.Turn, Text: e.Text, Tool: e.tool, Failed: e.failed})
+		if err != nil {
+			return fmt.Errorf("encode notes: %w", err)
+		}
+		if c.events > 0 {
+			c.timeline = append(c.timeline, ',')
+		}
+		c.timeline = append(c.timeline, enc...)
+		c.events++
+	}
+	head := checkpointHead{Checkpoint: Checkpoint{Version: CheckpointVersion, Written: h.clock().UTC(), SpecDigest: digest,
 		Instruction: t.instruction, Task: t.n, Turn: t.turn, Clock: h.groupN,
 		Consecutive: t.consecutive, Total: t.total, Format: t.format, Usage: t.usage,
-		Loop:        CheckpointLoop{Key: t.loop.key, Failure: t.loop.failure, Failed: t.loop.failed, Repeats: t.loop.repeats},
-		Notes:       CheckpointNotes{Goal: t.notes.Goal, Phase: t.notes.Phase, Timeline: make([]CheckpointNote, len(t.notes.Timeline))},
-		Accumulated: h.store.Kept()}
-	for i, e := range t.notes.Timeline {
-		cp.Notes.Timeline[i] = CheckpointNote{Turn: e.Turn, Text: e.Text, Tool: e.tool, Failed: e.failed}
-	}
+		Loop: CheckpointLoop{Key: t.loop.key, Failure: t.loop.failure, Failed: t.loop.failed, Repeats: t.loop.repeats}}}
 	h.hostMu.Lock()
 	for _, s := range t.skills {
-		cp.Skills = append(cp.Skills, CheckpointSkill{Name: s.name, Body: s.body})
+		head.Skills = append(head.Skills, CheckpointSkill{Name: s.name, Body: s.body})
 	}
-	cp.Scene = h.scene.Snapshot()
+	head.Scene = h.scene.Snapshot()
 	h.hostMu.Unlock()
-	b, err := json.Marshal(&cp)
+	enc, err := json.Marshal(&head)
 	if err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
+	goal, _ := json.Marshal(t.notes.Goal) // strings always encode
+	phase, _ := json.Marshal(t.notes.Phase)
+	b := append(c.buf[:0], enc[:len(enc)-1]...)
+	b = append(b, `,"notes":{"goal":`...)
+	b = append(append(b, goal...), `,"phase":`...)
+	b = append(append(b, phase...), `,"timeline":[`...)
+	b = append(append(b, c.timeline...), `]},"accumulated":`...)
+	if b, err = h.store.AppendKeptJSON(b); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	b = append(b, '}')
+	c.buf = b
 	// Redacted like every other exit: declared secrets, in every spelling.
 	b = h.redactor.JSON(b)
 	return outfile.Write(filepath.Join(t.runDir, CheckpointFile), b, 0o600)

@@ -50,6 +50,7 @@ type task struct {
 	loop               loopState
 	report             *runlog.Report
 	trace              memoryTrace // consolidation evidence
+	cp                 checkpointCache
 }
 
 type loadedSkill struct{ name, body string }

@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/model"
@@ -27,22 +28,47 @@ type KeptEntry struct {
 func (s *Store) Kept() []KeptEntry {
 	out := make([]KeptEntry, len(s.acc))
 	for i := range s.acc {
-		e := &s.acc[i]
-		msg := e.msg
-		if e.pending {
-			parts := make([]model.Part, 0, len(msg.Parts))
-			for _, p := range msg.Parts {
-				if p.Image != nil {
-					p = model.Part{Text: "\n[image: not kept across a restart of the session]"}
-				}
-				parts = append(parts, p)
-			}
-			msg.Parts = parts
-		}
-		out[i] = KeptEntry{Kind: e.kind, Group: e.group, Msg: msg, Reasoning: e.reasoning,
-			First: e.first, Last: e.last, Summary: e.summary}
+		out[i] = s.acc[i].keptEntry()
 	}
 	return out
+}
+
+func (e *entry) keptEntry() KeptEntry {
+	msg := e.msg
+	if e.pending {
+		parts := make([]model.Part, 0, len(msg.Parts))
+		for _, p := range msg.Parts {
+			if p.Image != nil {
+				p = model.Part{Text: "\n[image: not kept across a restart of the session]"}
+			}
+			parts = append(parts, p)
+		}
+		msg.Parts = parts
+	}
+	return KeptEntry{Kind: e.kind, Group: e.group, Msg: msg, Reasoning: e.reasoning,
+		First: e.first, Last: e.last, Summary: e.summary}
+}
+
+// AppendKeptJSON appends Kept() encoded as a JSON array to b. Each
+// entry's encoding is computed once and reused until the entry changes:
+// a checkpoint per turn encodes only the turn's new entries.
+func (s *Store) AppendKeptJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i := range s.acc {
+		e := &s.acc[i]
+		if e.kept == nil {
+			enc, err := json.Marshal(e.keptEntry())
+			if err != nil {
+				return b, fmt.Errorf("accumulated[%d]: %w", i, err)
+			}
+			e.kept = enc
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.kept...)
+	}
+	return append(b, ']'), nil
 }
 
 // LoadKept replaces Accumulated context with entries Kept returned (in
