@@ -90,15 +90,26 @@ type CheckpointSkill struct {
 }
 
 // checkpoint writes the task's checkpoint into its run directory (none
-// without a run log). A failure is logged and told to the consumer as a
-// sink error: the task goes on, but it could not be resumed from here.
+// without a run log, or once the run log lost an event: a resume reads
+// both). A failure is logged, and told once to the consumer and the other
+// sinks as a sink error; the task goes on, and the next turn tries again.
 func (h *Harness) checkpoint(t *task) {
 	if t.runDir == "" {
 		return
 	}
-	if err := h.writeCheckpoint(t); err != nil {
-		h.log.Error("checkpoint", "err", err)
-		h.emit(t, runlog.Event{Kind: runlog.EventSinkError, Text: fmt.Sprintf("checkpoint after turn %d not written (a resume continues from an earlier one): %v", t.turn, err)})
+	for _, s := range t.sinks {
+		if s.name == "run log" && s.failed {
+			return
+		}
+	}
+	err := h.writeCheckpoint(t)
+	if err == nil {
+		return
+	}
+	h.log.Error("checkpoint", "turn", t.turn, "err", err)
+	if !t.cp.reported {
+		t.cp.reported = true
+		h.emit(t, runlog.Event{Kind: runlog.EventSinkError, Text: fmt.Sprintf("checkpoint after turn %d not written (a resume would continue from an earlier one; later turns try again): %v", t.turn, err)})
 	}
 }
 
@@ -108,6 +119,7 @@ type checkpointCache struct {
 	timeline []byte // the encoded events, comma-separated
 	events   int
 	buf      []byte
+	reported bool // a failed write was told (once a task)
 }
 
 // checkpointHead is a Checkpoint as encoded before its growing parts
