@@ -151,7 +151,6 @@ type policyModel struct {
 	mu      sync.Mutex
 	bodies  []string
 	ids     int
-	errs    []string
 }
 
 func newPolicyModel(t *testing.T, callLog string) (*policyModel, string) {
