@@ -131,8 +131,8 @@ func TestBusRedactsBeforeEverySink(t *testing.T) {
 		}
 		return nil
 	}))
-	if n != 4 { // events.jsonl, two observation images, one result image
-		t.Errorf("%d files in the run directory, want 4", n)
+	if n != 5 { // events.jsonl, checkpoint.json, two observation images, one result image
+		t.Errorf("%d files in the run directory, want 5", n)
 	}
 }
 

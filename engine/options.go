@@ -84,6 +84,8 @@ type runConfig struct {
 	shouldCancel func() bool
 	// preview: the task only renders its first request (no run log).
 	preview bool
+	// resume: the run directory of the unfinished task to continue.
+	resume string
 }
 
 // WithPollReplan is polled before every model decision and before every tool

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
@@ -176,10 +177,13 @@ func TestNoExitCarriesASecret(t *testing.T) {
 		t.Errorf("vault result in the event = %+v, want both numbers replaced by the marker", result)
 	}
 
-	var files int
+	var files, checkpoints int
 	err := filepath.WalkDir(f.spec.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
+		}
+		if d.Name() == engine.CheckpointFile {
+			checkpoints++ // the checkpoint beside each run log is an exit too
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -205,8 +209,8 @@ func TestNoExitCarriesASecret(t *testing.T) {
 			t.Errorf("%s lacks the redacted entry:\n%s", rel, b)
 		}
 	}
-	if files < 4 { // two run logs, two memory files
-		t.Fatalf("only %d files under the spec dir", files)
+	if files < 4 || checkpoints != 2 { // two run logs, their checkpoints, two memory files
+		t.Fatalf("only %d files under the spec dir, %d checkpoints", files, checkpoints)
 	}
 }
 

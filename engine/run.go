@@ -50,6 +50,7 @@ type task struct {
 	loop               loopState
 	report             *runlog.Report
 	trace              memoryTrace // consolidation evidence
+	cp                 checkpointCache
 }
 
 type loadedSkill struct{ name, body string }
@@ -82,7 +83,12 @@ func (h *Harness) run(ctx context.Context, instruction string, opts []RunOption,
 	}
 	defer h.busy.Store(false)
 
-	t := h.startTask(ctx, instruction, cfg, yield)
+	var t *task
+	if cfg.resume != "" {
+		t = h.resumeTask(ctx, instruction, cfg, yield)
+	} else {
+		t = h.startTask(ctx, instruction, cfg, yield)
+	}
 	rep := h.loop(ctx, t)
 	// A stop path the task started ends in its record, before consolidation
 	// reads the notes and before done.
@@ -124,6 +130,7 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 			t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
 		} else {
 			t.sinks, t.runDir = sinks, info.RunDir
+			h.checkpoint(t) // before any event: a task killed at once resumes
 		}
 	}
 	h.emit(t, runlog.Event{Kind: runlog.EventTaskStart, Text: instruction, Episode: h.episodeInfo()})
@@ -205,6 +212,7 @@ func (h *Harness) loop(ctx context.Context, t *task) runlog.Report {
 		if turn.end != nil {
 			return *turn.end
 		}
+		h.checkpoint(t)
 	}
 }
 

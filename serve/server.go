@@ -69,6 +69,11 @@ type Config struct {
 
 	Logger *slog.Logger
 	Clock  func() time.Time
+
+	// Resume is a task to start as soon as the server serves, as POST
+	// /v1/tasks would (thea serve --resume: the checkpoint's instruction;
+	// the session continues the task).
+	Resume string
 }
 
 // Server serves one session over HTTP. Build it with New, give its User()
@@ -160,6 +165,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sess Session) error
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lim) }()
+	if s.cfg.Resume != "" {
+		if _, err := s.submit(s.cfg.Resume); err != nil {
+			s.cfg.Logger.Error("resuming the task", "err", err)
+		}
+	}
 
 	var serveErr error
 	select {

@@ -56,11 +56,16 @@ type entry struct {
 	clean     string
 	cleanArgs []string
 	cleanOK   bool
+	// kept is the entry encoded as a checkpoint keeps it (KeptEntry),
+	// computed when first asked and dropped whenever the entry changes
+	// (sanitise), so a turn's checkpoint encodes only what is new.
+	kept []byte
 }
 
 // sanitise computes the entry's text as compaction reads it.
 func (e *entry) sanitise() {
 	e.clean, e.cleanArgs, e.cleanOK = partsText(e.msg.Parts), nil, true
+	e.kept = nil
 	for i, tc := range e.msg.ToolCalls {
 		if mayHoldPayload(tc.Arguments) {
 			if e.cleanArgs == nil {

@@ -125,6 +125,13 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && (os.Args[1] == "sim" || os.Args[1] == cli.EvaluatorCommand) {
 		os.Exit(cli.Execute(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == simHTTPArg {
+		if err := serveSimHTTP(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == startFailArg {
 		os.Exit(startFailBackend())
 	}

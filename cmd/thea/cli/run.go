@@ -79,6 +79,17 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 				defer ticker.Stop()
 				con.Tick = ticker.C
 			}
+			if dir := a.str(cmd, "resume"); dir != "" {
+				if len(args) > 0 {
+					return usageError{errors.New("run --resume continues the checkpoint's instruction: give no instruction")}
+				}
+				info, err := readResume(cmd.Context(), h, dir, a.Stderr)
+				if err != nil {
+					return a.failed("thea", err)
+				}
+				con.Session = &resumeSession{Harness: h, dir: dir}
+				args = []string{info.Checkpoint.Instruction}
+			}
 			if len(args) == 0 {
 				con.Interactive(cmd.Context())
 				return nil
@@ -96,6 +107,7 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 	cmd.Flags().String("record", "", "save each task as an episode for thea test in <spec dir>/episodes/NAME (NAME a plain name: no path separator, not . or ..)")
 	cmd.Flags().String("seed", "", "run the back-ends with this seed ({{seed}} in a toolset command, or its --seed value)")
 	addTelemetryFlags(cmd, true)
+	cmd.Flags().String("resume", "", "continue the unfinished task of this run directory from its checkpoint (see docs/resume.md)")
 	return cmd
 }
 

@@ -107,6 +107,18 @@ func (a *App) newServeCmd() *cobra.Command {
 			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
 				termesc.Escape(spec.Name), ln.Addr())
 			// Serve closes the listener and the session when it returns.
+			if dir := a.str(cmd, "resume"); dir != "" {
+				info, err := readResume(cmd.Context(), h, dir, a.Stderr)
+				if err != nil {
+					return a.failed("thea serve", errors.Join(err, ln.Close(), sess.Close()))
+				}
+				rs := &resumeSession{Harness: h, dir: dir}
+				if mcpFace != nil {
+					rs.face = mcpFace.face
+				}
+				sess = rs
+				srv.Resume(info.Checkpoint.Instruction)
+			}
 			if err := srv.Serve(cmd.Context(), ln, sess); err != nil {
 				return a.failed("thea serve", err)
 			}
@@ -121,6 +133,7 @@ func (a *App) newServeCmd() *cobra.Command {
 	cmd.Flags().Int("max-conns-per-ip", 0, "bound on one client address's connections before one carries an authorized request (default 256)")
 	cmd.Flags().Bool("mcp", false, "also serve the session to MCP clients over streamable HTTP at /mcp, behind the same token")
 	cmd.Flags().Duration("mcp-idle", mcpserve.DefaultIdle, "with --mcp: end a client's implicit task, and release its hold on the body, after this long without a call (negative: never)")
+	cmd.Flags().String("resume", "", "continue the unfinished task of this run directory from its checkpoint as the first task (see docs/resume.md)")
 	cmd.Flags().Int("max-image-bytes", 0, "bound on the camera images kept in memory for the console and clients (default 64 MiB)")
 	addTelemetryFlags(cmd, false)
 	return cmd

@@ -78,6 +78,9 @@ func (a *App) newHarness(ctx context.Context, spec *schema.Spec, wiring engine.O
 	opts := wiring
 	opts.RunLogDir, opts.Logger, opts.User, opts.SecretEnv = so.runLogDir, so.logger, so.user, so.secretEnv
 	opts.Sinks = append(append([]engine.SinkFactory(nil), opts.Sinks...), so.sinks...)
+	if k := killAtEvent(); k != nil {
+		opts.Sinks = append(append([]engine.SinkFactory(nil), opts.Sinks...), k)
+	}
 	h, err := engine.New(ctx, spec, opts)
 	if err != nil {
 		return nil, fmt.Errorf("starting the session: %w", err)

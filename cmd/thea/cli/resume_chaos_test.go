@@ -1,0 +1,477 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/internal/testtime"
+	"github.com/thea-harness/thea/internal/testutil"
+	"github.com/thea-harness/thea/runlog"
+)
+
+// The resume chaos test: thea run drives the household task on the
+// simulator (a process of its own) and is killed with SIGKILL at event k —
+// THEA_TEST_KILL_AT_EVENT=k makes it kill itself right after its run log
+// wrote its k-th event, a test-only hook — then `thea run --resume` must
+// finish the task with no motion run twice, tell the model what happened
+// in its first request, and run under the spec's safety rules.
+//
+// By default every event of the task is a kill point when
+// THEA_TEST_RESUME_EVERY=1, and otherwise a sample: every tool_call and
+// evaluation event (a call in flight, a call run but not recorded) and
+// every fifth event besides. Cases run in a small pool.
+
+const (
+	killEnv       = "THEA_TEST_KILL_AT_EVENT"
+	resumeEvery   = "THEA_TEST_RESUME_EVERY"
+	mugTask       = "Put the mug in the top drawer"
+	resumePool    = 3
+	physicalTools = "navigate_to move_base rotate pick_up place open_drawer close_drawer"
+)
+
+// resumeCase is one copy of the household example wired to its own
+// simulator and policy model.
+type resumeCase struct {
+	dir, spec, callLog string
+	model              *policyModel
+}
+
+func newResumeCase(t *testing.T) *resumeCase {
+	t.Helper()
+	spec := testutil.ExampleCopy(t, "../../../examples/household/spec.cue")
+	dir := filepath.Dir(spec)
+	url, callLog := startSimHTTP(t, dir)
+	model, murl := newPolicyModel(t, callLog)
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, r := range [][2]string{
+		{`provider: "script"
+	script:   "episode.yaml"`, fmt.Sprintf(`provider: "openai"
+	name:     "resume-policy"
+	base_url: %q`, murl+"/v1")},
+		{`command: ["thea", "sim", "serve", "--world", "world.yaml", "--seed", "7"]`, fmt.Sprintf("url: %q", url)},
+		// Consolidation is a model call at task end this policy does not
+		// answer; memory is not what is tested here.
+		{`consolidation: {enabled: true, threshold: 0.7}`, `consolidation: {enabled: false, threshold: 0.7}`},
+	} {
+		if !strings.Contains(s, r[0]) {
+			t.Fatalf("the household spec no longer holds %q", r[0])
+		}
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	if err := os.WriteFile(spec, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &resumeCase{dir: dir, spec: spec, callLog: callLog, model: model}
+}
+
+// thea runs this binary as thea in the case's folder; killed reports a
+// SIGKILL.
+func (c *resumeCase) thea(t *testing.T, env []string, args ...string) (out string, code int, killed bool) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), self, args...)
+	cmd.Dir = c.dir
+	cmd.Env = append(append(os.Environ(), ptyMainEnv+"=1", killEnv+"="), env...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return buf.String(), 0, false
+	case errors.As(err, &ee):
+		ws, _ := ee.Sys().(syscall.WaitStatus)
+		return buf.String(), ee.ExitCode(), ws.Signaled() && ws.Signal() == syscall.SIGKILL
+	}
+	t.Fatalf("thea %v: %v\n%s", args, err, buf.String())
+	return "", 0, false
+}
+
+// runDir is the case's one run directory.
+func (c *resumeCase) runDir(t *testing.T) string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(c.dir, ".thea", "runs", "*"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("run directories: %v (%v), want one", dirs, err)
+	}
+	return dirs[0]
+}
+
+func readLines(t *testing.T, dir string) []runlog.Line {
+	t.Helper()
+	var out []runlog.Line
+	for rec, err := range runlog.ReadDir(context.Background(), dir, readfile.RunLog) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := rec.Line()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestResumeAfterKillAtEveryEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs thea twice per kill point")
+	}
+	// The reference run: the task's events, uninterrupted.
+	ref := newResumeCase(t)
+	if out, code, _ := ref.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, out)
+	}
+	events := readLines(t, ref.runDir(t))
+	if last := events[len(events)-1]; last.Kind != runlog.EventDone || last.Done.Reason != runlog.DoneFinal {
+		t.Fatalf("reference run ended with %+v", last)
+	}
+	var points []int
+	every := os.Getenv(resumeEvery) == "1"
+	for i, ev := range events {
+		if every || ev.Kind == runlog.EventToolCall || ev.Kind == runlog.EventEvaluation || i%5 == 0 {
+			points = append(points, i+1)
+		}
+	}
+	t.Logf("%d events in the task; killing at %d of them", len(events), len(points))
+	sem := make(chan struct{}, resumePool)
+	var wg sync.WaitGroup
+	var inFlight atomic.Int32 // cases where a physical call was in flight
+	for _, k := range points {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			t.Run("event"+strconv.Itoa(k), func(t *testing.T) {
+				if checkKillResume(t, k, events[k-1].Kind) {
+					inFlight.Add(1)
+				}
+			})
+		}()
+	}
+	wg.Wait()
+	// The sample must include kills with a motion in flight.
+	if inFlight.Load() == 0 && !t.Failed() {
+		t.Error("no kill point left a physical call in flight")
+	}
+}
+
+// checkKillResume kills thea run at event k, resumes it and checks the
+// outcome; it reports whether a physical call was in flight.
+func checkKillResume(t *testing.T, k int, kind runlog.EventKind) bool {
+	c := newResumeCase(t)
+	out, code, killed := c.thea(t, []string{killEnv + "=" + strconv.Itoa(k)}, "run", "--spec", "spec.cue", mugTask)
+	if !killed {
+		t.Fatalf("kill at event %d (%s): exit %d, not killed\n%s", k, kind, code, out)
+	}
+	dir := c.runDir(t)
+	if l := readLines(t, dir); len(l) != k {
+		t.Fatalf("killed at event %d, the run log holds %d events", k, len(l))
+	}
+	before := len(c.model.requests())
+	out, code, _ = c.thea(t, nil, "run", "--spec", "spec.cue", "--resume", dir)
+	lines := readLines(t, dir)
+	if k == len(lines) && lines[k-1].Kind == runlog.EventDone {
+		// Killed after its last event: the task had ended.
+		if code == 0 || !strings.Contains(out, "nothing to resume") {
+			t.Fatalf("resuming an ended task: exit %d\n%s", code, out)
+		}
+		return false
+	}
+	if code != 0 {
+		t.Fatalf("resume after a kill at event %d (%s): exit %d\n%s", k, kind, code, out)
+	}
+	return checkResumed(t, c, lines, before)
+}
+
+// checkResumed checks a resumed task: it finished, no physical call ran
+// twice at the robot, the first request after the resume said what
+// happened, and the spec's rules held. It reports whether a physical call
+// was in flight.
+func checkResumed(t *testing.T, c *resumeCase, lines []runlog.Line, before int) bool {
+	t.Helper()
+	last := lines[len(lines)-1]
+	if last.Kind != runlog.EventDone || last.Done.Reason != runlog.DoneFinal {
+		t.Fatalf("the resumed task ended with %s %+v", last.Kind, last.Done)
+	}
+	for _, s := range mugSteps {
+		if !s.done(readSimCalls(t, c.callLog)) {
+			t.Errorf("the task ended but the robot never did %s %v", s.tool, s.args)
+		}
+	}
+	// No motion twice: each step succeeded once at the robot, every call
+	// the robot ran has its own tool_call in the run log, and no call id
+	// began twice.
+	began, ids := map[string]int{}, map[string]bool{}
+	resumed, mayHaveRun := -1, []string(nil)
+	for i, l := range lines {
+		switch {
+		case l.Kind == runlog.EventToolCall:
+			if ids[l.CallID] {
+				t.Errorf("call %s began twice", l.CallID)
+			}
+			ids[l.CallID] = true
+			began[l.Tool]++
+		case l.Kind == runlog.EventSafety && l.Safety == runlog.SafetyResumed:
+			resumed = i
+		case l.Kind == runlog.EventSafety && l.Safety == runlog.SafetyMayHaveRun:
+			mayHaveRun = append(mayHaveRun, l.Tool)
+		}
+	}
+	ran := map[string]int{}
+	for _, call := range readSimCalls(t, c.callLog) {
+		if strings.Contains(physicalTools, call.Tool) {
+			ran[call.Tool]++
+		}
+	}
+	for tool, n := range ran {
+		if n > began[tool] {
+			t.Errorf("the robot ran %s %d times, the run log began it %d times", tool, n, began[tool])
+		}
+	}
+	for _, s := range mugSteps {
+		n := 0
+		for _, call := range readSimCalls(t, c.callLog) {
+			if s.done([]simCall{call}) {
+				n++
+			}
+		}
+		if n > 1 {
+			t.Errorf("%s %v succeeded %d times at the robot", s.tool, s.args, n)
+		}
+	}
+	if resumed < 0 {
+		t.Fatal("no resumed event in the run log")
+	}
+	rec := lines[resumed].Text
+	if !strings.Contains(rec, "spec unchanged") {
+		t.Errorf("the resumed event does not say the spec is unchanged: %s", rec)
+	}
+	// The model is told in its first request after the resume.
+	reqs := c.model.requests()[before:]
+	if len(reqs) == 0 {
+		t.Fatal("no request after the resume")
+	}
+	first := reqs[0]
+	turn := lines[resumed].Turn
+	for _, want := range []string{"Session resumed", fmt.Sprintf("ended unexpectedly after turn %d", turn), "unconfirmed until a fresh observation", "Observe first"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first request after the resume lacks %q", want)
+		}
+	}
+	for _, tool := range mayHaveRun {
+		if !strings.Contains(first, "The call "+tool) || !strings.Contains(first, "may or may not have run") {
+			t.Errorf("the first request does not say %s may have run", tool)
+		}
+	}
+	// The spec's rules: every move_base the resumed process ran was
+	// clamped by clamp_translation to the free space.
+	for i, l := range lines[resumed:] {
+		if l.Kind != runlog.EventToolCall || l.Tool != "move_base" {
+			continue
+		}
+		clamped := false
+		for _, h := range lines[resumed : resumed+i] {
+			if h.Kind == runlog.EventHook && h.Hook != nil && h.Hook.Hook == "clamp_translation" {
+				clamped = true
+			}
+		}
+		if d, _ := l.Args["distance_m"].(float64); !clamped || d > 0.5 {
+			t.Errorf("move_base after the resume ran with distance_m %v (clamped: %v)", l.Args["distance_m"], clamped)
+		}
+	}
+	return len(mayHaveRun) > 0
+}
+
+// serveThea starts this binary as thea serve on a free loopback port in
+// the case's folder and returns its base URL and its exit.
+func (c *resumeCase) serveThea(t *testing.T, env []string, args ...string) (string, *exec.Cmd, chan error) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, append([]string{"serve", "--spec", "spec.cue", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = c.dir
+	cmd.Env = append(append(os.Environ(), ptyMainEnv+"=1", killEnv+"=", "THEA_SERVE_TOKEN="), env...)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // a no-op once it exited
+		if t.Failed() {
+			t.Logf("thea serve %v:\n%s", args, out.String())
+		}
+	})
+	var url string
+	testtime.Wait(t, "thea serve's address", func() bool {
+		if m := serveAddr.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+			return true
+		}
+		return false
+	})
+	return url, cmd, exited
+}
+
+var serveAddr = regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
+
+// TestServeResumeAfterKill is the chaos test for thea serve at a handful
+// of events: a call about to run, a call run but not recorded, the first
+// event and one between turns.
+func TestServeResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs thea serve twice per kill point")
+	}
+	ref := newResumeCase(t)
+	if out, code, _ := ref.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, out)
+	}
+	events := readLines(t, ref.runDir(t))
+	points := []int{1}
+	calls, evals := 0, 0
+	for i, ev := range events {
+		switch {
+		case ev.Kind == runlog.EventToolCall && ev.Tool == "pick_up":
+			calls++
+			if calls == 1 {
+				points = append(points, i+1)
+			}
+		case ev.Kind == runlog.EventEvaluation:
+			evals++
+			if evals == 3 {
+				points = append(points, i+1)
+			}
+		case ev.Kind == runlog.EventContext && i > len(events)/2 && len(points) < 4:
+			points = append(points, i+1)
+		}
+	}
+	for _, k := range points {
+		t.Run("event"+strconv.Itoa(k), func(t *testing.T) {
+			c := newResumeCase(t)
+			url, _, exited := c.serveThea(t, []string{killEnv + "=" + strconv.Itoa(k)})
+			resp, err := http.Post(url+"/v1/tasks", "application/json", strings.NewReader(fmt.Sprintf(`{"instruction": %q}`, mugTask)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+				t.Fatalf("POST /v1/tasks: %s", resp.Status)
+			}
+			var ee *exec.ExitError
+			if err := <-exited; !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("thea serve killed at event %d: %v", k, err)
+			}
+			dir := c.runDir(t)
+			before := len(c.model.requests())
+			_, cmd, exited := c.serveThea(t, nil, "--resume", dir)
+			var lines []runlog.Line
+			testtime.Wait(t, "the resumed task's done event", func() bool {
+				lines = readLinesSoFar(dir)
+				return len(lines) > 0 && lines[len(lines)-1].Kind == runlog.EventDone
+			})
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-exited; err != nil {
+				t.Errorf("thea serve --resume after the task: %v", err)
+			}
+			checkResumed(t, c, readLines(t, dir), before)
+		})
+	}
+}
+
+// readLinesSoFar reads a run log being written: whole lines only.
+func readLinesSoFar(dir string) []runlog.Line {
+	b, err := os.ReadFile(filepath.Join(dir, runlog.EventsFile))
+	if err != nil {
+		return nil
+	}
+	var out []runlog.Line
+	for rec, err := range runlog.Parse(dir, b[:bytes.LastIndexByte(b, '\n')+1], readfile.RunLog) {
+		if err != nil {
+			return nil
+		}
+		l, err := rec.Line()
+		if err != nil {
+			return nil
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestResumeUnderTheSpecAsLoadedNow: a spec changed between the kill and
+// the resume is the one in force (a tighter clamp), and the change is said
+// to the operator, in the run log and to the model.
+func TestResumeUnderTheSpecAsLoadedNow(t *testing.T) {
+	c := newResumeCase(t)
+	if _, _, killed := c.thea(t, []string{killEnv + "=1"}, "run", "--spec", "spec.cue", mugTask); !killed {
+		t.Fatal("thea run was not killed at its first event")
+	}
+	b, err := os.ReadFile(c.spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const clamp = `max: "min(limits.max_translation_m, clearance.toward(args.direction) - limits.safety_margin_m)"`
+	if !bytes.Contains(b, []byte(clamp)) {
+		t.Fatalf("the household spec no longer holds %s", clamp)
+	}
+	b = bytes.Replace(b, []byte(clamp), []byte(`max: "min(0.4, clearance.toward(args.direction) - limits.safety_margin_m)"`), 1)
+	if err := os.WriteFile(c.spec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := c.runDir(t)
+	out, code, _ := c.thea(t, nil, "run", "--spec", "spec.cue", "--resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "the spec changed since the checkpoint") {
+		t.Errorf("the operator is not told the spec changed:\n%s", out)
+	}
+	lines := readLines(t, dir)
+	moved := false
+	for _, l := range lines {
+		switch {
+		case l.Kind == runlog.EventSafety && l.Safety == runlog.SafetyResumed && !strings.Contains(l.Text, "spec CHANGED"):
+			t.Errorf("the resumed event does not say the spec changed: %s", l.Text)
+		case l.Kind == runlog.EventToolCall && l.Tool == "move_base":
+			moved = true
+			if d, _ := l.Args["distance_m"].(float64); d > 0.4 {
+				t.Errorf("move_base ran %v m: the changed clamp (0.4 m) is not in force", d)
+			}
+		}
+	}
+	if !moved {
+		t.Error("the resumed task never moved the base")
+	}
+	if reqs := c.model.requests(); len(reqs) == 0 || !strings.Contains(reqs[0], "The spec was changed before the restart") {
+		t.Error("the model is not told the spec changed")
+	}
+}
