@@ -137,6 +137,14 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 	if err != nil {
 		return r, fmt.Errorf("replay: %w", err)
 	}
+	var seed *uint64
+	if ep.Info != nil {
+		// Checked by Load.
+		seed, _ = episodeSeed(ep.Info.Seed)
+	}
+	if err := Reset(ctx, s, h, seed, ep.Instruction); err != nil {
+		return r, errors.Join(err, h.Close())
+	}
 	cmp := NewComparatorWith(steps, Matching{Tolerance: spec.Episodes.Tolerance, Format: recordedFormat(ep)})
 	stop := cmp.Diverged
 	if stoppedRecording(steps) {
