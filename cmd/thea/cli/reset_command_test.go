@@ -50,3 +50,24 @@ func TestResetCommandBeforeEachEpisode(t *testing.T) {
 		t.Fatalf("thea test with a failing reset: exit %d\n%s", code, out)
 	}
 }
+
+// thea validate says where a reset step is wrong: neither a tool nor a
+// command, both, or a tool no toolset provides.
+func TestValidateResetStep(t *testing.T) {
+	spec := householdCopy(t)
+	for _, tc := range []struct{ overlay, want string }{
+		{`{timeout: "5s"}`, "episodes.reset: a reset step needs a tool (called with {seed, task}) or a command"},
+		{`{tool: "observe", command: ["true"]}`, "episodes.reset.command: a reset step is a tool or a command, not both"},
+		{`{tool: "reset_everything"}`, `episodes.reset.tool: no toolset provides the tool "reset_everything"`},
+	} {
+		flags := withReset(t, spec, "null")
+		overlay := flags[len(flags)-1]
+		if err := os.WriteFile(overlay, []byte("package household\n\nepisodes: reset: "+tc.overlay+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := thea(t, "validate", spec, overlay)
+		if code != 1 || !strings.Contains(out+errs, tc.want) || !strings.Contains(out+errs, "reset.cue:") {
+			t.Errorf("validate with reset %s: exit %d\n%s%s", tc.overlay, code, out, errs)
+		}
+	}
+}
