@@ -190,15 +190,15 @@ func TestEvalOnLiveRobotResetsBetweenEpisodes(t *testing.T) {
 		t.Errorf("thea eval --parallel 2 with a reset step: exit %d\n%s", code, errs)
 	}
 
-	// A reset tool that moves the robot is refused without running: the
-	// episode does not start.
+	// A reset tool that moves the robot is refused before anything runs:
+	// the session does not start.
 	dir, flags := turtlebotLive(t, url, "0.05")
 	live := filepath.Join(dir, "live.cue")
 	if err := os.WriteFile(live, []byte(strings.Replace(mustRead(t, live), `reset: {tool: "reset_world", args: []}`, `reset: {tool: "dock", args: []}`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, out, errs = thea(t, append([]string{"eval", "--seeds", "1..1", "--format", "json"}, append(flags, noisyInstruction)...)...)
-	if !strings.Contains(out, "reset: dock failed: dock did not run: it is physical") {
+	if !strings.Contains(out, `episodes.reset.tool: \"dock\" is physical`) {
 		t.Errorf("thea eval with a physical reset tool:\n%s\n%s", out, errs)
 	}
 	if n := simServiceCalls(t, url)[rosbridgetest.ServiceDock]; n != 0 {
