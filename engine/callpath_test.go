@@ -153,6 +153,7 @@ func TestReadOfAPhysicalToolRefusedAtStart(t *testing.T) {
 			s.Safety.Readings = &schema.SafetyReadings{Tool: "move", Values: map[string]string{"d": "number"}}
 		}},
 		{"evaluator.evidence", func(s *schema.Spec) { s.Evaluator.Evidence = "move" }},
+		{"episodes.reset.tool", func(s *schema.Spec) { s.Episodes.Reset = &schema.Reset{Tool: "move"} }},
 		{"tools.observe.verify.tool", func(s *schema.Spec) {
 			c := s.Tools["observe"]
 			c.Verify = &schema.Verify{Tool: "move"}

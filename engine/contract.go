@@ -61,7 +61,8 @@ type ReadRef struct {
 }
 
 // ReadRefs lists the spec's reads: the observation, the safety readings,
-// the evaluator's evidence and each contract's verifier. Each must name a
+// the evaluator's evidence, the episodes' reset tool and each contract's
+// verifier. Each must name a
 // tool whose effective contract is not physical (CheckRead).
 func ReadRefs(s *schema.Spec) []ReadRef {
 	var refs []ReadRef
@@ -76,6 +77,7 @@ func ReadRefs(s *schema.Spec) []ReadRef {
 		add("safety.readings.tool", rd.Tool, PurposeReading)
 	}
 	add("evaluator.evidence", s.Evaluator.Evidence, PurposeEvidence)
+	add("episodes.reset.tool", s.Episodes.ResetTool(), PurposeReset)
 	for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
 		if v := s.Tools[name].Verify; v != nil {
 			add("tools."+name+".verify.tool", v.Tool, PurposeVerifier)

@@ -54,6 +54,8 @@ func (p Purpose) String() string {
 		return "evidence"
 	case PurposeVerifier:
 		return "verifier"
+	case PurposeReset:
+		return "reset"
 	}
 	return fmt.Sprintf("purpose(%d)", uint8(p))
 }
@@ -62,7 +64,7 @@ func (p Purpose) String() string {
 // chain, which it may only on a tool that is not physical: the harness's
 // own reads and a stage's call. The model's and an operator's never do.
 func (p Purpose) IsRead() bool {
-	return p >= PurposeStage && p <= PurposeVerifier
+	return p >= PurposeStage && p <= PurposeReset
 }
 
 // ToolReader is what a policy may call of the session's tools: reads

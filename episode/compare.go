@@ -23,6 +23,8 @@ type Step struct {
 	Tool string
 	// JSON is the step's compared content, indented with sorted keys.
 	JSON string
+	// Value is the same content decoded, as compared.
+	Value any
 }
 
 // project picks an event's compared fields; false for an event not compared.
@@ -34,7 +36,9 @@ func project(kind runlog.EventKind, raw []byte) (Step, bool, error) {
 	case runlog.EventHook:
 		fields = []string{"tool", "hook"}
 	case runlog.EventToolResult:
-		fields = []string{"tool", "result"}
+		// text is the harness's word to the model beside the result (a
+		// hook's rewrite, refused extra calls): what the model reads.
+		fields = []string{"tool", "result", "text"}
 	case runlog.EventEvaluation:
 		fields = []string{"tool", "verdict"}
 	case runlog.EventObservation:
@@ -79,7 +83,7 @@ func project(kind runlog.EventKind, raw []byte) (Step, bool, error) {
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	turn, _ := m["turn"].(float64)
 	tool, _ := m["tool"].(string)
-	return Step{Turn: int(turn), Kind: kind, Tool: tool, JSON: string(b)}, true, nil
+	return Step{Turn: int(turn), Kind: kind, Tool: tool, JSON: string(b), Value: out}, true, nil
 }
 
 // Steps are an episode's compared events, in order.
@@ -111,6 +115,9 @@ type Divergence struct {
 	// Note explains a divergence that is not a differing step (the replay
 	// ended early, or ran past the recording).
 	Note string `json:"note,omitempty"`
+	// Field is the first differing field, recorded and now, and the
+	// tolerance the spec gives it (nil when the steps differ in kind).
+	Field *Mismatch `json:"field,omitempty"`
 }
 
 // String is the divergence as `thea test` prints it.
@@ -124,6 +131,9 @@ func (d *Divergence) String() string {
 	if d.Note != "" {
 		fmt.Fprintf(&b, ": %s", d.Note)
 	}
+	if d.Field != nil {
+		fmt.Fprintf(&b, "\n  %s\n ", d.Field)
+	}
 	b.WriteString(" (- recorded, + replay)\n")
 	b.WriteString(d.Diff)
 	return b.String()
@@ -134,14 +144,23 @@ func (d *Divergence) String() string {
 // (Diverged is polled by the run's should-cancel check).
 type Comparator struct {
 	mu   sync.Mutex
+	cmp  Matching
 	want []Step
 	next int
 	div  *Divergence
 	err  error
 }
 
-// NewComparator compares against the recorded steps.
-func NewComparator(want []Step) *Comparator { return &Comparator{want: want} }
+// NewComparator compares against the recorded steps exactly, as this
+// Thea records them.
+func NewComparator(want []Step) *Comparator {
+	return NewComparatorWith(want, Matching{Format: runlog.Format})
+}
+
+// NewComparatorWith compares against the recorded steps as cmp says.
+func NewComparatorWith(want []Step, cmp Matching) *Comparator {
+	return &Comparator{want: want, cmp: cmp}
+}
 
 // Observe compares one replayed event.
 func (c *Comparator) Observe(ev runlog.Event) {
@@ -171,10 +190,13 @@ func (c *Comparator) Observe(ev runlog.Event) {
 		return
 	}
 	want := c.want[idx]
-	if want.Kind == got.Kind && want.JSON == got.JSON {
-		return
+	var field *Mismatch
+	if want.Kind == got.Kind {
+		if field = c.cmp.match(want, got); field == nil {
+			return
+		}
 	}
-	d := &Divergence{Index: idx, Turn: want.Turn, Kind: string(want.Kind), Tool: want.Tool, Want: want.JSON, Got: got.JSON}
+	d := &Divergence{Index: idx, Turn: want.Turn, Kind: string(want.Kind), Tool: want.Tool, Want: want.JSON, Got: got.JSON, Field: field}
 	if want.Kind != got.Kind {
 		d.Note = fmt.Sprintf("recorded a %s event, the replay produced a %s event", want.Kind, got.Kind)
 		d.Diff = LineDiff(string(want.Kind)+" "+want.JSON, string(got.Kind)+" "+got.JSON)

@@ -122,8 +122,11 @@ func Eval(ctx context.Context, spec *schema.Spec, cfg EvalConfig, newSession New
 	if cfg.Instruction == "" {
 		return nil, errors.New("eval: no instruction")
 	}
-	if _, err := WithSeed(spec, 0); err != nil {
+	if _, err := withSeedOrReset(spec, 0); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if spec.Episodes.Reset != nil && cfg.Parallel > 1 {
+		return nil, fmt.Errorf("eval: %w", errResetParallel)
 	}
 	digest, err := runlog.SpecDigest(spec.Files)
 	if err != nil {
@@ -195,7 +198,7 @@ func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episo
 		o.Error, o.Reason, o.FailureKind = err.Error(), runlog.DoneError, string(runlog.DoneError)
 		return o, nil
 	}
-	s, err := WithSeed(spec, seed)
+	s, err := withSeedOrReset(spec, seed)
 	if err != nil {
 		return fail(err)
 	}
@@ -213,6 +216,9 @@ func playSeed(ctx context.Context, spec *schema.Spec, cfg *EvalConfig, run episo
 		return fail(err)
 	}
 	defer h.Close()
+	if err := Reset(ctx, s, h, &seed, cfg.Instruction); err != nil {
+		return fail(err)
+	}
 	last := map[string]world.VerdictStatus{}
 	var tools []string
 	var rep *runlog.Report

@@ -137,7 +137,15 @@ func replayOne(ctx context.Context, spec *schema.Spec, path string, newSession N
 	if err != nil {
 		return r, fmt.Errorf("replay: %w", err)
 	}
-	cmp := NewComparator(steps)
+	var seed *uint64
+	if ep.Info != nil {
+		// Checked by Load.
+		seed, _ = episodeSeed(ep.Info.Seed)
+	}
+	if err := Reset(ctx, s, h, seed, ep.Instruction); err != nil {
+		return r, errors.Join(err, h.Close())
+	}
+	cmp := NewComparatorWith(steps, Matching{Tolerance: spec.Episodes.Tolerance, Format: recordedFormat(ep)})
 	stop := cmp.Diverged
 	if stoppedRecording(steps) {
 		// The recorded task was stopped (an operator's stop, a cancelled
@@ -203,4 +211,13 @@ func ReplaySpec(spec *schema.Spec, ep *replay.Episode, memDir string) (*schema.S
 	}
 	s.Files = slices.Clone(spec.Files)
 	return &s, nil
+}
+
+// recordedFormat is the format version an episode was recorded in: 1 for
+// a run log older than the version's field.
+func recordedFormat(ep *replay.Episode) int {
+	if ep.Info == nil || ep.Info.Format == 0 {
+		return 1
+	}
+	return ep.Info.Format
 }

@@ -2,12 +2,6 @@ package runlog
 
 import "time"
 
-// Format is the run log's format version, recorded in each task_start's
-// EpisodeInfo. Version 2 records confirmations as data (Confirmation); a
-// run log without a version (1) has them only in the confirm action's
-// wording of the hook's reason.
-const Format = FormatConfirmations
-
 // FormatConfirmations is the first format with confirmations as data.
 const FormatConfirmations = 2
 

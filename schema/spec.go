@@ -23,6 +23,7 @@ type Spec struct {
 	Loop         Loop                    `json:"loop"`
 	SceneGraph   SceneGraph              `json:"scene_graph"`
 	RunLog       RunLog                  `json:"run_log"`
+	Episodes     Episodes                `json:"episodes"`
 	Tests        []RuleTest              `json:"tests,omitempty"`
 
 	// Dir is the directory of the first spec file; relative paths in the spec

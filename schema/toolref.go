@@ -145,6 +145,7 @@ func (s *Spec) ToolRefs() []ToolRef {
 		{Path: "observation.tool", Ref: s.Observation.Tool},
 		{Path: "safety.clearance_tool", Ref: s.Safety.ClearanceTool},
 		{Path: "evaluator.evidence", Ref: s.Evaluator.Evidence},
+		{Path: "episodes.reset.tool", Ref: s.Episodes.ResetTool()},
 	} {
 		if r.Ref != "" {
 			refs = append(refs, r)

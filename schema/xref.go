@@ -138,6 +138,9 @@ func (l *loader) crossCheck(s *Spec, ok sections) (*Rules, bool) {
 			l.checkDir(dir, indexPath("skills.dirs", i), d)
 		}
 	}
+	if ok.all("episodes") {
+		l.checkEpisodes(s.Episodes)
+	}
 	if ok.all("run_log") {
 		for i, r := range s.RunLog.Redact {
 			if _, err := CompileRedactPattern(r); err != nil {

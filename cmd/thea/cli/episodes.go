@@ -59,7 +59,11 @@ fed back in order while the harness runs for real (tools, hooks, checks,
 the simulator at the recorded seed). Where the harness produces something
 different from the recording (a tool result, a verdict, a blocked call, a
 clamped argument, how the task ended) the episode fails at that turn with
-a diff. Exit 1 when any episode fails.
+the differing field and a diff. Observations and tool results compare
+within the spec's episodes.tolerance (exact by default); a field an
+episode of an older format lacks is not compared. The spec's
+episodes.reset step (a tool or a command) runs before each episode.
+Exit 1 when any episode fails.
 
 --save RUN_DIR NAME first makes a run's log (the task folder of a run log,
 holding events.jsonl: a failure, a blocked call, an operator's stop) the

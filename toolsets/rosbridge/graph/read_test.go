@@ -48,7 +48,9 @@ func TestReadGraph(t *testing.T) {
 	if !slices.Equal(goal, []string{"pose", "behavior_tree"}) || g.Actions[nav].Goal.Fields[0].Message == nil {
 		t.Errorf("goal fields %v", goal)
 	}
-	if len(g.Services) != 1 || g.Services[0].Name != "/dock" || g.Services[0].Response == nil || len(g.Notes) != 0 {
+	// The TurtleBot's services: /dock, and /reset_world (a live robot's
+	// reset step), in name order.
+	if len(g.Services) != 2 || g.Services[0].Name != "/dock" || g.Services[0].Response == nil || g.Services[1].Name != "/reset_world" || len(g.Notes) != 0 {
 		t.Errorf("services %+v, notes %v", g.Services, g.Notes)
 	}
 }

@@ -112,6 +112,7 @@ func turtlebotServices() map[string]service {
 			return map[string]any{"success": true, "message": "docked"}, nil
 		}},
 		ActionNav + "/_action/cancel_goal": {typ: "action_msgs/srv/CancelGoal", hidden: true, handler: cancelGoalService},
+		ServiceResetWorld:                  {typ: TypeEmpty, handler: resetWorldService},
 	}
 }
 

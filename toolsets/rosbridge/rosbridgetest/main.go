@@ -44,6 +44,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fs.StringVar(&o.FaultDir, "fault-dir", "", "also serve the fault suite's contract, recording into this directory")
 	fs.Func("graph", "also list the topics and services of this JSON file ({topics, services, without}: GraphExtras)", func(p string) (err error) { o.Graph, err = ReadGraphExtras(p); return err })
 	fs.Func("extra", "also publish the topics of this JSON file (a list of {topic, type, msg, every})", func(p string) (err error) { o.Extra, err = ReadExtra(p); return err })
+	fs.Float64Var(&o.Noise, "noise", 0, "standard deviation in metres of the Gaussian noise on odometry and laser ranges (default: none)")
+	fs.Uint64Var(&o.Seed, "seed", 0, "seed of the sensor noise")
 	exitOnEOF := fs.Bool("exit-on-stdin-eof", false, "stop when stdin closes")
 	if err := fs.Parse(args); err != nil {
 		return 2

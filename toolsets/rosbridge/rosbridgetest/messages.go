@@ -78,12 +78,12 @@ func bareMarker(t nonFinite) string { return "\x00bare:" + string(t) }
 
 // scan casts the laser's beams at the room's walls. Beams that hit
 // nothing within range_max read +inf; one beam reads NaN.
-func scan(t time.Time, w world, bare bool) map[string]any {
+func scan(t time.Time, w world, n *noise, bare bool) map[string]any {
 	ranges := make([]any, scanBeams)
 	intensities := make([]any, scanBeams)
 	inc := 2 * math.Pi / scanBeams
 	for i := range ranges {
-		d := wallDistance(w.x, w.y, w.yaw+float64(i)*inc)
+		d := n.add(wallDistance(w.x, w.y, w.yaw+float64(i)*inc))
 		var r any = d
 		switch {
 		case i == glareBeam:

@@ -46,6 +46,11 @@ type Options struct {
 	Log io.Writer
 	// Extra topics published beside the robot's (extra.go).
 	Extra []Extra
+	// Noise is the standard deviation, in metres, of the Gaussian noise
+	// added to the TurtleBot's odometry position and laser ranges (0: none).
+	Noise float64
+	// Seed seeds the noise (noise.go).
+	Seed uint64
 }
 
 // TypeDef is rosapi_msgs/msg/TypeDef as rosapi sends it.

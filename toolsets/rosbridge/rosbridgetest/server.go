@@ -32,6 +32,7 @@ type Server struct {
 	mu             sync.Mutex
 	faults         Faults
 	w              world
+	noise          *noise // the sensors' noise (Options.Noise), drawn under mu
 	sessions       map[*session]struct{}
 	advertised     map[string]string // topics clients advertised, beyond the graph's
 	fragSeq        int
@@ -72,6 +73,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		ticking:      make(chan struct{}),
 		faults:       opts.Faults,
 		w:            newWorld(),
+		noise:        newNoise(opts.Noise, opts.Seed),
 		sessions:     map[*session]struct{}{},
 		advertised:   extraTopics(opts.Extra),
 		serviceCalls: map[string]int{},

@@ -23,7 +23,7 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 	s.publishSafety(tick)
 	s.publishExtra(tick)
 	if due(odomEvery, 0) && s.subscribed(TopicOdom) {
-		msg := odometry(now, s.w)
+		msg := odometry(now, s.noise.noisyWorld(s.w))
 		if s.faults.EchoToken {
 			msg["header"].(map[string]any)["frame_id"] = "odom:" + s.opts.Token
 			msg["child_frame_id"] = "base:" + s.opts.Token
@@ -31,7 +31,7 @@ func (s *Server) publishTopics(tick uint64, now time.Time) {
 		s.deliverMsg(TopicOdom, msg, false)
 	}
 	if due(scanEvery, 1) && s.subscribed(TopicScan) {
-		s.deliverMsg(TopicScan, scan(now, s.w, s.faults.BareNonFinite), s.faults.BareNonFinite)
+		s.deliverMsg(TopicScan, scan(now, s.w, s.noise, s.faults.BareNonFinite), s.faults.BareNonFinite)
 	}
 	if due(cameraEvery, 6) && s.subscribed(TopicCamera) {
 		msg := compressedImage(now, s.w)
