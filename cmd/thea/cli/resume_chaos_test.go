@@ -30,14 +30,14 @@ import (
 // finish the task with no motion run twice, tell the model what happened
 // in its first request, and run under the spec's safety rules.
 //
-// By default every event of the task is a kill point when
-// THEA_TEST_RESUME_EVERY=1, and otherwise a sample: every tool_call and
-// evaluation event (a call in flight, a call run but not recorded) and
-// every fifth event besides. Cases run in a small pool.
+// Every event of the task is a kill point (the done-when). While
+// iterating, THEA_TEST_RESUME_SAMPLE=1 takes a sample instead: every
+// tool_call and evaluation event (a call in flight, a call run but not
+// recorded) and every fifth event besides. Cases run in a small pool.
 
 const (
 	killEnv       = "THEA_TEST_KILL_AT_EVENT"
-	resumeEvery   = "THEA_TEST_RESUME_EVERY"
+	resumeSample  = "THEA_TEST_RESUME_SAMPLE"
 	mugTask       = "Put the mug in the top drawer"
 	resumePool    = 3
 	physicalTools = "navigate_to move_base rotate pick_up place open_drawer close_drawer"
@@ -148,7 +148,7 @@ func TestResumeAfterKillAtEveryEvent(t *testing.T) {
 		t.Fatalf("reference run ended with %+v", last)
 	}
 	var points []int
-	every := os.Getenv(resumeEvery) == "1"
+	every := os.Getenv(resumeSample) != "1"
 	for i, ev := range events {
 		if every || ev.Kind == runlog.EventToolCall || ev.Kind == runlog.EventEvaluation || i%5 == 0 {
 			points = append(points, i+1)
