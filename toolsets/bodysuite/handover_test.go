@@ -63,6 +63,9 @@ func (r *requestLog) Generate(ctx context.Context, req model.Request) (model.Res
 			b.WriteByte('\n')
 		}
 	}
+	if req.Purpose != model.PurposeDecide && req.Purpose != "" {
+		return r.Model.Generate(ctx, req) // consolidation, an evaluator
+	}
 	r.mu.Lock()
 	r.requests = append(r.requests, b.String())
 	if _, paused := r.h.Paused(); paused {
