@@ -70,6 +70,11 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 				con.Tick = ticker.C
 			}
 			if len(args) == 0 {
+				if a.PauseKey != nil {
+					keys, release := a.PauseKey()
+					defer release()
+					con.Pauses = keys
+				}
 				con.Interactive(cmd.Context())
 				return nil
 			}
