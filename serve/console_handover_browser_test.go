@@ -38,9 +38,7 @@ func TestConsolePausesAndHandsBack(t *testing.T) {
 	b.click("button", "Hand back")
 	b.waitFor("the report", `!document.getElementById('report').hidden && document.getElementById('report-reason').textContent === 'final_answer'`)
 	b.waitFor("the hand back in the trace", traceText+`.includes('handed back by console')`)
-	if b.evalString(`String(document.getElementById("handover").hidden)`) != "true" {
-		t.Error("the hand-back form is still shown")
-	}
+	b.waitFor("the hand-back form put away", `document.getElementById('handover').hidden && !document.getElementById('pause').disabled`)
 
 	reqs, whilePaused := log.snapshot()
 	if len(reqs) != 2 || whilePaused != 0 {

@@ -550,8 +550,9 @@
       case 'handover': {
         const h = d.handover || {};
         line(id, d, h.action === 'pause' ? 'paused' : 'handed back', [d.text], 'warn');
-        if (h.action === 'pause' && !state.paused) state.paused = h;
-        renderHandover();
+        // The status is the truth of whether the session is paused now: this
+        // event may be read after the hand back that ended it.
+        api('GET', '/v1/status').then((r) => { if (r.ok) applyStatus(r.data); }).catch(() => {});
         return;
       }
       case 'sink_error': case 'server_error': line(id, d, 'error', [d.text || d.error], 'bad'); return;
