@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/thea-harness/thea/internal/anyjson"
@@ -42,7 +43,7 @@ func (tn *Turn) execute(ctx context.Context) {
 	}
 	call := &Call{ID: first.ID, Tool: first.Name, Args: args, Raw: first.Arguments, Turn: tn.Number}
 	out := tn.chain(ctx, call, rt)
-	res.Env, res.Executed, res.Format = out.env, out.post != nil, out.format
+	res.Env, res.Executed, res.Format, res.Paused = out.env, out.post != nil, out.format, out.paused
 	if out.format {
 		res.Env.Reason += formatNote
 	}
@@ -69,6 +70,8 @@ type chained struct {
 	format bool
 	// decisions are the pre-hooks' (nil when none ran).
 	decisions []runlog.Decision
+	// paused: an operator's pause stopped the call, or came before it.
+	paused bool
 }
 
 // chain runs one call through schema check → pre-hooks → tool → post-hooks:
@@ -117,8 +120,20 @@ func (tn *Turn) chain(ctx context.Context, call *Call, rt *RegisteredTool) chain
 			return out
 		}
 	}
+	// A pause ends the call through the stop path (its context); a call
+	// the pause came before never runs.
+	cctx, left, why := h.pause.enterCall(ctx, call.Tool)
+	if why != "" {
+		out.env, out.paused = runlog.Failure(why), true
+		return out
+	}
 	tn.Emit(runlog.Event{Kind: runlog.EventToolCall, Tool: call.Tool, CallID: call.ID, Args: call.Args})
-	out.env = h.invokeChecked(ctx, rt, raw)
+	out.env = h.invokeChecked(cctx, rt, raw)
+	left()
+	if errors.Is(context.Cause(cctx), errPausedCall) {
+		out.paused = true
+		out.env.Reason += " (an operator paused the agent during this call and has the robot until they hand back)"
+	}
 	h.flush(tn.t)
 	post := h.runPost(ctx, cc, &out.env)
 	h.flush(tn.t)

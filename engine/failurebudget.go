@@ -15,7 +15,7 @@ import (
 // failure_budget.format only: a model that garbles its output is not a
 // robot that failed to act.
 func (tn *Turn) countFailure() {
-	if tn.end != nil || tn.result == nil || tn.result.Revised {
+	if tn.end != nil || tn.result == nil || tn.result.Revised || tn.result.Paused {
 		return
 	}
 	r := tn.result

@@ -65,6 +65,8 @@ type Harness struct {
 	lastNotes *TaskNotes
 	// between holds events queued while no task runs (see queue).
 	between betweenTasks
+	// pause is the operator's hold (pause.go).
+	pause pauseGate
 }
 
 // New builds a session from a validated spec: model clients, toolsets, the

@@ -190,10 +190,16 @@ func (h *Harness) loop(ctx context.Context, t *task) runlog.Report {
 		if max := h.spec.Safety.MaxTurns; max > 0 && t.turn >= max {
 			return h.terminate(t, runlog.DoneMaxTurns, fmt.Sprintf("the turn limit (max_turns %d) was reached", max))
 		}
+		if end := h.awaitOperator(ctx, t); end != nil {
+			return *end
+		}
 		t.turn++
 		h.groupN++
 		turn := &Turn{Number: t.turn, h: h, t: t, group: h.groupN}
 		for _, st := range h.stages {
+			if turn.resp == nil && h.pause.paused() {
+				break // an operator took over before the decision: no request
+			}
 			if err := h.runStage(ctx, st, turn); err != nil {
 				turn.end = &runlog.Report{Reason: runlog.DoneError, Error: fmt.Sprintf("stage %s: %v", st.Name(), err)}
 			}

@@ -54,6 +54,9 @@ type CallResult struct {
 	// a JSON object or fail the tool's inputSchema); the call never ran and
 	// counts against failure_budget.format only.
 	Format bool
+	// Paused: an operator's pause stopped the call or came before it; it
+	// does not count against the failure budget.
+	Paused bool
 	// changes are the arguments the pre-hooks changed before it ran.
 	changes []argChange
 }

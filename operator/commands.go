@@ -12,6 +12,9 @@ const helpText = `commands:
   /stop           (running) stop the running task safely (as Ctrl-C does)
   /reset          (idle) clear the session's Accumulated context
   /clear          (idle) clear the robot's uncertain-motion state, after checking the robot
+  /pause, Ctrl-Z  take the robot over: the running call is stopped through the stop path and
+                  the agent waits; the next line you type is the note for the model, and
+                  Enter hands back (/resume NOTE does too)
   /quit           leave (Ctrl-D when idle, or Ctrl-C twice within 2s)`
 
 // whileRunning handles a line typed while a task runs: only commands. It

@@ -50,6 +50,12 @@ type Console struct {
 	Now func() time.Time
 	// Tick animates the view; nil when the view has nothing to animate.
 	Tick <-chan time.Time
+	// Pauses delivers the operator's pause key (Ctrl-Z) in an interactive
+	// session; nil when there is none (see handover.go).
+	Pauses <-chan os.Signal
+
+	// paused: the operator has the robot; the next line is the note.
+	paused bool
 }
 
 // clock is Now, or time.Now when unset.
@@ -158,7 +164,12 @@ func (c *Console) Interactive(ctx context.Context) {
 				c.say("(Ctrl-C again within 2s, Ctrl-D or /quit leaves)")
 				c.prompt()
 			}
+		case <-c.Pauses:
+			c.pause()
 		case l := <-lines:
+			if l.err == nil && c.handover(l.text) {
+				continue
+			}
 			if l.err != nil {
 				if !errors.Is(l.err, io.EOF) {
 					c.say("thea: %v", l.err)
@@ -184,6 +195,10 @@ func (c *Console) Interactive(ctx context.Context) {
 			}
 			if reason != runlog.DoneFinal {
 				c.say("task ended: %s", reason)
+			}
+			if c.paused {
+				c.notePrompt() // the pause outlives the task: the next one waits
+				continue
 			}
 			c.prompt()
 		case now := <-c.Tick:

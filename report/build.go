@@ -294,6 +294,12 @@ func rowFor(ev runlog.Event) (Row, bool) {
 		return Row{Kind: "replan", Label: "instruction revised", Text: ev.Text, Status: "warn"}, true
 	case runlog.EventCancel:
 		return Row{Kind: "cancel", Label: "cancelled", Text: ev.Text, Status: "fail"}, true
+	case runlog.EventHandover:
+		label := "operator took over"
+		if ev.Handover != nil && ev.Handover.Action == runlog.HandoverBack {
+			label = "operator handed back"
+		}
+		return Row{Kind: "handover", Label: label, Text: ev.Text, Status: "warn", Detail: pretty(ev.Handover)}, true
 	case runlog.EventMemory:
 		return Row{Kind: "memory", Label: "memory", Text: ev.Text}, true
 	case runlog.EventSinkError:

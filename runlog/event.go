@@ -84,6 +84,8 @@ type Event struct {
 	Retry *model.Retry `json:"retry,omitempty"`
 	// Episode says what produced the run (EventTaskStart).
 	Episode *EpisodeInfo `json:"episode,omitempty"`
+	// Handover is an operator's pause or hand back (EventHandover).
+	Handover *Handover `json:"handover,omitempty"`
 	// Images travel with observation and tool-result events so the run log
 	// can save them as files; they are never written inline.
 	Images []world.Image `json:"-"`

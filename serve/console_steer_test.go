@@ -178,7 +178,7 @@ func TestConsoleShowsHostileTextAsText(t *testing.T) {
 		pwned: window.__pwned !== undefined,
 		title: document.title,
 		made: document.querySelectorAll('img[src="x"], b, i, svg:not(.map), [onerror], [onload]').length,
-		scripts: [...document.querySelectorAll('script')].filter(s => !/^\/console\/(recovery|world|console)\.js$/.test(s.getAttribute('src'))).length,
+		scripts: [...document.querySelectorAll('script')].filter(s => !/^\/console\/(recovery|handover|world|console)\.js$/.test(s.getAttribute('src'))).length,
 	})`))
 	if err != nil {
 		t.Fatal(err)

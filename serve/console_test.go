@@ -88,7 +88,7 @@ func TestConsoleScriptUsesTextOnly(t *testing.T) {
 func TestConsoleListensForEveryEventKind(t *testing.T) {
 	var kinds []string
 	decl := regexp.MustCompile(`EventKind = "([a-z_]+)"`)
-	for _, f := range []string{"event.go", "modelcall.go"} {
+	for _, f := range []string{"event.go", "modelcall.go", "handover.go"} {
 		b, err := os.ReadFile(filepath.Join("..", "runlog", f))
 		if err != nil {
 			t.Fatal(err)

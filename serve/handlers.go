@@ -39,6 +39,8 @@ func (s *Server) routes() []route {
 		{"POST", "/v1/confirmations/{id}", s.handleConfirm},
 		{"POST", "/v1/session/reset", s.handleReset},
 		{"POST", "/v1/session/clear", s.handleClear},
+		{"POST", "/v1/session/pause", s.handlePause},
+		{"POST", "/v1/session/resume", s.handleResume},
 		{"GET", "/v1/session/events", s.handleSessionEvents},
 		{"POST", "/v1/auth/cookie", s.handleReadCookie},
 		{"GET", "/v1/tasks/{id}/report", s.handleReport},

@@ -311,6 +311,7 @@ func (s *Server) stopTask(run *taskRun, interrupt bool, cause error) {
 	if interrupt {
 		run.cancel(cause)
 	}
+	s.stopPaused(run, cause)
 }
 
 // postCurrent puts a server event on the running task's stream.

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/thea-harness/thea/engine"
+	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
 
@@ -25,6 +26,8 @@ type Status struct {
 	Health  *Health           `json:"health,omitempty"`
 	Cameras []Frame           `json:"cameras"`
 	Notes   *engine.TaskNotes `json:"notes,omitempty"`
+	// Paused is the operator's pause in effect (see POST /v1/session/pause).
+	Paused *runlog.Handover `json:"paused,omitempty"`
 }
 
 // SpecView is what the console shows of the spec: its description (the
@@ -78,6 +81,7 @@ func (s *Server) status() Status {
 	if sess != nil {
 		h := s.live.healthOf(sess, s.redactor())
 		st.Health = &h
+		st.Paused = s.pausedNow(sess)
 		if sh, ok := sess.(specHolder); ok && sh.Spec() != nil {
 			sp := sh.Spec()
 			st.Session = sp.Name

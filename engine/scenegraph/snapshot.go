@@ -114,23 +114,3 @@ func (g *Graph) Restore(s Snapshot) error {
 	*g = *fresh
 	return nil
 }
-
-// MarkAllUnconfirmed marks, at turn, every fact of the graph but places
-// unconfirmed (what the robot holds too): nothing observed before the
-// session stopped is known to hold now. An observation that reports a
-// thing again clears its mark. It returns how many refs it marked.
-func (g *Graph) MarkAllUnconfirmed(turn int) int {
-	g.turn = max(g.turn, turn)
-	marked := 0
-	for _, n := range g.order {
-		if n.kind == KindPlace {
-			continue
-		}
-		if n.unconfirmed == 0 {
-			n.unconfirmed = turn
-			g.touch(n)
-		}
-		marked++
-	}
-	return marked
-}

@@ -39,7 +39,7 @@ func TestSnapshotRestoresTheGraph(t *testing.T) {
 			places++
 		}
 	}
-	if n := r.MarkAllUnconfirmed(4); n != len(r.order)-places || len(r.Unconfirmed()) != n {
+	if n := len(r.MarkAllUnconfirmed(4)); n != len(r.order)-places || len(r.Unconfirmed()) != n {
 		t.Errorf("MarkAllUnconfirmed marked %d refs (%d unconfirmed), want all %d but the %d places", n, len(r.Unconfirmed()), len(r.order)-places, places)
 	}
 	if !strings.Contains(r.Brief(BriefLimits{Detailed: 10}), "unconfirmed") {

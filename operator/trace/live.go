@@ -113,6 +113,8 @@ func (l *Live) Write(ev runlog.Event) error {
 		l.line(ev, cyan+"replan"+reset, oneLine(ev.Text, 200))
 	case runlog.EventCancel:
 		l.line(ev, yellow+"cancel"+reset, oneLine(ev.Text, 200))
+	case runlog.EventHandover:
+		l.line(ev, yellow+"handover"+reset, oneLine(ev.Text, 200))
 	case runlog.EventMemory:
 		l.line(ev, dim+"memory"+reset, oneLine(ev.Text, 200))
 	case runlog.EventSinkError:

@@ -68,6 +68,8 @@ func (t *Writer) Write(ev runlog.Event) error {
 		t.line(ev, "replan", oneLine(ev.Text, 200))
 	case runlog.EventCancel:
 		t.line(ev, "cancel", oneLine(ev.Text, 200))
+	case runlog.EventHandover:
+		t.line(ev, "handover", oneLine(ev.Text, 200))
 	case runlog.EventScene:
 		// A confirmed call's effects follow its result; the Brief itself is
 		// in the run log, too long for a trace line.

@@ -13,7 +13,7 @@
   const KINDS = [
     'task_start', 'context', 'observation', 'model', 'model_call', 'model_retry', 'hook', 'tool_call',
     'tool_result', 'evaluation', 'compaction', 'notification', 'question', 'replan', 'cancel', 'memory',
-    'scene', 'sink_error', 'safety', 'done',
+    'scene', 'sink_error', 'safety', 'handover', 'done',
     'pending', 'resolved', 'notes', 'health', 'server_error',
   ];
   const TOKEN_KEY = 'thea.token';
@@ -47,6 +47,7 @@
     world: window.TheaWorld.newWorld(), // what the observations say, for the map
     worlds: new Map(), // turn → the world as it was at that turn's end
     turnFrames: new Map(), // turn → the frames it brought
+    paused: null, // the operator's pause in effect (handover.js)
   };
 
   class AuthError extends Error {}
@@ -127,6 +128,9 @@
   // The recovery banner (recovery.js) reads the state and calls back.
   const renderRecovery = window.TheaRecovery.init({ state, el, text, api, say: (s) => say(s), AuthError,
     refresh: async () => { const r = await api('GET', '/v1/status'); applyStatus(r.data); } });
+  // The operator's pause and hand back (handover.js).
+  const renderHandover = window.TheaHandover.init({ state, api, say: (s) => say(s), errorOf: (r) => errorOf(r),
+    refresh: async () => { const r = await api('GET', '/v1/status'); applyStatus(r.data); } });
 
   // ---- the session ----------------------------------------------------------
 
@@ -189,6 +193,8 @@
       state.lastEnd = { task: st.task.id, reason: r.reason, turns: r.turns, error: r.error, time: '' };
     }
     if (st.health) renderHealth(st.health);
+    state.paused = st.paused || null;
+    renderHandover();
     for (const f of st.cameras || []) showFrame(f, f);
     if (st.notes && !state.task) renderNotes(st.notes);
     const t = st.task;
@@ -541,6 +547,14 @@
         line(id, d, 'safety', [d.text], d.safety === 'operator_clear' || d.safety === 'uncertainty_cleared' ? 'good' : 'bad');
         return;
       case 'model_retry': line(id, d, 'retry', [d.text], 'warn'); return;
+      case 'handover': {
+        const h = d.handover || {};
+        line(id, d, h.action === 'pause' ? 'paused' : 'handed back', [d.text], 'warn');
+        // The status is the truth of whether the session is paused now: this
+        // event may be read after the hand back that ended it.
+        api('GET', '/v1/status').then((r) => { if (r.ok) applyStatus(r.data); }).catch(() => {});
+        return;
+      }
       case 'sink_error': case 'server_error': line(id, d, 'error', [d.text || d.error], 'bad'); return;
       case 'pending':
         state.pending.set(d.id, d);

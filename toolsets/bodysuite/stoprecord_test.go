@@ -83,11 +83,20 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte(turns), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	h := sessionOver(t, tr, spec, script.Provider())
+	return &stopSession{h: h, faults: faults}
+}
+
+// sessionOver builds the session of the spec file over a catalog of the
+// transport under test, with the model provider prov (the script one, or a
+// test's wrapper of it).
+func sessionOver(t *testing.T, tr transport, spec string, prov engine.ProviderKind) *engine.Harness {
+	t.Helper()
 	cat := engine.NewComponents()
 	cat.SetBody(body.NewLayer(body.Shared{}))
 	for _, err := range []error{
 		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), channels.NoneChannel()),
+		cat.Add(toolsets.BuiltinKind(), tr.kind(), prov, channels.NoneChannel()),
 		cat.Add(policies.Components()...),
 	} {
 		if err != nil {
@@ -109,7 +118,7 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = h.Close() })
-	return &stopSession{h: h, faults: faults}
+	return h
 }
 
 // runInterrupted runs a task that drives, cancels its context once the

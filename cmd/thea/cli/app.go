@@ -32,6 +32,9 @@ type App struct {
 	// one into a safe stop of the running task; every other command is
 	// cancelled by the first. Nil: only ctx ends a command (in-process use).
 	Signals <-chan os.Signal
+	// PauseKey subscribes to the operator's pause key (Ctrl-Z) for an
+	// interactive `thea run`; nil: /pause only (in-process use).
+	PauseKey func() (<-chan os.Signal, func())
 	// IsTerminal reports whether an output is a terminal (the live view);
 	// nil asks the operating system about an *os.File.
 	IsTerminal func(io.Writer) bool

@@ -35,6 +35,7 @@ func Main(args []string) int {
 	defer signal.Stop(interrupts)
 	a := NewApp(os.Stdin, os.Stdout, os.Stderr)
 	a.Signals = interrupts
+	a.PauseKey = pauseKey
 	return a.Run(ctx, args)
 }
 

@@ -91,6 +91,11 @@ lines; --json prints the raw (redacted) event stream as JSON lines.`,
 				args = []string{info.Checkpoint.Instruction}
 			}
 			if len(args) == 0 {
+				if a.PauseKey != nil {
+					keys, release := a.PauseKey()
+					defer release()
+					con.Pauses = keys
+				}
 				con.Interactive(cmd.Context())
 				return nil
 			}
