@@ -169,18 +169,9 @@ func (h *Harness) resumeTask(ctx context.Context, instruction string, cfg runCon
 			Text: fmt.Sprintf("%s: %s (call %s, turn %d) began and the process ended before its result: it may or may not have run; it is not run again", runlog.SafetyMayHaveRun, c.tool, c.id, c.turn)})
 	}
 
-	mem, err := h.memorySummary(ctx)
-	if err != nil {
-		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
+	if !h.startResident(ctx, t) {
 		return t
 	}
-	t.memory = mem
-	tools, err := h.assembleTools(ctx)
-	if err != nil {
-		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
-		return t
-	}
-	h.refreshResident(t, tools)
 	if cp.Turn == 0 {
 		// Checkpointed before the instruction joined Accumulated context
 		// (as startTask words it).

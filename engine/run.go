@@ -137,18 +137,9 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 	if t.report != nil {
 		return t
 	}
-	mem, err := h.memorySummary(ctx)
-	if err != nil {
-		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
+	if !h.startResident(ctx, t) {
 		return t
 	}
-	t.memory = mem
-	tools, err := h.assembleTools(ctx)
-	if err != nil {
-		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
-		return t
-	}
-	h.refreshResident(t, tools)
 	text := "Instruction: " + instruction
 	if h.store.HasAccumulated() {
 		text = fmt.Sprintf("New instruction (task %d): %s", t.n, instruction)
@@ -159,6 +150,25 @@ func (h *Harness) startTask(ctx context.Context, instruction string, cfg runConf
 
 // refreshResident re-renders the Resident system message with these tool
 // definitions (task start, or a skill body loaded during the task).
+// startResident reads the memory summary and the tools and fills the
+// task's Resident context; on an error it sets the task's report and
+// returns false. A new task and a resumed one both start here.
+func (h *Harness) startResident(ctx context.Context, t *task) bool {
+	mem, err := h.memorySummary(ctx)
+	if err != nil {
+		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
+		return false
+	}
+	t.memory = mem
+	tools, err := h.assembleTools(ctx)
+	if err != nil {
+		t.report = &runlog.Report{Reason: runlog.DoneError, Error: err.Error()}
+		return false
+	}
+	h.refreshResident(t, tools)
+	return true
+}
+
 func (h *Harness) refreshResident(t *task, tools []model.ToolDef) {
 	h.hostMu.Lock()
 	skills := append([]loadedSkill(nil), t.skills...)
