@@ -110,9 +110,33 @@ func TestMCPHouseholdTaskOverStdio(t *testing.T) {
 		t.Errorf("pick_up's description holds its post-condition: %q", d)
 	}
 
+	driveHouseholdTask(t, cs, nil)
+	// Consolidation at the task's end wrote pick_up's tool experience, which
+	// its description now carries, as for the model's next task.
+	tools, err = cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "pick_up" && !strings.Contains(tl.Description, "Experience from earlier tasks:") {
+			t.Errorf("pick_up's description lacks the task's tool experience: %q", tl.Description)
+		}
+	}
+	replayRunLog(t, spec, runs)
+}
+
+// driveHouseholdTask puts the mug in the top drawer through cs, as a model
+// would: begin_task, a malformed call answered readably, a failed grasp's
+// verdict, a clamped move said as such, then end_task. meanwhile, if not
+// nil, runs once the task is begun.
+func driveHouseholdTask(t *testing.T, cs *mcp.ClientSession, meanwhile func()) {
+	t.Helper()
 	text, images, _ := call(t, cs, "begin_task", map[string]any{"instruction": "Put the mug in the top drawer"})
 	if !strings.Contains(text, "Task begun") || images == 0 {
 		t.Errorf("begin_task: want the present with camera images, got %d images and %q", images, text)
+	}
+	if meanwhile != nil {
+		meanwhile()
 	}
 	// A malformed call is a readable result, not a protocol error.
 	if text, _, isErr := call(t, cs, "pick_up", map[string]any{"object_name": 5}); !isErr || !strings.Contains(text, "object_name") {
@@ -145,18 +169,12 @@ func TestMCPHouseholdTaskOverStdio(t *testing.T) {
 	if !strings.Contains(text, "final") {
 		t.Fatalf("end_task: %q", text)
 	}
-	// Consolidation at the task's end wrote pick_up's tool experience, which
-	// its description now carries, as for the model's next task.
-	tools, err = cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range tools.Tools {
-		if tl.Name == "pick_up" && !strings.Contains(tl.Description, "Experience from earlier tasks:") {
-			t.Errorf("pick_up's description lacks the task's tool experience: %q", tl.Description)
-		}
-	}
-	// The run log replays as an episode.
+}
+
+// replayRunLog replays the one task's run log under runs as a thea test
+// episode, which must pass.
+func replayRunLog(t *testing.T, spec, runs string) string {
+	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(runs, "*", "events.jsonl"))
 	if err != nil || len(dirs) != 1 {
 		t.Fatalf("want one task's run log under %s, got %v (%v)", runs, dirs, err)
@@ -164,6 +182,7 @@ func TestMCPHouseholdTaskOverStdio(t *testing.T) {
 	if code, out, errs := run(t, "test", "--spec", spec, "--save", filepath.Dir(dirs[0]), "mcp-session"); code != 0 {
 		t.Fatalf("thea test --save: exit %d\n%s\n%s", code, out, errs)
 	}
+	return dirs[0]
 }
 
 // writeBuffer is a lockedBuffer a process writes to.

@@ -159,11 +159,18 @@ func serveUnderLoad(t *testing.T, n int, token string) {
 // function that sends SIGTERM, waits for exit 0 and returns its stderr.
 func startServeProcess(t *testing.T, dir, token string) (string, func() string) {
 	t.Helper()
+	return serveProcess(t, dir, token, "--spec", "spec.yaml", "--max-conns", strconv.Itoa(loadBound))
+}
+
+// serveProcess runs `thea serve --addr 127.0.0.1:0 ARGS` in dir, as
+// startServeProcess says.
+func serveProcess(t *testing.T, dir, token string, args ...string) (string, func() string) {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(self, "serve", "--spec", "spec.yaml", "--addr", "127.0.0.1:0", "--max-conns", strconv.Itoa(loadBound))
+	cmd := exec.Command(self, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), ptyMainEnv+"=1", "THEA_SERVE_TOKEN="+token)
 	pr, err := cmd.StderrPipe()
