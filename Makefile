@@ -16,7 +16,7 @@ docs:
 	$(GO) run ./cmd/thea schema --format markdown > docs/reference/spec.md.tmp && mv docs/reference/spec.md.tmp docs/reference/spec.md
 
 test:
-	$(GO) vet ./... && $(GO) test -race -timeout 30m ./...
+	$(GO) vet ./... && $(GO) test -race -timeout 45m ./...
 	@if [ -f $(MUJOCO_H) ]; then $(MAKE) test-mujoco; else \
 		echo "warning: libmujoco-dev is not installed; the MuJoCo back-end's tests (make test-mujoco) skip"; fi
 

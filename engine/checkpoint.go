@@ -172,7 +172,7 @@ func (h *Harness) writeCheckpoint(t *task) error {
 	b = append(append(b, goal...), `,"phase":`...)
 	b = append(append(b, phase...), `,"timeline":[`...)
 	b = append(append(b, c.timeline...), `]},"accumulated":`...)
-	if b, err = h.store.AppendKeptJSON(b); err != nil {
+	if b, err = h.store.AppendKeptJSON(b, h.redactor); err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
 	b = append(b, '}')

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/thea-harness/thea/engine/model"
+	"github.com/thea-harness/thea/engine/redact"
 )
 
 // KeptEntry is one Accumulated entry as a session checkpoint keeps it on
@@ -51,13 +52,19 @@ func (e *entry) keptEntry() KeptEntry {
 
 // AppendKeptJSON appends Kept() encoded as a JSON array to b. Each
 // entry's encoding is computed once and reused until the entry changes:
-// a checkpoint per turn encodes only the turn's new entries.
-func (s *Store) AppendKeptJSON(b []byte) ([]byte, error) {
+// a checkpoint per turn encodes only the turn's new entries. Each entry is
+// redacted by r before it is encoded (r is the session's, the same every
+// time, so the cached encoding stays redacted).
+func (s *Store) AppendKeptJSON(b []byte, r *redact.Redactor) ([]byte, error) {
 	b = append(b, '[')
 	for i := range s.acc {
 		e := &s.acc[i]
 		if e.kept == nil {
-			enc, err := json.Marshal(e.keptEntry())
+			// Redacted as a value, before encoding: the walker knows which
+			// fields hold JSON text (a tool call's arguments, kept as a JSON
+			// string when the model's text was not JSON), which the encoded
+			// document no longer says.
+			enc, err := json.Marshal(redact.Value(r, e.keptEntry()))
 			if err != nil {
 				return b, fmt.Errorf("accumulated[%d]: %w", i, err)
 			}
