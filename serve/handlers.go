@@ -50,6 +50,28 @@ func (s *Server) routes() []route {
 	}
 }
 
+// optionalRoute is an endpoint served only when the config turns it on;
+// openapi.json describes it beside the others.
+type optionalRoute struct {
+	method, path string
+	handler      http.Handler
+}
+
+func (s *Server) optionalRoutes() []optionalRoute {
+	var out []optionalRoute
+	if s.cfg.Metrics != nil {
+		out = append(out, optionalRoute{"GET", "/metrics", s.cfg.Metrics})
+	}
+	if s.cfg.MCP != nil {
+		// The streamable HTTP transport's three methods: a message, the
+		// server's stream, the session's end.
+		for _, m := range []string{"POST", "GET", "DELETE"} {
+			out = append(out, optionalRoute{m, MCPPath, s.cfg.MCP})
+		}
+	}
+	return out
+}
+
 // Handler is the server's HTTP handler. The console's files (code, no
 // data) are served to anyone who passes the browser checks, so the page can
 // ask for the token; for the API the bearer token (when the config has
@@ -60,11 +82,8 @@ func (s *Server) Handler() http.Handler {
 	for _, r := range s.routes() {
 		mux.HandleFunc(r.method+" "+r.path, r.handle)
 	}
-	if s.cfg.Metrics != nil {
-		mux.Handle("GET /metrics", s.cfg.Metrics)
-	}
-	if s.cfg.MCP != nil {
-		mux.Handle(MCPPath, s.cfg.MCP)
+	for _, r := range s.optionalRoutes() {
+		mux.Handle(r.method+" "+r.path, r.handler)
 	}
 	api := requireToken(s.cfg.Token, s.cookies, browserGuard(s.cfg.Token, s.admitted(mux)))
 	top := http.NewServeMux()

@@ -9,7 +9,7 @@ import (
 )
 
 // The served description names every route of the mux and no other, each
-// with its method.
+// with its method, the optional ones (/metrics, /mcp) included.
 func TestOpenAPICoversRoutes(t *testing.T) {
 	f := start(t, "", "- text: hi\n", Config{})
 	var doc struct {
@@ -23,7 +23,12 @@ func TestOpenAPICoversRoutes(t *testing.T) {
 		t.Errorf("openapi %q, want 3.x", doc.OpenAPI)
 	}
 	var routes, described []string
-	for _, r := range New(Config{}).routes() {
+	// Every route, the optional ones turned on.
+	all := New(Config{Metrics: http.NotFoundHandler(), MCP: http.NotFoundHandler()})
+	for _, r := range all.routes() {
+		routes = append(routes, strings.ToLower(r.method)+" "+r.path)
+	}
+	for _, r := range all.optionalRoutes() {
 		routes = append(routes, strings.ToLower(r.method)+" "+r.path)
 	}
 	for path, ops := range doc.Paths {

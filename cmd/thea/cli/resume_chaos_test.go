@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/thea-harness/thea/internal/readfile"
-	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/runlog"
 )
@@ -134,15 +131,26 @@ func readLines(t *testing.T, dir string) []runlog.Line {
 	return out
 }
 
-func TestResumeAfterKillAtEveryEvent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs thea twice per kill point")
-	}
+// chaosFront is how a chaos case drives thea: as thea run or thea serve.
+// The kill points, the kill and the checks are the same for both.
+type chaosFront struct {
+	// reference runs the task uninterrupted.
+	reference func(t *testing.T, c *resumeCase)
+	// kill runs the task until the process is SIGKILLed at event k.
+	kill func(t *testing.T, c *resumeCase, k int)
+	// resume continues the task of dir to its end.
+	resume func(t *testing.T, c *resumeCase, dir string)
+	// resumeArgs are the arguments that resume dir, for the case where
+	// there is nothing to resume and thea must say so and exit.
+	resumeArgs func(dir string) []string
+}
+
+// runChaos kills thea at every event of the household task in turn (or at
+// the sample), resumes it, and checks each outcome.
+func runChaos(t *testing.T, front chaosFront) {
 	// The reference run: the task's events, uninterrupted.
 	ref := newResumeCase(t)
-	if out, code, _ := ref.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
-		t.Fatalf("reference run: exit %d\n%s", code, out)
-	}
+	front.reference(t, ref)
 	events := readLines(t, ref.runDir(t))
 	if last := events[len(events)-1]; last.Kind != runlog.EventDone || last.Done.Reason != runlog.DoneFinal {
 		t.Fatalf("reference run ended with %+v", last)
@@ -165,45 +173,69 @@ func TestResumeAfterKillAtEveryEvent(t *testing.T) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			t.Run("event"+strconv.Itoa(k), func(t *testing.T) {
-				if checkKillResume(t, k, events[k-1].Kind) {
+				if checkKillResume(t, front, k, events[k-1].Kind) {
 					inFlight.Add(1)
 				}
 			})
 		}()
 	}
 	wg.Wait()
-	// The sample must include kills with a motion in flight.
+	// The kill points must include kills with a motion in flight.
 	if inFlight.Load() == 0 && !t.Failed() {
 		t.Error("no kill point left a physical call in flight")
 	}
 }
 
-// checkKillResume kills thea run at event k, resumes it and checks the
+func TestResumeAfterKillAtEveryEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs thea twice per kill point")
+	}
+	run := []string{"run", "--spec", "spec.cue", mugTask}
+	runChaos(t, chaosFront{
+		reference: func(t *testing.T, c *resumeCase) {
+			if out, code, _ := c.thea(t, nil, run...); code != 0 {
+				t.Fatalf("reference run: exit %d\n%s", code, out)
+			}
+		},
+		kill: func(t *testing.T, c *resumeCase, k int) {
+			if out, code, killed := c.thea(t, []string{killEnv + "=" + strconv.Itoa(k)}, run...); !killed {
+				t.Fatalf("kill at event %d: exit %d, not killed\n%s", k, code, out)
+			}
+		},
+		resume: func(t *testing.T, c *resumeCase, dir string) {
+			if out, code, _ := c.thea(t, nil, "run", "--spec", "spec.cue", "--resume", dir); code != 0 {
+				t.Fatalf("resume: exit %d\n%s", code, out)
+			}
+		},
+		resumeArgs: func(dir string) []string { return []string{"run", "--spec", "spec.cue", "--resume", dir} },
+	})
+}
+
+// checkKillResume kills thea at event k, resumes it and checks the
 // outcome; it reports whether a physical call was in flight.
-func checkKillResume(t *testing.T, k int, kind runlog.EventKind) bool {
+func checkKillResume(t *testing.T, front chaosFront, k int, kind runlog.EventKind) bool {
 	c := newResumeCase(t)
-	out, code, killed := c.thea(t, []string{killEnv + "=" + strconv.Itoa(k)}, "run", "--spec", "spec.cue", mugTask)
-	if !killed {
-		t.Fatalf("kill at event %d (%s): exit %d, not killed\n%s", k, kind, code, out)
-	}
+	front.kill(t, c, k)
 	dir := c.runDir(t)
-	if l := readLines(t, dir); len(l) != k {
-		t.Fatalf("killed at event %d, the run log holds %d events", k, len(l))
-	}
-	before := len(c.model.requests())
-	out, code, _ = c.thea(t, nil, "run", "--spec", "spec.cue", "--resume", dir)
 	lines := readLines(t, dir)
-	if k == len(lines) && lines[k-1].Kind == runlog.EventDone {
-		// Killed after its last event: the task had ended.
+	if len(lines) != k {
+		t.Fatalf("killed at event %d (%s), the run log holds %d events", k, kind, len(lines))
+	}
+	if lines[k-1].Kind == runlog.EventDone {
+		// Killed after its last event: the task had ended, and resuming
+		// it says so and changes nothing.
+		out, code, _ := c.thea(t, nil, front.resumeArgs(dir)...)
 		if code == 0 || !strings.Contains(out, "nothing to resume") {
 			t.Fatalf("resuming an ended task: exit %d\n%s", code, out)
 		}
+		if after := readLines(t, dir); len(after) != k {
+			t.Fatalf("resuming an ended task wrote %d events", len(after)-k)
+		}
 		return false
 	}
-	if code != 0 {
-		t.Fatalf("resume after a kill at event %d (%s): exit %d\n%s", k, kind, code, out)
-	}
-	return checkResumed(t, c, lines, before)
+	before := len(c.model.requests())
+	front.resume(t, c, dir)
+	return checkResumed(t, c, readLines(t, dir), before)
 }
 
 // checkResumed checks a resumed task: it finished, no physical call ran
@@ -303,175 +335,4 @@ func checkResumed(t *testing.T, c *resumeCase, lines []runlog.Line, before int) 
 		}
 	}
 	return len(mayHaveRun) > 0
-}
-
-// serveThea starts this binary as thea serve on a free loopback port in
-// the case's folder and returns its base URL and its exit.
-func (c *resumeCase) serveThea(t *testing.T, env []string, args ...string) (string, *exec.Cmd, chan error) {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, append([]string{"serve", "--spec", "spec.cue", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Dir = c.dir
-	cmd.Env = append(append(os.Environ(), ptyMainEnv+"=1", killEnv+"=", "THEA_SERVE_TOKEN="), env...)
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill() // a no-op once it exited
-		if t.Failed() {
-			t.Logf("thea serve %v:\n%s", args, out.String())
-		}
-	})
-	var url string
-	testtime.Wait(t, "thea serve's address", func() bool {
-		if m := serveAddr.FindStringSubmatch(out.String()); m != nil {
-			url = m[1]
-			return true
-		}
-		return false
-	})
-	return url, cmd, exited
-}
-
-var serveAddr = regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
-
-// TestServeResumeAfterKill is the chaos test for thea serve at a handful
-// of events: a call about to run, a call run but not recorded, the first
-// event and one between turns.
-func TestServeResumeAfterKill(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs thea serve twice per kill point")
-	}
-	ref := newResumeCase(t)
-	if out, code, _ := ref.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
-		t.Fatalf("reference run: exit %d\n%s", code, out)
-	}
-	events := readLines(t, ref.runDir(t))
-	points := []int{1}
-	calls, evals := 0, 0
-	for i, ev := range events {
-		switch {
-		case ev.Kind == runlog.EventToolCall && ev.Tool == "pick_up":
-			calls++
-			if calls == 1 {
-				points = append(points, i+1)
-			}
-		case ev.Kind == runlog.EventEvaluation:
-			evals++
-			if evals == 3 {
-				points = append(points, i+1)
-			}
-		case ev.Kind == runlog.EventContext && i > len(events)/2 && len(points) < 4:
-			points = append(points, i+1)
-		}
-	}
-	for _, k := range points {
-		t.Run("event"+strconv.Itoa(k), func(t *testing.T) {
-			c := newResumeCase(t)
-			url, _, exited := c.serveThea(t, []string{killEnv + "=" + strconv.Itoa(k)})
-			resp, err := http.Post(url+"/v1/tasks", "application/json", strings.NewReader(fmt.Sprintf(`{"instruction": %q}`, mugTask)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
-				t.Fatalf("POST /v1/tasks: %s", resp.Status)
-			}
-			var ee *exec.ExitError
-			if err := <-exited; !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("thea serve killed at event %d: %v", k, err)
-			}
-			dir := c.runDir(t)
-			before := len(c.model.requests())
-			_, cmd, exited := c.serveThea(t, nil, "--resume", dir)
-			var lines []runlog.Line
-			testtime.Wait(t, "the resumed task's done event", func() bool {
-				lines = readLinesSoFar(dir)
-				return len(lines) > 0 && lines[len(lines)-1].Kind == runlog.EventDone
-			})
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
-				t.Fatal(err)
-			}
-			if err := <-exited; err != nil {
-				t.Errorf("thea serve --resume after the task: %v", err)
-			}
-			checkResumed(t, c, readLines(t, dir), before)
-		})
-	}
-}
-
-// readLinesSoFar reads a run log being written: whole lines only.
-func readLinesSoFar(dir string) []runlog.Line {
-	b, err := os.ReadFile(filepath.Join(dir, runlog.EventsFile))
-	if err != nil {
-		return nil
-	}
-	var out []runlog.Line
-	for rec, err := range runlog.Parse(dir, b[:bytes.LastIndexByte(b, '\n')+1], readfile.RunLog) {
-		if err != nil {
-			return nil
-		}
-		l, err := rec.Line()
-		if err != nil {
-			return nil
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// TestResumeUnderTheSpecAsLoadedNow: a spec changed between the kill and
-// the resume is the one in force (a tighter clamp), and the change is said
-// to the operator, in the run log and to the model.
-func TestResumeUnderTheSpecAsLoadedNow(t *testing.T) {
-	c := newResumeCase(t)
-	if _, _, killed := c.thea(t, []string{killEnv + "=1"}, "run", "--spec", "spec.cue", mugTask); !killed {
-		t.Fatal("thea run was not killed at its first event")
-	}
-	b, err := os.ReadFile(c.spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const clamp = `max: "min(limits.max_translation_m, clearance.toward(args.direction) - limits.safety_margin_m)"`
-	if !bytes.Contains(b, []byte(clamp)) {
-		t.Fatalf("the household spec no longer holds %s", clamp)
-	}
-	b = bytes.Replace(b, []byte(clamp), []byte(`max: "min(0.4, clearance.toward(args.direction) - limits.safety_margin_m)"`), 1)
-	if err := os.WriteFile(c.spec, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := c.runDir(t)
-	out, code, _ := c.thea(t, nil, "run", "--spec", "spec.cue", "--resume", dir)
-	if code != 0 {
-		t.Fatalf("resume: exit %d\n%s", code, out)
-	}
-	if !strings.Contains(out, "the spec changed since the checkpoint") {
-		t.Errorf("the operator is not told the spec changed:\n%s", out)
-	}
-	lines := readLines(t, dir)
-	moved := false
-	for _, l := range lines {
-		switch {
-		case l.Kind == runlog.EventSafety && l.Safety == runlog.SafetyResumed && !strings.Contains(l.Text, "spec CHANGED"):
-			t.Errorf("the resumed event does not say the spec changed: %s", l.Text)
-		case l.Kind == runlog.EventToolCall && l.Tool == "move_base":
-			moved = true
-			if d, _ := l.Args["distance_m"].(float64); d > 0.4 {
-				t.Errorf("move_base ran %v m: the changed clamp (0.4 m) is not in force", d)
-			}
-		}
-	}
-	if !moved {
-		t.Error("the resumed task never moved the base")
-	}
-	if reqs := c.model.requests(); len(reqs) == 0 || !strings.Contains(reqs[0], "The spec was changed before the restart") {
-		t.Error("the model is not told the spec changed")
-	}
 }
