@@ -48,6 +48,11 @@ func (h *Harness) ReadResume(ctx context.Context, dir string) (ResumeInfo, error
 	if err != nil {
 		return ResumeInfo{}, err
 	}
+	// A task whose run log ended has nothing to resume: said now, before
+	// a server listens or a body starts, not as the resumed task's error.
+	if _, err := readUnfinished(ctx, dir, cp); err != nil {
+		return ResumeInfo{}, err
+	}
 	digest, err := runlog.SpecDigest(h.spec.Files)
 	if err != nil {
 		return ResumeInfo{}, fmt.Errorf("spec digest: %w", err)

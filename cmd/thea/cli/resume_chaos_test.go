@@ -14,8 +14,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/thea-harness/thea/internal/readfile"
+	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
 	"github.com/thea-harness/thea/runlog"
 )
@@ -87,7 +89,11 @@ func (c *resumeCase) thea(t *testing.T, env []string, args ...string) (out strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(t.Context(), self, args...)
+	// A bound on a hang only: a thea that never ends fails its case
+	// instead of the whole package's timeout.
+	ctx, cancel := context.WithTimeout(t.Context(), testtime.Scale(30*time.Second))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, args...)
 	cmd.Dir = c.dir
 	cmd.Env = append(append(os.Environ(), ptyMainEnv+"=1", killEnv+"="), env...)
 	var buf bytes.Buffer
@@ -95,6 +101,8 @@ func (c *resumeCase) thea(t *testing.T, env []string, args ...string) (out strin
 	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("thea %v did not end within %v\n%s", args, testtime.Scale(30*time.Second), buf.String())
 	case err == nil:
 		return buf.String(), 0, false
 	case errors.As(err, &ee):

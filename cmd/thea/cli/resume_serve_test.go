@@ -164,3 +164,24 @@ func readLinesSoFar(dir string) []runlog.Line {
 	}
 	return out
 }
+
+// TestServeResumeRefusesAnEndedTask: `thea serve --resume` of a task whose
+// run log ended says there is nothing to resume and exits before it
+// listens, as `thea run --resume` does, instead of serving a session
+// whose resumed task fails.
+func TestServeResumeRefusesAnEndedTask(t *testing.T) {
+	c := newResumeCase(t)
+	if out, code, _ := c.thea(t, nil, "run", "--spec", "spec.cue", mugTask); code != 0 {
+		t.Fatalf("the task: exit %d\n%s", code, out)
+	}
+	dir := c.runDir(t)
+	for _, args := range [][]string{
+		{"serve", "--spec", "spec.cue", "--addr", "127.0.0.1:0", "--resume", dir},
+		{"run", "--spec", "spec.cue", "--resume", dir},
+	} {
+		out, code, _ := c.thea(t, nil, args...)
+		if code == 0 || !strings.Contains(out, "nothing to resume") || serveAddr.MatchString(out) {
+			t.Errorf("thea %s --resume of an ended task: exit %d\n%s", args[0], code, out)
+		}
+	}
+}

@@ -99,18 +99,12 @@ func (a *App) newServeCmd() *cobra.Command {
 				}
 				sess = faceSession{Harness: h, face: mcpFace.face}
 			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, sess.Close()))
-				return exitError{code: 1}
-			}
-			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
-				termesc.Escape(spec.Name), ln.Addr())
-			// Serve closes the listener and the session when it returns.
+			// A resume that cannot happen (no checkpoint, a task that
+			// already ended) is refused before the server listens.
 			if dir := a.str(cmd, "resume"); dir != "" {
 				info, err := readResume(cmd.Context(), h, dir, a.Stderr)
 				if err != nil {
-					return a.failed("thea serve", errors.Join(err, ln.Close(), sess.Close()))
+					return a.failed("thea serve", errors.Join(err, sess.Close()))
 				}
 				rs := &resumeSession{Harness: h, dir: dir}
 				if mcpFace != nil {
@@ -119,6 +113,14 @@ func (a *App) newServeCmd() *cobra.Command {
 				sess = rs
 				srv.Resume(info.Checkpoint.Instruction)
 			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				fmt.Fprintf(a.Stderr, "thea serve: %v\n", errors.Join(err, sess.Close()))
+				return exitError{code: 1}
+			}
+			fmt.Fprintf(a.Stderr, "thea serve: session %q on http://%s (console at /, API description at /openapi.json)\n",
+				termesc.Escape(spec.Name), ln.Addr())
+			// Serve closes the listener and the session when it returns.
 			if err := srv.Serve(cmd.Context(), ln, sess); err != nil {
 				return a.failed("thea serve", err)
 			}
