@@ -5,22 +5,13 @@ package main
 import (
 	"fmt"
 	"math"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
-// envelope is a tool's result: {success, reason | value...}.
-type envelope map[string]any
-
-func okEnv(v envelope) envelope {
-	if v == nil {
-		v = envelope{}
-	}
-	v["success"] = true
-	return v
-}
-
-func failEnv(format string, a ...any) envelope {
-	return envelope{"success": false, "reason": fmt.Sprintf(format, a...)}
-}
+// envelope is a tool's result: {success, reason | value...}, the same
+// wire as the household simulator's.
+type envelope = simtools.Envelope
 
 const (
 	carryZ    = 0.22 // the tool point's height when carrying over the table
@@ -32,10 +23,10 @@ const (
 // object comes up is decided by the contacts, not by a draw.
 func (t *tabletop) pickUp(object string) (envelope, error) {
 	if object != "mug" {
-		return failEnv("%q cannot be picked up: only the mug is graspable (the plate and the bin are fixed)", object), nil
+		return simtools.Fail("%q cannot be picked up: only the mug is graspable (the plate and the bin are fixed)", object), nil
 	}
 	if t.held != "" {
-		return failEnv("the gripper already holds the %s: place it first", t.held), nil
+		return simtools.Fail("the gripper already holds the %s: place it first", t.held), nil
 	}
 	m := t.p.bodyPos(t.mug)
 	steps := []func() error{
@@ -53,20 +44,20 @@ func (t *tabletop) pickUp(object string) (envelope, error) {
 	}
 	if t.lifted() {
 		t.held = "mug"
-		return okEnv(envelope{"held": "mug"}), nil
+		return simtools.OK(envelope{"held": "mug"}), nil
 	}
 	now := t.p.bodyPos(t.mug)
 	if math.Abs(now[0]-m[0]) < 0.03 && math.Abs(now[1]-m[1]) < 0.03 && now[2] < mugHalfZ+0.01 {
-		return failEnv("the mug slipped out of the fingers as the arm lifted (it is back on the table)"), nil
+		return simtools.Fail("the mug slipped out of the fingers as the arm lifted (it is back on the table)"), nil
 	}
-	return failEnv("the grasp missed: the mug is not between the fingers (it is at x=%.3f y=%.3f)", now[0], now[1]), nil
+	return simtools.Fail("the grasp missed: the mug is not between the fingers (it is at x=%.3f y=%.3f)", now[0], now[1]), nil
 }
 
 // place carries the held object over target (bin or plate), lowers it,
 // opens and backs off; where it comes to rest decides the outcome.
 func (t *tabletop) place(object, target string) (envelope, error) {
 	if t.held == "" || t.held != object {
-		return failEnv("the gripper does not hold the %s: pick it up first", object), nil
+		return simtools.Fail("the gripper does not hold the %s: pick it up first", object), nil
 	}
 	var dest [3]float64
 	var z float64
@@ -78,7 +69,7 @@ func (t *tabletop) place(object, target string) (envelope, error) {
 		dest = t.p.bodyPos(t.plate)
 		z = plateTop + mugHalfZ + 0.01
 	default:
-		return failEnv("target %q: want bin or plate", target), nil
+		return simtools.Fail("target %q: want bin or plate", target), nil
 	}
 	if target == "bin" {
 		// Over the rim first, so the mug does not catch a wall.
@@ -100,10 +91,10 @@ func (t *tabletop) place(object, target string) (envelope, error) {
 	}
 	t.held = ""
 	if (target == "bin" && t.inBin()) || (target == "plate" && t.onPlate()) {
-		return okEnv(envelope{"placed": object, "target": target}), nil
+		return simtools.OK(envelope{"placed": object, "target": target}), nil
 	}
 	m := t.p.bodyPos(t.mug)
-	return failEnv("the %s did not come to rest %s the %s (it is at x=%.3f y=%.3f z=%.3f)", object, relation(target), target, m[0], m[1], m[2]), nil
+	return simtools.Fail("the %s did not come to rest %s the %s (it is at x=%.3f y=%.3f z=%.3f)", object, relation(target), target, m[0], m[1], m[2]), nil
 }
 
 func relation(target string) string {
@@ -117,16 +108,16 @@ func relation(target string) string {
 // read clearanceDown (mj_ray) before it is called.
 func (t *tabletop) move(x, y, z float64) (envelope, error) {
 	if z < 0 || z > 0.5 || math.Abs(y) > 0.5 || x < -0.2 || x > 0.7 {
-		return failEnv("(%.3f, %.3f, %.3f) is outside the arm's travel (x -0.2..0.7, y -0.5..0.5, z 0..0.5 m)", x, y, z), nil
+		return simtools.Fail("(%.3f, %.3f, %.3f) is outside the arm's travel (x -0.2..0.7, y -0.5..0.5, z 0..0.5 m)", x, y, z), nil
 	}
 	if err := t.moveTool(x, y, z, moveSpeed); err != nil {
 		return nil, err
 	}
 	tp := t.toolPoint()
 	if math.Abs(tp[0]-x) > 0.01 || math.Abs(tp[1]-y) > 0.01 || math.Abs(tp[2]-z) > 0.01 {
-		return failEnv("the tool stopped at (%.3f, %.3f, %.3f), short of the target: something is in the way", tp[0], tp[1], tp[2]), nil
+		return simtools.Fail("the tool stopped at (%.3f, %.3f, %.3f), short of the target: something is in the way", tp[0], tp[1], tp[2]), nil
 	}
-	return okEnv(envelope{"end_effector": envelope{"frame": "world", "x": round3(tp[0]), "y": round3(tp[1]), "z": round3(tp[2])}}), nil
+	return simtools.OK(envelope{"end_effector": envelope{"frame": "world", "x": round3(tp[0]), "y": round3(tp[1]), "z": round3(tp[2])}}), nil
 }
 
 // taskDone is the benchmark's own success for a task, read from the state.

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/thea-harness/thea/internal/simtools/simtoolstest"
 	"github.com/thea-harness/thea/world"
 )
 
@@ -25,38 +26,13 @@ func simClient(t *testing.T, args ...string) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewStdioMCPClient(exe, nil, args...)
-	if err != nil {
-		t.Fatalf("start the simulator: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "mujoco-test", Version: "0"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	return c
+	return simtoolstest.Start(t, "mujoco-test", exe, nil, args...)
 }
 
 // call invokes a tool and returns its JSON envelope and the whole result.
 func call(t *testing.T, c *client.Client, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = tool, args
-	res, err := c.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("%s(%v): %v", tool, args, err)
-	}
-	text, isText := res.Content[0].(mcp.TextContent)
-	if !isText {
-		t.Fatalf("%s: first content is %T, want text", tool, res.Content[0])
-	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(text.Text), &out); err != nil {
-		t.Fatalf("%s: %v in %s", tool, err, text.Text)
-	}
-	return out, res
+	return simtoolstest.Call(t, c, tool, args)
 }
 
 func status(env map[string]any) string {

@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"math"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 // kitchen is one episode of the kitchen scene.
@@ -132,9 +134,9 @@ func (k *kitchen) moveBase(x, y float64) (envelope, error) {
 	}
 	b := k.basePos()
 	if math.Hypot(b[0]-x, b[1]-y) > 0.02 {
-		return failEnv("the base stopped at (%.2f, %.2f), short of (%.2f, %.2f): something is in the way", b[0], b[1], x, y), nil
+		return simtools.Fail("the base stopped at (%.2f, %.2f), short of (%.2f, %.2f): something is in the way", b[0], b[1], x, y), nil
 	}
-	return okEnv(envelope{"pose": envelope{"x": round3(b[0]), "y": round3(b[1]), "theta_deg": 0}}), nil
+	return simtools.OK(envelope{"pose": envelope{"x": round3(b[0]), "y": round3(b[1]), "theta_deg": 0}}), nil
 }
 
 // handleX is the handle bar's x now (it moves with the drawer).
@@ -150,7 +152,7 @@ func (k *kitchen) reachFor(x float64) float64 {
 // decided by the grip's friction against the drawer's own.
 func (k *kitchen) openDrawer() (envelope, error) {
 	if s := k.drawerState(); s == "open" {
-		return failEnv("the drawer is already open"), nil
+		return simtools.Fail("the drawer is already open"), nil
 	}
 	steps := []func() error{
 		func() error { return k.fingers(false) },
@@ -169,15 +171,15 @@ func (k *kitchen) openDrawer() (envelope, error) {
 		}
 	}
 	if k.drawerState() == "open" {
-		return okEnv(envelope{"drawer": "open", "opening_m": round3(k.drawerOpenM())}), nil
+		return simtools.OK(envelope{"drawer": "open", "opening_m": round3(k.drawerOpenM())}), nil
 	}
-	return failEnv("the handle slipped out of the fingers: the drawer is out only %.2f m (it runs stiff)", k.drawerOpenM()), nil
+	return simtools.Fail("the handle slipped out of the fingers: the drawer is out only %.2f m (it runs stiff)", k.drawerOpenM()), nil
 }
 
 // closeDrawer pushes the drawer's handle home with the closed fingers.
 func (k *kitchen) closeDrawer() (envelope, error) {
 	if k.drawerState() == "closed" {
-		return failEnv("the drawer is already closed"), nil
+		return simtools.Fail("the drawer is already closed"), nil
 	}
 	steps := []func() error{
 		func() error { return k.ramp(k.areach, 0, 0.3) },
@@ -196,7 +198,7 @@ func (k *kitchen) closeDrawer() (envelope, error) {
 		}
 	}
 	if k.drawerState() == "closed" {
-		return okEnv(envelope{"drawer": "closed"}), nil
+		return simtools.OK(envelope{"drawer": "closed"}), nil
 	}
-	return failEnv("the drawer did not close: it is still out %.2f m", k.drawerOpenM()), nil
+	return simtools.Fail("the drawer did not close: it is still out %.2f m", k.drawerOpenM()), nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 // drawerName is the kitchen's one drawer.
@@ -31,59 +33,31 @@ type kitchenJudgeArgs struct {
 
 // newKitchenServer serves the kitchen's tools over MCP.
 func newKitchenServer(s *simulator) *server.MCPServer {
-	srv := server.NewMCPServer("thea-sim-mujoco", version, server.WithRecovery(), server.WithToolCapabilities(false))
+	srv := newMCPServer()
 	drawerTool := func(name, desc string, act func() (envelope, error)) {
-		srv.AddTool(mcp.NewTool(name, mcp.WithDescription(desc), mcp.WithInputSchema[drawerArgs]()),
-			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				a, bad := bind[drawerArgs](req)
-				if bad != nil {
-					return bad, nil
-				}
-				if a.Name != drawerName {
-					return textResult(failEnv("name %q: the kitchen's drawer is %s", a.Name, drawerName))
-				}
-				return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.physical(act) })
-			})
+		addTool(srv, name, desc, func(ctx context.Context, a drawerArgs) (*mcp.CallToolResult, error) {
+			if a.Name != drawerName {
+				return simtools.Result(simtools.Fail("name %q: the kitchen's drawer is %s", a.Name, drawerName))
+			}
+			return s.motion(ctx, act)
+		})
 	}
 	drawerTool("open_drawer", descOpenDrawer, func() (envelope, error) { return s.k.openDrawer() })
 	drawerTool("close_drawer", descCloseDrawer, func() (envelope, error) { return s.k.closeDrawer() })
-	srv.AddTool(mcp.NewTool("move", mcp.WithDescription(descMoveBase), mcp.WithInputSchema[baseMoveArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[baseMoveArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) {
-				return s.physical(func() (envelope, error) { return s.k.moveBase(a.X, a.Y) })
-			})
-		})
-	srv.AddTool(mcp.NewTool("observe", mcp.WithDescription(descKitchenObserve), mcp.WithInputSchema[observeArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[observeArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.observeResult(a.RunID) })
-		})
-	srv.AddTool(mcp.NewTool("get_clearance", mcp.WithDescription(descBaseClearance), mcp.WithInputSchema[noArgs]()),
-		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.do(ctx, func() (*mcp.CallToolResult, error) {
-				e := envelope{}
-				for k, v := range s.k.clearance() {
-					e[k] = v
-				}
-				return textResult(okEnv(e))
-			})
-		})
-	srv.AddTool(mcp.NewTool("judge", mcp.WithDescription(descKitchenJudge), mcp.WithInputSchema[kitchenJudgeArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[kitchenJudgeArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(s.kitchenJudge(a)) })
-		})
-	addResetAndStop(srv, s)
+	addTool(srv, "move", descMoveBase, func(ctx context.Context, a baseMoveArgs) (*mcp.CallToolResult, error) {
+		return s.motion(ctx, func() (envelope, error) { return s.k.moveBase(a.X, a.Y) })
+	})
+	addClearance(srv, s, descBaseClearance, func() envelope {
+		e := envelope{}
+		for k, v := range s.k.clearance() {
+			e[k] = v
+		}
+		return e
+	})
+	addTool(srv, "judge", descKitchenJudge, func(ctx context.Context, a kitchenJudgeArgs) (*mcp.CallToolResult, error) {
+		return s.do(ctx, func() (*mcp.CallToolResult, error) { return simtools.Result(s.kitchenJudge(a)) })
+	})
+	addSceneTools(srv, s, descKitchenObserve)
 	return srv
 }
 
@@ -96,14 +70,14 @@ func (s *simulator) kitchenJudge(a kitchenJudgeArgs) envelope {
 			task = s.task
 		}
 		if err := checkTask("kitchen", task); err != nil {
-			return failEnv("%v", err)
+			return simtools.Fail("%v", err)
 		}
 		want = map[string]string{"drawer_open": "open", "drawer_closed": "closed"}[task]
 	} else if a.Name != "" && a.Name != drawerName {
-		return failEnv("name %q: the kitchen's drawer is %s", a.Name, drawerName)
+		return simtools.Fail("name %q: the kitchen's drawer is %s", a.Name, drawerName)
 	}
 	if want != "open" && want != "closed" {
-		return failEnv("state %q: want open or closed", want)
+		return simtools.Fail("state %q: want open or closed", want)
 	}
 	got, out := s.k.drawerState(), math.Max(0, s.k.drawerOpenM())
 	status, reason := "success", fmt.Sprintf("%s reads %s: %.2f m out of the counter", drawerName, got, out)
@@ -111,7 +85,7 @@ func (s *simulator) kitchenJudge(a kitchenJudgeArgs) envelope {
 		status = "failure"
 		reason = fmt.Sprintf("%s reads %s, not %s: %.2f m out of the counter", drawerName, got, want, out)
 	}
-	return okEnv(envelope{"verdict": envelope{"status": status, "reason": reason, "confidence": 1}})
+	return simtools.OK(envelope{"verdict": envelope{"status": status, "reason": reason, "confidence": 1}})
 }
 
 // kitchenObservation is the Observation of the kitchen: the base's pose

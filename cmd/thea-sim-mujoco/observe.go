@@ -4,10 +4,10 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 // cameraNames are the cameras rendered, in order, when --render is on.
@@ -84,32 +84,31 @@ func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 		e = s.observation()
 	}
 	if runID != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(runID, "run-"))
-		if err != nil || !strings.HasPrefix(runID, "run-") || n < 1 || n > s.runID || "run-"+strconv.Itoa(n) != runID {
-			return textResult(failEnv("run_id %q: no such run (the last is run-%d)", runID, s.runID))
+		if !simtools.KnownRunID(runID, s.runID) {
+			return simtools.Result(simtools.Fail("run_id %q: no such run (the last is run-%d)", runID, s.runID))
 		}
 		e["run_id"] = runID
 	}
 	if s.r == nil {
-		return textResult(e)
+		return simtools.Result(e)
 	}
 	var images []envelope
 	var pngs [][]byte
 	for _, cam := range s.cameraNames() {
 		png, err := s.r.png(s.phys(), cam)
 		if err != nil {
-			return textResult(failEnv("camera %s: %v", cam, err))
+			return simtools.Result(simtools.Fail("camera %s: %v", cam, err))
 		}
 		pngs = append(pngs, png)
 		images = append(images, envelope{"camera": cam, "mime": "image/png", "width": s.opts.Width, "height": s.opts.Height})
 	}
 	e["images"] = images
-	res, err := textResult(e)
+	res, err := simtools.Result(e)
 	if err != nil {
 		return nil, err
 	}
 	for i, cam := range s.cameraNames() {
-		res.Content = append(res.Content, imageContent(cam, pngs[i]))
+		res.Content = append(res.Content, simtools.Image(cam, pngs[i]))
 	}
 	return res, nil
 }

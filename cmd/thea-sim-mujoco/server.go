@@ -4,14 +4,14 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 const version = "0.1.0"
@@ -95,27 +95,17 @@ func (s *simulator) do(ctx context.Context, f func() (*mcp.CallToolResult, error
 	return r.res, r.err
 }
 
-func textResult(e envelope) (*mcp.CallToolResult, error) {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return nil, fmt.Errorf("encode result: %w", err)
-	}
-	res := mcp.NewToolResultText(string(b))
-	res.IsError = e["success"] != true
-	return res, nil
-}
-
 // physical wraps a motion: the operator's scripted intrusion, a fresh run
 // id, and a MuJoCo error as a failed call that names it.
 func (s *simulator) physical(act func() (envelope, error)) (*mcp.CallToolResult, error) {
 	e, err := act()
 	if err != nil {
-		return textResult(failEnv("the simulation failed: %v", err))
+		return simtools.Result(simtools.Fail("the simulation failed: %v", err))
 	}
 	s.runID++
-	e["run_id"] = fmt.Sprintf("run-%d", s.runID)
+	e["run_id"] = simtools.RunID(s.runID)
 	if s.t == nil {
-		return textResult(e)
+		return simtools.Result(e)
 	}
 	s.t.calls++
 	if s.opts.IntrusionAfter > 0 && s.t.calls >= s.opts.IntrusionAfter {
@@ -123,10 +113,10 @@ func (s *simulator) physical(act func() (envelope, error)) (*mcp.CallToolResult,
 			return nil, fmt.Errorf("the operator's hand: %w", err)
 		}
 		if err := s.t.p.forward(); err != nil {
-			return textResult(failEnv("the simulation failed: %v", err))
+			return simtools.Result(simtools.Fail("the simulation failed: %v", err))
 		}
 	}
-	return textResult(e)
+	return simtools.Result(e)
 }
 
 type pickArgs struct {
@@ -161,98 +151,80 @@ type resetArgs struct {
 
 type noArgs struct{}
 
-// bind decodes a call's arguments; a bad argument is a failure envelope
-// naming it, for the handler to return.
-func bind[A any](req mcp.CallToolRequest) (A, *mcp.CallToolResult) {
-	var a A
-	if err := req.BindArguments(&a); err != nil {
-		msg := fmt.Sprintf("invalid arguments: %v; see the tool's input schema", err)
-		r, encErr := textResult(failEnv("%s", msg))
-		if encErr != nil {
-			// An envelope of two strings always encodes; if not, still fail the call.
-			return a, mcp.NewToolResultError(msg + " (" + encErr.Error() + ")")
-		}
-		return a, r
-	}
-	return a, nil
+// motion runs a physical act on the simulation's thread (see physical).
+func (s *simulator) motion(ctx context.Context, act func() (envelope, error)) (*mcp.CallToolResult, error) {
+	return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.physical(act) })
+}
+
+// addTool serves a tool whose arguments decode into A (its input schema);
+// arguments that do not decode are a failure naming them, and serve is not
+// called.
+func addTool[A any](srv *server.MCPServer, name, desc string, serve func(context.Context, A) (*mcp.CallToolResult, error)) {
+	srv.AddTool(mcp.NewTool(name, mcp.WithDescription(desc), mcp.WithInputSchema[A]()),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, bad := simtools.Bind[A](req)
+			if bad != nil {
+				return simtools.Result(bad)
+			}
+			return serve(ctx, a)
+		})
+}
+
+// newMCPServer is the MCP server of either scene, without its tools.
+func newMCPServer() *server.MCPServer {
+	return server.NewMCPServer("thea-sim-mujoco", version, server.WithRecovery(), server.WithToolCapabilities(false))
+}
+
+// addClearance serves get_clearance, which answers with read's distances.
+func addClearance(srv *server.MCPServer, s *simulator, desc string, read func() envelope) {
+	srv.AddTool(mcp.NewTool("get_clearance", mcp.WithDescription(desc), mcp.WithInputSchema[noArgs]()),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return s.do(ctx, func() (*mcp.CallToolResult, error) { return simtools.Result(simtools.OK(read())) })
+		})
 }
 
 // newServer serves the tabletop's tools over MCP.
 func newServer(s *simulator) *server.MCPServer {
-	srv := server.NewMCPServer("thea-sim-mujoco", version, server.WithRecovery(), server.WithToolCapabilities(false))
-	srv.AddTool(mcp.NewTool("pick_up", mcp.WithDescription(descPick), mcp.WithInputSchema[pickArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[pickArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) {
-				return s.physical(func() (envelope, error) { return s.t.pickUp(a.ObjectName) })
-			})
-		})
-	srv.AddTool(mcp.NewTool("place", mcp.WithDescription(descPlace), mcp.WithInputSchema[placeArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[placeArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) {
-				return s.physical(func() (envelope, error) { return s.t.place(a.ObjectName, a.Target) })
-			})
-		})
-	srv.AddTool(mcp.NewTool("move", mcp.WithDescription(descMove), mcp.WithInputSchema[moveArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[moveArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) {
-				return s.physical(func() (envelope, error) { return s.t.move(a.X, a.Y, a.Z) })
-			})
-		})
-	srv.AddTool(mcp.NewTool("observe", mcp.WithDescription(descObserve), mcp.WithInputSchema[observeArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[observeArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.observeResult(a.RunID) })
-		})
-	srv.AddTool(mcp.NewTool("get_clearance", mcp.WithDescription(descClearance), mcp.WithInputSchema[noArgs]()),
-		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(okEnv(s.clearance())) })
-		})
-	srv.AddTool(mcp.NewTool("judge", mcp.WithDescription(descJudge), mcp.WithInputSchema[judgeArgs]()),
-		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, bad := bind[judgeArgs](req)
-			if bad != nil {
-				return bad, nil
-			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(s.judge(a)) })
-		})
-	addResetAndStop(srv, s)
+	srv := newMCPServer()
+	addTool(srv, "pick_up", descPick, func(ctx context.Context, a pickArgs) (*mcp.CallToolResult, error) {
+		return s.motion(ctx, func() (envelope, error) { return s.t.pickUp(a.ObjectName) })
+	})
+	addTool(srv, "place", descPlace, func(ctx context.Context, a placeArgs) (*mcp.CallToolResult, error) {
+		return s.motion(ctx, func() (envelope, error) { return s.t.place(a.ObjectName, a.Target) })
+	})
+	addTool(srv, "move", descMove, func(ctx context.Context, a moveArgs) (*mcp.CallToolResult, error) {
+		return s.motion(ctx, func() (envelope, error) { return s.t.move(a.X, a.Y, a.Z) })
+	})
+	addClearance(srv, s, descClearance, s.clearance)
+	addTool(srv, "judge", descJudge, func(ctx context.Context, a judgeArgs) (*mcp.CallToolResult, error) {
+		return s.do(ctx, func() (*mcp.CallToolResult, error) { return simtools.Result(s.judge(a)) })
+	})
+	addSceneTools(srv, s, descObserve)
 	return srv
 }
 
-// addResetAndStop adds the tools every scene has: the benchmark bridge's
-// reset, and stop.
-func addResetAndStop(srv *server.MCPServer, s *simulator) {
+// addSceneTools adds the tools every scene has: observe (described by
+// observeDesc), the benchmark bridge's reset, and stop.
+func addSceneTools(srv *server.MCPServer, s *simulator, observeDesc string) {
+	addTool(srv, "observe", observeDesc, func(ctx context.Context, a observeArgs) (*mcp.CallToolResult, error) {
+		return s.do(ctx, func() (*mcp.CallToolResult, error) { return s.observeResult(a.RunID) })
+	})
 	srv.AddTool(mcp.NewTool("reset", mcp.WithDescription(descReset), mcp.WithInputSchema[resetArgs]()),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if _, sent := req.GetArguments()["seed"]; !sent {
-				return textResult(failEnv("seed: required"))
+				return simtools.Result(simtools.Fail("seed: required"))
 			}
-			a, bad := bind[resetArgs](req)
+			a, bad := simtools.Bind[resetArgs](req)
 			if bad != nil {
-				return bad, nil
+				return simtools.Result(bad)
 			}
-			return s.do(ctx, func() (*mcp.CallToolResult, error) { return textResult(s.reset(a)) })
+			return s.do(ctx, func() (*mcp.CallToolResult, error) { return simtools.Result(s.reset(a)) })
 		})
-	srv.AddTool(mcp.NewTool("stop", mcp.WithDescription(descStop), mcp.WithInputSchema[noArgs]()),
+	srv.AddTool(simtools.StopTool(descStop),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			// Every scripted motion completes within its own call: when stop
 			// is served nothing is moving.
-			return textResult(okEnv(envelope{"stopped": false, "moving": false}))
+			return simtools.Result(simtools.Stopped())
 		})
 }
 
@@ -270,9 +242,9 @@ func (s *simulator) clearance() envelope {
 func (s *simulator) judge(a judgeArgs) envelope {
 	verdict := func(ok bool, good, bad string) envelope {
 		if ok {
-			return okEnv(envelope{"verdict": envelope{"status": "success", "reason": good, "confidence": 1}})
+			return simtools.OK(envelope{"verdict": envelope{"status": "success", "reason": good, "confidence": 1}})
 		}
-		return okEnv(envelope{"verdict": envelope{"status": "failure", "reason": bad, "confidence": 1}})
+		return simtools.OK(envelope{"verdict": envelope{"status": "failure", "reason": bad, "confidence": 1}})
 	}
 	switch {
 	case a.Target == "bin":
@@ -280,7 +252,7 @@ func (s *simulator) judge(a judgeArgs) envelope {
 	case a.Target == "plate":
 		return verdict(s.t.onPlate() && !s.t.between(), "the mug rests on the plate", "the mug is not on the plate")
 	case a.Target != "":
-		return failEnv("target %q: want bin or plate", a.Target)
+		return simtools.Fail("target %q: want bin or plate", a.Target)
 	case a.ObjectName != "":
 		return verdict(a.ObjectName == "mug" && s.t.lifted(), "the mug is held above the table", "the "+a.ObjectName+" is not held between the fingers")
 	}
@@ -290,7 +262,7 @@ func (s *simulator) judge(a judgeArgs) envelope {
 	}
 	done, what, err := s.t.taskDone(task)
 	if err != nil {
-		return failEnv("%v", err)
+		return simtools.Fail("%v", err)
 	}
 	return verdict(done, what, "not yet: "+what+" is false")
 }
@@ -302,26 +274,26 @@ func (s *simulator) reset(a resetArgs) envelope {
 		task = s.opts.Task
 	}
 	if err := checkTask(s.opts.Scene, task); err != nil {
-		return failEnv("%v", err)
+		return simtools.Fail("%v", err)
 	}
 	old := *s
 	if err := s.build(a.Seed); err != nil {
 		s.t, s.k = old.t, old.k
-		return failEnv("reset: %v", err)
+		return simtools.Fail("reset: %v", err)
 	}
 	if s.r != nil {
 		r, err := newRenderer(s.phys(), s.opts.Width, s.opts.Height)
 		if err != nil {
 			s.closeScene()
 			s.t, s.k = old.t, old.k
-			return failEnv("reset: %v", err)
+			return simtools.Fail("reset: %v", err)
 		}
 		s.r.close()
 		s.r = r
 	}
 	old.closeScene()
 	s.task, s.runID = task, 0
-	return okEnv(envelope{"seed": a.Seed, "task": task})
+	return simtools.OK(envelope{"seed": a.Seed, "task": task})
 }
 
 // build makes the scene of the options from seed (replacing t or k).
@@ -361,10 +333,4 @@ func checkTask(scene, task string) error {
 		}
 	}
 	return fmt.Errorf("task %q: the %s scene has %s", task, scene, strings.Join(tasks, ", "))
-}
-
-func imageContent(camera string, png []byte) mcp.ImageContent {
-	img := mcp.NewImageContent(base64.StdEncoding.EncodeToString(png), "image/png")
-	img.Meta = &mcp.Meta{AdditionalFields: map[string]any{"camera": camera}}
-	return img
 }

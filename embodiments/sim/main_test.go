@@ -2,7 +2,6 @@ package sim_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/thea-harness/thea/embodiments/sim"
+	"github.com/thea-harness/thea/internal/simtools/simtoolstest"
 )
 
 // When envServe is set the test binary is the simulator: TestMain serves
@@ -46,44 +46,13 @@ func simClient(t *testing.T, world string, seed uint64) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewStdioMCPClient(exe, []string{envServe + "=1", envWorld + "=" + world, envSeed + "=" + strconv.FormatUint(seed, 10)})
-	if err != nil {
-		t.Fatalf("start simulator: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "sim-test", Version: "0"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	return c
+	return simtoolstest.Start(t, "sim-test", exe, []string{envServe + "=1", envWorld + "=" + world, envSeed + "=" + strconv.FormatUint(seed, 10)})
 }
 
 // call invokes a tool and decodes its JSON text envelope.
 func call(t *testing.T, c *client.Client, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = tool, args
-	res, err := c.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("%s(%v): %v", tool, args, err)
-	}
-	if len(res.Content) == 0 {
-		t.Fatalf("%s(%v): no content", tool, args)
-	}
-	text, isText := res.Content[0].(mcp.TextContent)
-	if !isText {
-		t.Fatalf("%s(%v): first content is %T, want text", tool, args, res.Content[0])
-	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(text.Text), &out); err != nil {
-		t.Fatalf("%s(%v): result is not a JSON object: %v: %s", tool, args, err, text.Text)
-	}
-	if s, _ := out["success"].(bool); s == res.IsError {
-		t.Fatalf("%s(%v): success %v but isError %v", tool, args, out["success"], res.IsError)
-	}
-	return out, res
+	return simtoolstest.Call(t, c, tool, args)
 }
 
 // mustSucceed calls a tool and fails the test unless it succeeds.

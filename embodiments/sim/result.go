@@ -1,18 +1,16 @@
 package sim
 
-import "fmt"
+import "github.com/thea-harness/thea/internal/simtools"
 
 // result is a tool's JSON envelope: {"success": true, ...} or
 // {"success": false, "reason": ...}.
-type result map[string]any
+type result = simtools.Envelope
 
-func ok(fields result) result {
-	fields["success"] = true
-	return fields
-}
+func ok(fields result) result { return simtools.OK(fields) }
 
+// fail is a failure of the run runID names, when the call got that far.
 func fail(runID, format string, a ...any) result {
-	r := result{"success": false, "reason": fmt.Sprintf(format, a...)}
+	r := simtools.Fail(format, a...)
 	if runID != "" {
 		r["run_id"] = runID
 	}

@@ -2,18 +2,18 @@ package sim
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 // Version is reported to MCP clients.
@@ -99,13 +99,12 @@ func NewServer(w *World, seed uint64) *server.MCPServer {
 	// stop is the deployment-owned interrupt path a spec declares for the
 	// sim's toolset: every simulated motion completes within its own call,
 	// so when stop is served nothing is moving; it says so.
-	add(mcp.NewTool("stop", mcp.WithDescription(descStop), mcp.WithInputSchema[clearanceArgs]()),
-		typed(s, func(clearanceArgs) result { return ok(result{"stopped": false, "moving": false}) }))
+	add(simtools.StopTool(descStop), typed(s, func(clearanceArgs) result { return simtools.Stopped() }))
 	add(mcp.NewTool("observe", mcp.WithDescription(descObserve), mcp.WithInputSchema[observeArgs]()),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var a observeArgs
-			if err := req.BindArguments(&a); err != nil {
-				return textResult(fail("", "invalid arguments: %v; see the tool's input schema", err))
+			a, bad := simtools.Bind[observeArgs](req)
+			if bad != nil {
+				return simtools.Result(bad)
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -119,19 +118,19 @@ func NewServer(w *World, seed uint64) *server.MCPServer {
 // a time, the envelope as JSON text, IsError set on failure.
 func typed[A any](s *simulator, act func(A) result) server.ToolHandlerFunc {
 	return func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var a A
-		if err := req.BindArguments(&a); err != nil {
-			return textResult(fail("", "invalid arguments: %v; see the tool's input schema", err))
+		a, bad := simtools.Bind[A](req)
+		if bad != nil {
+			return simtools.Result(bad)
 		}
 		if name := absentArg[A](req.GetArguments()); name != "" {
-			return textResult(fail("", "%s: required", name))
+			return simtools.Result(fail("", "%s: required", name))
 		}
 		if m, has := any(a).(interface{ missing() string }); has && m.missing() != "" {
-			return textResult(fail("", "%s: required", m.missing()))
+			return simtools.Result(fail("", "%s: required", m.missing()))
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return textResult(act(a))
+		return simtools.Result(act(a))
 	}
 }
 
@@ -152,24 +151,12 @@ func absentArg[A any](args map[string]any) string {
 	return ""
 }
 
-func textResult(r result) (*mcp.CallToolResult, error) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("encode result: %w", err)
-	}
-	res := mcp.NewToolResultText(string(b))
-	res.IsError = r["success"] != true
-	return res, nil
-}
-
 // observeResult is the Observation JSON (with "success": true) followed by one
 // PNG per camera, in camera order.
 func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 	if runID != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(runID, "run-"))
-		// The exact spelling nextRun gave: "run-01" is not evidence for run-1.
-		if runID != fmt.Sprintf("run-%d", n) || err != nil || n < 1 || n > s.runs {
-			return textResult(fail("", "unknown run_id %q: runs so far are run-1..run-%d", runID, s.runs))
+		if !simtools.KnownRunID(runID, s.runs) {
+			return simtools.Result(fail("", "unknown run_id %q: runs so far are run-1..run-%d", runID, s.runs))
 		}
 	}
 	obs := s.observation(runID)
@@ -192,9 +179,7 @@ func (s *simulator) observeResult(runID string) (*mcp.CallToolResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("render %s: %w", c.Name, err)
 		}
-		img := mcp.NewImageContent(base64.StdEncoding.EncodeToString(png), "image/png")
-		img.Meta = &mcp.Meta{AdditionalFields: map[string]any{"camera": c.Name}}
-		res.Content = append(res.Content, img)
+		res.Content = append(res.Content, simtools.Image(c.Name, png))
 	}
 	return res, nil
 }

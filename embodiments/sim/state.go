@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/thea-harness/thea/internal/simtools"
 )
 
 // simulator is one server's private, mutable copy of a world. Tool calls may
@@ -71,7 +72,7 @@ func splitmix64(x uint64) uint64 {
 // nextRun allocates the run id of a motion or manipulation call.
 func (s *simulator) nextRun() string {
 	s.runs++
-	return fmt.Sprintf("run-%d", s.runs)
+	return simtools.RunID(s.runs)
 }
 
 // succeeds draws the outcome of a tool whose preconditions hold. A draw is

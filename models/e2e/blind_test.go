@@ -1,24 +1,14 @@
 package e2e_test
 
 import (
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/thea-harness/thea/channels"
-	"github.com/thea-harness/thea/components"
-	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
-	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
 	"github.com/thea-harness/thea/schema"
 )
@@ -47,19 +37,7 @@ func householdWithSightHook(t *testing.T) (*schema.Spec, model.Model) {
 		t.Fatal("the household spec has no confirm_nothing hook to put the sight hook before")
 	}
 	must(t, os.WriteFile(path, []byte(text), 0o644))
-	c, err := components.Default(components.Options{})
-	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
-	if len(diags) > 0 || spec == nil {
-		t.Fatalf("household spec: %v", diags)
-	}
-	sc, ok := spec.Model.Config.(script.Config)
-	if !ok {
-		t.Fatalf("the household model is %q, not a script", spec.Model.Provider)
-	}
-	brain, err := script.New(sc, spec.Dir)
-	must(t, err)
-	return spec, brain
+	return loadHousehold(t, path)
 }
 
 // runSighted plays the household episode over the OpenAI wire, blind or
@@ -67,26 +45,9 @@ func householdWithSightHook(t *testing.T) (*schema.Spec, model.Model) {
 // model's requests and the run log.
 func runSighted(t *testing.T, blind bool) ([]string, []runlog.Event) {
 	spec, brain := householdWithSightHook(t)
-	w := openaiWire()
-	srv := &server{t: t, wire: w, brain: brain}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
-		schema.Duration(testtime.Scale(20*time.Second)), 1)
-	opts, err := components.Session(components.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	must(t, err)
-	sc, ok := spec.User.Config.(channels.ScriptConfig)
-	if !ok {
-		t.Fatalf("the spec's user channel is %q, not a script", spec.User.Channel)
-	}
-	answers, err := channels.LoadScript(filepath.Join(spec.Dir, sc.Script))
-	must(t, err)
+	srv := overWire(t, spec, openaiWire(), brain)
 	runs := t.TempDir()
-	opts.User, opts.RunLogDir, opts.Blind = answers, runs, blind
-	h, err := engine.New(t.Context(), spec, opts)
-	must(t, err)
-	t.Cleanup(func() { _ = h.Close() })
+	h := newHarnessWith(t, spec, runs, func(o *engine.Options) { o.Blind = blind })
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")
 	if err != nil || rep.Reason != runlog.DoneFinal || !strings.HasPrefix(rep.Text, "Done: the mug is in the top drawer") {
 		t.Fatalf("report %+v, err %v", rep, err)

@@ -8,9 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -144,12 +142,10 @@ func (b *toolBrain) Generate(_ context.Context, req model.Request) (model.Respon
 // the run-log directory, the request bodies and their purposes.
 func runEncoded(t *testing.T, brain model.Model, extra string) (string, string, string, [][]byte, []model.Purpose) {
 	t.Helper()
-	srv := &server{t: t, wire: openaiWire(), brain: brain}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	srv, url := serveWire(t, openaiWire(), brain)
 	work := t.TempDir()
 	spec := filepath.Join(work, "spec.yaml")
-	must(t, os.WriteFile(spec, append(fmt.Appendf(nil, encodedSpec, hs.URL, testtime.Scale(20*time.Second)), extra...), 0o600))
+	must(t, os.WriteFile(spec, append(fmt.Appendf(nil, encodedSpec, url, testtime.Scale(20*time.Second)), extra...), 0o600))
 	runs := filepath.Join(work, "runs")
 	var out, errb bytes.Buffer
 	code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, []string{"run", "--json", "--spec", spec, "--run-log", runs, "read the badge"})
@@ -195,21 +191,11 @@ func TestNoSecretInAnEncoding(t *testing.T) {
 	if !sawResult {
 		t.Fatalf("--json has no read_badge result:\n%.2000s", stdout)
 	}
-	files := 0
-	must(t, filepath.WalkDir(runs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	files := eachFile(t, runs, func(p, _ string, b []byte) {
 		for i, line := range strings.Split(string(b), "\n") {
 			check(fmt.Sprintf("%s:%d", p, i+1), line)
 		}
-		files++
-		return nil
-	}))
+	})
 	if len(bodies) < 2 || files == 0 {
 		t.Fatalf("%d requests, %d run-log files", len(bodies), files)
 	}

@@ -2,19 +2,14 @@ package e2e_test
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
 )
 
 // sixtyTurns is the household episode's nine decisions (the mug into the
@@ -66,13 +61,7 @@ func householdSixty(t *testing.T, window, reserve int) (estimate, counted, compa
 		c.ContextWindow, c.ReserveTokens = window, reserve
 		c.KeepRecentTokens = min(c.KeepRecentTokens, window/2)
 	}
-	w := openaiWire()
-	srv := &server{t: t, wire: w, brain: sixtyTurns(t)}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
-		schema.Duration(testtime.Scale(20*time.Second)), 1)
+	srv := overWire(t, spec, openaiWire(), sixtyTurns(t))
 	h := newHarness(t, spec, t.TempDir())
 	for ev := range h.RunStream(t.Context(), "Put the mug in the top drawer") {
 		switch ev.Kind {

@@ -107,7 +107,16 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
+// newHarness starts a session of spec with its scripted user, its run
+// log under runs.
 func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
+	t.Helper()
+	return newHarnessWith(t, spec, runs, func(*engine.Options) {})
+}
+
+// newHarnessWith is newHarness with set applied to the session's options
+// last (--blind, say).
+func newHarnessWith(t *testing.T, spec *schema.Spec, runs string, set func(*engine.Options)) *engine.Harness {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts, err := components.Session(components.Options{Logger: logger})
@@ -119,10 +128,52 @@ func newHarness(t *testing.T, spec *schema.Spec, runs string) *engine.Harness {
 	answers, err := channels.LoadScript(filepath.Join(spec.Dir, sc.Script))
 	must(t, err)
 	opts.User, opts.RunLogDir = answers, runs
+	set(&opts)
 	h, err := engine.New(t.Context(), spec, opts)
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	return h
+}
+
+// serveWire starts a local server speaking w whose answers are brain's
+// turns, for the test's lifetime; it returns the server and its URL.
+func serveWire(t *testing.T, w wire, brain model.Model) (*server, string) {
+	t.Helper()
+	srv := &server{t: t, wire: w, brain: brain}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return srv, hs.URL
+}
+
+// overWire points spec's model at a local server speaking w whose answers
+// are brain's turns, its API key in THEA_E2E_KEY.
+func overWire(t *testing.T, spec *schema.Spec, w wire, brain model.Model) *server {
+	t.Helper()
+	srv, url := serveWire(t, w, brain)
+	t.Setenv("THEA_E2E_KEY", key)
+	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: url + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
+		schema.Duration(testtime.Scale(20*time.Second)), 1)
+	return srv
+}
+
+// eachFile hands see every file under dir, its base name and its bytes,
+// and returns how many it saw.
+func eachFile(t *testing.T, dir string, see func(path, name string, b []byte)) int {
+	t.Helper()
+	files := 0
+	must(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		see(p, d.Name(), b)
+		files++
+		return nil
+	}))
+	return files
 }
 
 func must(t *testing.T, err error) {
@@ -180,7 +231,15 @@ func TestHouseholdEpisodeOverTheWire(t *testing.T) {
 // the model behind a wire.
 func household(t *testing.T) (*schema.Spec, model.Model) {
 	t.Helper()
-	path := testutil.ExampleCopy(t, filepath.Join("..", "..", "examples", "household", "spec.cue"))
+	spec, brain := loadHousehold(t, testutil.ExampleCopy(t, filepath.Join("..", "..", "examples", "household", "spec.cue")))
+	spec.Model.Timeout = schema.Duration(testtime.Scale(20 * time.Second))
+	return spec, brain
+}
+
+// loadHousehold loads the household spec at path (a copy a test may have
+// edited) and the scripted episode its model plays.
+func loadHousehold(t *testing.T, path string) (*schema.Spec, model.Model) {
+	t.Helper()
 	c, err := components.Default(components.Options{})
 	must(t, err)
 	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
@@ -193,18 +252,12 @@ func household(t *testing.T) (*schema.Spec, model.Model) {
 	}
 	brain, err := script.New(sc, spec.Dir)
 	must(t, err)
-	spec.Model.Timeout = schema.Duration(testtime.Scale(20 * time.Second))
 	return spec, brain
 }
 
 func runEpisode(t *testing.T, w wire) {
 	spec, brain := household(t)
-	srv := &server{t: t, wire: w, brain: brain}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
-		schema.Duration(testtime.Scale(20*time.Second)), 1)
+	srv := overWire(t, spec, w, brain)
 
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
@@ -252,18 +305,9 @@ func runEpisode(t *testing.T, w wire) {
 	if images < len(bodies) {
 		t.Fatalf("%d camera images in %d requests, want at least one a request", images, len(bodies))
 	}
-	err = filepath.WalkDir(runs, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	eachFile(t, runs, func(path, _ string, b []byte) {
 		if strings.Contains(string(b), key) {
 			t.Errorf("the API key is in %s", path)
 		}
-		return nil
 	})
-	must(t, err)
 }

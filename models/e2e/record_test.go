@@ -3,22 +3,14 @@ package e2e_test
 import (
 	"bufio"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/thea-harness/thea/components"
-	"github.com/thea-harness/thea/embodiments"
 	"github.com/thea-harness/thea/engine/model"
-	"github.com/thea-harness/thea/engine/model/call"
-	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/internal/testutil"
-	"github.com/thea-harness/thea/models/script"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
 )
 
 // Recording every model call keeps the evaluator's answer for the
@@ -37,22 +29,8 @@ func TestEvaluatorAnswerRecordedNotSent(t *testing.T) {
 	b = []byte(strings.Replace(string(b), verdict, "- purpose: evaluate\n  text: >-\n    My private notes: "+private+". {\"status\"", 1))
 	must(t, os.WriteFile(ep, b, 0o644))
 
-	c, err := components.Default(components.Options{})
-	must(t, err)
-	spec, diags := schema.Load([]string{path}, schema.LoadOptions{Profiles: embodiments.Profiles(), Descriptors: c.Descriptors()})
-	if len(diags) > 0 || spec == nil {
-		t.Fatalf("household spec: %v", diags)
-	}
-	turns, _ := spec.Model.Config.(script.Config)
-	brain, err := script.New(turns, spec.Dir)
-	must(t, err)
-	w := openaiWire()
-	srv := &server{t: t, wire: w, brain: brain}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	t.Setenv("THEA_E2E_KEY", key)
-	spec.Model = w.model(call.Endpoint{Name: "e2e-model", BaseURL: hs.URL + "/v1", APIKeyEnv: "THEA_E2E_KEY", MaxTokens: 1024},
-		schema.Duration(testtime.Scale(20*time.Second)), 1)
+	spec, brain := loadHousehold(t, path)
+	srv := overWire(t, spec, openaiWire(), brain)
 	runs := t.TempDir()
 	h := newHarness(t, spec, runs)
 	rep, err := h.Run(t.Context(), "Put the mug in the top drawer")

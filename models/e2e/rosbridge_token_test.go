@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,10 +88,8 @@ func TestRosbridgeTokenIsASecret(t *testing.T) {
 	outputs := map[string]string{}
 	var bodies [][]byte
 	for _, flag := range []string{"--json", "--verbose"} {
-		srv := &server{t: t, wire: openaiWire(), brain: &dockBrain{}}
-		hs := httptest.NewServer(srv)
-		t.Cleanup(hs.Close)
-		must(t, os.WriteFile(spec, fmt.Appendf(nil, rosTokenSpec, hs.URL, testtime.Scale(10*time.Second), ros.URL()), 0o600))
+		srv, url := serveWire(t, openaiWire(), &dockBrain{})
+		must(t, os.WriteFile(spec, fmt.Appendf(nil, rosTokenSpec, url, testtime.Scale(10*time.Second), ros.URL()), 0o600))
 		var out, errb bytes.Buffer
 		code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, []string{"run", flag, "--spec", spec, "--run-log", runs, "dock"})
 		if code != 0 {
@@ -122,21 +118,11 @@ func TestRosbridgeTokenIsASecret(t *testing.T) {
 			t.Errorf("model request %d carries the token", i+1)
 		}
 	}
-	files := 0
-	must(t, filepath.WalkDir(runs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if strings.Contains(d.Name()+string(b), rosToken) {
+	files := eachFile(t, runs, func(p, name string, b []byte) {
+		if strings.Contains(name+string(b), rosToken) {
 			t.Errorf("%s carries the token", p)
 		}
-		files++
-		return nil
-	}))
+	})
 	if files == 0 {
 		t.Fatal("no run log written")
 	}

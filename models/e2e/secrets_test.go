@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,13 +105,11 @@ func TestNoSecretLeavesOrPersists(t *testing.T) {
 		script.Entry{Text: "Still open: " + echo},
 		script.Entry{Purpose: model.PurposeConsolidate, Text: string(cands)})
 	must(t, err)
-	srv := &server{t: t, wire: openaiWire(), brain: brain}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	srv, url := serveWire(t, openaiWire(), brain)
 
 	work := t.TempDir()
 	spec := filepath.Join(work, "spec.yaml")
-	must(t, os.WriteFile(spec, fmt.Appendf(nil, vaultSpec, hs.URL, testtime.Scale(20*time.Second)), 0o600))
+	must(t, os.WriteFile(spec, fmt.Appendf(nil, vaultSpec, url, testtime.Scale(20*time.Second)), 0o600))
 	run := func(args ...string) (string, string) {
 		var out, errb bytes.Buffer
 		code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb, append([]string{"run", "--spec", spec}, args...))
@@ -173,22 +169,11 @@ func TestNoSecretLeavesOrPersists(t *testing.T) {
 		}
 	}
 
-	files := 0
-	err = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if l := leaksOf(d.Name() + "\n" + string(b)); len(l) > 0 {
+	files := eachFile(t, work, func(p, name string, b []byte) {
+		if l := leaksOf(name + "\n" + string(b)); len(l) > 0 {
 			t.Errorf("%s carries %v", p, l)
 		}
-		files++
-		return nil
 	})
-	must(t, err)
 	for _, rel := range []string{"MEMORY.md", filepath.Join("tool_experience", "open_vault.md")} {
 		if _, err := os.Stat(filepath.Join(work, "mem", rel)); err != nil {
 			t.Errorf("consolidation wrote no %s: %v", rel, err)

@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,12 +76,10 @@ func TestNoSecretInAnotherSpelling(t *testing.T) {
 	t.Setenv("THEA_SPELL_KEY", key)
 	t.Setenv("THEA_SPELL_TOKEN", spellToken)
 	t.Setenv("THEA_SPELL_NONASCII", spellKey)
-	srv := &server{t: t, wire: openaiWire(), brain: &spellBrain{}}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	srv, url := serveWire(t, openaiWire(), &spellBrain{})
 	work := t.TempDir()
 	spec := filepath.Join(work, "spec.yaml")
-	must(t, os.WriteFile(spec, fmt.Appendf(nil, spellSpec, hs.URL, testtime.Scale(20*time.Second)), 0o600))
+	must(t, os.WriteFile(spec, fmt.Appendf(nil, spellSpec, url, testtime.Scale(20*time.Second)), 0o600))
 	var out, errb bytes.Buffer
 	code := cli.Execute(t.Context(), strings.NewReader(""), &out, &errb,
 		[]string{"run", "--json", "--spec", spec, "--run-log", filepath.Join(work, "runs"), "tell the operator the codes"})
@@ -107,21 +103,11 @@ func TestNoSecretInAnotherSpelling(t *testing.T) {
 	if !sawCall {
 		t.Fatalf("--json has no model_call event with the tool call:\n%s", out.String())
 	}
-	files := 0
-	must(t, filepath.WalkDir(filepath.Join(work, "runs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	files := eachFile(t, filepath.Join(work, "runs"), func(p, _ string, b []byte) {
 		for i, line := range strings.Split(string(b), "\n") {
 			check(fmt.Sprintf("%s:%d", p, i+1), line)
 		}
-		files++
-		return nil
-	}))
+	})
 	srv.mu.Lock()
 	bodies, purposes := srv.bodies, srv.purposes
 	srv.mu.Unlock()
