@@ -52,6 +52,29 @@ func newRenderer(p *physics, w, h int) (*renderer, error) {
 	return r, nil
 }
 
+// rebind replaces MuJoCo's render context with one for p's model (a reset
+// builds a new model) on the same EGL context. A second EGL context would
+// share the first's display, and closing the first unbinds the second and
+// terminates the display under it: every frame after came back blank. The
+// new render context is made before the old is freed, so on an error the
+// renderer still draws the old model.
+func (r *renderer) rebind(p *physics) error {
+	v := (*C.thea_view)(C.calloc(1, C.size_t(unsafe.Sizeof(C.thea_view{}))))
+	if v == nil {
+		return errors.New("out of memory for the render context")
+	}
+	if C.thea_try_view_open(p.m, v) != 0 {
+		msg := C.GoString(C.thea_last_error())
+		C.thea_view_close(v)
+		C.free(unsafe.Pointer(v))
+		return fmt.Errorf("MuJoCo's render context: %s", msg)
+	}
+	C.thea_view_close(r.view)
+	C.free(unsafe.Pointer(r.view))
+	r.view = v
+	return nil
+}
+
 func (r *renderer) close() {
 	if r.view != nil {
 		C.thea_view_close(r.view)

@@ -282,14 +282,11 @@ func (s *simulator) reset(a resetArgs) envelope {
 		return simtools.Fail("reset: %v", err)
 	}
 	if s.r != nil {
-		r, err := newRenderer(s.phys(), s.opts.Width, s.opts.Height)
-		if err != nil {
+		if err := s.r.rebind(s.phys()); err != nil {
 			s.closeScene()
 			s.t, s.k = old.t, old.k
 			return simtools.Fail("reset: %v", err)
 		}
-		s.r.close()
-		s.r = r
 	}
 	old.closeScene()
 	s.task, s.runID = task, 0
