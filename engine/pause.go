@@ -20,6 +20,16 @@ import (
 // had the robot, for how long and what they wrote, with every Scene Graph
 // fact unconfirmed until the fresh observation that turn takes.
 
+// OperatorHold is what a face (the terminal, the HTTP API, the console)
+// pauses and hands back: a *Harness.
+type OperatorHold interface {
+	Pause(by string) (runlog.Handover, error)
+	HandBack(by, note string) (runlog.Handover, error)
+	Paused() (runlog.Handover, bool)
+}
+
+var _ OperatorHold = (*Harness)(nil)
+
 // ErrPaused is returned by Pause when the session is already paused.
 var ErrPaused = errors.New("the session is already paused")
 

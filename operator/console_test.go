@@ -132,15 +132,31 @@ func waitFor(t *testing.T, out *lockedBuffer, want string) {
 	}
 }
 
-// The idle commands answer without starting a task; an instruction starts
-// one, whose commands stop it; /quit leaves.
-func TestInteractiveCommands(t *testing.T) {
-	c, s, in, out := console(t)
+// interactive runs c's interactive session until the returned quit types
+// /quit, which must make it leave.
+func interactive(t *testing.T, c *Console, in io.Writer) (quit func()) {
+	t.Helper()
 	left := make(chan struct{})
 	go func() {
 		defer close(left)
 		c.Interactive(t.Context())
 	}()
+	return func() {
+		t.Helper()
+		typeLine(t, in, "/quit")
+		select {
+		case <-left:
+		case <-time.After(testtime.Scale(5 * time.Second)):
+			t.Fatal("/quit did not leave")
+		}
+	}
+}
+
+// The idle commands answer without starting a task; an instruction starts
+// one, whose commands stop it; /quit leaves.
+func TestInteractiveCommands(t *testing.T) {
+	c, s, in, out := console(t)
+	quit := interactive(t, c, in)
 	waitFor(t, out, "thea> ")
 	steps := []struct{ line, want string }{
 		{"/reset", "session reset: Accumulated context cleared"},
@@ -166,12 +182,7 @@ func TestInteractiveCommands(t *testing.T) {
 		waitFor(t, out, st.want)
 	}
 	waitFor(t, out, "task ended: cancelled")
-	typeLine(t, in, "/quit")
-	select {
-	case <-left:
-	case <-time.After(testtime.Scale(5 * time.Second)):
-		t.Fatal("/quit did not leave")
-	}
+	quit()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.started) != 1 || s.started[0] != "go to the kitchen" || s.resets != 1 || s.clears != 1 {

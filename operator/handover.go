@@ -5,7 +5,6 @@ import (
 
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/termesc"
-	"github.com/thea-harness/thea/runlog"
 )
 
 // The operator takes the robot over at the terminal: Ctrl-Z (or /pause)
@@ -14,20 +13,12 @@ import (
 // the note for the model, and Enter hands back (/stop and /quit still stop
 // the task instead).
 
-// Handover is the session's operator hold (*engine.Harness).
-type Handover interface {
-	Pause(by string) (runlog.Handover, error)
-	HandBack(by, note string) (runlog.Handover, error)
-}
-
-var _ Handover = (*engine.Harness)(nil)
-
 // pauseBy is who the record says paused and handed back.
 const pauseBy = "terminal"
 
 // pause hands the robot to the operator.
 func (c *Console) pause() {
-	hold, ok := c.Session.(Handover)
+	hold, ok := c.Session.(engine.OperatorHold)
 	if !ok {
 		c.say("this session cannot be paused")
 		return
@@ -73,7 +64,7 @@ func (c *Console) handover(text string) bool {
 	case "/resume":
 		text = arg
 	}
-	hv, err := c.Session.(Handover).HandBack(pauseBy, text)
+	hv, err := c.Session.(engine.OperatorHold).HandBack(pauseBy, text)
 	if err != nil {
 		if errors.Is(err, engine.ErrNotPaused) {
 			c.paused = false

@@ -4,10 +4,8 @@ import (
 	"os"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/runlog"
 )
 
@@ -42,6 +40,13 @@ func (p *pausable) HandBack(by, note string) (runlog.Handover, error) {
 	return runlog.Handover{Action: runlog.HandoverBack, By: by, Note: note}, nil
 }
 
+// Paused completes the hold; the console never asks it.
+func (p *pausable) Paused() (runlog.Handover, bool) {
+	p.hmu.Lock()
+	defer p.hmu.Unlock()
+	return runlog.Handover{}, p.paused
+}
+
 // Ctrl-Z pauses the running task; the next line is the note that hands
 // back. /pause does the same, and /resume NOTE hands back too.
 func TestPauseKeyAndNote(t *testing.T) {
@@ -50,11 +55,7 @@ func TestPauseKeyAndNote(t *testing.T) {
 	c.Session = p
 	keys := make(chan os.Signal, 1)
 	c.Pauses = keys
-	left := make(chan struct{})
-	go func() {
-		defer close(left)
-		c.Interactive(t.Context())
-	}()
+	quit := interactive(t, c, in)
 	waitFor(t, out, "thea> ")
 	typeLine(t, in, "drive to the door")
 	<-s.running
@@ -69,12 +70,7 @@ func TestPauseKeyAndNote(t *testing.T) {
 	waitFor(t, out, "handed back: the model's")
 	typeLine(t, in, "/stop")
 	waitFor(t, out, "task ended: cancelled")
-	typeLine(t, in, "/quit")
-	select {
-	case <-left:
-	case <-time.After(testtime.Scale(5 * time.Second)):
-		t.Fatal("/quit did not leave")
-	}
+	quit()
 	p.hmu.Lock()
 	defer p.hmu.Unlock()
 	want := []string{"pause by terminal", "back by terminal: I parked it by the dock", "pause by terminal", "back by terminal: the door is closed"}

@@ -30,9 +30,7 @@ func TestConsolePausesAndHandsBack(t *testing.T) {
 	if got := b.evalString(`document.getElementById('handover-facts').textContent`); !strings.Contains(got, "Paused by console") || !strings.Contains(got, "drive was stopped") {
 		t.Errorf("the hand-back form says %q", got)
 	}
-	if reqs, _ := log.snapshot(); len(reqs) != 1 {
-		t.Fatalf("%d model requests while paused, want the first only", len(reqs))
-	}
+	log.firstOnly(t)
 
 	b.typeInto("Note for the model", handoverNote)
 	b.click("button", "Hand back")
@@ -40,13 +38,7 @@ func TestConsolePausesAndHandsBack(t *testing.T) {
 	b.waitFor("the hand back in the trace", traceText+`.includes('handed back by console')`)
 	b.waitFor("the hand-back form put away", `document.getElementById('handover').hidden && !document.getElementById('pause').disabled`)
 
-	reqs, whilePaused := log.snapshot()
-	if len(reqs) != 2 || whilePaused != 0 {
-		t.Fatalf("%d requests, %d while paused; want 2, none paused", len(reqs), whilePaused)
-	}
-	if !strings.Contains(reqs[1], "The operator's note: "+handoverNote) || !strings.Contains(reqs[1], "an operator (console) paused you") {
-		t.Errorf("the request after the hand back:\n%s", reqs[1])
-	}
+	log.toldOfHandBack(t, "console")
 	record := runLogOf(t, runs)
 	stopBeforeDone(t, record)
 	var by []string

@@ -18,15 +18,6 @@ import (
 // a note the next request tells the model. Both are events of the task's
 // stream and run log, with who and when.
 
-// operatorHold is what the server pauses (*engine.Harness).
-type operatorHold interface {
-	Pause(by string) (runlog.Handover, error)
-	HandBack(by, note string) (runlog.Handover, error)
-	Paused() (runlog.Handover, bool)
-}
-
-var _ operatorHold = (*engine.Harness)(nil)
-
 // maxByRunes bounds who a client says it is.
 const maxByRunes = 100
 
@@ -43,11 +34,7 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &body, true) {
 		return
 	}
-	by, ok := handoverBy(w, body.By)
-	if !ok {
-		return
-	}
-	hold, ok := s.hold(w)
+	hold, by, ok := s.holdBy(w, body.By)
 	if !ok {
 		return
 	}
@@ -80,11 +67,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `note: required: what the model should know of what you did (where you left the robot, what it holds); "" says you leave none`)
 		return
 	}
-	by, ok := handoverBy(w, body.By)
-	if !ok {
-		return
-	}
-	hold, ok := s.hold(w)
+	hold, by, ok := s.holdBy(w, body.By)
 	if !ok {
 		return
 	}
@@ -118,26 +101,31 @@ func handoverBy(w http.ResponseWriter, by string) (string, bool) {
 	return by, true
 }
 
-// hold is the session's operator hold; false when a refusal is written.
-func (s *Server) hold(w http.ResponseWriter) (operatorHold, bool) {
+// holdBy is the session's operator hold and who the request says it is
+// (see handoverBy), checked in that order; false when a refusal is written.
+func (s *Server) holdBy(w http.ResponseWriter, by string) (engine.OperatorHold, string, bool) {
+	by, ok := handoverBy(w, by)
+	if !ok {
+		return nil, "", false
+	}
 	s.mu.Lock()
 	sess, closing := s.sess, s.closing
 	s.mu.Unlock()
 	if closing || sess == nil {
 		writeError(w, http.StatusServiceUnavailable, errClosing.Error())
-		return nil, false
+		return nil, "", false
 	}
-	hold, ok := sess.(operatorHold)
+	hold, ok := sess.(engine.OperatorHold)
 	if !ok {
 		writeError(w, http.StatusNotImplemented, "this session cannot be paused")
-		return nil, false
+		return nil, "", false
 	}
-	return hold, true
+	return hold, by, true
 }
 
 // pausedNow is the pause in effect, for the status; nil when none.
 func (s *Server) pausedNow(sess Session) *runlog.Handover {
-	hold, ok := sess.(operatorHold)
+	hold, ok := sess.(engine.OperatorHold)
 	if !ok {
 		return nil
 	}
@@ -167,7 +155,7 @@ func (s *Server) stopPaused(run *taskRun, cause error) {
 	s.mu.Lock()
 	sess := s.sess
 	s.mu.Unlock()
-	if hold, ok := sess.(operatorHold); ok {
+	if hold, ok := sess.(engine.OperatorHold); ok {
 		if _, paused := hold.Paused(); paused {
 			run.cancel(cause)
 		}

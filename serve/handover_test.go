@@ -3,16 +3,12 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/engine/model"
 	"github.com/thea-harness/thea/runlog"
@@ -56,18 +52,34 @@ func (r *requestLog) snapshot() ([]string, int) {
 	return append([]string(nil), r.requests...), r.paused
 }
 
+// firstOnly checks that the model was asked once: the task's first
+// request, none while the session is paused.
+func (r *requestLog) firstOnly(t *testing.T) {
+	t.Helper()
+	if reqs, _ := r.snapshot(); len(reqs) != 1 {
+		t.Fatalf("%d model requests while paused, want the first only", len(reqs))
+	}
+}
+
+// toldOfHandBack checks that the task made two requests, none while paused,
+// and that the one after the hand back carries handoverNote and who paused.
+func (r *requestLog) toldOfHandBack(t *testing.T, pausedBy string) {
+	t.Helper()
+	reqs, whilePaused := r.snapshot()
+	if len(reqs) != 2 || whilePaused != 0 {
+		t.Fatalf("%d requests, %d while paused; want 2, none paused", len(reqs), whilePaused)
+	}
+	if !strings.Contains(reqs[1], "The operator's note: "+handoverNote) || !strings.Contains(reqs[1], "an operator ("+pausedBy+") paused you") {
+		t.Errorf("the request after the hand back:\n%s", reqs[1])
+	}
+}
+
 // startRecorded is startSpec with the spec's script provider renamed
 // "recorded", whose model logs its requests.
 func startRecorded(t *testing.T, spec, turns string, cfg Config) (*fixture, *requestLog) {
 	t.Helper()
 	spec = strings.Replace(spec, "provider: script", "provider: recorded", 1)
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "spec.yaml"), spec)
-	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	opts, err := components.Session(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := sessionOptions(t)
 	c, err := opts.Components.Lookup(schema.KindProvider, "script")
 	if err != nil {
 		t.Fatal(err)
@@ -87,16 +99,7 @@ func startRecorded(t *testing.T, spec, turns string, cfg Config) (*fixture, *req
 	if err := opts.Components.Add(prov); err != nil {
 		t.Fatal(err)
 	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: opts.Components.Descriptors()})
-	if loaded == nil {
-		t.Fatalf("spec: %v", diags)
-	}
-	srv := New(cfg)
-	opts.User = srv.User()
-	h, err := engine.New(t.Context(), loaded, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, h := newSession(t, loadSpec(t, spec, turns, opts), opts, cfg)
 	log.h = h
 	return serveSession(t, srv, h, cfg), log
 }
@@ -111,10 +114,7 @@ func TestServePauseAndHandBack(t *testing.T) {
 	runs := t.TempDir()
 	spec, started := driveSpec(t, runs)
 	f, log := startRecorded(t, spec, driveTurns, Config{})
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	waitFile(t, started)
+	_, s := f.driving(started)
 
 	var paused Handed
 	if code := f.do("POST", "/v1/session/pause", map[string]string{"by": "dock operator"}, &paused); code != http.StatusOK {
@@ -137,9 +137,7 @@ func TestServePauseAndHandBack(t *testing.T) {
 	for !strings.Contains(names(got), "safety") {
 		got = append(got, s.until("safety")...)
 	}
-	if reqs, _ := log.snapshot(); len(reqs) != 1 {
-		t.Fatalf("%d model requests while paused, want the first only", len(reqs))
-	}
+	log.firstOnly(t)
 	if code := f.do("POST", "/v1/session/resume", map[string]string{}, &refused); code != http.StatusBadRequest || !strings.Contains(refused.Error, "note: required") {
 		t.Fatalf("a hand back without a note: %d %+v", code, refused)
 	}
@@ -160,13 +158,7 @@ func TestServePauseAndHandBack(t *testing.T) {
 	if done := evs[len(evs)-1]; done.Done == nil || done.Done.Reason != runlog.DoneFinal {
 		t.Fatalf("done: %+v", done.Done)
 	}
-	reqs, whilePaused := log.snapshot()
-	if len(reqs) != 2 || whilePaused != 0 {
-		t.Fatalf("%d requests, %d while paused; want 2, none paused", len(reqs), whilePaused)
-	}
-	if !strings.Contains(reqs[1], "The operator's note: "+handoverNote) || !strings.Contains(reqs[1], "an operator (dock operator) paused you") {
-		t.Errorf("the request after the hand back:\n%s", reqs[1])
-	}
+	log.toldOfHandBack(t, "dock operator")
 	// The run log: the stop tool's call before the hand back, both
 	// handover events with who.
 	record := runLogOf(t, runs)
@@ -192,17 +184,12 @@ func TestServeStopWhilePaused(t *testing.T) {
 	runs := t.TempDir()
 	spec, started := driveSpec(t, runs)
 	f := startSpec(t, spec, driveTurns, Config{})
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	waitFile(t, started)
+	id, s := f.driving(started)
 	if code := f.do("POST", "/v1/session/pause", nil, nil); code != http.StatusOK {
 		t.Fatalf("pause: %d", code)
 	}
 	s.until("handover")
-	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": false}, nil); code != http.StatusAccepted {
-		t.Fatalf("stop: %d", code)
-	}
+	f.stopTask(id, false)
 	evs := s.rest()
 	if done := decodeAs[runlog.Event](t, evs[len(evs)-1]); done.Done == nil || done.Done.Reason != runlog.DoneCancelled {
 		t.Fatalf("done: %+v", done.Done)

@@ -70,24 +70,47 @@ func start(t *testing.T, extra, turns string, cfg Config) *fixture {
 // startSpec serves a session built from a whole spec.
 func startSpec(t *testing.T, spec, turns string, cfg Config) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "spec.yaml"), spec)
-	write(t, filepath.Join(dir, "turns.yaml"), turns)
+	opts := sessionOptions(t)
+	srv, h := newSession(t, loadSpec(t, spec, turns, opts), opts, cfg)
+	return serveSession(t, srv, h, cfg)
+}
+
+// sessionOptions is this build's session wiring, with no stdin and stderr
+// discarded.
+func sessionOptions(t *testing.T) engine.Options {
+	t.Helper()
 	opts, err := components.Session(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return opts
+}
+
+// loadSpec writes spec and the script's turns into a new directory and
+// loads the spec over the components of opts.
+func loadSpec(t *testing.T, spec, turns string, opts engine.Options) *schema.Spec {
+	t.Helper()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "spec.yaml"), spec)
+	write(t, filepath.Join(dir, "turns.yaml"), turns)
 	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: opts.Components.Descriptors()})
 	if loaded == nil {
 		t.Fatalf("spec: %v", diags)
 	}
+	return loaded
+}
+
+// newSession builds the server of cfg and the session of loaded whose user
+// channel it is.
+func newSession(t *testing.T, loaded *schema.Spec, opts engine.Options, cfg Config) (*Server, *engine.Harness) {
+	t.Helper()
 	srv := New(cfg)
 	opts.User = srv.User()
 	h, err := engine.New(t.Context(), loaded, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveSession(t, srv, h, cfg)
+	return srv, h
 }
 
 // serveSession serves h on 127.0.0.1 with an OS-chosen port until the test

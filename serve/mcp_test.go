@@ -2,36 +2,22 @@ package serve
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/thea-harness/thea/components"
-	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/mcpserve"
 	"github.com/thea-harness/thea/runlog"
-	"github.com/thea-harness/thea/schema"
 )
 
 // startMCP serves specYAML's session with the MCP face at /mcp, as thea
 // serve --mcp does: one lease shared by the face and the task API.
 func startMCP(t *testing.T, turns string, cfg Config) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "spec.yaml"), specYAML)
-	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	opts, err := components.Session(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: opts.Components.Descriptors()})
-	if loaded == nil {
-		t.Fatalf("spec: %v", diags)
-	}
+	opts := sessionOptions(t)
+	loaded := loadSpec(t, specYAML, turns, opts)
 	lease := mcpserve.NewLease(0, nil)
 	safety := &mcpserve.Safety{Lease: lease, Confirm: mcpserve.NewConfirmations(nil, nil)}
 	d := mcpserve.NewDecider()
@@ -41,12 +27,7 @@ func startMCP(t *testing.T, turns string, cfg Config) *fixture {
 	var mcpHandler http.Handler // set before serving
 	cfg.Gate = lease
 	cfg.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { mcpHandler.ServeHTTP(w, r) })
-	srv := New(cfg)
-	opts.User = srv.User()
-	h, err := engine.New(t.Context(), loaded, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, h := newSession(t, loaded, opts, cfg)
 	face, err := mcpserve.New(t.Context(), h, d, mcpserve.Options{Idle: -1, Safety: safety})
 	if err != nil {
 		t.Fatal(err)

@@ -10,14 +10,11 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
 	"github.com/thea-harness/thea/internal/testtime"
-	"github.com/thea-harness/thea/schema"
 	"github.com/thea-harness/thea/telemetry"
 )
 
@@ -142,22 +139,8 @@ func freeAddr(t *testing.T) string {
 // sinks.
 func startWithSinks(t *testing.T, spec, turns string, cfg Config, sinks ...engine.SinkFactory) *fixture {
 	t.Helper()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "spec.yaml"), spec)
-	write(t, filepath.Join(dir, "turns.yaml"), turns)
-	opts, err := components.Session(components.Options{Stdin: strings.NewReader(""), Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, diags := schema.Load([]string{filepath.Join(dir, "spec.yaml")}, schema.LoadOptions{Descriptors: opts.Components.Descriptors()})
-	if loaded == nil {
-		t.Fatalf("spec: %v", diags)
-	}
-	srv := New(cfg)
-	opts.User, opts.Sinks = srv.User(), sinks
-	h, err := engine.New(t.Context(), loaded, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := sessionOptions(t)
+	opts.Sinks = sinks
+	srv, h := newSession(t, loadSpec(t, spec, turns, opts), opts, cfg)
 	return serveSession(t, srv, h, cfg)
 }

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,13 +20,8 @@ func TestMetricsCountARealStop(t *testing.T) {
 	spec, started := driveSpec(t, t.TempDir())
 	cfg := Config{Metrics: m.Handler()}
 	f := startWithSinks(t, spec, driveTurns, cfg, m.Sink)
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	waitFile(t, started)
-	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
-		t.Fatalf("stop: %d", code)
-	}
+	id, s := f.driving(started)
+	f.stopTask(id, true)
 	s.rest()
 	code, page := f.raw("GET", "/metrics", nil)
 	if code != http.StatusOK {

@@ -40,10 +40,7 @@ func TestServeClearAfterAKilledBackend(t *testing.T) {
 	runs := t.TempDir()
 	spec, started := deafDriveSpec(t, runs)
 	f := startSpec(t, spec, driveTurns+"- text: \"Checked.\"\n", Config{})
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	waitFile(t, started)
+	id, s := f.driving(started)
 
 	var st Status
 	f.do("GET", "/v1/status", nil, &st)
@@ -55,9 +52,7 @@ func TestServeClearAfterAKilledBackend(t *testing.T) {
 		t.Fatalf("clear while the task moves: %d %+v, want 409 naming task %d", code, refusal, id)
 	}
 
-	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
-		t.Fatalf("stop: %d", code)
-	}
+	f.stopTask(id, true)
 	killed := false
 	for _, m := range s.rest() {
 		if ev := decodeAs[runlog.Event](t, m); ev.Kind == runlog.EventSafety && ev.Safety == "backend_killed" {

@@ -272,14 +272,8 @@ tools: {drive: {physical: true}, stop: {hidden: true}}
 - tool_calls: [{name: drive, arguments: {}}]
 - text: "Stopped."
 `, Config{})
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	// The event precedes the request: wait until the back-end is moving.
-	waitFile(t, started)
-	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
-		t.Fatalf("stop: %d", code)
-	}
+	id, s := f.driving(started)
+	f.stopTask(id, true)
 	got := s.rest()
 	var result *runlog.Envelope
 	for _, m := range got {

@@ -40,6 +40,27 @@ const driveTurns = `
 - text: "Stopped."
 `
 
+// driving submits "Drive on" to f (a session whose drive back-end writes
+// started when it moves, as driveSpec's does) and returns the task's id and
+// stream once the drive moves: the tool_call event precedes the back-end's
+// request, so it waits for the back-end's own word.
+func (f *fixture) driving(started string) (int, *stream) {
+	f.t.Helper()
+	id := f.submit("Drive on")
+	s := f.events(id, "")
+	s.until("tool_call")
+	waitFile(f.t, started)
+	return id, s
+}
+
+// stopTask asks the server to stop task id, interrupting its call or not.
+func (f *fixture) stopTask(id int, interrupt bool) {
+	f.t.Helper()
+	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": interrupt}, nil); code != http.StatusAccepted {
+		f.t.Fatalf("stop: %d", code)
+	}
+}
+
 // stopBeforeDone checks that the events (up to done, which is last) hold
 // the stop tool's call of the task, with its outcome and duration.
 func stopBeforeDone(t *testing.T, evs []runlog.Event) {
@@ -71,13 +92,8 @@ func TestServeInterruptStopOnTheTaskRecord(t *testing.T) {
 	runs := t.TempDir()
 	spec, started := driveSpec(t, runs)
 	f := startSpec(t, spec, driveTurns, Config{})
-	id := f.submit("Drive on")
-	s := f.events(id, "")
-	s.until("tool_call")
-	waitFile(t, started)
-	if code := f.do("POST", fmt.Sprintf("/v1/tasks/%d/stop", id), map[string]bool{"interrupt": true}, nil); code != http.StatusAccepted {
-		t.Fatalf("stop: %d", code)
-	}
+	id, s := f.driving(started)
+	f.stopTask(id, true)
 	var evs []runlog.Event
 	for _, m := range s.rest() {
 		evs = append(evs, decodeAs[runlog.Event](t, m))

@@ -74,9 +74,26 @@ func (g *Graph) MarkUnconfirmed(turn int, effs []schema.CompiledEffect, env *sch
 	if hand {
 		marked[g.nodes[RobotRef]] = true
 	}
+	return g.mark(turn, func(n *node) bool { return marked[n] })
+}
+
+// MarkAllUnconfirmed marks every fact of the graph but places unconfirmed
+// at turn: the robot was out of the harness's hands (an operator drove it,
+// or a session resumed after a crash), so anything may have changed. The
+// next observation clears the mark on what it reports again. It returns the
+// refs it marked, in graph order.
+func (g *Graph) MarkAllUnconfirmed(turn int) []string {
+	g.turn = max(g.turn, turn)
+	return g.mark(turn, func(n *node) bool { return n.kind != KindPlace })
+}
+
+// mark is the one way a fact becomes unconfirmed: each node chosen is
+// marked at turn (one marked already keeps its earlier turn, the first
+// moment it went unconfirmed). It returns the refs chosen, in graph order.
+func (g *Graph) mark(turn int, chosen func(*node) bool) []string {
 	var refs []string
 	for _, n := range g.order {
-		if !marked[n] {
+		if !chosen(n) {
 			continue
 		}
 		refs = append(refs, n.ref)

@@ -3,8 +3,6 @@ package bodysuite_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -105,24 +103,10 @@ func recordingProvider(log *requestLog) engine.ProviderKind {
 // with an observation taken after the hand back.
 func TestPauseStopsTheMotionAndHandBackTellsTheModel(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
-		self, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		faults := filepath.Join(dir, "faults")
-		if err := os.Mkdir(faults, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		reapFaultServers(t, faults)
-		section, hidden := tr.yaml(self, faults, "ok", testtime.Scale(5*time.Second).String())
-		var contracts strings.Builder
-		for _, h := range hidden {
-			fmt.Fprintf(&contracts, "  %s: {hidden: true}\n", h)
-		}
-		spec := filepath.Join(dir, "spec.yaml")
-		write(t, spec, fmt.Sprintf(handoverSpecYAML, section, faults, contracts.String()))
-		write(t, filepath.Join(dir, "turns.yaml"), "- tool_calls: [{name: move_base, arguments: {ms: 600000}}]\n- text: Done after the takeover.\n")
+		fb := newFaultBackend(t, tr, "ok", testtime.Scale(5*time.Second).String())
+		faults := fb.faults
+		spec := fb.write(t, fmt.Sprintf(handoverSpecYAML, fb.section, faults, fb.contracts),
+			"- tool_calls: [{name: move_base, arguments: {ms: 600000}}]\n- text: Done after the takeover.\n")
 		log := &requestLog{}
 		h := sessionOver(t, tr, spec, recordingProvider(log))
 		log.h = h
@@ -251,13 +235,6 @@ func TestPauseStopsTheMotionAndHandBackTellsTheModel(t *testing.T) {
 			}
 		}
 	})
-}
-
-func write(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func kinds(evs []runlog.Event) []string {

@@ -12,17 +12,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/thea-harness/thea/channels"
-	"github.com/thea-harness/thea/components"
 	"github.com/thea-harness/thea/engine"
-	"github.com/thea-harness/thea/engine/body"
 	"github.com/thea-harness/thea/internal/testtime"
 	"github.com/thea-harness/thea/mcpserve"
 	"github.com/thea-harness/thea/models/script"
-	"github.com/thea-harness/thea/policies"
-	"github.com/thea-harness/thea/schema"
-	"github.com/thea-harness/thea/stages"
-	"github.com/thea-harness/thea/toolsets"
 	"github.com/thea-harness/thea/toolsets/internal/faultserver"
 )
 
@@ -41,31 +34,11 @@ type mcpFace struct {
 // returns its path and the fault directory.
 func faceSpec(t *testing.T, tr transport, stop string) (spec, faults string) {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	faults = filepath.Join(dir, "faults")
-	if err := os.Mkdir(faults, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	reapFaultServers(t, faults)
-	section, hidden := tr.yaml(self, faults, stop, "5s")
-	var contracts strings.Builder
 	// The face offers its own observe (the Brief and Observation).
-	for _, h := range append(hidden, "observe") {
-		fmt.Fprintf(&contracts, "  %s: {hidden: true}\n", h)
-	}
-	spec = filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(spec, fmt.Appendf(nil, stopSpecYAML, section, faults, "5s", "{physical: true}", contracts.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fb := newFaultBackend(t, tr, stop, "5s", "observe")
 	// The script serves only the evaluator: the client decides.
-	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte("- text: unused\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return spec, faults
+	spec = fb.write(t, fmt.Sprintf(stopSpecYAML, fb.section, fb.faults, "5s", "{physical: true}", fb.contracts), "- text: unused\n")
+	return spec, fb.faults
 }
 
 func newMCPFace(t *testing.T, tr transport, stop string, edits ...[2]string) *mcpFace {
@@ -83,34 +56,11 @@ func newMCPFace(t *testing.T, tr transport, stop string, edits ...[2]string) *mc
 			t.Fatal(err)
 		}
 	}
-	cat := engine.NewComponents()
-	cat.SetBody(body.NewLayer(body.Shared{}))
-	for _, err := range []error{
-		cat.Add(stages.Components()...),
-		cat.Add(toolsets.BuiltinKind(), tr.kind(), script.Provider(), channels.NoneChannel()),
-		cat.Add(policies.Components()...),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	loaded, diags := schema.Load([]string{spec}, schema.LoadOptions{Descriptors: cat.Descriptors()})
-	if loaded == nil {
-		t.Fatalf("spec: %v", diags)
-	}
-	opts, err := components.Session(components.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Components = cat
 	d := mcpserve.NewDecider()
 	safety := &mcpserve.Safety{Lease: mcpserve.NewLease(0, nil), Confirm: mcpserve.NewConfirmations(nil, nil)}
-	opts.Decider, opts.WrapUser = d, safety.Confirm.Over
-	h, err := engine.New(t.Context(), loaded, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
+	h := sessionOver(t, tr, spec, script.Provider(), func(opts *engine.Options) {
+		opts.Decider, opts.WrapUser = d, safety.Confirm.Over
+	})
 	srv, err := mcpserve.New(t.Context(), h, d, mcpserve.Options{Idle: -1, Safety: safety})
 	if err != nil {
 		t.Fatal(err)

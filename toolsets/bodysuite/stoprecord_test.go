@@ -61,6 +61,25 @@ type stopSession struct {
 // stop_grace, move the move_base contract, turns the script.
 func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, turns string) *stopSession {
 	t.Helper()
+	fb := newFaultBackend(t, tr, stop, stopTimeout)
+	spec := fb.write(t, fmt.Sprintf(stopSpecYAML, fb.section, fb.faults, grace, move, fb.contracts), turns)
+	h := sessionOver(t, tr, spec, script.Provider())
+	return &stopSession{h: h, faults: fb.faults}
+}
+
+// faultBackend is a test directory for a session over a transport's fault
+// server: the server's fault directory in it (its servers reaped when the
+// test ends), the toolset's section and the contracts hiding the tools the
+// session offers none of.
+type faultBackend struct {
+	dir, faults, section, contracts string
+}
+
+// newFaultBackend makes the directory of a session over tr's fault server,
+// stop its stop path ("ok" or "hang") and stopTimeout that path's bound;
+// hide names more tools to hide.
+func newFaultBackend(t *testing.T, tr transport, stop, stopTimeout string, hide ...string) faultBackend {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -71,26 +90,35 @@ func newStopSession(t *testing.T, tr transport, stop, stopTimeout, grace, move, 
 		t.Fatal(err)
 	}
 	reapFaultServers(t, faults)
-	spec := filepath.Join(dir, "spec.yaml")
 	section, hidden := tr.yaml(self, faults, stop, stopTimeout)
 	var contracts strings.Builder
-	for _, h := range hidden {
+	for _, h := range append(hidden, hide...) {
 		fmt.Fprintf(&contracts, "  %s: {hidden: true}\n", h)
 	}
-	if err := os.WriteFile(spec, fmt.Appendf(nil, stopSpecYAML, section, faults, grace, move, contracts.String()), 0o600); err != nil {
+	return faultBackend{dir: dir, faults: faults, section: section, contracts: contracts.String()}
+}
+
+// write writes the spec and the script's turns into the directory and
+// returns the spec's path.
+func (fb faultBackend) write(t *testing.T, spec, turns string) string {
+	t.Helper()
+	path := filepath.Join(fb.dir, "spec.yaml")
+	write(t, path, spec)
+	write(t, filepath.Join(fb.dir, "turns.yaml"), turns)
+	return path
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "turns.yaml"), []byte(turns), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h := sessionOver(t, tr, spec, script.Provider())
-	return &stopSession{h: h, faults: faults}
 }
 
 // sessionOver builds the session of the spec file over a catalog of the
 // transport under test, with the model provider prov (the script one, or a
-// test's wrapper of it).
-func sessionOver(t *testing.T, tr transport, spec string, prov engine.ProviderKind) *engine.Harness {
+// test's wrapper of it); wire may add to the session's options.
+func sessionOver(t *testing.T, tr transport, spec string, prov engine.ProviderKind, wire ...func(*engine.Options)) *engine.Harness {
 	t.Helper()
 	cat := engine.NewComponents()
 	cat.SetBody(body.NewLayer(body.Shared{}))
@@ -113,6 +141,9 @@ func sessionOver(t *testing.T, tr transport, spec string, prov engine.ProviderKi
 		t.Fatal(err)
 	}
 	opts.Components = cat
+	for _, w := range wire {
+		w(&opts)
+	}
 	h, err := engine.New(t.Context(), loaded, opts)
 	if err != nil {
 		t.Fatal(err)
