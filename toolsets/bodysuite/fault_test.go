@@ -46,6 +46,10 @@ func TestFaultCrashMidCallThenRestartEvent(t *testing.T) {
 func TestFaultExitAtStart(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
+		// The start mode first: a rosbridge row's supervisor starts its
+		// first server as faultSpec returns, and a server reads the mode
+		// once, as it starts.
+		setStart(t, dir, "exit")
 		spec := faultSpec(tr, self, dir, "base")
 		// A back-end that keeps exiting fails a start only at start_timeout
 		// when the kind waits for it (rosbridge dials until then): short,
@@ -53,7 +57,6 @@ func TestFaultExitAtStart(t *testing.T) {
 		cfg := spec.Toolsets["base"]
 		cfg.StartTimeout = schema.Duration(testtime.Scale(500 * time.Millisecond))
 		spec.Toolsets["base"] = cfg
-		setStart(t, dir, "exit")
 		_, err := start(t.Context(), tr, spec, "base", body.Shared{})
 		if err == nil || tr.lastWords && !strings.Contains(err.Error(), "exiting at start as asked") {
 			t.Fatalf("start error: %v", err)
@@ -76,11 +79,11 @@ func TestFaultExitAtStart(t *testing.T) {
 func TestFaultHangAtStart(t *testing.T) {
 	eachTransport(t, func(t *testing.T, tr transport) {
 		self, dir := newFaultDir(t)
+		setStart(t, dir, "hang") // before the supervisor's first server starts
 		spec := faultSpec(tr, self, dir, "base")
 		cfg := spec.Toolsets["base"]
 		cfg.StartTimeout = schema.Duration(200 * time.Millisecond)
 		spec.Toolsets["base"] = cfg
-		setStart(t, dir, "hang")
 		_, err := start(t.Context(), tr, spec, "base", body.Shared{})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("start error: %v", err)
