@@ -3,10 +3,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"image/png"
 	"os/exec"
 	"testing"
 
@@ -108,18 +105,10 @@ func TestObservationAndCameras(t *testing.T) {
 	if len(res.Content) != 3 {
 		t.Fatalf("%d contents, want the text and two images", len(res.Content))
 	}
-	img, isImg := res.Content[1].(mcp.ImageContent)
-	if !isImg || img.Meta == nil || img.Meta.AdditionalFields["camera"] != "overhead" {
+	if img, isImg := res.Content[1].(mcp.ImageContent); !isImg || img.Meta == nil || img.Meta.AdditionalFields["camera"] != "overhead" {
 		t.Fatalf("second content %T %+v, want the overhead camera's image", res.Content[1], res.Content[1])
 	}
-	b, err := base64.StdEncoding.DecodeString(img.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pic := frames(t, res)["overhead"]
 	if r := pic.Bounds(); r.Dx() != 320 || r.Dy() != 240 {
 		t.Fatalf("image %v, want 320×240", r)
 	}
